@@ -1,0 +1,71 @@
+package dev.saferetry;
+
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * One endpoint of an API: method, path template, request and response types. Operations are
+ * values: define them once as constants and execute them with a {@link SafeRetryClient}.
+ *
+ * <pre>{@code
+ * static final Operation<ChargeCreateParams, Charge> CREATE_CHARGE =
+ *     Operation.post("/v1/charges", ChargeCreateParams.class, Charge.class);
+ * static final Operation<Void, Charge> GET_CHARGE =
+ *     Operation.get("/v1/charges/{id}", Charge.class);
+ * }</pre>
+ *
+ * <p>Every method except GET, HEAD and OPTIONS carries an idempotency key. Path variables are
+ * written {@code {name}} and filled from {@link RequestOptions#pathParams()}.
+ *
+ * @param <Q> the request body type ({@code Void} for none)
+ * @param <R> the response body type
+ * @param name the operation's name: the scope of its intents and a label in logs; defaults to
+ *     {@code "METHOD /path/template"}
+ * @param method the HTTP method, upper case
+ * @param pathTemplate the path, starting with {@code /}
+ * @param requestType the request body class
+ * @param responseType the response body class
+ *     <p>Instances are immutable and thread-safe.
+ */
+public record Operation<Q, R>(
+    String name, String method, String pathTemplate, Class<Q> requestType, Class<R> responseType) {
+
+  /** Validates the operation. */
+  public Operation {
+    Objects.requireNonNull(method, "method");
+    Objects.requireNonNull(pathTemplate, "pathTemplate");
+    Objects.requireNonNull(requestType, "requestType");
+    Objects.requireNonNull(responseType, "responseType");
+    method = method.toUpperCase(Locale.ROOT);
+    if (!pathTemplate.startsWith("/")) {
+      throw new IllegalArgumentException("pathTemplate must start with '/': " + pathTemplate);
+    }
+    if (name == null) {
+      name = method + " " + pathTemplate;
+    }
+    if (name.isBlank()) {
+      throw new IllegalArgumentException("name must not be blank");
+    }
+  }
+
+  /** Returns a POST operation. */
+  public static <Q, R> Operation<Q, R> post(
+      String pathTemplate, Class<Q> requestType, Class<R> responseType) {
+    return new Operation<>(null, "POST", pathTemplate, requestType, responseType);
+  }
+
+  /** Returns a GET operation; it sends no body and no idempotency key. */
+  public static <R> Operation<Void, R> get(String pathTemplate, Class<R> responseType) {
+    return new Operation<>(null, "GET", pathTemplate, Void.class, responseType);
+  }
+
+  /** Returns a copy with another name (the scope of its intents). */
+  public Operation<Q, R> named(String newName) {
+    return new Operation<>(newName, method, pathTemplate, requestType, responseType);
+  }
+
+  /** Returns whether attempts of this operation carry an idempotency key. */
+  public boolean carriesKey() {
+    return !(method.equals("GET") || method.equals("HEAD") || method.equals("OPTIONS"));
+  }
+}

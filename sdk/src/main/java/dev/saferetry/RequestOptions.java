@@ -1,0 +1,142 @@
+package dev.saferetry;
+
+import dev.saferetry.idempotency.IdempotencyKey;
+import dev.saferetry.idempotency.IntentRecord;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Per-call options: the caller's own idempotency key or intent id, path variables and extra
+ * headers.
+ *
+ * <p>Without options every call is its own intent with a freshly minted key. With an {@link
+ * Builder#intentId intent id}, the client's key store remembers the key, so calling again with the
+ * same id — in another thread, or after a restart with a durable store — reuses it. A caller's
+ * {@link Builder#idempotencyKey key} always wins and is never replaced.
+ *
+ * <p>{@link #toBuilder()} deliberately does not copy the key or the intent id: deriving options
+ * for a new request must not reuse the old request's identity by accident.
+ *
+ * <p>Instances are immutable and thread-safe.
+ */
+public final class RequestOptions {
+  private static final RequestOptions NONE = builder().build();
+
+  private final IdempotencyKey idempotencyKey;
+  private final String intentId;
+  private final Map<String, String> pathParams;
+  private final Map<String, String> headers;
+
+  private RequestOptions(Builder b) {
+    this.idempotencyKey = b.idempotencyKey;
+    this.intentId = b.intentId;
+    this.pathParams = Map.copyOf(b.pathParams);
+    this.headers = Map.copyOf(b.headers);
+  }
+
+  /** Returns options with nothing set. */
+  public static RequestOptions none() {
+    return NONE;
+  }
+
+  /** Returns a new builder. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Returns a builder with this object's path variables and headers, but no key or intent. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.pathParams.putAll(pathParams);
+    b.headers.putAll(headers);
+    return b;
+  }
+
+  /** Returns the caller's key, or {@code null} when the SDK mints one. */
+  public IdempotencyKey idempotencyKey() {
+    return idempotencyKey;
+  }
+
+  /** Returns the intent id, or {@code null}. */
+  public String intentId() {
+    return intentId;
+  }
+
+  /** Returns the path variables. */
+  public Map<String, String> pathParams() {
+    return pathParams;
+  }
+
+  /** Returns the extra headers. */
+  public Map<String, String> headers() {
+    return headers;
+  }
+
+  /** Builds {@link RequestOptions}. Not thread-safe. */
+  public static final class Builder {
+    private IdempotencyKey idempotencyKey;
+    private String intentId;
+    private final Map<String, String> pathParams = new LinkedHashMap<>();
+    private final Map<String, String> headers = new LinkedHashMap<>();
+
+    private Builder() {}
+
+    /**
+     * Uses the caller's own key, validated now (before any I/O). Default: none, a random UUID v4
+     * is minted per intent.
+     *
+     * @throws IllegalArgumentException if the key is not 1–255 visible ASCII characters
+     */
+    public Builder idempotencyKey(String key) {
+      this.idempotencyKey = IdempotencyKey.of(key);
+      return this;
+    }
+
+    /** Uses the caller's own key. Default: none. */
+    public Builder idempotencyKey(IdempotencyKey key) {
+      this.idempotencyKey = Objects.requireNonNull(key, "key");
+      return this;
+    }
+
+    /**
+     * Names the logical operation, e.g. {@code "order-123/charge"}, so that every call with this
+     * id reuses one key. Default: none.
+     *
+     * @throws IllegalArgumentException if blank, longer than 255 characters or with control
+     *     characters
+     */
+    public Builder intentId(String id) {
+      IntentRecord.checkIntentId(id);
+      this.intentId = id;
+      return this;
+    }
+
+    /** Sets a path variable, e.g. {@code pathParam("id", "ch_1")} for {@code /v1/charges/{id}}. */
+    public Builder pathParam(String name, String value) {
+      pathParams.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+      return this;
+    }
+
+    /**
+     * Adds a header to every attempt. The idempotency key and request id headers cannot be set
+     * this way.
+     *
+     * @throws IllegalArgumentException for {@code Idempotency-Key} or {@code X-Request-Id}
+     */
+    public Builder header(String name, String value) {
+      String lower = Objects.requireNonNull(name, "name").toLowerCase(Locale.ROOT);
+      if (lower.equals("idempotency-key") || lower.equals("x-request-id")) {
+        throw new IllegalArgumentException(name + " is set by the SDK; use idempotencyKey()");
+      }
+      headers.put(name, Objects.requireNonNull(value, "value"));
+      return this;
+    }
+
+    /** Returns the options. */
+    public RequestOptions build() {
+      return new RequestOptions(this);
+    }
+  }
+}

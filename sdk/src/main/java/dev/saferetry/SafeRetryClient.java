@@ -1,0 +1,139 @@
+package dev.saferetry;
+
+import dev.saferetry.event.BreakerState;
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.KeyStore;
+import dev.saferetry.internal.CallExecutor;
+import dev.saferetry.internal.ClientConfig;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * Executes {@link Operation}s against one API so that a retry can never cause a second side
+ * effect: one idempotency key per intent, minted before the first attempt and sent unchanged on
+ * every retry; retries only of what is safe to retry, with backoff, a deadline and a circuit
+ * breaker; three honest outcomes (succeeded, failed, unknown).
+ *
+ * <pre>{@code
+ * SafeRetryClient client = SafeRetryClient.builder()
+ *     .baseUrl("https://api.example.com")
+ *     .apiKey(System.getenv("PAYMENTS_API_KEY"))
+ *     .build();
+ * CallResult<Charge> charge = client.execute(CREATE_CHARGE, params,
+ *     RequestOptions.builder().intentId("order-123/charge").build());
+ * }</pre>
+ *
+ * <p>Failures are thrown as subclasses of {@link dev.saferetry.error.SafeRetryException}; each
+ * carries the key and the attempt history. Create one client per API and share it: it holds a
+ * connection pool, a circuit breaker and — if it created them — threads, released by {@link
+ * #close()}.
+ *
+ * <p>This class is thread-safe.
+ */
+public final class SafeRetryClient implements AutoCloseable {
+  private final ClientConfig config;
+  private final CallExecutor executor;
+  private final ExecutorService ownedAsyncExecutor;
+
+  SafeRetryClient(ClientConfig config, ExecutorService ownedAsyncExecutor) {
+    this.config = config;
+    this.executor = new CallExecutor(config);
+    this.ownedAsyncExecutor = ownedAsyncExecutor;
+  }
+
+  /** Returns a builder with all defaults. */
+  public static SafeRetryClientBuilder builder() {
+    return new SafeRetryClientBuilder();
+  }
+
+  /**
+   * Executes an operation and returns its typed result.
+   *
+   * @param op the operation
+   * @param body the request body ({@code null} for none)
+   * @param options per-call options: the caller's key or intent id, path variables, headers
+   * @return the result of the successful attempt, with the key and every attempt
+   * @throws dev.saferetry.error.SafeRetryException when the call did not succeed; see its
+   *     subclasses
+   * @throws IllegalArgumentException for a bad key, intent id or missing path variable, before
+   *     any I/O
+   * @throws dev.saferetry.idempotency.KeyStoreException if the key store cannot record the intent
+   *     (nothing is sent then)
+   */
+  public <Q, R> CallResult<R> execute(Operation<Q, R> op, Q body, RequestOptions options) {
+    return executor.execute(op, body, options == null ? RequestOptions.none() : options);
+  }
+
+  /** Executes an operation as its own intent with a fresh key; see {@link #execute}. */
+  public <Q, R> CallResult<R> execute(Operation<Q, R> op, Q body) {
+    return execute(op, body, RequestOptions.none());
+  }
+
+  /**
+   * Executes an operation on the client's async executor, with exactly the semantics of {@link
+   * #execute}. The future fails with a {@link CompletionException} whose cause is the exception
+   * {@code execute} would have thrown.
+   */
+  public <Q, R> CompletableFuture<CallResult<R>> executeAsync(
+      Operation<Q, R> op, Q body, RequestOptions options) {
+    return CompletableFuture.supplyAsync(() -> execute(op, body, options),
+        config.asyncExecutor());
+  }
+
+  /**
+   * Returns the intents whose outcome is unknown — recorded before sending and never completed —
+   * oldest first. After a restart with a durable store, re-drive each with the same intent id
+   * and payload (the key is reused) or reconcile and {@link #abandonIntent abandon} it.
+   */
+  public List<IntentRecord> pendingIntents() {
+    return config.keyStore().pending();
+  }
+
+  /**
+   * Forgets an intent of this client's tenant, so its next call mints a new key. Use only after
+   * reconciling its outcome with the provider.
+   *
+   * @param operation the operation name, e.g. {@code "POST /v1/charges"}
+   * @return whether an intent was removed
+   */
+  public boolean abandonIntent(String operation, String intentId) {
+    return config.keyStore().abandon(executor.scope(operation), intentId);
+  }
+
+  /** Returns the key store this client records intents in. */
+  public KeyStore keyStore() {
+    return config.keyStore();
+  }
+
+  /** Returns the circuit breaker's current state. */
+  public BreakerState breakerState() {
+    return executor.breakerState();
+  }
+
+  /** Returns the builder's settings as a new builder, sharing the OkHttp client and store. */
+  public SafeRetryClientBuilder newBuilder() {
+    return new SafeRetryClientBuilder(config);
+  }
+
+  /**
+   * Releases what the client created itself: its OkHttp dispatcher and pool and its async
+   * threads. A caller-supplied OkHttp client and the key store are left open.
+   */
+  @Override
+  public void close() {
+    if (ownedAsyncExecutor != null) {
+      ownedAsyncExecutor.shutdown();
+    }
+    if (config.ownsHttpClient()) {
+      executor.http().dispatcher().executorService().shutdown();
+      executor.http().connectionPool().evictAll();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "SafeRetryClient[" + config + "]";
+  }
+}

@@ -1,0 +1,237 @@
+package dev.saferetry;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.saferetry.event.SafeRetryListener;
+import dev.saferetry.idempotency.InMemoryKeyStore;
+import dev.saferetry.idempotency.IntentScope;
+import dev.saferetry.idempotency.KeyPlacement;
+import dev.saferetry.idempotency.KeyStore;
+import dev.saferetry.internal.ClientConfig;
+import dev.saferetry.internal.Json;
+import dev.saferetry.resilience.BreakerPolicy;
+import dev.saferetry.resilience.RetryClassifier;
+import dev.saferetry.resilience.RetryPolicy;
+import dev.saferetry.resilience.Sleeper;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.DoubleSupplier;
+import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
+
+/**
+ * Builds a {@link SafeRetryClient}. Only {@link #baseUrl} is required; every other setting states
+ * its default. {@link #build()} validates and names the bad parameter.
+ *
+ * <p>Not thread-safe; the clients it builds are.
+ */
+public final class SafeRetryClientBuilder {
+  private String name = "saferetry";
+  private HttpUrl baseUrl;
+  private String apiKey;
+  private OkHttpClient okHttpClient;
+  private ObjectMapper objectMapper;
+  private KeyPlacement keyPlacement = KeyPlacement.header();
+  private KeyStore keyStore;
+  private String tenant = IntentScope.DEFAULT_TENANT;
+  private Duration intentRetention = Duration.ofHours(24);
+  private RetryPolicy retryPolicy = RetryPolicy.defaults();
+  private RetryClassifier classifier = RetryClassifier.standard();
+  private BreakerPolicy breakerPolicy = BreakerPolicy.defaults();
+  private SafeRetryListener listener = new SafeRetryListener() {};
+  private Clock clock = Clock.systemUTC();
+  private Sleeper sleeper = Sleeper.system();
+  private DoubleSupplier jitter;
+  private long maxResponseBytes = 8L * 1024 * 1024;
+  private Executor asyncExecutor;
+
+  SafeRetryClientBuilder() {}
+
+  SafeRetryClientBuilder(ClientConfig c) {
+    name = c.name();
+    baseUrl = c.baseUrl();
+    apiKey = c.apiKey();
+    okHttpClient = c.okHttpClient();
+    objectMapper = c.mapper();
+    keyPlacement = c.keyPlacement();
+    keyStore = c.keyStore();
+    tenant = c.tenant();
+    intentRetention = c.intentRetention();
+    retryPolicy = c.retryPolicy();
+    classifier = c.classifier();
+    breakerPolicy = c.breakerPolicy();
+    listener = c.listener();
+    clock = c.clock();
+    sleeper = c.sleeper();
+    jitter = c.jitter();
+    maxResponseBytes = c.maxResponseBytes();
+  }
+
+  /** The API's base URL, e.g. {@code https://api.example.com}. Required. */
+  public SafeRetryClientBuilder baseUrl(String url) {
+    this.baseUrl = HttpUrl.get(Objects.requireNonNull(url, "baseUrl"));
+    return this;
+  }
+
+  /** The API key, sent as {@code Authorization: Bearer <key>}; never logged. Default: none. */
+  public SafeRetryClientBuilder apiKey(String key) {
+    this.apiKey = key;
+    return this;
+  }
+
+  /**
+   * The caller's OkHttp client; its interceptors, pool and timeouts are kept, its silent retry on
+   * connection failure and its redirect following are switched off in the SDK's derived client.
+   * Default: a client with 10 s connect, 30 s read and 30 s write timeouts, owned by the SDK.
+   */
+  public SafeRetryClientBuilder okHttpClient(OkHttpClient client) {
+    this.okHttpClient = Objects.requireNonNull(client, "okHttpClient");
+    return this;
+  }
+
+  /** The caller's Jackson mapper; a copy is used that ignores unknown fields. Default: a new one. */
+  public SafeRetryClientBuilder objectMapper(ObjectMapper mapper) {
+    this.objectMapper = Objects.requireNonNull(mapper, "objectMapper");
+    return this;
+  }
+
+  /** Where the key goes. Default: {@link KeyPlacement#header()} ({@code Idempotency-Key}). */
+  public SafeRetryClientBuilder keyPlacement(KeyPlacement placement) {
+    this.keyPlacement = Objects.requireNonNull(placement, "keyPlacement");
+    return this;
+  }
+
+  /** Where intents' keys are kept. Default: a new {@link InMemoryKeyStore}. */
+  public SafeRetryClientBuilder keyStore(KeyStore store) {
+    this.keyStore = Objects.requireNonNull(store, "keyStore");
+    return this;
+  }
+
+  /** The tenant that scopes intent ids. Default: {@value IntentScope#DEFAULT_TENANT}. */
+  public SafeRetryClientBuilder tenant(String tenantName) {
+    this.tenant = Objects.requireNonNull(tenantName, "tenant");
+    return this;
+  }
+
+  /**
+   * How long an intent's key is kept and reused. Keep this no longer than the server keeps keys
+   * (24 h is the common floor). Default: 24 h.
+   */
+  public SafeRetryClientBuilder intentRetention(Duration retention) {
+    this.intentRetention = Objects.requireNonNull(retention, "intentRetention");
+    return this;
+  }
+
+  /** Attempts, backoff, deadline and hint ceiling. Default: {@link RetryPolicy#defaults()}. */
+  public SafeRetryClientBuilder retryPolicy(RetryPolicy policy) {
+    this.retryPolicy = Objects.requireNonNull(policy, "retryPolicy");
+    return this;
+  }
+
+  /** What is retried. Default: {@link RetryClassifier#standard()}. */
+  public SafeRetryClientBuilder retryClassifier(RetryClassifier c) {
+    this.classifier = Objects.requireNonNull(c, "retryClassifier");
+    return this;
+  }
+
+  /** The circuit breaker. Default: {@link BreakerPolicy#defaults()}. */
+  public SafeRetryClientBuilder breakerPolicy(BreakerPolicy policy) {
+    this.breakerPolicy = Objects.requireNonNull(policy, "breakerPolicy");
+    return this;
+  }
+
+  /** Observes attempts, retries and breaker changes. Default: none. */
+  public SafeRetryClientBuilder listener(SafeRetryListener l) {
+    this.listener = Objects.requireNonNull(l, "listener");
+    return this;
+  }
+
+  /** The clock for deadlines, hints, intents and the breaker. Default: the UTC system clock. */
+  public SafeRetryClientBuilder clock(Clock c) {
+    this.clock = Objects.requireNonNull(c, "clock");
+    return this;
+  }
+
+  /** How the client waits between attempts. Default: {@link Sleeper#system()}. */
+  public SafeRetryClientBuilder sleeper(Sleeper s) {
+    this.sleeper = Objects.requireNonNull(s, "sleeper");
+    return this;
+  }
+
+  /** The jitter source, returning values in [0, 1). Default: a {@link SecureRandom}. */
+  public SafeRetryClientBuilder jitter(DoubleSupplier random) {
+    this.jitter = Objects.requireNonNull(random, "jitter");
+    return this;
+  }
+
+  /** The largest 2xx body read. Default: 8 MiB. */
+  public SafeRetryClientBuilder maxResponseBytes(long bytes) {
+    this.maxResponseBytes = bytes;
+    return this;
+  }
+
+  /** The executor of {@code executeAsync}. Default: a cached pool of daemon threads. */
+  public SafeRetryClientBuilder asyncExecutor(Executor executor) {
+    this.asyncExecutor = Objects.requireNonNull(executor, "asyncExecutor");
+    return this;
+  }
+
+  /** The client's name in logs and metrics. Default: {@code saferetry}. */
+  public SafeRetryClientBuilder name(String clientName) {
+    this.name = Objects.requireNonNull(clientName, "name");
+    return this;
+  }
+
+  /**
+   * Builds the client.
+   *
+   * @throws IllegalStateException if {@code baseUrl} was not set
+   * @throws IllegalArgumentException naming the first bad parameter
+   */
+  public SafeRetryClient build() {
+    if (baseUrl == null) {
+      throw new IllegalStateException("baseUrl is required");
+    }
+    new IntentScope(tenant, "check");
+    if (intentRetention.isNegative() || intentRetention.isZero()) {
+      throw new IllegalArgumentException("intentRetention must be positive");
+    }
+    if (maxResponseBytes < 1) {
+      throw new IllegalArgumentException("maxResponseBytes must be positive");
+    }
+    boolean owns = okHttpClient == null;
+    OkHttpClient http = owns ? new OkHttpClient.Builder()
+        .connectTimeout(Duration.ofSeconds(10))
+        .readTimeout(Duration.ofSeconds(30))
+        .writeTimeout(Duration.ofSeconds(30))
+        .build() : okHttpClient;
+    ExecutorService owned = asyncExecutor == null ? daemonPool(name) : null;
+    SecureRandom secure = new SecureRandom();
+    ClientConfig config = new ClientConfig(name, baseUrl, apiKey, http, owns,
+        Json.lenientCopy(objectMapper), keyPlacement,
+        keyStore == null ? new InMemoryKeyStore() : keyStore, tenant, intentRetention,
+        retryPolicy, classifier, breakerPolicy, listener, clock, sleeper,
+        jitter == null ? secure::nextDouble : jitter, maxResponseBytes,
+        owned != null ? owned : asyncExecutor);
+    return new SafeRetryClient(config, owned);
+  }
+
+  private static ExecutorService daemonPool(String name) {
+    AtomicInteger n = new AtomicInteger();
+    return Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, name + "-async-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  @Override
+  public String toString() {
+    return "SafeRetryClientBuilder[" + name + ", " + baseUrl + "]";
+  }
+}

@@ -1,0 +1,78 @@
+package dev.saferetry.idempotency;
+
+import java.util.ArrayList;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * A {@link KeyStore} that lives in the process's memory: the same intent reuses its key across
+ * calls and threads, but not across a restart. This is the client's default.
+ *
+ * <p>This class is thread-safe.
+ */
+public final class InMemoryKeyStore implements KeyStore {
+  private record Id(IntentScope scope, String intentId) {}
+
+  private final ConcurrentMap<Id, IntentRecord> records = new ConcurrentHashMap<>();
+
+  /** Creates an empty store. */
+  public InMemoryKeyStore() {}
+
+  @Override
+  public IntentRecord begin(IntentRecord candidate) {
+    Id id = new Id(candidate.scope(), candidate.intentId());
+    return records.compute(
+        id,
+        (k, existing) -> {
+          if (existing == null) {
+            return candidate;
+          }
+          boolean replaceable =
+              existing.isExpired(candidate.createdAt()) && existing.state() != IntentState.PENDING;
+          return replaceable ? candidate : existing;
+        });
+  }
+
+  @Override
+  public void complete(IntentRecord completed) {
+    Id id = new Id(completed.scope(), completed.intentId());
+    records.computeIfPresent(
+        id, (k, existing) -> existing.key().equals(completed.key()) ? completed : existing);
+  }
+
+  @Override
+  public Optional<IntentRecord> find(IntentScope scope, String intentId) {
+    return Optional.ofNullable(records.get(new Id(scope, intentId)));
+  }
+
+  @Override
+  public List<IntentRecord> pending() {
+    List<IntentRecord> result = new ArrayList<>();
+    for (IntentRecord r : records.values()) {
+      if (r.state() == IntentState.PENDING) {
+        result.add(r);
+      }
+    }
+    result.sort(Comparator.comparing(IntentRecord::createdAt));
+    return result;
+  }
+
+  @Override
+  public boolean abandon(IntentScope scope, String intentId) {
+    return records.remove(new Id(scope, intentId)) != null;
+  }
+
+  @Override
+  public int purgeExpired(Instant now) {
+    int before = records.size();
+    records.values().removeIf(r -> r.state() != IntentState.PENDING && r.isExpired(now));
+    return before - records.size();
+  }
+
+  @Override
+  public void close() {}
+}

@@ -1,0 +1,116 @@
+package dev.saferetry.idempotency;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * What a {@link KeyStore} keeps about one intent: its key and a fingerprint of the request,
+ * never the request itself.
+ *
+ * @param scope the tenant and operation the intent id is unique in
+ * @param intentId the caller's name for the logical operation, e.g. {@code "order-123/charge"}
+ * @param key the idempotency key minted for the intent
+ * @param fingerprint hex SHA-256 of method, path and canonical JSON body; never the raw payload
+ * @param state the lifecycle state
+ * @param createdAt when the key was recorded
+ * @param expiresAt when the record stops protecting the intent (created plus retention)
+ * @param status the HTTP status of the definitive answer, or 0 while {@link IntentState#PENDING}
+ * @param resourceId the id of the resource the answer created, or {@code null}
+ *     <p>Instances are immutable and thread-safe.
+ */
+public record IntentRecord(
+    IntentScope scope,
+    String intentId,
+    IdempotencyKey key,
+    String fingerprint,
+    IntentState state,
+    Instant createdAt,
+    Instant expiresAt,
+    int status,
+    String resourceId) {
+
+  /** The longest intent id accepted, in characters. */
+  public static final int MAX_INTENT_ID_LENGTH = 255;
+
+  /**
+   * Validates the record.
+   *
+   * @throws IllegalArgumentException if the intent id is blank or too long, the expiry precedes
+   *     the creation, or a pending record carries a status
+   */
+  public IntentRecord {
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(intentId, "intentId");
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(fingerprint, "fingerprint");
+    Objects.requireNonNull(state, "state");
+    Objects.requireNonNull(createdAt, "createdAt");
+    Objects.requireNonNull(expiresAt, "expiresAt");
+    checkIntentId(intentId);
+    if (expiresAt.isBefore(createdAt)) {
+      throw new IllegalArgumentException("expiresAt precedes createdAt");
+    }
+    if (state == IntentState.PENDING && status != 0) {
+      throw new IllegalArgumentException("a pending intent has no status");
+    }
+  }
+
+  /** Returns a new pending record. */
+  public static IntentRecord pending(
+      IntentScope scope,
+      String intentId,
+      IdempotencyKey key,
+      String fingerprint,
+      Instant createdAt,
+      Duration retention) {
+    return new IntentRecord(
+        scope,
+        intentId,
+        key,
+        fingerprint,
+        IntentState.PENDING,
+        createdAt,
+        createdAt.plus(retention),
+        0,
+        null);
+  }
+
+  /**
+   * Checks an intent id: 1 to {@value #MAX_INTENT_ID_LENGTH} characters, not blank, no control
+   * characters.
+   *
+   * @throws IllegalArgumentException if the id is not acceptable
+   */
+  public static void checkIntentId(String intentId) {
+    Objects.requireNonNull(intentId, "intentId");
+    if (intentId.isBlank() || intentId.length() > MAX_INTENT_ID_LENGTH) {
+      throw new IllegalArgumentException(
+          "intent id must be 1.." + MAX_INTENT_ID_LENGTH + " non-blank characters");
+    }
+    for (int i = 0; i < intentId.length(); i++) {
+      if (Character.isISOControl(intentId.charAt(i))) {
+        throw new IllegalArgumentException("intent id must not contain control characters");
+      }
+    }
+  }
+
+  /** Returns this record completed with a definitive answer. */
+  public IntentRecord complete(IntentState outcome, int status, String resourceId) {
+    if (outcome == IntentState.PENDING) {
+      throw new IllegalArgumentException("a completion must be SUCCEEDED or FAILED");
+    }
+    return new IntentRecord(
+        scope, intentId, key, fingerprint, outcome, createdAt, expiresAt, status, resourceId);
+  }
+
+  /** Returns whether the record no longer protects the intent at {@code now}. */
+  public boolean isExpired(Instant now) {
+    return !now.isBefore(expiresAt);
+  }
+
+  /** Returns how long ago, seen from {@code now}, the key was recorded. */
+  public Duration age(Instant now) {
+    return Duration.between(createdAt, now);
+  }
+}

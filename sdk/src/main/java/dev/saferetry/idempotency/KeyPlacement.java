@@ -1,0 +1,81 @@
+package dev.saferetry.idempotency;
+
+import java.util.Objects;
+
+/**
+ * Where an attempt carries its idempotency key.
+ *
+ * <ul>
+ *   <li>{@link #header()} — {@code Idempotency-Key: <key>}, the bare key. What Stripe and most
+ *       servers accept. The default.
+ *   <li>{@link #header(String)} — another header name, e.g. PayPal's {@code PayPal-Request-Id}.
+ *   <li>{@link #structuredHeader(String)} — the value as a quoted Structured Field string ({@code
+ *       Idempotency-Key: "<key>"}), the syntax of the IETF httpapi draft.
+ *   <li>{@link #bodyField(String)} — a top-level field of the JSON body, e.g. Square's {@code
+ *       idempotency_key} or AWS's {@code ClientToken}. The request must serialise to a JSON
+ *       object.
+ * </ul>
+ *
+ * <p>Instances are immutable and thread-safe.
+ */
+public final class KeyPlacement {
+  private static final KeyPlacement DEFAULT = new KeyPlacement("Idempotency-Key", false, false);
+
+  private final String name;
+  private final boolean inBody;
+  private final boolean structured;
+
+  private KeyPlacement(String name, boolean inBody, boolean structured) {
+    this.name = Objects.requireNonNull(name, "name");
+    if (name.isBlank()) {
+      throw new IllegalArgumentException("name must not be blank");
+    }
+    this.inBody = inBody;
+    this.structured = structured;
+  }
+
+  /** Returns the default: the bare key in the {@code Idempotency-Key} header. */
+  public static KeyPlacement header() {
+    return DEFAULT;
+  }
+
+  /** Returns placement of the bare key in the named header. */
+  public static KeyPlacement header(String headerName) {
+    return new KeyPlacement(headerName, false, false);
+  }
+
+  /** Returns placement in the named header as a quoted Structured Field string. */
+  public static KeyPlacement structuredHeader(String headerName) {
+    return new KeyPlacement(headerName, false, true);
+  }
+
+  /** Returns placement in the named top-level field of the JSON request body. */
+  public static KeyPlacement bodyField(String fieldName) {
+    return new KeyPlacement(fieldName, true, false);
+  }
+
+  /** Returns the header or field name. */
+  public String name() {
+    return name;
+  }
+
+  /** Returns whether the key goes into the JSON body instead of a header. */
+  public boolean inBody() {
+    return inBody;
+  }
+
+  /** Returns the header value for a key: bare, or quoted as a Structured Field string. */
+  public String headerValue(IdempotencyKey key) {
+    if (!structured) {
+      return key.value();
+    }
+    // Keys are visible ASCII, so only '\' and '"' need escaping (RFC 8941, sf-string).
+    String escaped = key.value().replace("\\", "\\\\").replace("\"", "\\\"");
+    return '"' + escaped + '"';
+  }
+
+  @Override
+  public String toString() {
+    return (inBody ? "body field " : structured ? "structured header " : "header ") + name;
+  }
+}

@@ -1,0 +1,93 @@
+package dev.saferetry.idempotency;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where a client keeps the idempotency keys of its intents, so that the same intent reuses the
+ * same key across calls, threads and process restarts.
+ *
+ * <p>The SPI is deliberately small and storage-neutral, so that a file, a database table or any
+ * shared store can implement it. The SDK ships {@link InMemoryKeyStore} (the default; keys live
+ * as long as the process) and {@link FileKeyStore} (keys survive a crash).
+ *
+ * <p><b>What implementations must guarantee.</b>
+ *
+ * <ul>
+ *   <li><b>Atomic claim.</b> {@link #begin} is atomic per (scope, intent id): of two concurrent
+ *       callers, across threads and — for shared stores — across processes, exactly one records
+ *       its candidate; the other gets the winner's record.
+ *   <li><b>Durable before send.</b> When {@link #begin} returns a newly recorded candidate, the
+ *       record is on stable storage as far as the store promises durability (the file store:
+ *       fsync'd). The client sends the first byte only after {@code begin} returns.
+ *   <li><b>Relaxed completion.</b> {@link #complete} need not be durable when it returns: a lost
+ *       completion only leaves the intent pending, which causes a safe replay with the same key.
+ *   <li><b>No silent loss.</b> A store that cannot read its data throws {@link KeyStoreException};
+ *       it never drops or rewrites records it could not understand.
+ *   <li><b>Thread safety.</b> Every method may be called from any thread at any time.
+ * </ul>
+ */
+public interface KeyStore extends AutoCloseable {
+
+  /**
+   * Returns the record for the candidate's intent, recording the candidate if there is none.
+   *
+   * <p>Atomically: if no record exists for {@code candidate.scope()} and {@code
+   * candidate.intentId()}, or the existing one is expired at {@code candidate.createdAt()} and is
+   * not {@link IntentState#PENDING}, the candidate is durably recorded and returned. Otherwise the
+   * existing record is returned unchanged — including an expired pending one, which the client
+   * refuses to re-send with its stale key. Callers detect "newly recorded" by comparing keys.
+   *
+   * @param candidate a {@link IntentState#PENDING} record with a freshly minted key
+   * @return the candidate, or the existing record
+   * @throws KeyStoreException if the record could not be made durable
+   */
+  IntentRecord begin(IntentRecord candidate);
+
+  /**
+   * Records a definitive outcome for an intent, if the stored record still has {@code
+   * completed.key()}; otherwise does nothing. Need not be durable when it returns.
+   *
+   * @param completed the record in state {@link IntentState#SUCCEEDED} or {@link
+   *     IntentState#FAILED}
+   * @throws KeyStoreException if the store is unusable
+   */
+  void complete(IntentRecord completed);
+
+  /**
+   * Returns the stored record of an intent, expired or not.
+   *
+   * @throws KeyStoreException if the store is unusable
+   */
+  Optional<IntentRecord> find(IntentScope scope, String intentId);
+
+  /**
+   * Returns all {@link IntentState#PENDING} records, oldest first: after a restart, these are the
+   * intents whose outcome is unknown and which the application should re-drive or reconcile.
+   *
+   * @throws KeyStoreException if the store is unusable
+   */
+  List<IntentRecord> pending();
+
+  /**
+   * Forgets an intent on purpose — for example after its outcome was reconciled with the provider
+   * by other means. A later call with the same intent id mints a new key. Durable when it returns.
+   *
+   * @return whether a record was removed
+   * @throws KeyStoreException if the removal could not be made durable
+   */
+  boolean abandon(IntentScope scope, String intentId);
+
+  /**
+   * Drops records that are expired at {@code now} and are not pending, and reclaims their space.
+   *
+   * @return the number of records dropped
+   * @throws KeyStoreException if the store is unusable
+   */
+  int purgeExpired(Instant now);
+
+  /** Releases the store's resources (files, locks). Idempotent. */
+  @Override
+  void close();
+}

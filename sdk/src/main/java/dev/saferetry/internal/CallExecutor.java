@@ -1,0 +1,208 @@
+package dev.saferetry.internal;
+
+import dev.saferetry.Attempt;
+import dev.saferetry.CallResult;
+import dev.saferetry.Operation;
+import dev.saferetry.RequestOptions;
+import dev.saferetry.error.SafeRetryException;
+import dev.saferetry.event.AttemptFinished;
+import dev.saferetry.event.AttemptStarted;
+import dev.saferetry.event.RetryScheduled;
+import dev.saferetry.resilience.AttemptResponse;
+import dev.saferetry.resilience.StandardRetryClassifier;
+import dev.saferetry.resilience.Verdict;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.retry.Retry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The attempt loop. The key is fixed before the loop; each iteration asks the breaker, sends the
+ * same bytes with a fresh request id, classifies the answer, and lets the resilience4j retry
+ * decide whether and how long to wait — within the deadline and the hint ceiling.
+ */
+public final class CallExecutor {
+  private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry");
+
+  private final ClientConfig config;
+  private final Wire wire;
+  private final Retry retry;
+  private final CircuitBreaker breaker;
+  private final Intents intents;
+  private final Events events;
+  private final Endings endings;
+
+  /** Creates the executor for a client. */
+  public CallExecutor(ClientConfig config) {
+    this.config = config;
+    this.events = new Events(config.listener());
+    this.wire = new Wire(config.okHttpClient(), config.clock(), config.maxResponseBytes());
+    this.retry = Resilience.retry(config.name(), config.retryPolicy(),
+        new Backoff(config.retryPolicy(), config.jitter()));
+    this.breaker = Resilience.breaker(config.name(), config.breakerPolicy(), config.clock(), events);
+    this.intents = new Intents(config.keyStore(), config.tenant(), config.intentRetention(),
+        config.clock());
+    this.endings = new Endings(config, intents, events);
+  }
+
+  /** Returns the OkHttp client the SDK sends with (the caller's, with SDK-owned retries). */
+  public okhttp3.OkHttpClient http() {
+    return wire.http();
+  }
+
+  /** Returns the breaker's current state. */
+  public dev.saferetry.event.BreakerState breakerState() {
+    return Resilience.map(breaker.getState());
+  }
+
+  /** Returns the intent machinery's store and scoping. */
+  public dev.saferetry.idempotency.IntentScope scope(String operation) {
+    return intents.scope(operation);
+  }
+
+  /** Executes one call; see {@code SafeRetryClient#execute}. */
+  public <Q, R> CallResult<R> execute(Operation<Q, R> op, Q body, RequestOptions options) {
+    PreparedCall call = PreparedCall.of(config, op, body, options);
+    Intents.Claim claim = op.carriesKey()
+        ? intents.claim(op.name(), options.intentId(), options.idempotencyKey(), call.fingerprint)
+        : Intents.Claim.NONE;
+    call.bind(config, claim.key());
+    CallState state = new CallState(op, options.intentId(), claim);
+    return loop(call, state, op.responseType());
+  }
+
+  private <R> CallResult<R> loop(PreparedCall call, CallState s, Class<R> type) {
+    Retry.AsyncContext<AttemptOutcome> ctx = retry.asyncContext();
+    Instant deadline = config.clock().instant().plus(config.retryPolicy().deadline());
+    Duration delayBefore = Duration.ZERO;
+    for (int n = 1; ; n++) {
+      if (!breaker.tryAcquirePermission()) {
+        throw endings.circuitOpen(s);
+      }
+      AttemptOutcome out = attempt(call, s, n, delayBefore, deadline);
+      if (out.verdict() == Verdict.SUCCEEDED) {
+        ctx.onComplete();
+        return endings.success(s, out, type);
+      }
+      if (out.verdict() == Verdict.FAIL) {
+        throw endings.definitive(s, out);
+      }
+      long delayMs = ctx.onResult(out);
+      Duration delay = Duration.ofMillis(Math.max(0, delayMs));
+      SafeRetryException stop = whyStop(s, out, delayMs, delay, deadline);
+      if (stop != null) {
+        throw stop;
+      }
+      events.retryScheduled(new RetryScheduled(call.op.name(), s.claim.key(), n + 1, delay,
+          out.retryAfter() != null));
+      sleep(s, delay);
+      delayBefore = delay;
+    }
+  }
+
+  private SafeRetryException whyStop(
+      CallState s, AttemptOutcome out, long delayMs, Duration delay, Instant deadline) {
+    Duration hint = out.retryAfter();
+    if (hint != null && hint.compareTo(config.retryPolicy().maxRetryAfter()) > 0) {
+      return endings.exhausted(s, "server asked to wait " + hint.toSeconds()
+          + " s, longer than the configured ceiling", hint);
+    }
+    if (delayMs < 0) {
+      return endings.exhausted(s, "retries exhausted after " + s.attempts.size() + " attempts",
+          hint);
+    }
+    if (breaker.getState() == CircuitBreaker.State.OPEN) {
+      return endings.circuitOpen(s);
+    }
+    if (!config.clock().instant().plus(delay).isBefore(deadline)) {
+      return endings.exhausted(s, "deadline of " + config.retryPolicy().deadline().toMillis()
+          + " ms would pass before the next attempt", hint);
+    }
+    return null;
+  }
+
+  private void sleep(CallState s, Duration delay) {
+    try {
+      config.sleeper().sleep(delay);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw endings.exhausted(s, "interrupted while waiting to retry", null);
+    }
+  }
+
+  private AttemptOutcome attempt(
+      PreparedCall call, CallState s, int n, Duration delayBefore, Instant deadline) {
+    String requestId = PreparedCall.newRequestId(s.claim.key());
+    events.attemptStart(new AttemptStarted(call.op.name(), s.intentId, s.claim.key(), n,
+        requestId));
+    Duration remaining = Duration.between(config.clock().instant(), deadline);
+    Wire.Sent sent = wire.send(call.forAttempt(requestId),
+        remaining.isNegative() ? Duration.ofMillis(1) : remaining);
+    Attempt attempt = Wire.attempt(n, requestId, sent, delayBefore);
+    AttemptOutcome out = classify(attempt, sent);
+    s.attempts.add(attempt);
+    s.last = out;
+    Resilience.record(breaker, sent.duration().toNanos(), countsAsBreakerFailure(out));
+    log(call, s, out);
+    events.attemptEnd(new AttemptFinished(call.op.name(), s.intentId, s.claim.key(), attempt));
+    return out;
+  }
+
+  private AttemptOutcome classify(Attempt attempt, Wire.Sent sent) {
+    if (sent.raw() == null) {
+      Verdict v = config.classifier().classify(sent.failure());
+      return new AttemptOutcome(attempt, null, null, false, sent.error(), v, null);
+    }
+    AttemptResponse response = sent.raw().response();
+    Verdict v = config.classifier().classify(response);
+    if (v != Verdict.SUCCEEDED) {
+      Boolean override = RetryHints.shouldRetry(response,
+          config.retryPolicy().shouldRetryHeader());
+      if (override != null) {
+        v = override ? Verdict.RETRY : Verdict.FAIL;
+      }
+    }
+    Duration hint = v == Verdict.RETRY ? RetryHints.retryAfter(response, config.clock()) : null;
+    return new AttemptOutcome(attempt, response, sent.raw().body(), sent.raw().oversized(), null,
+        v, hint);
+  }
+
+  private static boolean countsAsBreakerFailure(AttemptOutcome out) {
+    return out.response() == null || StandardRetryClassifier.isBreakerFailure(out.status());
+  }
+
+  private void log(PreparedCall call, CallState s, AttemptOutcome out) {
+    if (LOG.isDebugEnabled()) {
+      Attempt a = out.attempt();
+      LOG.debug("{} {} attempt {}/{} -> {} in {} ms (request id {}, server request id {}, key {})",
+          call.op.method(), call.op.pathTemplate(), a.number(),
+          config.retryPolicy().maxAttempts(), a.failure() != null ? a.failure() : a.status(),
+          a.duration().toMillis(), a.requestId(), a.serverRequestId(), s.claim.key());
+    }
+  }
+
+  /** Mutable bookkeeping of one call; confined to the calling thread. */
+  static final class CallState {
+    final Operation<?, ?> op;
+    final String intentId;
+    final Intents.Claim claim;
+    final List<Attempt> attempts = new ArrayList<>();
+    AttemptOutcome last;
+
+    CallState(Operation<?, ?> op, String intentId, Intents.Claim claim) {
+      this.op = op;
+      this.intentId = intentId;
+      this.claim = claim;
+    }
+
+    boolean anyAmbiguous() {
+      return claim.priorPending()
+          || attempts.stream().anyMatch(a -> a.failure() == null || a.failure()
+          .mayHaveReachedServer());
+    }
+  }
+}

@@ -1,0 +1,45 @@
+package dev.saferetry.internal;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.saferetry.event.SafeRetryListener;
+import dev.saferetry.idempotency.KeyPlacement;
+import dev.saferetry.idempotency.KeyStore;
+import dev.saferetry.resilience.BreakerPolicy;
+import dev.saferetry.resilience.RetryClassifier;
+import dev.saferetry.resilience.RetryPolicy;
+import dev.saferetry.resilience.Sleeper;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.function.DoubleSupplier;
+import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
+
+/** Everything a client was built with, validated by the builder. */
+public record ClientConfig(
+    String name,
+    HttpUrl baseUrl,
+    String apiKey,
+    OkHttpClient okHttpClient,
+    boolean ownsHttpClient,
+    ObjectMapper mapper,
+    KeyPlacement keyPlacement,
+    KeyStore keyStore,
+    String tenant,
+    Duration intentRetention,
+    RetryPolicy retryPolicy,
+    RetryClassifier classifier,
+    BreakerPolicy breakerPolicy,
+    SafeRetryListener listener,
+    Clock clock,
+    Sleeper sleeper,
+    DoubleSupplier jitter,
+    long maxResponseBytes,
+    Executor asyncExecutor) {
+
+  /** Hides the API key from any accidental printing of the config. */
+  @Override
+  public String toString() {
+    return "ClientConfig[" + name + ", " + baseUrl + ", " + keyPlacement + "]";
+  }
+}

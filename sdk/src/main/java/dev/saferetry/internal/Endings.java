@@ -1,0 +1,116 @@
+package dev.saferetry.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.saferetry.CallResult;
+import dev.saferetry.Outcome;
+import dev.saferetry.error.ApiException;
+import dev.saferetry.error.CircuitOpenException;
+import dev.saferetry.error.IdempotencyKeyReusedException;
+import dev.saferetry.error.OutcomeUnknownException;
+import dev.saferetry.error.RequestInProgressException;
+import dev.saferetry.error.ResponseBodyException;
+import dev.saferetry.error.SafeRetryException;
+import dev.saferetry.error.TransportException;
+import dev.saferetry.event.GaveUp;
+import java.io.IOException;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Turns the end of a call into a result or the one exception that describes it. */
+final class Endings {
+  private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry");
+
+  private final ClientConfig config;
+  private final Intents intents;
+  private final Events events;
+
+  Endings(ClientConfig config, Intents intents, Events events) {
+    this.config = config;
+    this.intents = intents;
+    this.events = events;
+  }
+
+  <R> CallResult<R> success(CallExecutor.CallState s, AttemptOutcome out, Class<R> type) {
+    int status = out.status();
+    if (out.oversized()) {
+      intents.succeeded(s.claim, status, null);
+      throw new ResponseBodyException("the body exceeds the limit of " + config.maxResponseBytes()
+          + " bytes", status, s.claim.key(), s.intentId, s.attempts, null);
+    }
+    R value = null;
+    String resourceId = null;
+    byte[] body = out.body();
+    try {
+      if (body != null && body.length > 0 && type != Void.class) {
+        if (s.claim.record() != null) {
+          JsonNode tree = config.mapper().readTree(body);
+          resourceId = Json.resourceId(tree);
+          value = config.mapper().treeToValue(tree, type);
+        } else {
+          value = config.mapper().readValue(body, type);
+        }
+      }
+    } catch (IOException | IllegalArgumentException e) {
+      intents.succeeded(s.claim, status, null);
+      throw new ResponseBodyException("the body is not valid JSON for "
+          + type.getSimpleName() + " (" + e.getClass().getSimpleName() + ")", status,
+          s.claim.key(), s.intentId, s.attempts, null);
+    }
+    intents.succeeded(s.claim, status, resourceId);
+    boolean replayed = "true".equalsIgnoreCase(out.response().header("Idempotent-Replayed"));
+    return new CallResult<>(value, status, s.claim.key(), s.intentId, replayed, s.attempts);
+  }
+
+  SafeRetryException definitive(CallExecutor.CallState s, AttemptOutcome out) {
+    if (out.response() == null) {
+      boolean unknown = s.anyAmbiguous();
+      return gaveUp(s, unknown
+          ? new OutcomeUnknownException("non-retryable transport failure " + out.failure(), null,
+              s.claim.key(), s.intentId, s.attempts, out.error())
+          : new TransportException("request never reached the server: " + out.failure(),
+              Outcome.FAILED, s.claim.key(), s.intentId, s.attempts, out.error()));
+    }
+    int status = out.status();
+    intents.failed(s.claim, status);
+    String body = out.response().errorBody();
+    Json.ErrorFields f = Json.parseError(config.mapper(), body);
+    ApiException e = status == 422
+        ? new IdempotencyKeyReusedException(status, f.type(), f.code(), f.message(), body,
+            s.claim.key(), s.intentId, s.attempts)
+        : new ApiException(status, f.type(), f.code(), f.message(), body, s.claim.key(),
+            s.intentId, s.attempts);
+    return gaveUp(s, e);
+  }
+
+  SafeRetryException exhausted(CallExecutor.CallState s, String reason, Duration hint) {
+    AttemptOutcome last = s.last;
+    if (last != null && last.response() != null && last.status() == 409) {
+      return gaveUp(s, new RequestInProgressException(hint, s.claim.key(), s.intentId,
+          s.attempts));
+    }
+    if (!s.anyAmbiguous()) {
+      return gaveUp(s, new TransportException("request never reached the server (" + reason
+          + ")", Outcome.FAILED, s.claim.key(), s.intentId, s.attempts,
+          last == null ? null : last.error()));
+    }
+    return gaveUp(s, new OutcomeUnknownException(reason, hint, s.claim.key(), s.intentId,
+        s.attempts, last == null ? null : last.error()));
+  }
+
+  SafeRetryException circuitOpen(CallExecutor.CallState s) {
+    Outcome outcome = s.anyAmbiguous() ? Outcome.UNKNOWN : Outcome.FAILED;
+    return gaveUp(s, new CircuitOpenException(outcome, s.claim.key(), s.intentId, s.attempts));
+  }
+
+  private SafeRetryException gaveUp(CallExecutor.CallState s, SafeRetryException e) {
+    if (e.isOutcomeUnknown()) {
+      LOG.warn("outcome unknown for {} (idempotency key {}, {} attempts): retry the same intent",
+          s.op.name(), s.claim.key(), s.attempts.size());
+    }
+    String reason = e.getClass().getSimpleName();
+    events.gaveUp(new GaveUp(s.op.name(), s.intentId, s.claim.key(), e.outcome(),
+        s.attempts.size(), reason));
+    return e;
+  }
+}

@@ -1,0 +1,80 @@
+package dev.saferetry.internal;
+
+import dev.saferetry.error.IntentExpiredException;
+import dev.saferetry.error.IntentMismatchException;
+import dev.saferetry.idempotency.IdempotencyKey;
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentScope;
+import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.idempotency.KeyStore;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * Resolves the key of a call — the caller's, the intent's recorded one, or a fresh one — and
+ * records the intent's outcome. The key is fixed here, once, before the first attempt.
+ */
+final class Intents {
+  /** The key a call uses, and the intent record it belongs to (null when no intent id). */
+  record Claim(IdempotencyKey key, IntentRecord record, boolean priorPending) {
+    static final Claim NONE = new Claim(null, null, false);
+  }
+
+  private final KeyStore store;
+  private final String tenant;
+  private final Duration retention;
+  private final Clock clock;
+
+  Intents(KeyStore store, String tenant, Duration retention, Clock clock) {
+    this.store = store;
+    this.tenant = tenant;
+    this.retention = retention;
+    this.clock = clock;
+  }
+
+  KeyStore store() {
+    return store;
+  }
+
+  IntentScope scope(String operation) {
+    return new IntentScope(tenant, operation);
+  }
+
+  Claim claim(String operation, String intentId, IdempotencyKey callerKey, String fingerprint) {
+    IdempotencyKey fresh = callerKey != null ? callerKey : IdempotencyKey.random();
+    if (intentId == null) {
+      return new Claim(fresh, null, false);
+    }
+    IntentRecord candidate =
+        IntentRecord.pending(
+            scope(operation), intentId, fresh, fingerprint, clock.instant(), retention);
+    IntentRecord record = store.begin(candidate);
+    if (record.key().equals(fresh)) {
+      return new Claim(fresh, record, false);
+    }
+    if (callerKey != null) {
+      throw new IllegalArgumentException(
+          "intent " + intentId + " is already recorded with another idempotency key");
+    }
+    if (!record.fingerprint().equals(fingerprint)) {
+      throw new IntentMismatchException(record.key(), intentId);
+    }
+    boolean pending = record.state() == IntentState.PENDING;
+    if (pending && record.isExpired(clock.instant())) {
+      throw new IntentExpiredException(record.key(), intentId);
+    }
+    return new Claim(record.key(), record, pending);
+  }
+
+  void succeeded(Claim claim, int status, String resourceId) {
+    if (claim.record() != null) {
+      store.complete(claim.record().complete(IntentState.SUCCEEDED, status, resourceId));
+    }
+  }
+
+  void failed(Claim claim, int status) {
+    if (claim.record() != null) {
+      store.complete(claim.record().complete(IntentState.FAILED, status, null));
+    }
+  }
+}

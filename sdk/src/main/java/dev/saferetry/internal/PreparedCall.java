@@ -1,0 +1,120 @@
+package dev.saferetry.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.saferetry.Operation;
+import dev.saferetry.RequestOptions;
+import dev.saferetry.idempotency.IdempotencyKey;
+import dev.saferetry.idempotency.KeyPlacement;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+
+/**
+ * A call ready to send: URL, headers and body bytes fixed once. Every attempt re-sends these same
+ * bytes with the same key; only the request id differs per attempt.
+ */
+final class PreparedCall {
+  private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
+  private static final String USER_AGENT = "saferetry-java/0.1";
+
+  final Operation<?, ?> op;
+  final HttpUrl url;
+  final JsonNode bodyTree;
+  final String fingerprint;
+  private final RequestOptions options;
+  private byte[] bodyBytes;
+  private Request base;
+
+  private PreparedCall(Operation<?, ?> op, HttpUrl url, JsonNode tree, String fp, RequestOptions o) {
+    this.op = op;
+    this.url = url;
+    this.bodyTree = tree;
+    this.fingerprint = fp;
+    this.options = o;
+  }
+
+  /** Expands the path and serialises the body; validates everything before any I/O. */
+  static PreparedCall of(
+      ClientConfig config, Operation<?, ?> op, Object body, RequestOptions options) {
+    HttpUrl url = expand(config.baseUrl(), op.pathTemplate(), options.pathParams());
+    ObjectMapper mapper = config.mapper();
+    JsonNode tree = null;
+    if (op.carriesKey()) {
+      tree = body == null ? mapper.createObjectNode() : mapper.valueToTree(body);
+    }
+    String path = url.encodedPath() + (url.encodedQuery() == null ? "" : "?" + url.encodedQuery());
+    String fp = op.carriesKey() ? Json.fingerprint(mapper, op.method(), path, tree) : null;
+    return new PreparedCall(op, url, tree, fp, options);
+  }
+
+  static HttpUrl expand(HttpUrl base, String template, Map<String, String> params) {
+    HttpUrl.Builder b = base.newBuilder();
+    int size = base.pathSize();
+    if (size > 0 && base.pathSegments().get(size - 1).isEmpty()) {
+      b.removePathSegment(size - 1);
+    }
+    for (String segment : template.substring(1).split("/", -1)) {
+      if (segment.startsWith("{") && segment.endsWith("}")) {
+        String name = segment.substring(1, segment.length() - 1);
+        String value = params.get(name);
+        if (value == null) {
+          throw new IllegalArgumentException("missing path parameter '" + name + "'");
+        }
+        b.addPathSegment(value);
+      } else {
+        b.addPathSegment(segment);
+      }
+    }
+    return b.build();
+  }
+
+  /** Fixes the key: serialises the body once and builds the request every attempt copies. */
+  void bind(ClientConfig config, IdempotencyKey key) {
+    KeyPlacement placement = config.keyPlacement();
+    Request.Builder b = new Request.Builder().url(url).header("User-Agent", USER_AGENT)
+        .header("Accept", "application/json");
+    if (config.apiKey() != null) {
+      b.header("Authorization", "Bearer " + config.apiKey());
+    }
+    options.headers().forEach(b::header);
+    if (op.carriesKey()) {
+      JsonNode tree = bodyTree;
+      if (placement.inBody()) {
+        tree = Json.withField(bodyTree, placement.name(), key.value());
+      } else {
+        b.header(placement.name(), placement.headerValue(key));
+      }
+      try {
+        bodyBytes = config.mapper().writeValueAsBytes(tree);
+      } catch (JsonProcessingException e) {
+        throw new IllegalArgumentException("request body cannot be serialised to JSON", e);
+      }
+      b.method(op.method(), RequestBody.create(bodyBytes, JSON));
+    } else {
+      b.method(op.method(), null);
+    }
+    base = b.build();
+  }
+
+  /** Returns the bytes every attempt sends (null for a GET). */
+  byte[] bodyBytes() {
+    return bodyBytes;
+  }
+
+  /** Returns the request of one attempt: the same bytes and key, a fresh request id. */
+  Request forAttempt(String requestId) {
+    return base.newBuilder().header("X-Request-Id", requestId).build();
+  }
+
+  static String newRequestId(IdempotencyKey key) {
+    ThreadLocalRandom r = ThreadLocalRandom.current();
+    String id = "req_" + Long.toHexString(r.nextLong() | Long.MIN_VALUE)
+        + Long.toHexString(r.nextLong() | Long.MIN_VALUE);
+    return key != null && id.equals(key.value()) ? newRequestId(key) : id;
+  }
+}

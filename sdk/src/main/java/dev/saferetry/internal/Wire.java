@@ -1,0 +1,111 @@
+package dev.saferetry.internal;
+
+import dev.saferetry.Attempt;
+import dev.saferetry.resilience.AttemptResponse;
+import dev.saferetry.resilience.TransportFailure;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import okhttp3.Call;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import okio.BufferedSource;
+
+/** Sends one attempt over OkHttp and reads its answer within the size limit. */
+final class Wire {
+  /** Error bodies are kept up to this size for the exception; the rest is discarded. */
+  static final int MAX_ERROR_BODY = 64 * 1024;
+
+  /** A per-call flag, set by a network interceptor once a connection carries the request. */
+  static final class Connected {
+    final AtomicBoolean value = new AtomicBoolean();
+  }
+
+  private final OkHttpClient http;
+  private final Clock clock;
+  private final long maxBodyBytes;
+
+  Wire(OkHttpClient userOrDefault, Clock clock, long maxBodyBytes) {
+    // The SDK owns every retry: OkHttp must not silently resend on a connection failure, and a
+    // redirected POST would be re-issued as another request, so redirects surface as answers.
+    this.http =
+        userOrDefault
+            .newBuilder()
+            .retryOnConnectionFailure(false)
+            .followRedirects(false)
+            .followSslRedirects(false)
+            .addNetworkInterceptor(
+                chain -> {
+                  Connected c = chain.request().tag(Connected.class);
+                  if (c != null) {
+                    c.value.set(true);
+                  }
+                  return chain.proceed(chain.request());
+                })
+            .build();
+    this.clock = clock;
+    this.maxBodyBytes = maxBodyBytes;
+  }
+
+  OkHttpClient http() {
+    return http;
+  }
+
+  /** A raw answer: status, headers and body bytes (null for an oversized 2xx body). */
+  record Raw(AttemptResponse response, byte[] body, boolean oversized, String serverRequestId) {}
+
+  /** The result of sending: a raw answer or a failure, plus timing. */
+  record Sent(Raw raw, IOException error, TransportFailure failure, Duration duration) {}
+
+  Sent send(Request request, Duration timeout) {
+    Connected connected = new Connected();
+    Request tagged = request.newBuilder().tag(Connected.class, connected).build();
+    Call call = http.newCall(tagged);
+    long ms = Math.max(1, timeout.toMillis());
+    long existing = http.callTimeoutMillis();
+    call.timeout().timeout(existing > 0 ? Math.min(existing, ms) : ms, TimeUnit.MILLISECONDS);
+    Instant start = clock.instant();
+    try (Response response = call.execute()) {
+      Raw raw = read(response);
+      return new Sent(raw, null, null, Duration.between(start, clock.instant()));
+    } catch (IOException e) {
+      TransportFailure kind = Failures.classify(e, connected.value.get());
+      return new Sent(null, e, kind, Duration.between(start, clock.instant()));
+    }
+  }
+
+  private Raw read(Response response) throws IOException {
+    int status = response.code();
+    AttemptResponse head = new AttemptResponse(status, response.headers().toMultimap(), "");
+    String serverRequestId = head.header("Request-Id");
+    if (serverRequestId == null) {
+      serverRequestId = head.header("X-Request-Id");
+    }
+    ResponseBody body = response.body();
+    BufferedSource source = body.source();
+    boolean success = status >= 200 && status < 300;
+    long limit = success ? maxBodyBytes : MAX_ERROR_BODY;
+    boolean over = source.request(limit + 1);
+    if (success) {
+      byte[] bytes = over ? null : source.readByteArray();
+      return new Raw(head, bytes, over, serverRequestId);
+    }
+    String text = over ? source.readUtf8(limit) : source.readUtf8();
+    AttemptResponse withBody = new AttemptResponse(status, head.headers(), text);
+    return new Raw(withBody, null, false, serverRequestId);
+  }
+
+  static Attempt attempt(
+      int number, String requestId, Sent sent, Duration delayBefore) {
+    if (sent.raw() != null) {
+      return new Attempt(number, requestId, sent.raw().serverRequestId(),
+          sent.raw().response().status(), null, sent.duration(), delayBefore);
+    }
+    return new Attempt(number, requestId, null, 0, sent.failure(), sent.duration(), delayBefore);
+  }
+}

@@ -1,0 +1,42 @@
+package dev.saferetry.payments;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The parameters of a new charge. Money is an amount in minor units plus a currency, never a
+ * floating-point number.
+ *
+ * @param amount the amount in minor units, positive
+ * @param currency a three-letter ISO 4217 code; stored lower case
+ * @param description a description, or null
+ * @param customer a customer id, or null
+ *     <p>Instances are immutable and thread-safe.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ChargeCreateParams(
+    long amount, String currency, String description, String customer) {
+
+  /**
+   * Validates the parameters.
+   *
+   * @throws IllegalArgumentException if the amount is not positive or the currency is not three
+   *     letters
+   */
+  public ChargeCreateParams {
+    if (amount <= 0) {
+      throw new IllegalArgumentException("amount must be positive, was " + amount);
+    }
+    Objects.requireNonNull(currency, "currency");
+    if (!currency.matches("[A-Za-z]{3}")) {
+      throw new IllegalArgumentException("currency must be a three-letter ISO 4217 code");
+    }
+    currency = currency.toLowerCase(Locale.ROOT);
+  }
+
+  /** Returns parameters with only amount and currency. */
+  public static ChargeCreateParams of(long amount, String currency) {
+    return new ChargeCreateParams(amount, currency, null, null);
+  }
+}

@@ -1,0 +1,2 @@
+/** A typed payments API (charges, refunds) built on the generic SafeRetry client. */
+package dev.saferetry.payments;

@@ -1,0 +1,41 @@
+package dev.saferetry.resilience;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * The HTTP answer to one attempt, as a {@link RetryClassifier} sees it.
+ *
+ * @param status the HTTP status code
+ * @param headers the response headers; names are matched case-insensitively by {@link #header}
+ * @param errorBody the body of a non-2xx answer as text (at most 64 KiB), or {@code ""}; for a
+ *     2xx answer always {@code ""}
+ *     <p>Instances are immutable and thread-safe.
+ */
+public record AttemptResponse(int status, Map<String, List<String>> headers, String errorBody) {
+
+  /** Validates and copies. */
+  public AttemptResponse {
+    if (status < 100 || status > 599) {
+      throw new IllegalArgumentException("status out of range: " + status);
+    }
+    Map<String, List<String>> copy = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    Objects.requireNonNull(headers, "headers").forEach((k, v) -> copy.put(k, List.copyOf(v)));
+    headers = java.util.Collections.unmodifiableMap(copy);
+    errorBody = Objects.requireNonNullElse(errorBody, "");
+  }
+
+  /** Returns the first value of a header, or {@code null} when absent. */
+  public String header(String name) {
+    List<String> values = headers.get(name.toLowerCase(Locale.ROOT));
+    return values == null || values.isEmpty() ? null : values.get(0);
+  }
+
+  /** Returns whether the status is 2xx. */
+  public boolean isSuccessful() {
+    return status >= 200 && status < 300;
+  }
+}
