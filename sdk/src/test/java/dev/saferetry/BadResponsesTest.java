@@ -1,0 +1,125 @@
+package dev.saferetry;
+
+import static dev.saferetry.Answers.drain;
+import static dev.saferetry.Answers.json;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.saferetry.error.ApiException;
+import dev.saferetry.error.OutcomeUnknownException;
+import dev.saferetry.error.ResponseBodyException;
+import dev.saferetry.error.SafeRetryException;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.Charges;
+import dev.saferetry.resilience.RetryPolicy;
+import dev.saferetry.resilience.TransportFailure;
+import java.time.Duration;
+import mockwebserver3.MockResponse;
+import mockwebserver3.SocketEffect;
+import okhttp3.OkHttpClient;
+import org.junit.jupiter.api.Test;
+
+class BadResponsesTest extends ClientFixture {
+  private static final ChargeCreateParams PARAMS = ChargeCreateParams.of(1000, "eur");
+  private static final String API_KEY = "sk_live_do_not_leak_123";
+
+  @Test
+  void successWithAnUnparseableBodyIsASucceededTypedError() {
+    server.enqueue(json(200, "<html>oops</html>"));
+    assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS))
+        .isInstanceOfSatisfying(ResponseBodyException.class, e -> {
+          assertThat(e.outcome()).isEqualTo(Outcome.SUCCEEDED);
+          assertThat(e.status()).isEqualTo(200);
+          assertThat(e.key()).isNotNull();
+          assertThat(e.getMessage()).doesNotContain("oops");
+        });
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  @Test
+  void successWithAWrongShapeIsASucceededTypedError() {
+    server.enqueue(json(200, "{\"amount\":\"not a number\"}"));
+    assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS))
+        .isInstanceOf(ResponseBodyException.class);
+  }
+
+  @Test
+  void anOversizedBodyIsRefusedNotBuffered() {
+    server.enqueue(json(200, "{\"id\":\"" + "x".repeat(10_000) + "\"}"));
+    try (SafeRetryClient c = builder().maxResponseBytes(1024).build()) {
+      assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
+          .isInstanceOfSatisfying(ResponseBodyException.class,
+              e -> assertThat(e.getMessage()).contains("limit of 1024 bytes"));
+    }
+  }
+
+  @Test
+  void anErrorBodyThatIsNotJsonKeepsTheTextAndTheStatus() {
+    server.enqueue(new MockResponse.Builder().code(400).body("Bad Request, plain text").build());
+    assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS))
+        .isInstanceOfSatisfying(ApiException.class, e -> {
+          assertThat(e.status()).isEqualTo(400);
+          assertThat(e.errorCode()).isNull();
+          assertThat(e.errorType()).isNull();
+          assertThat(e.errorBody()).isEqualTo("Bad Request, plain text");
+        });
+  }
+
+  @Test
+  void aTruncatedBodyIsRetriedWithTheSameKey() throws Exception {
+    server.enqueue(new MockResponse.Builder().code(200).body("{\"id\":\"ch_1\"")
+        .setHeader("Content-Length", "500").onResponseEnd(new SocketEffect.CloseSocket()).build());
+    server.enqueue(json(200, Answers.CHARGE_JSON));
+    CallResult<?> r = client.execute(Charges.CREATE, PARAMS);
+    assertThat(r.attempts().get(0).failure()).isEqualTo(TransportFailure.UNEXPECTED_EOF);
+    assertThat(Answers.keys(drain(server), "Idempotency-Key")).hasSize(2)
+        .containsOnly(r.key().value());
+  }
+
+  @Test
+  void aRedirectOnAPostIsNotFollowed() {
+    server.enqueue(new MockResponse.Builder().code(302).setHeader("Location", "/elsewhere")
+        .build());
+    assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS))
+        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(302));
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  @Test
+  void aResponseThatNeverEndsIsCutByTheDeadline() {
+    server.enqueue(new MockResponse.Builder().code(200).body("{")
+        .setHeader("Content-Length", "100").onResponseEnd(SocketEffect.Stall.INSTANCE).build());
+    // Real time is needed here: the deadline bounds a real socket read. 150 ms keeps it short.
+    try (SafeRetryClient c = builder().clock(java.time.Clock.systemUTC())
+        .retryPolicy(RetryPolicy.noRetries().withDeadline(Duration.ofMillis(150))).build()) {
+      assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
+          .isInstanceOfSatisfying(OutcomeUnknownException.class, e -> assertThat(
+              e.attempts().get(0).failure()).isIn(TransportFailure.CALL_TIMEOUT,
+                  TransportFailure.READ_TIMEOUT));
+    }
+  }
+
+  @Test
+  void credentialsNeverAppearInExceptionMessages() {
+    server.enqueue(json(401, "{\"error\":{\"message\":\"bad key " + API_KEY + "\"}}"));
+    OkHttpClient http = new OkHttpClient();
+    try (SafeRetryClient c = builder().apiKey(API_KEY).okHttpClient(http).build()) {
+      assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
+          .isInstanceOfSatisfying(SafeRetryException.class, e -> {
+            assertThat(e.getMessage()).doesNotContain(API_KEY);
+            assertThat(String.valueOf(e)).doesNotContain(API_KEY);
+          });
+      assertThat(c.toString()).doesNotContain(API_KEY);
+    }
+  }
+
+  @Test
+  void theApiKeyIsSentAsBearerToken() throws Exception {
+    server.enqueue(json(200, Answers.CHARGE_JSON));
+    try (SafeRetryClient c = builder().apiKey(API_KEY).build()) {
+      c.execute(Charges.CREATE, PARAMS);
+    }
+    assertThat(drain(server).get(0).getHeaders().get("Authorization"))
+        .isEqualTo("Bearer " + API_KEY);
+  }
+}

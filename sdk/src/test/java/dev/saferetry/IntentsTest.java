@@ -1,0 +1,170 @@
+package dev.saferetry;
+
+import static dev.saferetry.Answers.charge;
+import static dev.saferetry.Answers.drain;
+import static dev.saferetry.Answers.status;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.saferetry.error.IntentExpiredException;
+import dev.saferetry.error.IntentMismatchException;
+import dev.saferetry.error.OutcomeUnknownException;
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.payments.Charge;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.Charges;
+import dev.saferetry.resilience.RetryPolicy;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+class IntentsTest extends ClientFixture {
+  private static final ChargeCreateParams PARAMS = new ChargeCreateParams(1000, "eur", "o", null);
+
+  private static RequestOptions intent(String id) {
+    return RequestOptions.builder().intentId(id).build();
+  }
+
+  @Test
+  void anUnknownOutcomeLeavesTheIntentPendingAndTheNextCallReusesItsKey() throws Exception {
+    for (int i = 0; i < 4; i++) {
+      server.enqueue(status(503));
+    }
+    OutcomeUnknownException unknown = org.junit.jupiter.api.Assertions.assertThrows(
+        OutcomeUnknownException.class,
+        () -> client.execute(Charges.CREATE, PARAMS, intent("order-1/charge")));
+
+    List<IntentRecord> pending = client.pendingIntents();
+    assertThat(pending).singleElement().satisfies(r -> {
+      assertThat(r.intentId()).isEqualTo("order-1/charge");
+      assertThat(r.key()).isEqualTo(unknown.key());
+      assertThat(r.scope().operation()).isEqualTo("POST /v1/charges");
+      assertThat(r.fingerprint()).hasSize(64);
+    });
+
+    server.enqueue(charge());
+    CallResult<Charge> later = client.execute(Charges.CREATE, PARAMS, intent("order-1/charge"));
+    assertThat(later.key()).isEqualTo(unknown.key());
+    assertThat(Answers.keys(drain(server), "Idempotency-Key")).hasSize(5)
+        .containsOnly(unknown.key().value());
+    assertThat(client.pendingIntents()).isEmpty();
+    assertThat(client.keyStore().find(pending.get(0).scope(), "order-1/charge"))
+        .hasValueSatisfying(r -> {
+          assertThat(r.state()).isEqualTo(IntentState.SUCCEEDED);
+          assertThat(r.status()).isEqualTo(200);
+          assertThat(r.resourceId()).isEqualTo("ch_1");
+        });
+  }
+
+  @Test
+  void aSucceededIntentIsResentWithTheSameKeySoTheServerReplays() throws Exception {
+    server.enqueue(charge());
+    server.enqueue(charge());
+    CallResult<Charge> first = client.execute(Charges.CREATE, PARAMS, intent("o-2"));
+    CallResult<Charge> again = client.execute(Charges.CREATE, PARAMS, intent("o-2"));
+    assertThat(again.key()).isEqualTo(first.key());
+    assertThat(server.getRequestCount()).isEqualTo(2);
+  }
+
+  @Test
+  void sameIntentWithAnotherPayloadFailsBeforeAnyIo() {
+    server.enqueue(charge());
+    client.execute(Charges.CREATE, PARAMS, intent("o-3"));
+    assertThatThrownBy(() -> client.execute(Charges.CREATE,
+        new ChargeCreateParams(2000, "eur", "o", null), intent("o-3")))
+        .isInstanceOfSatisfying(IntentMismatchException.class, e -> {
+          assertThat(e.attempts()).isEmpty();
+          assertThat(e.intentId()).isEqualTo("o-3");
+        });
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  @Test
+  void keyOrderAndFormattingDoNotChangeTheIntentsFingerprint() throws Exception {
+    Operation<Object, Object> op = Operation.post("/v1/things", Object.class, Object.class);
+    Map<String, Object> a = new LinkedHashMap<>();
+    a.put("b", 1);
+    a.put("a", Map.of("y", 2, "x", List.of(1, 2)));
+    Map<String, Object> b = new LinkedHashMap<>();
+    b.put("a", Map.of("x", List.of(1, 2), "y", 2));
+    b.put("b", 1);
+    server.enqueue(status(503));
+    server.enqueue(charge());
+    server.enqueue(charge());
+    CallResult<Object> first = client.execute(op, a, intent("t-1"));
+    CallResult<Object> second = client.execute(op, b, intent("t-1"));
+    assertThat(second.key()).isEqualTo(first.key());
+  }
+
+  @Test
+  void concurrentCallsOfOneIntentShareOneKey() {
+    for (int i = 0; i < 8; i++) {
+      server.enqueue(charge());
+    }
+    List<CompletableFuture<CallResult<Charge>>> calls = new java.util.ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      calls.add(client.executeAsync(Charges.CREATE, PARAMS, intent("o-race")));
+    }
+    assertThat(calls.stream().map(f -> f.join().key()).distinct()).hasSize(1);
+  }
+
+  @Test
+  void anExpiredPendingIntentIsNotResentWithItsStaleKey() {
+    for (int i = 0; i < 4; i++) {
+      server.enqueue(status(500));
+    }
+    assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS, intent("o-old")))
+        .isInstanceOf(OutcomeUnknownException.class);
+    time.advance(Duration.ofHours(25));
+    assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS, intent("o-old")))
+        .isInstanceOfSatisfying(IntentExpiredException.class, e -> {
+          assertThat(e.isOutcomeUnknown()).isTrue();
+          assertThat(e.getMessage()).contains("reconcile");
+          assertThat(e.attempts()).isEmpty();
+        });
+    assertThat(server.getRequestCount()).isEqualTo(4);
+  }
+
+  @Test
+  void anExpiredCompletedIntentIsTreatedAsNew() {
+    server.enqueue(charge());
+    server.enqueue(charge());
+    CallResult<Charge> first = client.execute(Charges.CREATE, PARAMS, intent("o-day"));
+    time.advance(Duration.ofHours(25));
+    CallResult<Charge> next = client.execute(Charges.CREATE, PARAMS, intent("o-day"));
+    assertThat(next.key()).isNotEqualTo(first.key());
+  }
+
+  @Test
+  void abandoningAnIntentMintsANewKeyNextTime() {
+    server.enqueue(status(400));
+    server.enqueue(charge());
+    try (SafeRetryClient c = builder().retryPolicy(RetryPolicy.noRetries()).build()) {
+      assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS, intent("o-5")))
+          .isInstanceOf(RuntimeException.class);
+      var scope = new dev.saferetry.idempotency.IntentScope("default", "POST /v1/charges");
+      IntentRecord failed = c.keyStore().find(scope, "o-5").orElseThrow();
+      assertThat(failed.state()).isEqualTo(IntentState.FAILED);
+      var key = failed.key();
+      assertThat(c.abandonIntent("POST /v1/charges", "o-5")).isTrue();
+      assertThat(c.execute(Charges.CREATE, PARAMS, intent("o-5")).key()).isNotEqualTo(key);
+    }
+  }
+
+  @Test
+  void intentsAreScopedByTenant() {
+    server.enqueue(charge());
+    server.enqueue(charge());
+    dev.saferetry.idempotency.InMemoryKeyStore shared =
+        new dev.saferetry.idempotency.InMemoryKeyStore();
+    try (SafeRetryClient a = builder().keyStore(shared).tenant("merchant-a").build();
+        SafeRetryClient b = builder().keyStore(shared).tenant("merchant-b").build()) {
+      assertThat(a.execute(Charges.CREATE, PARAMS, intent("same-id")).key())
+          .isNotEqualTo(b.execute(Charges.CREATE, PARAMS, intent("same-id")).key());
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package dev.saferetry;
+
+import static dev.saferetry.Answers.charge;
+import static dev.saferetry.Answers.drain;
+import static dev.saferetry.Answers.status;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.saferetry.event.AttemptFinished;
+import dev.saferetry.event.AttemptStarted;
+import dev.saferetry.event.GaveUp;
+import dev.saferetry.event.RetryScheduled;
+import dev.saferetry.event.SafeRetryListener;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.Charges;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import mockwebserver3.MockResponse;
+import mockwebserver3.RecordedRequest;
+import org.junit.jupiter.api.Test;
+
+class RequestIdsAndEventsTest extends ClientFixture {
+  private static final ChargeCreateParams PARAMS = ChargeCreateParams.of(1000, "eur");
+
+  @Test
+  void everyAttemptSendsAFreshRequestIdThatIsNeverTheKey() throws Exception {
+    server.enqueue(status(503));
+    server.enqueue(status(503));
+    server.enqueue(charge());
+
+    CallResult<?> result = client.execute(Charges.CREATE, PARAMS);
+
+    List<RecordedRequest> requests = drain(server);
+    List<String> sent = requests.stream().map(r -> r.getHeaders().get("X-Request-Id")).toList();
+    assertThat(sent).doesNotContainNull().doesNotHaveDuplicates()
+        .doesNotContain(result.key().value());
+    assertThat(result.attempts()).extracting(Attempt::requestId).containsExactlyElementsOf(sent);
+  }
+
+  @Test
+  void theServersRequestIdAndReplayFlagAreCaptured() {
+    server.enqueue(new MockResponse.Builder().code(200).setHeader("Request-Id", "req_srv_1")
+        .setHeader("Idempotent-Replayed", "true").body(Answers.CHARGE_JSON).build());
+
+    CallResult<?> result = client.execute(Charges.CREATE, PARAMS);
+
+    assertThat(result.serverRequestId()).isEqualTo("req_srv_1");
+    assertThat(result.replayed()).isTrue();
+  }
+
+  @Test
+  void xRequestIdResponseHeaderIsAlsoCaptured() {
+    server.enqueue(new MockResponse.Builder().code(200).setHeader("X-Request-Id", "abc")
+        .body(Answers.CHARGE_JSON).build());
+    CallResult<?> result = client.execute(Charges.CREATE, PARAMS);
+    assertThat(result.serverRequestId()).isEqualTo("abc");
+    assertThat(result.replayed()).isFalse();
+  }
+
+  @Test
+  void listenerSeesAttemptsRetriesAndGivingUpInOrder() {
+    List<Object> events = new CopyOnWriteArrayList<>();
+    SafeRetryListener listener = new SafeRetryListener() {
+      @Override
+      public void onAttemptStart(AttemptStarted e) {
+        events.add(e);
+      }
+
+      @Override
+      public void onAttemptEnd(AttemptFinished e) {
+        events.add(e);
+      }
+
+      @Override
+      public void onRetryScheduled(RetryScheduled e) {
+        events.add(e);
+      }
+
+      @Override
+      public void onGiveUp(GaveUp e) {
+        events.add(e);
+      }
+    };
+    server.enqueue(status(503));
+    server.enqueue(status(400));
+    try (SafeRetryClient c = builder().listener(listener).build()) {
+      org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class,
+          () -> c.execute(Charges.CREATE, PARAMS));
+    }
+    assertThat(events).extracting(e -> e.getClass().getSimpleName()).containsExactly(
+        "AttemptStarted", "AttemptFinished", "RetryScheduled", "AttemptStarted",
+        "AttemptFinished", "GaveUp");
+    RetryScheduled retry = (RetryScheduled) events.get(2);
+    assertThat(retry.nextAttempt()).isEqualTo(2);
+    assertThat(retry.delay()).isEqualTo(Duration.ofMillis(250));
+    GaveUp gaveUp = (GaveUp) events.get(5);
+    assertThat(gaveUp.outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(gaveUp.key()).isEqualTo(retry.key());
+  }
+
+  @Test
+  void aThrowingListenerDoesNotBreakTheCall() {
+    server.enqueue(charge());
+    try (SafeRetryClient c = builder().listener(new SafeRetryListener() {
+      @Override
+      public void onAttemptStart(AttemptStarted e) {
+        throw new IllegalStateException("listener bug");
+      }
+    }).build()) {
+      assertThat(c.execute(Charges.CREATE, PARAMS).status()).isEqualTo(200);
+    }
+  }
+}

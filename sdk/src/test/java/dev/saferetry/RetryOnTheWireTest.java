@@ -1,0 +1,153 @@
+package dev.saferetry;
+
+import static dev.saferetry.Answers.charge;
+import static dev.saferetry.Answers.drain;
+import static dev.saferetry.Answers.dropAfterRequest;
+import static dev.saferetry.Answers.json;
+import static dev.saferetry.Answers.status;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.saferetry.error.ApiException;
+import dev.saferetry.error.IdempotencyKeyReusedException;
+import dev.saferetry.error.OutcomeUnknownException;
+import dev.saferetry.error.RequestInProgressException;
+import dev.saferetry.error.TransportException;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.Charges;
+import dev.saferetry.resilience.AttemptResponse;
+import dev.saferetry.resilience.RetryClassifier;
+import dev.saferetry.resilience.TransportFailure;
+import dev.saferetry.resilience.Verdict;
+import java.util.List;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import org.junit.jupiter.api.Test;
+
+class RetryOnTheWireTest extends ClientFixture {
+  private static final ChargeCreateParams PARAMS = ChargeCreateParams.of(1000, "eur");
+
+  @Test
+  void droppedConnectionAfterTheServerReadTheRequestIsRetriedWithTheSameKey() throws Exception {
+    server.enqueue(dropAfterRequest());
+    server.enqueue(charge());
+
+    CallResult<?> result = client.execute(Charges.CREATE, PARAMS);
+
+    List<RecordedRequest> requests = drain(server);
+    assertThat(requests).hasSize(2);
+    assertThat(Answers.keys(requests, "Idempotency-Key")).containsOnly(result.key().value());
+    assertThat(result.attempts().get(0).failure()).isEqualTo(TransportFailure.UNEXPECTED_EOF);
+    assertThat(result.attempts().get(1).status()).isEqualTo(200);
+  }
+
+  @Test
+  void conflictWhileInProgressThenSuccess() throws Exception {
+    server.enqueue(json(409, "{\"error\":{\"code\":\"request_in_progress\"}}"));
+    server.enqueue(charge());
+
+    CallResult<?> result = client.execute(Charges.CREATE, PARAMS);
+
+    assertThat(result.status()).isEqualTo(200);
+    assertThat(result.attempts()).extracting(Attempt::status).containsExactly(409, 200);
+    assertThat(Answers.keys(drain(server), "Idempotency-Key")).containsOnly(result.key().value());
+  }
+
+  @Test
+  void conflictUntilRetriesRunOutIsRequestInProgress() throws Exception {
+    for (int i = 0; i < 4; i++) {
+      server.enqueue(status(409));
+    }
+    RequestInProgressException e = org.junit.jupiter.api.Assertions.assertThrows(
+        RequestInProgressException.class, () -> client.execute(Charges.CREATE, PARAMS));
+    assertThat(e.isOutcomeUnknown()).isTrue();
+    assertThat(e.attempts()).extracting(Attempt::status).containsExactly(409, 409, 409, 409);
+    assertThat(Answers.keys(drain(server), "Idempotency-Key")).hasSize(4)
+        .containsOnly(e.key().value());
+  }
+
+  @Test
+  void unprocessableEntityIsKeyReusedAndNotRetried() throws Exception {
+    server.enqueue(json(422, "{\"error\":{\"type\":\"idempotency_error\","
+        + "\"code\":\"idempotency_key_reused\",\"message\":\"secret detail\"}}"));
+
+    assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS))
+        .isInstanceOfSatisfying(IdempotencyKeyReusedException.class, e -> {
+          assertThat(e.status()).isEqualTo(422);
+          assertThat(e.errorCode()).isEqualTo("idempotency_key_reused");
+          assertThat(e.errorType()).isEqualTo("idempotency_error");
+          assertThat(e.outcome()).isEqualTo(Outcome.FAILED);
+          assertThat(e.getMessage()).doesNotContain("secret detail");
+        });
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  @Test
+  void otherClientErrorsAreNotRetried() {
+    for (int code : new int[] {400, 401, 403, 404}) {
+      server.enqueue(status(code));
+      int before = server.getRequestCount();
+      assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS))
+          .isExactlyInstanceOf(ApiException.class)
+          .satisfies(e -> assertThat(((ApiException) e).status()).isEqualTo(code));
+      assertThat(server.getRequestCount()).isEqualTo(before + 1);
+    }
+  }
+
+  @Test
+  void serverErrorsUntilRetriesRunOutAreUnknownNotFailed() throws Exception {
+    for (int i = 0; i < 4; i++) {
+      server.enqueue(status(500));
+    }
+    assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS))
+        .isExactlyInstanceOf(OutcomeUnknownException.class)
+        .satisfies(e -> {
+          OutcomeUnknownException u = (OutcomeUnknownException) e;
+          assertThat(u.outcome()).isEqualTo(Outcome.UNKNOWN);
+          assertThat(u.attempts()).hasSize(4);
+          assertThat(u.getMessage()).contains("retry the same intent");
+        });
+    assertThat(server.getRequestCount()).isEqualTo(4);
+  }
+
+  @Test
+  void connectFailuresOnlyProveNothingWasSent() throws Exception {
+    MockWebServer closed = new MockWebServer();
+    closed.start(0);
+    String url = closed.url("/").toString();
+    closed.close();
+    try (SafeRetryClient c = builder().baseUrl(url).build()) {
+      assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
+          .isInstanceOfSatisfying(TransportException.class, e -> {
+            assertThat(e.outcome()).isEqualTo(Outcome.FAILED);
+            assertThat(e.attempts()).hasSize(4)
+                .allMatch(a -> a.failure() == TransportFailure.CONNECT_FAILED);
+          });
+    }
+  }
+
+  @Test
+  void theClassifierIsReplaceable() throws Exception {
+    RetryClassifier only409InProgress = new RetryClassifier() {
+      @Override
+      public Verdict classify(AttemptResponse r) {
+        if (r.status() == 409) {
+          return r.errorBody().contains("request_in_progress") ? Verdict.RETRY : Verdict.FAIL;
+        }
+        return RetryClassifier.standard().classify(r);
+      }
+
+      @Override
+      public Verdict classify(TransportFailure f) {
+        return RetryClassifier.standard().classify(f);
+      }
+    };
+    server.enqueue(json(409, "{\"error\":{\"code\":\"resource_conflict\"}}"));
+    try (SafeRetryClient c = builder().retryClassifier(only409InProgress).build()) {
+      assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
+          .isInstanceOfSatisfying(ApiException.class,
+              e -> assertThat(e.errorCode()).isEqualTo("resource_conflict"));
+    }
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+}
