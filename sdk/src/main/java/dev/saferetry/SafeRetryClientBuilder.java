@@ -9,6 +9,7 @@ import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.internal.ClientConfig;
 import dev.saferetry.internal.Json;
 import dev.saferetry.resilience.BreakerPolicy;
+import dev.saferetry.resilience.RetryBudgetPolicy;
 import dev.saferetry.resilience.RetryClassifier;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.resilience.Sleeper;
@@ -43,6 +44,7 @@ public final class SafeRetryClientBuilder {
   private RetryPolicy retryPolicy = RetryPolicy.defaults();
   private RetryClassifier classifier = RetryClassifier.standard();
   private BreakerPolicy breakerPolicy = BreakerPolicy.defaults();
+  private RetryBudgetPolicy retryBudget = RetryBudgetPolicy.defaults();
   private SafeRetryListener listener = new SafeRetryListener() {};
   private Clock clock = Clock.systemUTC();
   private Sleeper sleeper = Sleeper.system();
@@ -65,6 +67,7 @@ public final class SafeRetryClientBuilder {
     retryPolicy = c.retryPolicy();
     classifier = c.classifier();
     breakerPolicy = c.breakerPolicy();
+    retryBudget = c.retryBudget();
     listener = c.listener();
     clock = c.clock();
     sleeper = c.sleeper();
@@ -145,6 +148,15 @@ public final class SafeRetryClientBuilder {
     return this;
   }
 
+  /**
+   * The client-wide retry budget, shared by all its calls. Default: {@link
+   * RetryBudgetPolicy#defaults()} (20 tokens, 1 per retry, 0.1 back per success).
+   */
+  public SafeRetryClientBuilder retryBudget(RetryBudgetPolicy policy) {
+    this.retryBudget = Objects.requireNonNull(policy, "retryBudget");
+    return this;
+  }
+
   /** Observes attempts, retries and breaker changes. Default: none. */
   public SafeRetryClientBuilder listener(SafeRetryListener l) {
     this.listener = Objects.requireNonNull(l, "listener");
@@ -215,7 +227,7 @@ public final class SafeRetryClientBuilder {
     ClientConfig config = new ClientConfig(name, baseUrl, apiKey, http, owns,
         Json.lenientCopy(objectMapper), keyPlacement,
         keyStore == null ? new InMemoryKeyStore() : keyStore, tenant, intentRetention,
-        retryPolicy, classifier, breakerPolicy, listener, clock, sleeper,
+        retryPolicy, classifier, breakerPolicy, retryBudget, listener, clock, sleeper,
         jitter == null ? secure::nextDouble : jitter, maxResponseBytes,
         owned != null ? owned : asyncExecutor);
     return new SafeRetryClient(config, owned);

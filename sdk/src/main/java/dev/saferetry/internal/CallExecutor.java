@@ -35,6 +35,7 @@ public final class CallExecutor {
   private final Intents intents;
   private final Events events;
   private final Endings endings;
+  private final RetryBudget budget;
 
   /** Creates the executor for a client. */
   public CallExecutor(ClientConfig config) {
@@ -47,6 +48,7 @@ public final class CallExecutor {
     this.intents = new Intents(config.keyStore(), config.tenant(), config.intentRetention(),
         config.clock());
     this.endings = new Endings(config, intents, events);
+    this.budget = new RetryBudget(config.retryBudget());
   }
 
   /** Returns the OkHttp client the SDK sends with (the caller's, with SDK-owned retries). */
@@ -86,6 +88,7 @@ public final class CallExecutor {
       AttemptOutcome out = attempt(call, s, n, delayBefore, deadline);
       if (out.verdict() == Verdict.SUCCEEDED) {
         ctx.onComplete();
+        budget.onSuccess();
         return endings.success(s, out, type);
       }
       if (out.verdict() == Verdict.FAIL) {
@@ -121,6 +124,9 @@ public final class CallExecutor {
     if (!config.clock().instant().plus(delay).isBefore(deadline)) {
       return endings.exhausted(s, "deadline of " + config.retryPolicy().deadline().toMillis()
           + " ms would pass before the next attempt", hint);
+    }
+    if (!budget.tryAcquireRetry()) {
+      return endings.exhausted(s, "the client's retry budget is spent", hint);
     }
     return null;
   }

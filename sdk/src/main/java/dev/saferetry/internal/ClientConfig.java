@@ -5,6 +5,7 @@ import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.resilience.BreakerPolicy;
+import dev.saferetry.resilience.RetryBudgetPolicy;
 import dev.saferetry.resilience.RetryClassifier;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.resilience.Sleeper;
@@ -30,6 +31,7 @@ public record ClientConfig(
     RetryPolicy retryPolicy,
     RetryClassifier classifier,
     BreakerPolicy breakerPolicy,
+    RetryBudgetPolicy retryBudget,
     SafeRetryListener listener,
     Clock clock,
     Sleeper sleeper,
