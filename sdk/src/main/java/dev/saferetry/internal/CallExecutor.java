@@ -69,9 +69,11 @@ public final class CallExecutor {
   /** Executes one call; see {@code SafeRetryClient#execute}. */
   public <Q, R> CallResult<R> execute(Operation<Q, R> op, Q body, RequestOptions options) {
     PreparedCall call = PreparedCall.of(config, op, body, options);
-    Intents.Claim claim = op.carriesKey()
-        ? intents.claim(op.name(), options.intentId(), options.idempotencyKey(), call.fingerprint)
-        : Intents.Claim.NONE;
+    Intents.Claim claim = Intents.Claim.NONE;
+    if (op.carriesKey()) {
+      String fingerprint = options.intentId() == null ? null : call.fingerprint();
+      claim = intents.claim(op.name(), options.intentId(), options.idempotencyKey(), fingerprint);
+    }
     call.bind(config, claim.key());
     CallState state = new CallState(op, options.intentId(), claim);
     return loop(call, state, op.responseType());

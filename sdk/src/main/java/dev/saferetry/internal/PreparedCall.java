@@ -24,32 +24,48 @@ final class PreparedCall {
 
   final Operation<?, ?> op;
   final HttpUrl url;
-  final JsonNode bodyTree;
-  final String fingerprint;
+  private final Object body;
   private final RequestOptions options;
+  private final ObjectMapper mapper;
+  private JsonNode tree;
   private byte[] bodyBytes;
   private Request base;
 
-  private PreparedCall(Operation<?, ?> op, HttpUrl url, JsonNode tree, String fp, RequestOptions o) {
+  private PreparedCall(
+      Operation<?, ?> op, HttpUrl url, Object body, RequestOptions o, ObjectMapper mapper) {
     this.op = op;
     this.url = url;
-    this.bodyTree = tree;
-    this.fingerprint = fp;
+    this.body = body;
     this.options = o;
+    this.mapper = mapper;
   }
 
-  /** Expands the path and serialises the body; validates everything before any I/O. */
+  /** Expands the path; validates everything before any I/O. */
   static PreparedCall of(
       ClientConfig config, Operation<?, ?> op, Object body, RequestOptions options) {
     HttpUrl url = expand(config.baseUrl(), op.pathTemplate(), options.pathParams());
-    ObjectMapper mapper = config.mapper();
-    JsonNode tree = null;
-    if (op.carriesKey()) {
+    PreparedCall call = new PreparedCall(op, url, body, options, config.mapper());
+    if (op.carriesKey() && config.keyPlacement().inBody() && !call.tree().isObject()) {
+      throw new IllegalArgumentException(
+          "the idempotency key goes into the body, so the request must be a JSON object");
+    }
+    return call;
+  }
+
+  private JsonNode tree() {
+    if (tree == null) {
       tree = body == null ? mapper.createObjectNode() : mapper.valueToTree(body);
     }
+    return tree;
+  }
+
+  /**
+   * Returns the request's fingerprint: hex SHA-256 of method, path and canonical JSON body.
+   * Computed only for intents, which are the only calls that compare fingerprints.
+   */
+  String fingerprint() {
     String path = url.encodedPath() + (url.encodedQuery() == null ? "" : "?" + url.encodedQuery());
-    String fp = op.carriesKey() ? Json.fingerprint(mapper, op.method(), path, tree) : null;
-    return new PreparedCall(op, url, tree, fp, options);
+    return Json.fingerprint(mapper, op.method(), path, tree());
   }
 
   static HttpUrl expand(HttpUrl base, String template, Map<String, String> params) {
@@ -83,14 +99,15 @@ final class PreparedCall {
     }
     options.headers().forEach(b::header);
     if (op.carriesKey()) {
-      JsonNode tree = bodyTree;
-      if (placement.inBody()) {
-        tree = Json.withField(bodyTree, placement.name(), key.value());
-      } else {
-        b.header(placement.name(), placement.headerValue(key));
-      }
       try {
-        bodyBytes = config.mapper().writeValueAsBytes(tree);
+        if (placement.inBody()) {
+          bodyBytes = mapper.writeValueAsBytes(Json.withField(tree(), placement.name(),
+              key.value()));
+        } else {
+          b.header(placement.name(), placement.headerValue(key));
+          bodyBytes = tree != null ? mapper.writeValueAsBytes(tree)
+              : mapper.writeValueAsBytes(body == null ? tree() : body);
+        }
       } catch (JsonProcessingException e) {
         throw new IllegalArgumentException("request body cannot be serialised to JSON", e);
       }

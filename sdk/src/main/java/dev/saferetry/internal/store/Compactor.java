@@ -12,9 +12,9 @@ import java.nio.file.StandardCopyOption;
 import java.util.Collection;
 
 /**
- * Rewrites the log with only the live records: write a new file beside it, sync it, rename it
- * over the old one atomically, sync the directory. A crash at any point leaves either the old
- * file or the new one, both complete. Stateless.
+ * Rewrites the log with only the live records: write a new file beside it, sync it, rename it over
+ * the old one atomically, sync the directory. A crash at any point leaves either the old file or
+ * the new one, both complete. Stateless.
  */
 final class Compactor {
   private Compactor() {}

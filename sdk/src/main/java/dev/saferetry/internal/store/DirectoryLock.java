@@ -10,9 +10,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The exclusive lock on a store directory, held for the store's lifetime through an OS file lock
- * on {@code saferetry.lock}. Locks within this JVM are tracked separately: POSIX record locks are
- * per process, and closing any descriptor of the lock file would silently drop the lock.
+ * The exclusive lock on a store directory, held for the store's lifetime through an OS file lock on
+ * {@code saferetry.lock}. Locks within this JVM are tracked separately: POSIX record locks are per
+ * process, and closing any descriptor of the lock file would silently drop the lock.
  *
  * <p>Thread-safe.
  */

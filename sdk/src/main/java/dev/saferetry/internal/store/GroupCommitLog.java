@@ -10,10 +10,10 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The append side of the log with group commit. Each append gets a sequence number; a caller
- * that needs its record durable waits until a sync covering that number completed. The first
- * waiter to find no sync running becomes the leader and syncs once for every record appended so
- * far; callers that arrive meanwhile wait for the next sync, which then covers all of them.
+ * The append side of the log with group commit. Each append gets a sequence number; a caller that
+ * needs its record durable waits until a sync covering that number completed. The first waiter to
+ * find no sync running becomes the leader and syncs once for every record appended so far; callers
+ * that arrive meanwhile wait for the next sync, which then covers all of them.
  *
  * <p>After any failed write or sync the log refuses all further work: after a failed fsync the
  * kernel may have dropped the dirty pages, so nothing written since the last good sync can be
@@ -118,8 +118,8 @@ final class GroupCommitLog implements AutoCloseable {
   }
 
   /**
-   * Switches to a compacted file that already holds, synced, everything appended so far. The
-   * caller must keep appends out (it holds the store's lock) while it builds the file.
+   * Switches to a compacted file that already holds, synced, everything appended so far. The caller
+   * must keep appends out (it holds the store's lock) while it builds the file.
    */
   void switchTo(Path newFile, FileChannel newChannel) {
     FileChannel old;
@@ -172,8 +172,11 @@ final class GroupCommitLog implements AutoCloseable {
   private void checkUsable() {
     if (failure != null) {
       throw new KeyStoreException(
-          "key store file " + file + " failed a write or sync earlier and is no longer usable;"
-              + " reopen the store", failure);
+          "key store file "
+              + file
+              + " failed a write or sync earlier and is no longer usable;"
+              + " reopen the store",
+          failure);
     }
     if (!channel.isOpen()) {
       throw new KeyStoreException("key store " + file + " is closed");

@@ -14,6 +14,7 @@ final class LogFormat {
   static final int VERSION = 1;
   static final int HEADER_SIZE = 8;
   static final int FRAME_HEADER_SIZE = 8;
+
   /** Far above any real record; a larger length can only be damage. */
   static final int MAX_PAYLOAD = 64 * 1024;
 

@@ -9,8 +9,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Reads a whole intent log and tells apart the three endings a file can have: clean, a torn
- * final write (safe to cut off), and damage (must be reported). Stateless.
+ * Reads a whole intent log and tells apart the three endings a file can have: clean, a torn final
+ * write (safe to cut off), and damage (must be reported). Stateless.
  */
 final class LogScanner {
 
@@ -28,8 +28,8 @@ final class LogScanner {
   /**
    * Scans the bytes of {@code file}.
    *
-   * @throws KeyStoreException naming the file and offset, if the file is not an intent log, has
-   *     an unknown version, or is damaged anywhere but in its final record
+   * @throws KeyStoreException naming the file and offset, if the file is not an intent log, has an
+   *     unknown version, or is damaged anywhere but in its final record
    */
   static Scan scan(Path file, byte[] data) {
     if (data.length < LogFormat.HEADER_SIZE) {
@@ -87,8 +87,8 @@ final class LogScanner {
 
   /**
    * Whether any valid frame starts at or after {@code from}. A torn write leaves nothing valid
-   * behind it; damage in the middle of a file (even to a length field) leaves the frames after
-   * it intact, so finding one proves the bad frame was not the last write.
+   * behind it; damage in the middle of a file (even to a length field) leaves the frames after it
+   * intact, so finding one proves the bad frame was not the last write.
    */
   private static boolean validFrameAfter(byte[] data, int from) {
     for (int offset = from; offset <= data.length - LogFormat.FRAME_HEADER_SIZE; offset++) {

@@ -21,10 +21,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The file key store's engine: an in-memory index of the intents, rebuilt from the log on open
- * and kept in step with it. Every change is appended to the log under one lock, so the index
- * and the log agree on the order of events; waiting for durability happens outside that lock,
- * so concurrent {@link #begin} calls share syncs.
+ * The file key store's engine: an in-memory index of the intents, rebuilt from the log on open and
+ * kept in step with it. Every change is appended to the log under one lock, so the index and the
+ * log agree on the order of events; waiting for durability happens outside that lock, so concurrent
+ * {@link #begin} calls share syncs.
  *
  * <p>Thread-safe.
  */
@@ -65,7 +65,8 @@ public final class LogStore implements KeyStore {
     DirectoryLock lock = DirectoryLock.acquire(dir);
     try {
       LogOpener.Opened opened = LogOpener.open(dir);
-      GroupCommitLog log = new GroupCommitLog(opened.file(), opened.channel(), groupCommitWindowNanos);
+      GroupCommitLog log =
+          new GroupCommitLog(opened.file(), opened.channel(), groupCommitWindowNanos);
       LogStore store = new LogStore(dir, lock, log);
       opened.entries().forEach(entry -> store.apply(entry, 0));
       return store;
@@ -259,5 +260,4 @@ public final class LogStore implements KeyStore {
       dirLock.close();
     }
   }
-
 }

@@ -74,7 +74,14 @@ final class RecordCodec {
         entry =
             new LogEntry.Begin(
                 new IntentRecord(
-                    scope, intentId, key, fingerprint, IntentState.PENDING, created, expires, 0,
+                    scope,
+                    intentId,
+                    key,
+                    fingerprint,
+                    IntentState.PENDING,
+                    created,
+                    expires,
+                    0,
                     null));
       }
       case COMPLETE -> {

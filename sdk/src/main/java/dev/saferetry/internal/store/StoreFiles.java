@@ -43,9 +43,9 @@ final class StoreFiles {
   }
 
   /**
-   * Whether the directory belongs to this user and its owner-write bit is clear. The
-   * superuser's writes ignore permission bits, so without this check a store run as root would
-   * write into a directory its owner has deliberately made read-only.
+   * Whether the directory belongs to this user and its owner-write bit is clear. The superuser's
+   * writes ignore permission bits, so without this check a store run as root would write into a
+   * directory its owner has deliberately made read-only.
    */
   private static boolean ownerMarkedReadOnly(Path dir) {
     if (!isPosix(dir)) {
@@ -110,8 +110,8 @@ final class StoreFiles {
   }
 
   /**
-   * Syncs a directory so that a created or renamed entry survives a crash. Some platforms and
-   * file systems refuse to open or sync directories; there the rename is as durable as they allow.
+   * Syncs a directory so that a created or renamed entry survives a crash. Some platforms and file
+   * systems refuse to open or sync directories; there the rename is as durable as they allow.
    */
   static void forceDirectory(Path dir) {
     try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
