@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
 final class LogOpener {
   private static final Logger LOG = LoggerFactory.getLogger(LogStore.class);
 
-  /** An opened log: its file, its channel positioned at the end, and its valid records. */
-  record Opened(Path file, FileChannel channel, List<LogEntry> entries) {}
+  /** An opened log: its file, its channel positioned at the end, its size and valid records. */
+  record Opened(Path file, FileChannel channel, long size, List<LogEntry> entries) {}
 
   private LogOpener() {}
 
@@ -31,7 +31,7 @@ final class LogOpener {
       LogScanner.Scan scan = LogScanner.scan(file, StoreFiles.readAll(channel, file));
       prepareForAppends(file, channel, scan);
       StoreFiles.forceDirectory(dir); // the file may have just been created
-      return new Opened(file, channel, scan.entries());
+      return new Opened(file, channel, channel.size(), scan.entries());
     } catch (IOException | RuntimeException e) {
       closeQuietly(channel);
       if (e instanceof KeyStoreException kse) {

@@ -31,6 +31,9 @@ import org.slf4j.LoggerFactory;
 public final class LogStore implements KeyStore {
   private static final Logger LOG = LoggerFactory.getLogger(LogStore.class);
 
+  /** Below this size a log is read fast enough that rewriting it on open is not worth it. */
+  static final long AUTO_COMPACT_BYTES = 1024 * 1024;
+
   private record Id(IntentScope scope, String intentId) {}
 
   /** A record and the sequence number of the begin record that must be durable before use. */
@@ -69,10 +72,25 @@ public final class LogStore implements KeyStore {
           new GroupCommitLog(opened.file(), opened.channel(), groupCommitWindowNanos);
       LogStore store = new LogStore(dir, lock, log);
       opened.entries().forEach(entry -> store.apply(entry, 0));
+      store.compactIfMostlySuperseded(opened);
       return store;
     } catch (RuntimeException e) {
       lock.close();
       throw e;
+    }
+  }
+
+  /**
+   * Rewrites a large log on open when most of its records are superseded (completed, replaced or
+   * abandoned intents). Drops nothing that is live, expired or not: only {@link #purgeExpired}
+   * decides what has expired, with the caller's clock.
+   */
+  private void compactIfMostlySuperseded(LogOpener.Opened opened) {
+    int live = index.size();
+    int records = opened.entries().size();
+    if (opened.size() >= AUTO_COMPACT_BYTES && records > 2 * live) {
+      purgeExpired(Instant.MIN);
+      LOG.info("Compacted key store file {} on open: {} records, {} intents", file, records, live);
     }
   }
 
