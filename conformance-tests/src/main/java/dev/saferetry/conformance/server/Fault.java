@@ -1,0 +1,74 @@
+package dev.saferetry.conformance.server;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A one-shot misbehaviour the {@link ReferenceServer} applies to the next mutation it executes
+ * (replays and rejected requests never consume a fault). Arm it through {@link Faults#next(Fault)}
+ * or the {@code POST /_test/faults} hook.
+ *
+ * <pre>{@code
+ * server.faults().next(Fault.failAfterCommit(503)); // commit, then answer 503
+ * }</pre>
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param kind what goes wrong
+ * @param delay how long {@link Kind#DELAY} sleeps inside the transaction; zero otherwise
+ * @param status the status answered by the two {@code fail} kinds; zero otherwise
+ */
+public record Fault(Kind kind, Duration delay, int status) {
+
+  /** The kinds of fault the reference server can inject. Thread-safe (an enum). */
+  public enum Kind {
+    /** Sleep inside the mutation's transaction, before commit; the key stays pending meanwhile. */
+    DELAY,
+    /** Roll the mutation back and answer {@code status}; nothing is stored, the key is released. */
+    FAIL_BEFORE_COMMIT,
+    /** Commit the mutation and its stored 2xx result, then answer {@code status} instead. */
+    FAIL_AFTER_COMMIT,
+    /** Commit everything, then close the connection without sending any response. */
+    DROP_AFTER_COMMIT,
+    /** Hold the pending key and never commit, until the server is closed. */
+    HANG
+  }
+
+  /** Validates the combination of kind, delay and status. */
+  public Fault {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(delay, "delay");
+    if (delay.isNegative()) {
+      throw new IllegalArgumentException("delay must not be negative: " + delay);
+    }
+    boolean fails = kind == Kind.FAIL_BEFORE_COMMIT || kind == Kind.FAIL_AFTER_COMMIT;
+    if (fails && (status < 400 || status > 599)) {
+      throw new IllegalArgumentException("status must be 4xx or 5xx: " + status);
+    }
+  }
+
+  /** Sleeps {@code delay} inside the transaction before commit. */
+  public static Fault delay(Duration delay) {
+    return new Fault(Kind.DELAY, delay, 0);
+  }
+
+  /** Rolls back and answers {@code status} (e.g. 503); nothing is committed. */
+  public static Fault failBeforeCommit(int status) {
+    return new Fault(Kind.FAIL_BEFORE_COMMIT, Duration.ZERO, status);
+  }
+
+  /** Commits the mutation and its stored result, then answers {@code status} (e.g. 500). */
+  public static Fault failAfterCommit(int status) {
+    return new Fault(Kind.FAIL_AFTER_COMMIT, Duration.ZERO, status);
+  }
+
+  /** Commits, then drops the connection without a response (a lost response). */
+  public static Fault dropAfterCommit() {
+    return new Fault(Kind.DROP_AFTER_COMMIT, Duration.ZERO, 0);
+  }
+
+  /** Never finishes: holds the pending key until the server closes, and never commits. */
+  public static Fault hang() {
+    return new Fault(Kind.HANG, Duration.ZERO, 0);
+  }
+}

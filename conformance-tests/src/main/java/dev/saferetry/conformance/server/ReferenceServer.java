@@ -1,0 +1,246 @@
+package dev.saferetry.conformance.server;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
+
+/**
+ * A small Stripe-like charges API that implements the server half of the Idempotency-Key
+ * contract exactly (DESIGN.md, "The server contract"). The conformance suite is proven against
+ * it, and the SDK's examples and tests start it in-process.
+ *
+ * <pre>{@code
+ * try (ReferenceServer server = ReferenceServer.builder().build().start()) {
+ *   String url = server.baseUrl() + "/v1/charges";  // POST with Idempotency-Key + Bearer token
+ *   server.faults().next(Fault.dropAfterCommit());   // the next response gets lost
+ *   long effects = server.sideEffects();
+ * }
+ * }</pre>
+ *
+ * <p>API: {@code POST /v1/charges}, {@code GET /v1/charges/{id}}, {@code POST /v1/refunds};
+ * tenants are bearer tokens; keys are scoped per (tenant, operation, key). Test hooks (when
+ * enabled): {@code GET /_test/side-effects[?description=D]}, {@code POST /_test/faults},
+ * {@code DELETE /_test/faults}, {@code POST /_test/clock}, {@code POST /_test/restart}.
+ *
+ * <p>Thread-safe: one server serves concurrent requests; {@link #close()} may be called from
+ * any thread and ends hung requests.
+ */
+public final class ReferenceServer implements AutoCloseable {
+  private final ServerSettings settings;
+  private final Function<FlowContext, IdempotencyFlow> flowFactory;
+  private final boolean privateDatabase;
+  private final Faults faults = new Faults();
+  private final CountDownLatch closing = new CountDownLatch(1);
+  private Database db;
+  private HttpServer http;
+  private ExecutorService executor;
+
+  private ReferenceServer(Builder b) {
+    this.privateDatabase = b.jdbcUrl == null;
+    String url = privateDatabase
+        ? "jdbc:h2:mem:saferetry-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1" : b.jdbcUrl;
+    this.settings = new ServerSettings(b.host, b.port, url, b.keyHeader, b.keyBodyField,
+        b.retention, b.lockTimeout, b.clock, b.requireKey, b.testHooks);
+    this.flowFactory = b.flowFactory;
+  }
+
+  /** Returns a builder with the defaults documented on each setter. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Creates the schema if absent and starts listening.
+   *
+   * @return this server
+   * @throws UncheckedIOException if the port cannot be bound
+   * @throws IllegalStateException if the database is unreachable or already started
+   */
+  public synchronized ReferenceServer start() {
+    if (http != null) {
+      throw new IllegalStateException("already started");
+    }
+    db = new Database(settings.jdbcUrl());
+    OffsetClock clock = new OffsetClock(settings.clock());
+    try {
+      db.createSchema();
+    } catch (SQLException e) {
+      db.close(privateDatabase);
+      throw new IllegalStateException("cannot prepare database: " + e.getMessage(), e);
+    }
+    FlowContext ctx = new FlowContext(db, new KeyTable(db.postgres()), clock,
+        settings.lockTimeout(), settings.retention(), faults, closing);
+    IdempotencyFlow flow = flowFactory.apply(ctx);
+    TestHooks hooks = settings.testHooks() ? new TestHooks(db, faults, clock, flow) : null;
+    System.setProperty("sun.net.httpserver.nodelay", "true");
+    try {
+      http = HttpServer.create(new InetSocketAddress(settings.host(), settings.port()), 128);
+    } catch (IOException e) {
+      db.close(privateDatabase);
+      throw new UncheckedIOException(e);
+    }
+    executor = Executors.newCachedThreadPool(r -> {
+      Thread thread = new Thread(r, "reference-server");
+      thread.setDaemon(true);
+      return thread;
+    });
+    http.setExecutor(executor);
+    http.createContext("/", new ApiHandler(settings, flow, db, hooks));
+    http.start();
+    return this;
+  }
+
+  /** The base URL, e.g. {@code http://127.0.0.1:54321}, without a trailing slash. */
+  public String baseUrl() {
+    if (http == null) {
+      throw new IllegalStateException("not started");
+    }
+    return "http://" + settings.host() + ":" + http.getAddress().getPort();
+  }
+
+  /** Total mutations (charges and refunds) executed and committed. */
+  public long sideEffects() {
+    return sideEffects(null);
+  }
+
+  /** Mutations whose request carried this {@code description} (null: all). */
+  public long sideEffects(String description) {
+    try {
+      return TestHooks.count(db, description);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot count side effects: " + e.getMessage(), e);
+    }
+  }
+
+  /** The fault queue: arm one-shot faults for the next mutations. */
+  public Faults faults() {
+    return faults;
+  }
+
+  /** Stops listening, ends hung requests, and releases the database (a private one is gone). */
+  @Override
+  public synchronized void close() {
+    closing.countDown();
+    if (http != null) {
+      http.stop(0);
+      executor.shutdownNow();
+      db.close(privateDatabase);
+    }
+  }
+
+  /** Starts a standalone server; see {@link ReferenceServerMain} for the options. */
+  public static void main(String[] args) throws InterruptedException {
+    ReferenceServerMain.run(args);
+  }
+
+  /** Builds a {@link ReferenceServer}. Not thread-safe; build once, then discard. */
+  public static final class Builder {
+    private int port;
+    private String host = "127.0.0.1";
+    private String jdbcUrl;
+    private String keyHeader = "Idempotency-Key";
+    private String keyBodyField;
+    private Duration retention = Duration.ofHours(24);
+    private Duration lockTimeout = Duration.ofSeconds(30);
+    private Clock clock = Clock.systemUTC();
+    private boolean requireKey = true;
+    private boolean testHooks = true;
+    private Function<FlowContext, IdempotencyFlow> flowFactory = IdempotencyFlow::new;
+
+    private Builder() {}
+
+    /** TCP port; default 0 (ephemeral). */
+    public Builder port(int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port out of range: " + port);
+      }
+      this.port = port;
+      return this;
+    }
+
+    /** Bind address; default {@code 127.0.0.1}. */
+    public Builder host(String host) {
+      this.host = Objects.requireNonNull(host, "host");
+      return this;
+    }
+
+    /**
+     * JDBC URL; default a fresh private in-memory H2 database. {@code jdbc:h2:file:...}
+     * survives a restart; {@code jdbc:postgresql://...} may be shared by several servers.
+     */
+    public Builder jdbcUrl(String jdbcUrl) {
+      this.jdbcUrl = Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+      return this;
+    }
+
+    /** Header carrying the key; default {@code Idempotency-Key}. */
+    public Builder keyHeader(String keyHeader) {
+      this.keyHeader = Objects.requireNonNull(keyHeader, "keyHeader");
+      return this;
+    }
+
+    /** Read the key from this top-level body field instead (excluded from the hash); default null. */
+    public Builder keyBodyField(String keyBodyField) {
+      this.keyBodyField = keyBodyField;
+      return this;
+    }
+
+    /** How long a key's record counts; default 24 hours. */
+    public Builder retention(Duration retention) {
+      this.retention = positive(retention, "retention");
+      return this;
+    }
+
+    /** Age after which a pending record may be taken over by a retry; default 30 seconds. */
+    public Builder lockTimeout(Duration lockTimeout) {
+      this.lockTimeout = positive(lockTimeout, "lockTimeout");
+      return this;
+    }
+
+    /** Server clock; default {@link Clock#systemUTC()}. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** Whether POSTs without a key are rejected with 400; default true. */
+    public Builder requireKey(boolean requireKey) {
+      this.requireKey = requireKey;
+      return this;
+    }
+
+    /** Whether the {@code /_test/...} hooks are served; default true. */
+    public Builder testHooks(boolean testHooks) {
+      this.testHooks = testHooks;
+      return this;
+    }
+
+    /** Replaces the idempotency flow: used by the suite's broken-server fixtures only. */
+    Builder flow(Function<FlowContext, IdempotencyFlow> flowFactory) {
+      this.flowFactory = Objects.requireNonNull(flowFactory, "flowFactory");
+      return this;
+    }
+
+    /** Validates and builds a (not yet started) server. */
+    public ReferenceServer build() {
+      return new ReferenceServer(this);
+    }
+
+    private static Duration positive(Duration d, String name) {
+      if (Objects.requireNonNull(d, name).isNegative() || d.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive: " + d);
+      }
+      return d;
+    }
+  }
+}

@@ -1,0 +1,33 @@
+package dev.saferetry.conformance.server;
+
+import java.sql.SQLException;
+
+/**
+ * Broken: the mutation commits in its own transaction and the result is stored in a second
+ * one; a failure in between releases the key although the effect already happened.
+ */
+final class NonAtomicFlow extends IdempotencyFlow {
+  NonAtomicFlow(FlowContext ctx) {
+    super(ctx);
+  }
+
+  @Override
+  Reply execute(IdempotencyRequest r, String owner, Mutation mutation) throws SQLException {
+    Fault fault = ctx.faults().poll();
+    Outcome outcome;
+    try (Tx tx = ctx.db().begin()) {
+      outcome = mutation.run(tx.connection(), ctx.clock().instant());
+      pause(fault);
+      tx.commit();
+    }
+    if (is(fault, Fault.Kind.FAIL_AFTER_COMMIT) || is(fault, Fault.Kind.FAIL_BEFORE_COMMIT)) {
+      release(r, owner); // "the request failed", so the key is handed back
+      return injectedFailure(fault.status());
+    }
+    try (Tx tx = ctx.db().begin()) {
+      complete(tx.connection(), r, owner, outcome);
+      tx.commit();
+    }
+    return afterCommit(outcome, fault);
+  }
+}
