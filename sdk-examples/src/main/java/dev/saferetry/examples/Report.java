@@ -1,0 +1,70 @@
+package dev.saferetry.examples;
+
+import java.io.PrintStream;
+import java.util.List;
+
+/**
+ * What an example did: the attempts on the wire, and the charges the caller intended next to the
+ * charges the server made. A scenario passes when they are equal and no intent is left pending;
+ * more on the server is a duplicate, fewer (or a pending intent) is a lost intent.
+ *
+ * @param scenario the scenario's name, e.g. {@code lost-response}
+ * @param intended the charges the caller meant to make
+ * @param sideEffects the charges the server executed
+ * @param pendingIntents intents still pending in the client's key store at the end
+ * @param wire the attempts and notes, in order
+ *     <p>Immutable and thread-safe.
+ */
+public record Report(String scenario, long intended, long sideEffects, int pendingIntents,
+    List<WireLog.Row> wire) {
+  private static final int MAX_ROWS = 14;
+
+  /** Copies the rows. */
+  public Report {
+    wire = List.copyOf(wire);
+  }
+
+  /** Returns whether the server made more charges than the caller intended. */
+  public boolean duplicate() {
+    return sideEffects > intended;
+  }
+
+  /** Returns whether an intended charge is missing or still pending. */
+  public boolean lostIntent() {
+    return sideEffects < intended || pendingIntents > 0;
+  }
+
+  /** Returns whether the scenario ended with exactly the intended charges. */
+  public boolean passed() {
+    return !duplicate() && !lostIntent();
+  }
+
+  /** Returns the one-line verdict, e.g. {@code PASS lost-response: intended 1, server 1}. */
+  public String verdict() {
+    String why = duplicate() ? " DUPLICATE" : lostIntent() ? " LOST INTENT" : "";
+    return String.format("%s %-18s intended %d, server side effects %d, pending %d%s",
+        passed() ? "PASS" : "FAIL", scenario, intended, sideEffects, pendingIntents, why);
+  }
+
+  /** Prints the wire table and the counts. */
+  public void print(PrintStream out) {
+    out.printf("  %-3s %-18s %-36s %-35s %-15s %s%n",
+        "#", "intent", "idempotency key", "request id", "status/fault", "delay before");
+    int shown = 0;
+    for (WireLog.Row r : wire) {
+      if (shown++ == MAX_ROWS) {
+        out.printf("  ... %d more rows%n", wire.size() - MAX_ROWS);
+        break;
+      }
+      if (r.isAttempt()) {
+        out.printf("  %-3d %-18s %-36s %-35s %-15s %d ms%s%n", r.attempt(), r.intentId(),
+            r.key(), r.requestId(), r.result(), r.delayBefore().toMillis(),
+            r.serverHint() ? " (Retry-After)" : "");
+      } else {
+        out.printf("  -- %s%n", r.note());
+      }
+    }
+    out.printf("  intended charges: %d, server side effects: %d, pending intents: %d%n",
+        intended, sideEffects, pendingIntents);
+  }
+}
