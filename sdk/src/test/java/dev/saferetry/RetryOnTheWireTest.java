@@ -83,6 +83,17 @@ class RetryOnTheWireTest extends ClientFixture {
   }
 
   @Test
+  void stripesBadRequestWithAnIdempotencyErrorIsAlsoKeyReused() {
+    server.enqueue(json(400, "{\"error\":{\"type\":\"idempotency_error\","
+        + "\"message\":\"Keys for idempotent requests can only be used with the same"
+        + " parameters\"}}"));
+    assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS))
+        .isInstanceOfSatisfying(IdempotencyKeyReusedException.class,
+            e -> assertThat(e.status()).isEqualTo(400));
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  @Test
   void otherClientErrorsAreNotRetried() {
     for (int code : new int[] {400, 401, 403, 404}) {
       server.enqueue(status(code));

@@ -5,7 +5,8 @@ import dev.saferetry.idempotency.IdempotencyKey;
 import java.util.List;
 
 /**
- * The server answered 422: this idempotency key was already used with a different request. Nothing
+ * The server answered 422 — or, as Stripe does, 400 with error type {@code idempotency_error} —
+ * because this idempotency key was already used with a different request. Nothing
  * was executed for this request. This is a bug in the caller (a key reused for another intent, or
  * a payload that changed between retries), never something to retry.
  *

@@ -75,7 +75,9 @@ final class Endings {
     intents.failed(s.claim, status);
     String body = out.response().errorBody();
     Json.ErrorFields f = Json.parseError(config.mapper(), body);
-    ApiException e = status == 422
+    boolean keyReused = status == 422
+        || (status == 400 && "idempotency_error".equals(f.type())); // Stripe's variant
+    ApiException e = keyReused
         ? new IdempotencyKeyReusedException(status, f.type(), f.code(), f.message(), body,
             s.claim.key(), s.intentId, s.attempts)
         : new ApiException(status, f.type(), f.code(), f.message(), body, s.claim.key(),
