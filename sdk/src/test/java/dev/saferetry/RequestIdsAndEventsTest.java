@@ -99,6 +99,30 @@ class RequestIdsAndEventsTest extends ClientFixture {
   }
 
   @Test
+  void aCompositeListenerFeedsEveryListenerEvenWhenOneThrows() {
+    List<String> seen = new CopyOnWriteArrayList<>();
+    SafeRetryListener broken = new SafeRetryListener() {
+      @Override
+      public void onAttemptEnd(AttemptFinished e) {
+        throw new IllegalStateException("broken metrics");
+      }
+    };
+    SafeRetryListener logs = new SafeRetryListener() {
+      @Override
+      public void onAttemptEnd(AttemptFinished e) {
+        seen.add("attempt " + e.attempt().number());
+      }
+    };
+    server.enqueue(status(503));
+    server.enqueue(charge());
+    try (SafeRetryClient c = builder()
+        .listener(SafeRetryListener.composite(broken, logs)).build()) {
+      c.execute(Charges.CREATE, PARAMS);
+    }
+    assertThat(seen).containsExactly("attempt 1", "attempt 2");
+  }
+
+  @Test
   void aThrowingListenerDoesNotBreakTheCall() {
     server.enqueue(charge());
     try (SafeRetryClient c = builder().listener(new SafeRetryListener() {

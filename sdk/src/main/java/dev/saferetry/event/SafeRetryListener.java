@@ -36,4 +36,12 @@ public interface SafeRetryListener {
 
   /** The client's circuit breaker changed state. */
   default void onBreakerStateChange(BreakerStateChanged event) {}
+
+  /**
+   * Returns a listener that forwards every event to each of {@code listeners}, in order. An
+   * exception thrown by one is logged and does not keep the event from the others.
+   */
+  static SafeRetryListener composite(SafeRetryListener... listeners) {
+    return new CompositeListener(java.util.Arrays.asList(listeners));
+  }
 }
