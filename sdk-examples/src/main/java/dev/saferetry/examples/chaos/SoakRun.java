@@ -1,0 +1,205 @@
+package dev.saferetry.examples.chaos;
+
+import dev.saferetry.conformance.server.ReferenceServer;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * One soak run: reference server, fault proxy and worker processes, the kill schedule, and the
+ * audit of side effects per intent at the end. Not thread-safe; one run per instance.
+ */
+final class SoakRun {
+  private final SoakConfig cfg;
+  private final PrintStream log;
+  private final Random random;
+  private final List<WorkerHandle> handles = new ArrayList<>();
+  private final Progress progress = new Progress();
+  private int kills;
+  private int restarts;
+
+  SoakRun(SoakConfig cfg, PrintStream log) {
+    this.cfg = cfg;
+    this.log = log;
+    this.random = new Random(cfg.seed() * 31 + 7);
+  }
+
+  /** Runs the soak and returns its figures; the caller decides what a failure means. */
+  SoakReport run() throws Exception {
+    String runId = SideEffectAudit.uniqueName("soak");
+    Path work = Files.createTempDirectory("saferetry-soak");
+    Database db = Database.prepare(cfg.jdbcUrl(), runId);
+    try (ReferenceServer server = ReferenceServer.builder().jdbcUrl(db.url())
+            .lockTimeout(cfg.lockTimeout()).build().start();
+        FaultProxy proxy = FaultProxy.start(address(server.baseUrl()), cfg.faultRate(),
+            cfg.readTimeout().multipliedBy(2).plusMillis(100), cfg.seed())) {
+      log.printf(Locale.ROOT, "soak %s: %d intents, %d workers x %d threads, fault rate %.2f,"
+          + " %s, proxy %s, work dir %s%n", runId, cfg.intents(), cfg.workers(), cfg.threads(),
+          cfg.faultRate(), db.backend(), proxy.baseUrl(), work);
+      long start = System.nanoTime();
+      startWorkers(work, proxy.baseUrl(), runId);
+      drive(start);
+      Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+      stopWorkers();
+      return audit(db, runId, proxy.counts(), server.sideEffects(), elapsed);
+    } finally {
+      stopWorkers();
+      db.discard();
+      deleteTree(work);
+    }
+  }
+
+  private void startWorkers(Path work, String baseUrl, String prefix) throws IOException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String classpath = ChildClasspath.build();
+    for (int w = 0; w < cfg.workers(); w++) {
+      Path store = Files.createDirectories(work.resolve("worker-" + w));
+      List<String> command = List.of(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+          "-Xmx256m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=error", "-cp", classpath,
+          ChaosWorker.class.getName(), "--base-url", baseUrl, "--store", store.toString(),
+          "--prefix", prefix, "--from", "" + (long) w * cfg.intents() / cfg.workers(),
+          "--to", "" + (long) (w + 1) * cfg.intents() / cfg.workers(),
+          "--threads", "" + cfg.threads(), "--read-timeout-ms", "" + cfg.readTimeout().toMillis(),
+          "--store-kind", cfg.durableStore() ? "file" : "memory",
+          "--stop-at-epoch-ms", "" + (System.currentTimeMillis() + cfg.timeCap().toMillis()
+              + 60_000));
+      WorkerHandle h = new WorkerHandle(w, command, work.resolve("worker-" + w + ".log"),
+          progress);
+      h.start();
+      handles.add(h);
+    }
+  }
+
+  /** Restarts workers that died, kills at random moments, until all finish or time is up. */
+  private void drive(long start) throws Exception {
+    long deadline = start + cfg.timeCap().toNanos();
+    long killGap = cfg.killInterval().toNanos();
+    long nextKillAt = killGap > 0 ? System.nanoTime() + jitter(killGap) : Long.MAX_VALUE;
+    long nextKillResolved = cfg.killEveryIntents() > 0 ? jitter(cfg.killEveryIntents())
+        : Long.MAX_VALUE;
+    long nextReport = System.nanoTime() + 5_000_000_000L;
+    while (!handles.stream().allMatch(WorkerHandle::finished) && System.nanoTime() < deadline) {
+      for (WorkerHandle h : handles) {
+        if (!h.alive() && !h.finished()) {
+          h.drain();
+          if (!h.finished()) {
+            log.printf("worker %d exited with %d before finishing (log %s): restarting%n",
+                h.index(), h.exitCode(), h.log());
+            h.start();
+            restarts++;
+          }
+        }
+      }
+      long now = System.nanoTime();
+      if (now >= nextKillAt || progress.resolved() >= nextKillResolved) {
+        killOne();
+        nextKillAt = killGap > 0 ? now + jitter(killGap) : Long.MAX_VALUE;
+        nextKillResolved = cfg.killEveryIntents() > 0
+            ? progress.resolved() + jitter(cfg.killEveryIntents()) : Long.MAX_VALUE;
+      }
+      if (now >= nextReport) {
+        log.printf(Locale.ROOT, "  ... %d/%d intents resolved, %d kills, %.0f s%n",
+            progress.resolved(), cfg.intents(), kills, (now - start) / 1e9);
+        nextReport = now + 5_000_000_000L;
+      }
+      progress.awaitChange(50);
+    }
+  }
+
+  private void killOne() throws Exception {
+    List<WorkerHandle> candidates = handles.stream()
+        .filter(h -> h.alive() && !h.finished()).toList();
+    if (candidates.isEmpty()) {
+      return;
+    }
+    WorkerHandle victim = candidates.get(random.nextInt(candidates.size()));
+    victim.kill();
+    kills++;
+    if (!victim.finished()) {
+      victim.start();
+      restarts++;
+    }
+  }
+
+  private long jitter(long mean) {
+    return (long) (mean * (0.5 + random.nextDouble()));
+  }
+
+  private void stopWorkers() throws InterruptedException {
+    for (WorkerHandle h : handles) {
+      if (h.alive()) {
+        h.kill();
+      }
+    }
+  }
+
+  private SoakReport audit(Database db, String prefix, Map<FaultKind, Long> faults,
+      long serverTotal, Duration elapsed) throws Exception {
+    Map<String, Long> effects = SideEffectAudit.effectsByIntent(db.url(), prefix);
+    Map<String, Long> charges = SideEffectAudit.chargesByIntent(db.url(), prefix);
+    TreeMap<Long, Long> histogram = new TreeMap<>();
+    long duplicates = 0;
+    long lost = 0;
+    long neverResolved = 0;
+    long mismatches = 0;
+    for (int n = 0; n < cfg.intents(); n++) {
+      String id = ChaosWorker.intentId(prefix, n);
+      long e = effects.getOrDefault(id, 0L);
+      histogram.merge(e, 1L, Long::sum);
+      duplicates += e > 1 ? 1 : 0;
+      lost += e == 0 ? 1 : 0;
+      neverResolved += progress.isDone(id) ? 0 : 1;
+      mismatches += charges.getOrDefault(id, 0L) == e ? 0 : 1;
+    }
+    long counted = effects.values().stream().mapToLong(Long::longValue).sum();
+    if (counted != serverTotal) {
+      log.printf("side effects: %d counted per intent, %d by the server's own counter%n",
+          counted, serverTotal);
+      mismatches += Math.abs(counted - serverTotal);
+    }
+    long posts = faults.values().stream().mapToLong(Long::longValue).sum();
+    return new SoakReport(db.backend(), cfg.intents(), progress.resolved(),
+        progress.attempts(), posts, progress.unresolvedCalls(), faults, kills, restarts,
+        progress.recovered(), histogram, duplicates, lost, neverResolved,
+        progress.failed().size(), mismatches, percentiles(progress.latencies()), elapsed);
+  }
+
+  private static double[] percentiles(List<Long> micros) {
+    if (micros.isEmpty()) {
+      return new double[4];
+    }
+    long[] v = micros.stream().mapToLong(Long::longValue).sorted().toArray();
+    double[] q = {0.50, 0.90, 0.99, 1.0};
+    double[] out = new double[q.length];
+    for (int i = 0; i < q.length; i++) {
+      int index = (int) Math.max(0, Math.ceil(q[i] * v.length) - 1);
+      out[i] = v[Math.min(v.length - 1, index)] / 1e3;
+    }
+    return out;
+  }
+
+  private static InetSocketAddress address(String baseUrl) {
+    URI uri = URI.create(baseUrl);
+    return new InetSocketAddress(uri.getHost(), uri.getPort());
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+}
