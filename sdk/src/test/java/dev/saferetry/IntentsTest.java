@@ -156,6 +156,24 @@ class IntentsTest extends ClientFixture {
   }
 
   @Test
+  void theResourceIdIsRecordedForRecordsAndTreesAndANullIdIsNone() {
+    server.enqueue(charge());
+    server.enqueue(Answers.json(201, "{\"id\":\"th_9\",\"n\":1}"));
+    server.enqueue(Answers.json(201, "{\"id\":null}"));
+    Operation<Object, Object> things = Operation.post("/v1/things", Object.class, Object.class);
+    client.execute(Charges.CREATE, PARAMS, intent("rid-record"));
+    client.execute(things, Map.of("n", 1), intent("rid-tree"));
+    client.execute(things, Map.of("n", 2), intent("rid-null"));
+    var charges = new dev.saferetry.idempotency.IntentScope("default", "POST /v1/charges");
+    var other = new dev.saferetry.idempotency.IntentScope("default", "POST /v1/things");
+    assertThat(client.keyStore().find(charges, "rid-record").orElseThrow().resourceId())
+        .isEqualTo("ch_1");
+    assertThat(client.keyStore().find(other, "rid-tree").orElseThrow().resourceId())
+        .isEqualTo("th_9");
+    assertThat(client.keyStore().find(other, "rid-null").orElseThrow().resourceId()).isNull();
+  }
+
+  @Test
   void intentsAreScopedByTenant() {
     server.enqueue(charge());
     server.enqueue(charge());

@@ -17,6 +17,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import okhttp3.HttpUrl;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +39,8 @@ public final class CallExecutor {
   private final Events events;
   private final Endings endings;
   private final RetryBudget budget;
+  /** Expanded URLs of templates without variables: the same for every call. */
+  private final ConcurrentHashMap<String, HttpUrl> fixedUrls = new ConcurrentHashMap<>();
 
   /** Creates the executor for a client. */
   public CallExecutor(ClientConfig config) {
@@ -68,7 +73,11 @@ public final class CallExecutor {
 
   /** Executes one call; see {@code SafeRetryClient#execute}. */
   public <Q, R> CallResult<R> execute(Operation<Q, R> op, Q body, RequestOptions options) {
-    PreparedCall call = PreparedCall.of(config, op, body, options);
+    HttpUrl url = op.pathTemplate().indexOf('{') < 0
+        ? fixedUrls.computeIfAbsent(op.pathTemplate(),
+            t -> PreparedCall.expand(config.baseUrl(), t, Map.of()))
+        : PreparedCall.expand(config.baseUrl(), op.pathTemplate(), options.pathParams());
+    PreparedCall call = PreparedCall.of(config, op, url, body, options);
     Intents.Claim claim = Intents.Claim.NONE;
     if (op.carriesKey()) {
       String fingerprint = options.intentId() == null ? null : call.fingerprint();

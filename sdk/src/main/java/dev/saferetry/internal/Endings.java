@@ -1,6 +1,5 @@
 package dev.saferetry.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.saferetry.CallResult;
 import dev.saferetry.Outcome;
 import dev.saferetry.error.ApiException;
@@ -43,12 +42,9 @@ final class Endings {
     byte[] body = out.body();
     try {
       if (body != null && body.length > 0 && type != Void.class) {
+        value = config.mapper().readValue(body, type);
         if (s.claim.record() != null) {
-          JsonNode tree = config.mapper().readTree(body);
-          resourceId = Json.resourceId(tree);
-          value = config.mapper().treeToValue(tree, type);
-        } else {
-          value = config.mapper().readValue(body, type);
+          resourceId = Json.resourceId(config.mapper(), value, body);
         }
       }
     } catch (IOException | IllegalArgumentException e) {

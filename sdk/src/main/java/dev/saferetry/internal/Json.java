@@ -1,14 +1,18 @@
 package dev.saferetry.internal;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.reflect.Method;
+import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
+import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -18,6 +22,38 @@ import java.util.Map;
 
 /** JSON chores: the client's mapper, request fingerprints, error bodies, resource ids. */
 public final class Json {
+  private static final MessageDigest SHA256;
+
+  static {
+    try {
+      SHA256 = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /** Per response class: the accessor of a record component that holds JSON field "id". */
+  private static final ClassValue<Method> ID_ACCESSOR = new ClassValue<>() {
+    @Override
+    protected Method computeValue(Class<?> type) {
+      if (!type.isRecord()) {
+        return null;
+      }
+      Method found = null;
+      for (RecordComponent c : type.getRecordComponents()) {
+        JsonProperty p = c.getAnnotation(JsonProperty.class);
+        String json = p != null && !p.value().isEmpty() ? p.value() : c.getName();
+        if (json.equals("id")) {
+          if (found != null || !c.getAccessor().trySetAccessible()) {
+            return null;
+          }
+          found = c.getAccessor();
+        }
+      }
+      return found;
+    }
+  };
+
   private Json() {}
 
   /** Returns a mapper that never fails on unknown fields: a copy, so the caller's is untouched. */
@@ -31,17 +67,30 @@ public final class Json {
    * no whitespace), so that key order and formatting do not change a request's identity.
    */
   public static String fingerprint(ObjectMapper mapper, String method, String path, JsonNode body) {
-    try {
-      ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-      out.write((method + ' ' + path + '\n').getBytes(StandardCharsets.UTF_8));
-      if (body != null) {
-        try (JsonGenerator g = mapper.getFactory().createGenerator(out)) {
-          writeCanonical(g, body);
-        }
+    MessageDigest sha256 = sha256();
+    sha256.update((method + ' ' + path + '\n').getBytes(StandardCharsets.UTF_8));
+    if (body != null) {
+      // Stream the canonical JSON straight into the digest: no intermediate byte array.
+      try (JsonGenerator g = mapper.getFactory().createGenerator(
+          new DigestOutputStream(OutputStream.nullOutputStream(), sha256))) {
+        writeCanonical(g, body);
+      } catch (IOException e) {
+        throw new IllegalStateException("cannot fingerprint request", e);
       }
-      return hex(MessageDigest.getInstance("SHA-256").digest(out.toByteArray()));
-    } catch (IOException | NoSuchAlgorithmException e) {
-      throw new IllegalStateException("cannot fingerprint request", e);
+    }
+    return hex(sha256.digest());
+  }
+
+  /** A fresh SHA-256: cloning a prototype skips the provider lookup of getInstance. */
+  private static MessageDigest sha256() {
+    try {
+      return (MessageDigest) SHA256.clone();
+    } catch (CloneNotSupportedException e) {
+      try {
+        return MessageDigest.getInstance("SHA-256");
+      } catch (NoSuchAlgorithmException impossible) {
+        throw new IllegalStateException("SHA-256 is missing", impossible);
+      }
     }
   }
 
@@ -116,12 +165,30 @@ public final class Json {
     return v != null && v.isValueNode() ? v.asText() : null;
   }
 
+  /**
+   * Returns the resource id of a parsed response without parsing it again when the response type
+   * is a record with an {@code id} component; otherwise the text at {@code /id} of the body.
+   */
+  public static String resourceId(ObjectMapper mapper, Object value, byte[] body)
+      throws IOException {
+    Method accessor = value == null ? null : ID_ACCESSOR.get(value.getClass());
+    if (accessor != null) {
+      try {
+        Object id = accessor.invoke(value);
+        return id == null ? null : id.toString();
+      } catch (ReflectiveOperationException e) {
+        // Fall back to the tree.
+      }
+    }
+    return resourceId(mapper.readTree(body));
+  }
+
   /** Returns the text at {@code /id} of a response tree, or null. */
   public static String resourceId(JsonNode response) {
     if (response == null) {
       return null;
     }
     JsonNode id = response.at("/id");
-    return id.isValueNode() ? id.asText() : null;
+    return id.isValueNode() && !id.isNull() ? id.asText() : null;
   }
 }

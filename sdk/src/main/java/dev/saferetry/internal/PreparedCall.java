@@ -41,9 +41,8 @@ final class PreparedCall {
   }
 
   /** Expands the path; validates everything before any I/O. */
-  static PreparedCall of(
-      ClientConfig config, Operation<?, ?> op, Object body, RequestOptions options) {
-    HttpUrl url = expand(config.baseUrl(), op.pathTemplate(), options.pathParams());
+  static PreparedCall of(ClientConfig config, Operation<?, ?> op, HttpUrl url, Object body,
+      RequestOptions options) {
     PreparedCall call = new PreparedCall(op, url, body, options, config.mapper());
     if (op.carriesKey() && config.keyPlacement().inBody() && !call.tree().isObject()) {
       throw new IllegalArgumentException(

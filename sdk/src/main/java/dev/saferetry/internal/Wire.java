@@ -7,9 +7,14 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import okhttp3.Call;
+import okhttp3.Headers;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -81,7 +86,7 @@ final class Wire {
 
   private Raw read(Response response) throws IOException {
     int status = response.code();
-    AttemptResponse head = new AttemptResponse(status, response.headers().toMultimap(), "");
+    AttemptResponse head = new AttemptResponse(status, headerMap(response.headers()), "");
     String serverRequestId = head.header("Request-Id");
     if (serverRequestId == null) {
       serverRequestId = head.header("X-Request-Id");
@@ -98,6 +103,15 @@ final class Wire {
     String text = over ? source.readUtf8(limit) : source.readUtf8();
     AttemptResponse withBody = new AttemptResponse(status, head.headers(), text);
     return new Raw(withBody, null, false, serverRequestId);
+  }
+
+  /** The headers in one pass; toMultimap() lower-cases every name and builds a second map. */
+  private static Map<String, List<String>> headerMap(Headers headers) {
+    Map<String, List<String>> map = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    for (int i = 0, n = headers.size(); i < n; i++) {
+      map.computeIfAbsent(headers.name(i), k -> new ArrayList<>(1)).add(headers.value(i));
+    }
+    return map;
   }
 
   static Attempt attempt(
