@@ -35,6 +35,7 @@ public final class CallExecutor {
   private final Wire wire;
   private final Retry retry;
   private final CircuitBreaker breaker;
+  private final Resilience.BreakerStates breakerStates;
   private final Intents intents;
   private final Events events;
   private final Endings endings;
@@ -49,7 +50,8 @@ public final class CallExecutor {
     this.wire = new Wire(config.okHttpClient(), config.clock(), config.maxResponseBytes());
     this.retry = Resilience.retry(config.name(), config.retryPolicy(),
         new Backoff(config.retryPolicy(), config.jitter()));
-    this.breaker = Resilience.breaker(config.name(), config.breakerPolicy(), config.clock(), events);
+    this.breaker = Resilience.breaker(config.name(), config.breakerPolicy(), config.clock());
+    this.breakerStates = new Resilience.BreakerStates(config.name(), breaker, events);
     this.intents = new Intents(config.keyStore(), config.tenant(), config.intentRetention(),
         config.clock());
     this.endings = new Endings(config, intents, events);
@@ -93,7 +95,9 @@ public final class CallExecutor {
     Instant deadline = config.clock().instant().plus(config.retryPolicy().deadline());
     Duration delayBefore = Duration.ZERO;
     for (int n = 1; ; n++) {
-      if (!breaker.tryAcquirePermission()) {
+      boolean permitted = breaker.tryAcquirePermission();
+      breakerStates.observe();
+      if (!permitted) {
         throw endings.circuitOpen(s);
       }
       AttemptOutcome out = attempt(call, s, n, delayBefore, deadline);
@@ -164,6 +168,7 @@ public final class CallExecutor {
     s.attempts.add(attempt);
     s.last = out;
     Resilience.record(breaker, sent.duration().toNanos(), countsAsBreakerFailure(out));
+    breakerStates.observe();
     log(call, s, out);
     events.attemptEnd(new AttemptFinished(call.op.name(), s.intentId, s.claim.key(), attempt));
     return out;

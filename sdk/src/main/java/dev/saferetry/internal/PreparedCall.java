@@ -123,8 +123,8 @@ final class PreparedCall {
   }
 
   /** Returns the request of one attempt: the same bytes and key, a fresh request id. */
-  Request forAttempt(String requestId) {
-    return base.newBuilder().header("X-Request-Id", requestId).build();
+  Request.Builder forAttempt(String requestId) {
+    return base.newBuilder().header("X-Request-Id", requestId);
   }
 
   static String newRequestId(IdempotencyKey key) {

@@ -11,6 +11,7 @@ import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
 import java.time.Clock;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,7 +59,7 @@ final class Resilience {
     return Math.max(0, ms);
   }
 
-  static CircuitBreaker breaker(String name, BreakerPolicy policy, Clock clock, Events events) {
+  static CircuitBreaker breaker(String name, BreakerPolicy policy, Clock clock) {
     CircuitBreakerConfig config =
         CircuitBreakerConfig.custom()
             .failureRateThreshold(policy.failureRateThreshold())
@@ -75,16 +76,38 @@ final class Resilience {
     if (!policy.enabled()) {
       breaker.transitionToDisabledState();
     }
-    breaker
-        .getEventPublisher()
-        .onStateTransition(
-            e -> {
-              BreakerState from = map(e.getStateTransition().getFromState());
-              BreakerState to = map(e.getStateTransition().getToState());
-              LOG.warn("circuit breaker {} changed from {} to {}", name, from, to);
-              events.breakerChanged(new BreakerStateChanged(from, to));
-            });
     return breaker;
+  }
+
+  /**
+   * Reports the breaker's state changes by comparing its state with the last one seen, instead of
+   * subscribing to its event stream: a subscriber makes resilience4j build and dispatch an event
+   * object on every recorded call.
+   */
+  static final class BreakerStates {
+    private final String name;
+    private final CircuitBreaker breaker;
+    private final Events events;
+    private final AtomicReference<CircuitBreaker.State> seen;
+
+    BreakerStates(String name, CircuitBreaker breaker, Events events) {
+      this.name = name;
+      this.breaker = breaker;
+      this.events = events;
+      this.seen = new AtomicReference<>(breaker.getState());
+    }
+
+    /** Emits an event if the state differs from the last one seen. */
+    void observe() {
+      CircuitBreaker.State now = breaker.getState();
+      CircuitBreaker.State before = seen.getAndSet(now);
+      if (before != now) {
+        BreakerState from = map(before);
+        BreakerState to = map(now);
+        LOG.warn("circuit breaker {} changed from {} to {}", name, from, to);
+        events.breakerChanged(new BreakerStateChanged(from, to));
+      }
+    }
   }
 
   static void record(CircuitBreaker breaker, long nanos, boolean failure) {

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import okhttp3.Call;
 import okhttp3.Headers;
@@ -26,9 +25,13 @@ final class Wire {
   /** Error bodies are kept up to this size for the exception; the rest is discarded. */
   static final int MAX_ERROR_BODY = 64 * 1024;
 
-  /** A per-call flag, set by a network interceptor once a connection carries the request. */
-  static final class Connected {
-    final AtomicBoolean value = new AtomicBoolean();
+  /**
+   * Per-attempt flags: {@code connected} is set by a network interceptor once a connection
+   * carries the request; {@code timedOut} by the deadline watchdog when it cancels the call.
+   */
+  static final class AttemptTag {
+    final AtomicBoolean connected = new AtomicBoolean();
+    final AtomicBoolean timedOut = new AtomicBoolean();
   }
 
   private final OkHttpClient http;
@@ -46,9 +49,9 @@ final class Wire {
             .followSslRedirects(false)
             .addNetworkInterceptor(
                 chain -> {
-                  Connected c = chain.request().tag(Connected.class);
-                  if (c != null) {
-                    c.value.set(true);
+                  AttemptTag tag = chain.request().tag(AttemptTag.class);
+                  if (tag != null) {
+                    tag.connected.set(true);
                   }
                   return chain.proceed(chain.request());
                 })
@@ -67,20 +70,23 @@ final class Wire {
   /** The result of sending: a raw answer or a failure, plus timing. */
   record Sent(Raw raw, IOException error, TransportFailure failure, Duration duration) {}
 
-  Sent send(Request request, Duration timeout) {
-    Connected connected = new Connected();
-    Request tagged = request.newBuilder().tag(Connected.class, connected).build();
-    Call call = http.newCall(tagged);
-    long ms = Math.max(1, timeout.toMillis());
-    long existing = http.callTimeoutMillis();
-    call.timeout().timeout(existing > 0 ? Math.min(existing, ms) : ms, TimeUnit.MILLISECONDS);
+  /** Sends one attempt; the deadline watchdog cancels it if {@code timeout} passes first. */
+  Sent send(Request.Builder request, Duration timeout) {
+    AttemptTag tag = new AttemptTag();
+    Call call = http.newCall(request.tag(AttemptTag.class, tag).build());
+    DeadlineWatchdog watchdog = DeadlineWatchdog.get();
+    watchdog.watch(call, System.nanoTime() + Math.max(0, timeout.toNanos()), tag);
     Instant start = clock.instant();
     try (Response response = call.execute()) {
       Raw raw = read(response);
       return new Sent(raw, null, null, Duration.between(start, clock.instant()));
     } catch (IOException e) {
-      TransportFailure kind = Failures.classify(e, connected.value.get());
+      TransportFailure kind = tag.timedOut.get()
+          ? (tag.connected.get() ? TransportFailure.CALL_TIMEOUT : TransportFailure.CONNECT_TIMEOUT)
+          : Failures.classify(e, tag.connected.get());
       return new Sent(null, e, kind, Duration.between(start, clock.instant()));
+    } finally {
+      watchdog.release(call);
     }
   }
 
