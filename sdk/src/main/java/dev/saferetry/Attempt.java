@@ -47,11 +47,20 @@ public record Attempt(
     return Optional.ofNullable(failure);
   }
 
-  /** Returns a short description safe to log, e.g. {@code "#2 503"} or {@code "#1 READ_TIMEOUT"}. */
+  /**
+   * Returns a short description safe to log, e.g. {@code "#2 503"} or {@code "#1 READ_TIMEOUT"}.
+   */
   @Override
   public String toString() {
-    return "#" + number + " " + (failure != null ? failure.name() : String.valueOf(status))
-        + " (" + duration.toMillis() + " ms, request id " + requestId
-        + (serverRequestId != null ? ", server request id " + serverRequestId : "") + ")";
+    return "#"
+        + number
+        + " "
+        + (failure != null ? failure.name() : String.valueOf(status))
+        + " ("
+        + duration.toMillis()
+        + " ms, request id "
+        + requestId
+        + (serverRequestId != null ? ", server request id " + serverRequestId : "")
+        + ")";
   }
 }

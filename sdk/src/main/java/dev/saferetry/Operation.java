@@ -4,8 +4,8 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * One endpoint of an API: method, path template, request and response types. Operations are
- * values: define them once as constants and execute them with a {@link SafeRetryClient}.
+ * One endpoint of an API: method, path template, request and response types. Operations are values:
+ * define them once as constants and execute them with a {@link SafeRetryClient}.
  *
  * <pre>{@code
  * static final Operation<ChargeCreateParams, Charge> CREATE_CHARGE =

@@ -16,8 +16,8 @@ import java.util.Objects;
  * same id — in another thread, or after a restart with a durable store — reuses it. A caller's
  * {@link Builder#idempotencyKey key} always wins and is never replaced.
  *
- * <p>{@link #toBuilder()} deliberately does not copy the key or the intent id: deriving options
- * for a new request must not reuse the old request's identity by accident.
+ * <p>{@link #toBuilder()} deliberately does not copy the key or the intent id: deriving options for
+ * a new request must not reuse the old request's identity by accident.
  *
  * <p>Instances are immutable and thread-safe.
  */
@@ -84,8 +84,8 @@ public final class RequestOptions {
     private Builder() {}
 
     /**
-     * Uses the caller's own key, validated now (before any I/O). Default: none, a random UUID v4
-     * is minted per intent.
+     * Uses the caller's own key, validated now (before any I/O). Default: none, a random UUID v4 is
+     * minted per intent.
      *
      * @throws IllegalArgumentException if the key is not 1–255 visible ASCII characters
      */
@@ -101,8 +101,8 @@ public final class RequestOptions {
     }
 
     /**
-     * Names the logical operation, e.g. {@code "order-123/charge"}, so that every call with this
-     * id reuses one key. Default: none.
+     * Names the logical operation, e.g. {@code "order-123/charge"}, so that every call with this id
+     * reuses one key. Default: none.
      *
      * @throws IllegalArgumentException if blank, longer than 255 characters or with control
      *     characters
@@ -120,8 +120,8 @@ public final class RequestOptions {
     }
 
     /**
-     * Adds a header to every attempt. The idempotency key and request id headers cannot be set
-     * this way.
+     * Adds a header to every attempt. The idempotency key and request id headers cannot be set this
+     * way.
      *
      * @throws IllegalArgumentException for {@code Idempotency-Key} or {@code X-Request-Id}
      */

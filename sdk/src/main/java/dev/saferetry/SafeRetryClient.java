@@ -11,10 +11,10 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 
 /**
- * Executes {@link Operation}s against one API so that a retry can never cause a second side
- * effect: one idempotency key per intent, minted before the first attempt and sent unchanged on
- * every retry; retries only of what is safe to retry, with backoff, a deadline and a circuit
- * breaker; three honest outcomes (succeeded, failed, unknown).
+ * Executes {@link Operation}s against one API so that a retry can never cause a second side effect:
+ * one idempotency key per intent, minted before the first attempt and sent unchanged on every
+ * retry; retries only of what is safe to retry, with backoff, a deadline and a circuit breaker;
+ * three honest outcomes (succeeded, failed, unknown).
  *
  * <pre>{@code
  * SafeRetryClient client = SafeRetryClient.builder()
@@ -57,8 +57,8 @@ public final class SafeRetryClient implements AutoCloseable {
    * @return the result of the successful attempt, with the key and every attempt
    * @throws dev.saferetry.error.SafeRetryException when the call did not succeed; see its
    *     subclasses
-   * @throws IllegalArgumentException for a bad key, intent id or missing path variable, before
-   *     any I/O
+   * @throws IllegalArgumentException for a bad key, intent id or missing path variable, before any
+   *     I/O
    * @throws dev.saferetry.idempotency.KeyStoreException if the key store cannot record the intent
    *     (nothing is sent then)
    */
@@ -78,14 +78,13 @@ public final class SafeRetryClient implements AutoCloseable {
    */
   public <Q, R> CompletableFuture<CallResult<R>> executeAsync(
       Operation<Q, R> op, Q body, RequestOptions options) {
-    return CompletableFuture.supplyAsync(() -> execute(op, body, options),
-        config.asyncExecutor());
+    return CompletableFuture.supplyAsync(() -> execute(op, body, options), config.asyncExecutor());
   }
 
   /**
    * Returns the intents whose outcome is unknown — recorded before sending and never completed —
-   * oldest first. After a restart with a durable store, re-drive each with the same intent id
-   * and payload (the key is reused) or reconcile and {@link #abandonIntent abandon} it.
+   * oldest first. After a restart with a durable store, re-drive each with the same intent id and
+   * payload (the key is reused) or reconcile and {@link #abandonIntent abandon} it.
    */
   public List<IntentRecord> pendingIntents() {
     return config.keyStore().pending();
@@ -118,8 +117,8 @@ public final class SafeRetryClient implements AutoCloseable {
   }
 
   /**
-   * Releases what the client created itself: its OkHttp dispatcher and pool and its async
-   * threads. A caller-supplied OkHttp client and the key store are left open.
+   * Releases what the client created itself: its OkHttp dispatcher and pool and its async threads.
+   * A caller-supplied OkHttp client and the key store are left open.
    */
   @Override
   public void close() {

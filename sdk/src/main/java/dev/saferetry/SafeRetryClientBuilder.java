@@ -97,7 +97,9 @@ public final class SafeRetryClientBuilder {
     return this;
   }
 
-  /** The caller's Jackson mapper; a copy is used that ignores unknown fields. Default: a new one. */
+  /**
+   * The caller's Jackson mapper; a copy is used that ignores unknown fields. Default: a new one.
+   */
   public SafeRetryClientBuilder objectMapper(ObjectMapper mapper) {
     this.objectMapper = Objects.requireNonNull(mapper, "objectMapper");
     return this;
@@ -122,8 +124,8 @@ public final class SafeRetryClientBuilder {
   }
 
   /**
-   * How long an intent's key is kept and reused. Keep this no longer than the server keeps keys
-   * (24 h is the common floor). Default: 24 h.
+   * How long an intent's key is kept and reused. Keep this no longer than the server keeps keys (24
+   * h is the common floor). Default: 24 h.
    */
   public SafeRetryClientBuilder intentRetention(Duration retention) {
     this.intentRetention = Objects.requireNonNull(retention, "intentRetention");
@@ -217,29 +219,49 @@ public final class SafeRetryClientBuilder {
       throw new IllegalArgumentException("maxResponseBytes must be positive");
     }
     boolean owns = okHttpClient == null;
-    OkHttpClient http = owns ? new OkHttpClient.Builder()
-        .connectTimeout(Duration.ofSeconds(10))
-        .readTimeout(Duration.ofSeconds(30))
-        .writeTimeout(Duration.ofSeconds(30))
-        .build() : okHttpClient;
+    OkHttpClient http =
+        owns
+            ? new OkHttpClient.Builder()
+                .connectTimeout(Duration.ofSeconds(10))
+                .readTimeout(Duration.ofSeconds(30))
+                .writeTimeout(Duration.ofSeconds(30))
+                .build()
+            : okHttpClient;
     ExecutorService owned = asyncExecutor == null ? daemonPool(name) : null;
     SecureRandom secure = new SecureRandom();
-    ClientConfig config = new ClientConfig(name, baseUrl, apiKey, http, owns,
-        Json.lenientCopy(objectMapper), keyPlacement,
-        keyStore == null ? new InMemoryKeyStore() : keyStore, tenant, intentRetention,
-        retryPolicy, classifier, breakerPolicy, retryBudget, listener, clock, sleeper,
-        jitter == null ? secure::nextDouble : jitter, maxResponseBytes,
-        owned != null ? owned : asyncExecutor);
+    ClientConfig config =
+        new ClientConfig(
+            name,
+            baseUrl,
+            apiKey,
+            http,
+            owns,
+            Json.lenientCopy(objectMapper),
+            keyPlacement,
+            keyStore == null ? new InMemoryKeyStore() : keyStore,
+            tenant,
+            intentRetention,
+            retryPolicy,
+            classifier,
+            breakerPolicy,
+            retryBudget,
+            listener,
+            clock,
+            sleeper,
+            jitter == null ? secure::nextDouble : jitter,
+            maxResponseBytes,
+            owned != null ? owned : asyncExecutor);
     return new SafeRetryClient(config, owned);
   }
 
   private static ExecutorService daemonPool(String name) {
     AtomicInteger n = new AtomicInteger();
-    return Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, name + "-async-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    return Executors.newCachedThreadPool(
+        r -> {
+          Thread t = new Thread(r, name + "-async-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   @Override

@@ -61,10 +61,12 @@ class BackoffAndHintsTest extends ClientFixture {
     CallResult<?> result = client.execute(Charges.CREATE, PARAMS);
 
     // jitter fixed at 0.5: half of 500 ms, 1 s, 2 s
-    assertThat(time.sleeps()).containsExactly(
-        Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofMillis(1000));
-    assertThat(result.attempts()).extracting(Attempt::delayBefore).containsExactly(
-        Duration.ZERO, Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofMillis(1000));
+    assertThat(time.sleeps())
+        .containsExactly(Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofMillis(1000));
+    assertThat(result.attempts())
+        .extracting(Attempt::delayBefore)
+        .containsExactly(
+            Duration.ZERO, Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofMillis(1000));
   }
 
   @Test
@@ -80,8 +82,9 @@ class BackoffAndHintsTest extends ClientFixture {
 
   @Test
   void retryAfterHttpDateIsMeasuredFromTheClock() throws Exception {
-    String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(
-        time.instant().plusSeconds(12).atOffset(ZoneOffset.UTC));
+    String date =
+        DateTimeFormatter.RFC_1123_DATE_TIME.format(
+            time.instant().plusSeconds(12).atOffset(ZoneOffset.UTC));
     server.enqueue(withHeader(429, "Retry-After", date));
     server.enqueue(charge());
     client.execute(Charges.CREATE, PARAMS);
@@ -98,8 +101,9 @@ class BackoffAndHintsTest extends ClientFixture {
 
   @Test
   void retryAfterInThePastMeansNow() throws Exception {
-    String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(
-        time.instant().minusSeconds(30).atOffset(ZoneOffset.UTC));
+    String date =
+        DateTimeFormatter.RFC_1123_DATE_TIME.format(
+            time.instant().minusSeconds(30).atOffset(ZoneOffset.UTC));
     server.enqueue(withHeader(503, "Retry-After", date));
     server.enqueue(charge());
     client.execute(Charges.CREATE, PARAMS);
@@ -118,11 +122,13 @@ class BackoffAndHintsTest extends ClientFixture {
   void hintLongerThanTheCeilingIsNotSleptOn() throws Exception {
     server.enqueue(withHeader(503, "Retry-After", "3600"));
     assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS))
-        .isInstanceOfSatisfying(OutcomeUnknownException.class, e -> {
-          assertThat(e.retryAfter()).contains(Duration.ofHours(1));
-          assertThat(e.key()).isNotNull();
-          assertThat(e.attempts()).hasSize(1);
-        });
+        .isInstanceOfSatisfying(
+            OutcomeUnknownException.class,
+            e -> {
+              assertThat(e.retryAfter()).contains(Duration.ofHours(1));
+              assertThat(e.key()).isNotNull();
+              assertThat(e.attempts()).hasSize(1);
+            });
     assertThat(time.sleeps()).isEmpty();
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
@@ -132,11 +138,13 @@ class BackoffAndHintsTest extends ClientFixture {
     server.enqueue(withHeader(503, "Retry-After", "20"));
     server.enqueue(withHeader(503, "Retry-After", "20"));
     server.enqueue(withHeader(503, "Retry-After", "20"));
-    try (SafeRetryClient c = builder()
-        .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofSeconds(45))).build()) {
+    try (SafeRetryClient c =
+        builder()
+            .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofSeconds(45)))
+            .build()) {
       assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
-          .isInstanceOfSatisfying(OutcomeUnknownException.class,
-              e -> assertThat(e.getMessage()).contains("deadline"));
+          .isInstanceOfSatisfying(
+              OutcomeUnknownException.class, e -> assertThat(e.getMessage()).contains("deadline"));
     }
     // t=0 and t=20 and t=40 are within 45 s; a retry at t=60 would pass the deadline
     assertThat(time.sleeps()).containsExactly(Duration.ofSeconds(20), Duration.ofSeconds(20));
@@ -162,10 +170,11 @@ class BackoffAndHintsTest extends ClientFixture {
   @Test
   void shouldRetryHeaderNameIsConfigurable() throws Exception {
     server.enqueue(withHeader(503, "Stripe-Should-Retry", "false"));
-    try (SafeRetryClient c = builder().retryPolicy(
-        RetryPolicy.defaults().withShouldRetryHeader("Stripe-Should-Retry")).build()) {
-      assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
-          .isInstanceOf(ApiException.class);
+    try (SafeRetryClient c =
+        builder()
+            .retryPolicy(RetryPolicy.defaults().withShouldRetryHeader("Stripe-Should-Retry"))
+            .build()) {
+      assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS)).isInstanceOf(ApiException.class);
     }
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
@@ -175,8 +184,8 @@ class BackoffAndHintsTest extends ClientFixture {
     for (int i = 0; i < 6; i++) {
       server.enqueue(status(502));
     }
-    try (SafeRetryClient c = builder().retryPolicy(RetryPolicy.defaults().withMaxAttempts(2))
-        .build()) {
+    try (SafeRetryClient c =
+        builder().retryPolicy(RetryPolicy.defaults().withMaxAttempts(2)).build()) {
       assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
           .isInstanceOf(OutcomeUnknownException.class);
     }

@@ -27,12 +27,14 @@ class BadResponsesTest extends ClientFixture {
   void successWithAnUnparseableBodyIsASucceededTypedError() {
     server.enqueue(json(200, "<html>oops</html>"));
     assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS))
-        .isInstanceOfSatisfying(ResponseBodyException.class, e -> {
-          assertThat(e.outcome()).isEqualTo(Outcome.SUCCEEDED);
-          assertThat(e.status()).isEqualTo(200);
-          assertThat(e.key()).isNotNull();
-          assertThat(e.getMessage()).doesNotContain("oops");
-        });
+        .isInstanceOfSatisfying(
+            ResponseBodyException.class,
+            e -> {
+              assertThat(e.outcome()).isEqualTo(Outcome.SUCCEEDED);
+              assertThat(e.status()).isEqualTo(200);
+              assertThat(e.key()).isNotNull();
+              assertThat(e.getMessage()).doesNotContain("oops");
+            });
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
@@ -48,7 +50,8 @@ class BadResponsesTest extends ClientFixture {
     server.enqueue(json(200, "{\"id\":\"" + "x".repeat(10_000) + "\"}"));
     try (SafeRetryClient c = builder().maxResponseBytes(1024).build()) {
       assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
-          .isInstanceOfSatisfying(ResponseBodyException.class,
+          .isInstanceOfSatisfying(
+              ResponseBodyException.class,
               e -> assertThat(e.getMessage()).contains("limit of 1024 bytes"));
     }
   }
@@ -57,29 +60,37 @@ class BadResponsesTest extends ClientFixture {
   void anErrorBodyThatIsNotJsonKeepsTheTextAndTheStatus() {
     server.enqueue(new MockResponse.Builder().code(400).body("Bad Request, plain text").build());
     assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS))
-        .isInstanceOfSatisfying(ApiException.class, e -> {
-          assertThat(e.status()).isEqualTo(400);
-          assertThat(e.errorCode()).isNull();
-          assertThat(e.errorType()).isNull();
-          assertThat(e.errorBody()).isEqualTo("Bad Request, plain text");
-        });
+        .isInstanceOfSatisfying(
+            ApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(400);
+              assertThat(e.errorCode()).isNull();
+              assertThat(e.errorType()).isNull();
+              assertThat(e.errorBody()).isEqualTo("Bad Request, plain text");
+            });
   }
 
   @Test
   void aTruncatedBodyIsRetriedWithTheSameKey() throws Exception {
-    server.enqueue(new MockResponse.Builder().code(200).body("{\"id\":\"ch_1\"")
-        .setHeader("Content-Length", "500").onResponseEnd(new SocketEffect.CloseSocket()).build());
+    server.enqueue(
+        new MockResponse.Builder()
+            .code(200)
+            .body("{\"id\":\"ch_1\"")
+            .setHeader("Content-Length", "500")
+            .onResponseEnd(new SocketEffect.CloseSocket())
+            .build());
     server.enqueue(json(200, Answers.CHARGE_JSON));
     CallResult<?> r = client.execute(Charges.CREATE, PARAMS);
     assertThat(r.attempts().get(0).failure()).isEqualTo(TransportFailure.UNEXPECTED_EOF);
-    assertThat(Answers.keys(drain(server), "Idempotency-Key")).hasSize(2)
+    assertThat(Answers.keys(drain(server), "Idempotency-Key"))
+        .hasSize(2)
         .containsOnly(r.key().value());
   }
 
   @Test
   void aRedirectOnAPostIsNotFollowed() {
-    server.enqueue(new MockResponse.Builder().code(302).setHeader("Location", "/elsewhere")
-        .build());
+    server.enqueue(
+        new MockResponse.Builder().code(302).setHeader("Location", "/elsewhere").build());
     assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS))
         .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(302));
     assertThat(server.getRequestCount()).isEqualTo(1);
@@ -87,14 +98,25 @@ class BadResponsesTest extends ClientFixture {
 
   @Test
   void aResponseThatNeverEndsIsCutByTheDeadline() {
-    server.enqueue(new MockResponse.Builder().code(200).body("{")
-        .setHeader("Content-Length", "100").onResponseEnd(SocketEffect.Stall.INSTANCE).build());
+    server.enqueue(
+        new MockResponse.Builder()
+            .code(200)
+            .body("{")
+            .setHeader("Content-Length", "100")
+            .onResponseEnd(SocketEffect.Stall.INSTANCE)
+            .build());
     // Real time is needed here: the deadline bounds a real socket read. 150 ms keeps it short.
-    try (SafeRetryClient c = builder().clock(java.time.Clock.systemUTC())
-        .retryPolicy(RetryPolicy.noRetries().withDeadline(Duration.ofMillis(150))).build()) {
+    try (SafeRetryClient c =
+        builder()
+            .clock(java.time.Clock.systemUTC())
+            .retryPolicy(RetryPolicy.noRetries().withDeadline(Duration.ofMillis(150)))
+            .build()) {
       assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
-          .isInstanceOfSatisfying(OutcomeUnknownException.class, e -> assertThat(
-              e.attempts().get(0).failure()).isEqualTo(TransportFailure.CALL_TIMEOUT));
+          .isInstanceOfSatisfying(
+              OutcomeUnknownException.class,
+              e ->
+                  assertThat(e.attempts().get(0).failure())
+                      .isEqualTo(TransportFailure.CALL_TIMEOUT));
     }
   }
 
@@ -104,10 +126,12 @@ class BadResponsesTest extends ClientFixture {
     OkHttpClient http = new OkHttpClient();
     try (SafeRetryClient c = builder().apiKey(API_KEY).okHttpClient(http).build()) {
       assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
-          .isInstanceOfSatisfying(SafeRetryException.class, e -> {
-            assertThat(e.getMessage()).doesNotContain(API_KEY);
-            assertThat(String.valueOf(e)).doesNotContain(API_KEY);
-          });
+          .isInstanceOfSatisfying(
+              SafeRetryException.class,
+              e -> {
+                assertThat(e.getMessage()).doesNotContain(API_KEY);
+                assertThat(String.valueOf(e)).doesNotContain(API_KEY);
+              });
       assertThat(c.toString()).doesNotContain(API_KEY);
     }
   }

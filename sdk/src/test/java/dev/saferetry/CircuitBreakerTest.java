@@ -26,15 +26,18 @@ class CircuitBreakerTest extends ClientFixture {
 
   private SafeRetryClient breakerClient(int window, RetryPolicy retry) {
     return builder()
-        .breakerPolicy(BreakerPolicy.defaults().withWindow(window, window)
-            .withRecovery(Duration.ofSeconds(30), 1))
+        .breakerPolicy(
+            BreakerPolicy.defaults()
+                .withWindow(window, window)
+                .withRecovery(Duration.ofSeconds(30), 1))
         .retryPolicy(retry)
-        .listener(new SafeRetryListener() {
-          @Override
-          public void onBreakerStateChange(BreakerStateChanged e) {
-            changes.add(e);
-          }
-        })
+        .listener(
+            new SafeRetryListener() {
+              @Override
+              public void onBreakerStateChange(BreakerStateChanged e) {
+                changes.add(e);
+              }
+            })
         .build();
   }
 
@@ -49,11 +52,13 @@ class CircuitBreakerTest extends ClientFixture {
       assertThat(c.breakerState()).isEqualTo(BreakerState.OPEN);
 
       assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
-          .isInstanceOfSatisfying(CircuitOpenException.class, e -> {
-            assertThat(e.key()).isNotNull();
-            assertThat(e.attempts()).isEmpty();
-            assertThat(e.outcome()).isEqualTo(Outcome.FAILED);
-          });
+          .isInstanceOfSatisfying(
+              CircuitOpenException.class,
+              e -> {
+                assertThat(e.key()).isNotNull();
+                assertThat(e.attempts()).isEmpty();
+                assertThat(e.outcome()).isEqualTo(Outcome.FAILED);
+              });
       assertThat(server.getRequestCount()).isEqualTo(4);
 
       time.advance(Duration.ofSeconds(31));
@@ -62,10 +67,11 @@ class CircuitBreakerTest extends ClientFixture {
       assertThat(c.breakerState()).isEqualTo(BreakerState.CLOSED);
       assertThat(server.getRequestCount()).isEqualTo(5);
     }
-    assertThat(changes).containsExactly(
-        new BreakerStateChanged(BreakerState.CLOSED, BreakerState.OPEN),
-        new BreakerStateChanged(BreakerState.OPEN, BreakerState.HALF_OPEN),
-        new BreakerStateChanged(BreakerState.HALF_OPEN, BreakerState.CLOSED));
+    assertThat(changes)
+        .containsExactly(
+            new BreakerStateChanged(BreakerState.CLOSED, BreakerState.OPEN),
+            new BreakerStateChanged(BreakerState.OPEN, BreakerState.HALF_OPEN),
+            new BreakerStateChanged(BreakerState.HALF_OPEN, BreakerState.CLOSED));
   }
 
   @Test
@@ -75,10 +81,12 @@ class CircuitBreakerTest extends ClientFixture {
     }
     try (SafeRetryClient c = breakerClient(2, RetryPolicy.defaults())) {
       assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
-          .isInstanceOfSatisfying(CircuitOpenException.class, e -> {
-            assertThat(e.attempts()).hasSize(2);
-            assertThat(e.outcome()).isEqualTo(Outcome.UNKNOWN);
-          });
+          .isInstanceOfSatisfying(
+              CircuitOpenException.class,
+              e -> {
+                assertThat(e.attempts()).hasSize(2);
+                assertThat(e.outcome()).isEqualTo(Outcome.UNKNOWN);
+              });
     }
     assertThat(server.getRequestCount()).isEqualTo(2);
     assertThat(time.sleeps()).hasSize(1);

@@ -34,30 +34,36 @@ class IntentsTest extends ClientFixture {
     for (int i = 0; i < 4; i++) {
       server.enqueue(status(503));
     }
-    OutcomeUnknownException unknown = org.junit.jupiter.api.Assertions.assertThrows(
-        OutcomeUnknownException.class,
-        () -> client.execute(Charges.CREATE, PARAMS, intent("order-1/charge")));
+    OutcomeUnknownException unknown =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            OutcomeUnknownException.class,
+            () -> client.execute(Charges.CREATE, PARAMS, intent("order-1/charge")));
 
     List<IntentRecord> pending = client.pendingIntents();
-    assertThat(pending).singleElement().satisfies(r -> {
-      assertThat(r.intentId()).isEqualTo("order-1/charge");
-      assertThat(r.key()).isEqualTo(unknown.key());
-      assertThat(r.scope().operation()).isEqualTo("POST /v1/charges");
-      assertThat(r.fingerprint()).hasSize(64);
-    });
+    assertThat(pending)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.intentId()).isEqualTo("order-1/charge");
+              assertThat(r.key()).isEqualTo(unknown.key());
+              assertThat(r.scope().operation()).isEqualTo("POST /v1/charges");
+              assertThat(r.fingerprint()).hasSize(64);
+            });
 
     server.enqueue(charge());
     CallResult<Charge> later = client.execute(Charges.CREATE, PARAMS, intent("order-1/charge"));
     assertThat(later.key()).isEqualTo(unknown.key());
-    assertThat(Answers.keys(drain(server), "Idempotency-Key")).hasSize(5)
+    assertThat(Answers.keys(drain(server), "Idempotency-Key"))
+        .hasSize(5)
         .containsOnly(unknown.key().value());
     assertThat(client.pendingIntents()).isEmpty();
     assertThat(client.keyStore().find(pending.get(0).scope(), "order-1/charge"))
-        .hasValueSatisfying(r -> {
-          assertThat(r.state()).isEqualTo(IntentState.SUCCEEDED);
-          assertThat(r.status()).isEqualTo(200);
-          assertThat(r.resourceId()).isEqualTo("ch_1");
-        });
+        .hasValueSatisfying(
+            r -> {
+              assertThat(r.state()).isEqualTo(IntentState.SUCCEEDED);
+              assertThat(r.status()).isEqualTo(200);
+              assertThat(r.resourceId()).isEqualTo("ch_1");
+            });
   }
 
   @Test
@@ -74,12 +80,16 @@ class IntentsTest extends ClientFixture {
   void sameIntentWithAnotherPayloadFailsBeforeAnyIo() {
     server.enqueue(charge());
     client.execute(Charges.CREATE, PARAMS, intent("o-3"));
-    assertThatThrownBy(() -> client.execute(Charges.CREATE,
-        new ChargeCreateParams(2000, "eur", "o", null), intent("o-3")))
-        .isInstanceOfSatisfying(IntentMismatchException.class, e -> {
-          assertThat(e.attempts()).isEmpty();
-          assertThat(e.intentId()).isEqualTo("o-3");
-        });
+    assertThatThrownBy(
+            () ->
+                client.execute(
+                    Charges.CREATE, new ChargeCreateParams(2000, "eur", "o", null), intent("o-3")))
+        .isInstanceOfSatisfying(
+            IntentMismatchException.class,
+            e -> {
+              assertThat(e.attempts()).isEmpty();
+              assertThat(e.intentId()).isEqualTo("o-3");
+            });
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
@@ -121,11 +131,13 @@ class IntentsTest extends ClientFixture {
         .isInstanceOf(OutcomeUnknownException.class);
     time.advance(Duration.ofHours(25));
     assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS, intent("o-old")))
-        .isInstanceOfSatisfying(IntentExpiredException.class, e -> {
-          assertThat(e.isOutcomeUnknown()).isTrue();
-          assertThat(e.getMessage()).contains("reconcile");
-          assertThat(e.attempts()).isEmpty();
-        });
+        .isInstanceOfSatisfying(
+            IntentExpiredException.class,
+            e -> {
+              assertThat(e.isOutcomeUnknown()).isTrue();
+              assertThat(e.getMessage()).contains("reconcile");
+              assertThat(e.attempts()).isEmpty();
+            });
     assertThat(server.getRequestCount()).isEqualTo(4);
   }
 

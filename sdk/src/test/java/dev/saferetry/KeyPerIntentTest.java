@@ -28,10 +28,10 @@ class KeyPerIntentTest extends ClientFixture {
 
     List<RecordedRequest> requests = drain(server);
     assertThat(requests).hasSize(3);
-    assertThat(Answers.keys(requests, "Idempotency-Key"))
-        .containsOnly(result.key().value());
-    assertThat(requests).extracting(r -> r.getBody().utf8()).containsOnly(
-        requests.get(0).getBody().utf8());
+    assertThat(Answers.keys(requests, "Idempotency-Key")).containsOnly(result.key().value());
+    assertThat(requests)
+        .extracting(r -> r.getBody().utf8())
+        .containsOnly(requests.get(0).getBody().utf8());
     assertThat(result.attempts()).hasSize(3);
     assertThat(result.attempts()).extracting(Attempt::number).containsExactly(1, 2, 3);
   }
@@ -76,8 +76,12 @@ class KeyPerIntentTest extends ClientFixture {
 
   @Test
   void derivedOptionsDoNotCopyTheKey() {
-    RequestOptions options = RequestOptions.builder().idempotencyKey("k-1").intentId("i-1")
-        .header("X-Tenant", "t").build();
+    RequestOptions options =
+        RequestOptions.builder()
+            .idempotencyKey("k-1")
+            .intentId("i-1")
+            .header("X-Tenant", "t")
+            .build();
     RequestOptions derived = options.toBuilder().build();
     assertThat(derived.idempotencyKey()).isNull();
     assertThat(derived.intentId()).isNull();
@@ -87,14 +91,19 @@ class KeyPerIntentTest extends ClientFixture {
   @Test
   void malformedCallerKeysAreRejectedBeforeAnyIo() {
     String tooLong = "k".repeat(256);
-    for (String bad : new String[] {"", "has space", "line\r\nInjected: 1", tooLong, "tab\t",
-        "é"}) {
+    for (String bad :
+        new String[] {"", "has space", "line\r\nInjected: 1", tooLong, "tab\t", "é"}) {
       assertThatThrownBy(() -> RequestOptions.builder().idempotencyKey(bad))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("idempotency key");
     }
-    assertThat(RequestOptions.builder().idempotencyKey("k".repeat(255)).build()
-        .idempotencyKey().value()).hasSize(255);
+    assertThat(
+            RequestOptions.builder()
+                .idempotencyKey("k".repeat(255))
+                .build()
+                .idempotencyKey()
+                .value())
+        .hasSize(255);
     assertThat(server.getRequestCount()).isZero();
   }
 
@@ -104,11 +113,13 @@ class KeyPerIntentTest extends ClientFixture {
     RequestOptions options = RequestOptions.builder().idempotencyKey("key-on-error").build();
 
     assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS, options))
-        .isInstanceOfSatisfying(SafeRetryException.class, e -> {
-          assertThat(e.key().value()).isEqualTo("key-on-error");
-          assertThat(e.attempts()).hasSize(1);
-          assertThat(e.getMessage()).contains("key-on-error");
-        });
+        .isInstanceOfSatisfying(
+            SafeRetryException.class,
+            e -> {
+              assertThat(e.key().value()).isEqualTo("key-on-error");
+              assertThat(e.attempts()).hasSize(1);
+              assertThat(e.getMessage()).contains("key-on-error");
+            });
     assertThat(drain(server)).hasSize(1);
   }
 }

@@ -45,8 +45,9 @@ class KeyPlacementTest extends ClientFixture {
 
   @Test
   void structuredFieldStringEscapesQuotesAndBackslashes() {
-    assertThat(KeyPlacement.structuredHeader("K")
-        .headerValue(dev.saferetry.idempotency.IdempotencyKey.of("a\"b\\c")))
+    assertThat(
+            KeyPlacement.structuredHeader("K")
+                .headerValue(dev.saferetry.idempotency.IdempotencyKey.of("a\"b\\c")))
         .isEqualTo("\"a\\\"b\\\\c\"");
   }
 

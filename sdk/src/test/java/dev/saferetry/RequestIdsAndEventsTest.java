@@ -32,15 +32,22 @@ class RequestIdsAndEventsTest extends ClientFixture {
 
     List<RecordedRequest> requests = drain(server);
     List<String> sent = requests.stream().map(r -> r.getHeaders().get("X-Request-Id")).toList();
-    assertThat(sent).doesNotContainNull().doesNotHaveDuplicates()
+    assertThat(sent)
+        .doesNotContainNull()
+        .doesNotHaveDuplicates()
         .doesNotContain(result.key().value());
     assertThat(result.attempts()).extracting(Attempt::requestId).containsExactlyElementsOf(sent);
   }
 
   @Test
   void theServersRequestIdAndReplayFlagAreCaptured() {
-    server.enqueue(new MockResponse.Builder().code(200).setHeader("Request-Id", "req_srv_1")
-        .setHeader("Idempotent-Replayed", "true").body(Answers.CHARGE_JSON).build());
+    server.enqueue(
+        new MockResponse.Builder()
+            .code(200)
+            .setHeader("Request-Id", "req_srv_1")
+            .setHeader("Idempotent-Replayed", "true")
+            .body(Answers.CHARGE_JSON)
+            .build());
 
     CallResult<?> result = client.execute(Charges.CREATE, PARAMS);
 
@@ -50,8 +57,12 @@ class RequestIdsAndEventsTest extends ClientFixture {
 
   @Test
   void xRequestIdResponseHeaderIsAlsoCaptured() {
-    server.enqueue(new MockResponse.Builder().code(200).setHeader("X-Request-Id", "abc")
-        .body(Answers.CHARGE_JSON).build());
+    server.enqueue(
+        new MockResponse.Builder()
+            .code(200)
+            .setHeader("X-Request-Id", "abc")
+            .body(Answers.CHARGE_JSON)
+            .build());
     CallResult<?> result = client.execute(Charges.CREATE, PARAMS);
     assertThat(result.serverRequestId()).isEqualTo("abc");
     assertThat(result.replayed()).isFalse();
@@ -60,36 +71,43 @@ class RequestIdsAndEventsTest extends ClientFixture {
   @Test
   void listenerSeesAttemptsRetriesAndGivingUpInOrder() {
     List<Object> events = new CopyOnWriteArrayList<>();
-    SafeRetryListener listener = new SafeRetryListener() {
-      @Override
-      public void onAttemptStart(AttemptStarted e) {
-        events.add(e);
-      }
+    SafeRetryListener listener =
+        new SafeRetryListener() {
+          @Override
+          public void onAttemptStart(AttemptStarted e) {
+            events.add(e);
+          }
 
-      @Override
-      public void onAttemptEnd(AttemptFinished e) {
-        events.add(e);
-      }
+          @Override
+          public void onAttemptEnd(AttemptFinished e) {
+            events.add(e);
+          }
 
-      @Override
-      public void onRetryScheduled(RetryScheduled e) {
-        events.add(e);
-      }
+          @Override
+          public void onRetryScheduled(RetryScheduled e) {
+            events.add(e);
+          }
 
-      @Override
-      public void onGiveUp(GaveUp e) {
-        events.add(e);
-      }
-    };
+          @Override
+          public void onGiveUp(GaveUp e) {
+            events.add(e);
+          }
+        };
     server.enqueue(status(503));
     server.enqueue(status(400));
     try (SafeRetryClient c = builder().listener(listener).build()) {
-      org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class,
-          () -> c.execute(Charges.CREATE, PARAMS));
+      org.junit.jupiter.api.Assertions.assertThrows(
+          RuntimeException.class, () -> c.execute(Charges.CREATE, PARAMS));
     }
-    assertThat(events).extracting(e -> e.getClass().getSimpleName()).containsExactly(
-        "AttemptStarted", "AttemptFinished", "RetryScheduled", "AttemptStarted",
-        "AttemptFinished", "GaveUp");
+    assertThat(events)
+        .extracting(e -> e.getClass().getSimpleName())
+        .containsExactly(
+            "AttemptStarted",
+            "AttemptFinished",
+            "RetryScheduled",
+            "AttemptStarted",
+            "AttemptFinished",
+            "GaveUp");
     RetryScheduled retry = (RetryScheduled) events.get(2);
     assertThat(retry.nextAttempt()).isEqualTo(2);
     assertThat(retry.delay()).isEqualTo(Duration.ofMillis(250));
@@ -101,22 +119,24 @@ class RequestIdsAndEventsTest extends ClientFixture {
   @Test
   void aCompositeListenerFeedsEveryListenerEvenWhenOneThrows() {
     List<String> seen = new CopyOnWriteArrayList<>();
-    SafeRetryListener broken = new SafeRetryListener() {
-      @Override
-      public void onAttemptEnd(AttemptFinished e) {
-        throw new IllegalStateException("broken metrics");
-      }
-    };
-    SafeRetryListener logs = new SafeRetryListener() {
-      @Override
-      public void onAttemptEnd(AttemptFinished e) {
-        seen.add("attempt " + e.attempt().number());
-      }
-    };
+    SafeRetryListener broken =
+        new SafeRetryListener() {
+          @Override
+          public void onAttemptEnd(AttemptFinished e) {
+            throw new IllegalStateException("broken metrics");
+          }
+        };
+    SafeRetryListener logs =
+        new SafeRetryListener() {
+          @Override
+          public void onAttemptEnd(AttemptFinished e) {
+            seen.add("attempt " + e.attempt().number());
+          }
+        };
     server.enqueue(status(503));
     server.enqueue(charge());
-    try (SafeRetryClient c = builder()
-        .listener(SafeRetryListener.composite(broken, logs)).build()) {
+    try (SafeRetryClient c =
+        builder().listener(SafeRetryListener.composite(broken, logs)).build()) {
       c.execute(Charges.CREATE, PARAMS);
     }
     assertThat(seen).containsExactly("attempt 1", "attempt 2");
@@ -125,12 +145,16 @@ class RequestIdsAndEventsTest extends ClientFixture {
   @Test
   void aThrowingListenerDoesNotBreakTheCall() {
     server.enqueue(charge());
-    try (SafeRetryClient c = builder().listener(new SafeRetryListener() {
-      @Override
-      public void onAttemptStart(AttemptStarted e) {
-        throw new IllegalStateException("listener bug");
-      }
-    }).build()) {
+    try (SafeRetryClient c =
+        builder()
+            .listener(
+                new SafeRetryListener() {
+                  @Override
+                  public void onAttemptStart(AttemptStarted e) {
+                    throw new IllegalStateException("listener bug");
+                  }
+                })
+            .build()) {
       assertThat(c.execute(Charges.CREATE, PARAMS).status()).isEqualTo(200);
     }
   }

@@ -19,19 +19,23 @@ class RetryBudgetTest extends ClientFixture {
   private static final int INTENTS = 40;
 
   private void alwaysUnavailable() {
-    server.setDispatcher(new Dispatcher() {
-      @Override
-      public MockResponse dispatch(RecordedRequest request) {
-        return Answers.status(503);
-      }
-    });
+    server.setDispatcher(
+        new Dispatcher() {
+          @Override
+          public MockResponse dispatch(RecordedRequest request) {
+            return Answers.status(503);
+          }
+        });
   }
 
   private List<SafeRetryException> runConcurrently(SafeRetryClient c) {
     List<CompletableFuture<CallResult<dev.saferetry.payments.Charge>>> calls = new ArrayList<>();
     for (int i = 0; i < INTENTS; i++) {
-      calls.add(c.executeAsync(Charges.CREATE, ChargeCreateParams.of(100 + i, "eur"),
-          RequestOptions.builder().intentId("budget-" + i).build()));
+      calls.add(
+          c.executeAsync(
+              Charges.CREATE,
+              ChargeCreateParams.of(100 + i, "eur"),
+              RequestOptions.builder().intentId("budget-" + i).build()));
     }
     List<SafeRetryException> failures = new ArrayList<>();
     for (var f : calls) {
@@ -47,10 +51,12 @@ class RetryBudgetTest extends ClientFixture {
   @Test
   void aDeadServerSeesEachIntentOncePlusAtMostTheBudget() {
     alwaysUnavailable();
-    try (SafeRetryClient c = builder()
-        .retryBudget(RetryBudgetPolicy.defaults().withCapacity(10)).build()) {
+    try (SafeRetryClient c =
+        builder().retryBudget(RetryBudgetPolicy.defaults().withCapacity(10)).build()) {
       List<SafeRetryException> failures = runConcurrently(c);
-      assertThat(failures).hasSize(INTENTS).allMatch(SafeRetryException::isOutcomeUnknown)
+      assertThat(failures)
+          .hasSize(INTENTS)
+          .allMatch(SafeRetryException::isOutcomeUnknown)
           .allMatch(e -> e.key() != null);
       assertThat(c.pendingIntents()).hasSize(INTENTS);
     }
@@ -61,8 +67,12 @@ class RetryBudgetTest extends ClientFixture {
   void withoutABudgetEveryIntentSpendsAllItsAttempts() {
     alwaysUnavailable();
     // Concurrent calls must not share the fake clock's advances, or deadlines would pass early.
-    try (SafeRetryClient c = builder().retryBudget(RetryBudgetPolicy.unlimited())
-        .clock(java.time.Clock.systemUTC()).sleeper(delay -> { }).build()) {
+    try (SafeRetryClient c =
+        builder()
+            .retryBudget(RetryBudgetPolicy.unlimited())
+            .clock(java.time.Clock.systemUTC())
+            .sleeper(delay -> {})
+            .build()) {
       runConcurrently(c);
     }
     assertThat(server.getRequestCount()).isEqualTo(INTENTS * 4);
@@ -70,17 +80,17 @@ class RetryBudgetTest extends ClientFixture {
 
   @Test
   void successesEarnTokensBack() {
-    server.setDispatcher(new Dispatcher() {
-      private int n;
+    server.setDispatcher(
+        new Dispatcher() {
+          private int n;
 
-      @Override
-      public synchronized MockResponse dispatch(RecordedRequest request) {
-        // alternate: fail, succeed, fail, succeed ...
-        return n++ % 2 == 0 ? Answers.status(503) : Answers.charge();
-      }
-    });
-    try (SafeRetryClient c = builder()
-        .retryBudget(new RetryBudgetPolicy(true, 1, 1, 1)).build()) {
+          @Override
+          public synchronized MockResponse dispatch(RecordedRequest request) {
+            // alternate: fail, succeed, fail, succeed ...
+            return n++ % 2 == 0 ? Answers.status(503) : Answers.charge();
+          }
+        });
+    try (SafeRetryClient c = builder().retryBudget(new RetryBudgetPolicy(true, 1, 1, 1)).build()) {
       for (int i = 0; i < 5; i++) {
         assertThat(c.execute(Charges.CREATE, ChargeCreateParams.of(1, "eur")).attempts())
             .hasSize(2);

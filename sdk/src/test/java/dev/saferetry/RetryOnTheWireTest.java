@@ -58,38 +58,48 @@ class RetryOnTheWireTest extends ClientFixture {
     for (int i = 0; i < 4; i++) {
       server.enqueue(status(409));
     }
-    RequestInProgressException e = org.junit.jupiter.api.Assertions.assertThrows(
-        RequestInProgressException.class, () -> client.execute(Charges.CREATE, PARAMS));
+    RequestInProgressException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            RequestInProgressException.class, () -> client.execute(Charges.CREATE, PARAMS));
     assertThat(e.isOutcomeUnknown()).isTrue();
     assertThat(e.attempts()).extracting(Attempt::status).containsExactly(409, 409, 409, 409);
-    assertThat(Answers.keys(drain(server), "Idempotency-Key")).hasSize(4)
+    assertThat(Answers.keys(drain(server), "Idempotency-Key"))
+        .hasSize(4)
         .containsOnly(e.key().value());
   }
 
   @Test
   void unprocessableEntityIsKeyReusedAndNotRetried() throws Exception {
-    server.enqueue(json(422, "{\"error\":{\"type\":\"idempotency_error\","
-        + "\"code\":\"idempotency_key_reused\",\"message\":\"secret detail\"}}"));
+    server.enqueue(
+        json(
+            422,
+            "{\"error\":{\"type\":\"idempotency_error\","
+                + "\"code\":\"idempotency_key_reused\",\"message\":\"secret detail\"}}"));
 
     assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS))
-        .isInstanceOfSatisfying(IdempotencyKeyReusedException.class, e -> {
-          assertThat(e.status()).isEqualTo(422);
-          assertThat(e.errorCode()).isEqualTo("idempotency_key_reused");
-          assertThat(e.errorType()).isEqualTo("idempotency_error");
-          assertThat(e.outcome()).isEqualTo(Outcome.FAILED);
-          assertThat(e.getMessage()).doesNotContain("secret detail");
-        });
+        .isInstanceOfSatisfying(
+            IdempotencyKeyReusedException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(422);
+              assertThat(e.errorCode()).isEqualTo("idempotency_key_reused");
+              assertThat(e.errorType()).isEqualTo("idempotency_error");
+              assertThat(e.outcome()).isEqualTo(Outcome.FAILED);
+              assertThat(e.getMessage()).doesNotContain("secret detail");
+            });
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
   @Test
   void stripesBadRequestWithAnIdempotencyErrorIsAlsoKeyReused() {
-    server.enqueue(json(400, "{\"error\":{\"type\":\"idempotency_error\","
-        + "\"message\":\"Keys for idempotent requests can only be used with the same"
-        + " parameters\"}}"));
+    server.enqueue(
+        json(
+            400,
+            "{\"error\":{\"type\":\"idempotency_error\","
+                + "\"message\":\"Keys for idempotent requests can only be used with the same"
+                + " parameters\"}}"));
     assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS))
-        .isInstanceOfSatisfying(IdempotencyKeyReusedException.class,
-            e -> assertThat(e.status()).isEqualTo(400));
+        .isInstanceOfSatisfying(
+            IdempotencyKeyReusedException.class, e -> assertThat(e.status()).isEqualTo(400));
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
@@ -112,12 +122,13 @@ class RetryOnTheWireTest extends ClientFixture {
     }
     assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS))
         .isExactlyInstanceOf(OutcomeUnknownException.class)
-        .satisfies(e -> {
-          OutcomeUnknownException u = (OutcomeUnknownException) e;
-          assertThat(u.outcome()).isEqualTo(Outcome.UNKNOWN);
-          assertThat(u.attempts()).hasSize(4);
-          assertThat(u.getMessage()).contains("retry the same intent");
-        });
+        .satisfies(
+            e -> {
+              OutcomeUnknownException u = (OutcomeUnknownException) e;
+              assertThat(u.outcome()).isEqualTo(Outcome.UNKNOWN);
+              assertThat(u.attempts()).hasSize(4);
+              assertThat(u.getMessage()).contains("retry the same intent");
+            });
     assertThat(server.getRequestCount()).isEqualTo(4);
   }
 
@@ -129,35 +140,39 @@ class RetryOnTheWireTest extends ClientFixture {
     closed.close();
     try (SafeRetryClient c = builder().baseUrl(url).build()) {
       assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
-          .isInstanceOfSatisfying(TransportException.class, e -> {
-            assertThat(e.outcome()).isEqualTo(Outcome.FAILED);
-            assertThat(e.attempts()).hasSize(4)
-                .allMatch(a -> a.failure() == TransportFailure.CONNECT_FAILED);
-          });
+          .isInstanceOfSatisfying(
+              TransportException.class,
+              e -> {
+                assertThat(e.outcome()).isEqualTo(Outcome.FAILED);
+                assertThat(e.attempts())
+                    .hasSize(4)
+                    .allMatch(a -> a.failure() == TransportFailure.CONNECT_FAILED);
+              });
     }
   }
 
   @Test
   void theClassifierIsReplaceable() throws Exception {
-    RetryClassifier only409InProgress = new RetryClassifier() {
-      @Override
-      public Verdict classify(AttemptResponse r) {
-        if (r.status() == 409) {
-          return r.errorBody().contains("request_in_progress") ? Verdict.RETRY : Verdict.FAIL;
-        }
-        return RetryClassifier.standard().classify(r);
-      }
+    RetryClassifier only409InProgress =
+        new RetryClassifier() {
+          @Override
+          public Verdict classify(AttemptResponse r) {
+            if (r.status() == 409) {
+              return r.errorBody().contains("request_in_progress") ? Verdict.RETRY : Verdict.FAIL;
+            }
+            return RetryClassifier.standard().classify(r);
+          }
 
-      @Override
-      public Verdict classify(TransportFailure f) {
-        return RetryClassifier.standard().classify(f);
-      }
-    };
+          @Override
+          public Verdict classify(TransportFailure f) {
+            return RetryClassifier.standard().classify(f);
+          }
+        };
     server.enqueue(json(409, "{\"error\":{\"code\":\"resource_conflict\"}}"));
     try (SafeRetryClient c = builder().retryClassifier(only409InProgress).build()) {
       assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
-          .isInstanceOfSatisfying(ApiException.class,
-              e -> assertThat(e.errorCode()).isEqualTo("resource_conflict"));
+          .isInstanceOfSatisfying(
+              ApiException.class, e -> assertThat(e.errorCode()).isEqualTo("resource_conflict"));
     }
     assertThat(server.getRequestCount()).isEqualTo(1);
   }

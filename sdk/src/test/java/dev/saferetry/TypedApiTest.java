@@ -26,8 +26,10 @@ class TypedApiTest extends ClientFixture {
   @Test
   void chargesCreateMapsTheRecordBothWaysAndIgnoresUnknownFields() throws Exception {
     server.enqueue(charge());
-    CallResult<Charge> result = new PaymentsClient(client).charges()
-        .create(new ChargeCreateParams(1000, "EUR", "order 1", "cus_9"));
+    CallResult<Charge> result =
+        new PaymentsClient(client)
+            .charges()
+            .create(new ChargeCreateParams(1000, "EUR", "order 1", "cus_9"));
 
     Charge c = result.value();
     assertThat(c.id()).isEqualTo("ch_1");
@@ -35,17 +37,23 @@ class TypedApiTest extends ClientFixture {
     assertThat(c.currency()).isEqualTo("eur");
     assertThat(c.amountRefunded()).isZero();
     String body = drain(server).get(0).getBody().utf8();
-    assertThat(new ObjectMapper().readTree(body)).isEqualTo(new ObjectMapper().readTree(
-        "{\"amount\":1000,\"currency\":\"eur\",\"description\":\"order 1\","
-            + "\"customer\":\"cus_9\"}"));
+    assertThat(new ObjectMapper().readTree(body))
+        .isEqualTo(
+            new ObjectMapper()
+                .readTree(
+                    "{\"amount\":1000,\"currency\":\"eur\",\"description\":\"order 1\","
+                        + "\"customer\":\"cus_9\"}"));
   }
 
   @Test
   void refundsCreate() throws Exception {
-    server.enqueue(json(201, "{\"id\":\"re_1\",\"object\":\"refund\",\"charge\":\"ch_1\","
-        + "\"amount\":300,\"status\":\"succeeded\"}"));
-    CallResult<Refund> r = new PaymentsClient(client).refunds()
-        .create(new RefundCreateParams("ch_1", 300));
+    server.enqueue(
+        json(
+            201,
+            "{\"id\":\"re_1\",\"object\":\"refund\",\"charge\":\"ch_1\","
+                + "\"amount\":300,\"status\":\"succeeded\"}"));
+    CallResult<Refund> r =
+        new PaymentsClient(client).refunds().create(new RefundCreateParams("ch_1", 300));
     assertThat(r.value().amount()).isEqualTo(300);
     assertThat(r.status()).isEqualTo(201);
     assertThat(drain(server).get(0).getUrl().encodedPath()).isEqualTo("/v1/refunds");
@@ -54,12 +62,17 @@ class TypedApiTest extends ClientFixture {
   @Test
   void moneyAndParamsAreValidatedBeforeAnyIo() {
     assertThatThrownBy(() -> new ChargeCreateParams(0, "eur", null, null))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("amount");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("amount");
     assertThatThrownBy(() -> new ChargeCreateParams(10, "euro", null, null))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("currency");
-    assertThatThrownBy(() -> client.execute(
-        Operation.get("/v1/charges/{id}", Charge.class), null, RequestOptions.none()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("id");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("currency");
+    assertThatThrownBy(
+            () ->
+                client.execute(
+                    Operation.get("/v1/charges/{id}", Charge.class), null, RequestOptions.none()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("id");
     assertThat(server.getRequestCount()).isZero();
   }
 
@@ -67,8 +80,10 @@ class TypedApiTest extends ClientFixture {
   void asyncCallsHaveTheSameSemantics() throws Exception {
     server.enqueue(status(503));
     server.enqueue(charge());
-    CompletableFuture<CallResult<Charge>> future = new PaymentsClient(client).charges()
-        .createAsync(ChargeCreateParams.of(5, "eur"), RequestOptions.none());
+    CompletableFuture<CallResult<Charge>> future =
+        new PaymentsClient(client)
+            .charges()
+            .createAsync(ChargeCreateParams.of(5, "eur"), RequestOptions.none());
     CallResult<Charge> result = future.get();
     assertThat(result.attempts()).hasSize(2);
     assertThat(Answers.keys(drain(server), "Idempotency-Key")).containsOnly(result.key().value());
@@ -76,28 +91,35 @@ class TypedApiTest extends ClientFixture {
     for (int i = 0; i < 4; i++) {
       server.enqueue(status(500));
     }
-    CompletableFuture<CallResult<Charge>> failing = new PaymentsClient(client).charges()
-        .createAsync(ChargeCreateParams.of(5, "eur"), RequestOptions.none());
-    assertThatThrownBy(failing::join).isInstanceOf(CompletionException.class)
+    CompletableFuture<CallResult<Charge>> failing =
+        new PaymentsClient(client)
+            .charges()
+            .createAsync(ChargeCreateParams.of(5, "eur"), RequestOptions.none());
+    assertThatThrownBy(failing::join)
+        .isInstanceOf(CompletionException.class)
         .hasCauseInstanceOf(OutcomeUnknownException.class);
   }
 
   @Test
   void callersOkHttpClientKeepsItsInterceptorsAndLosesItsSilentRetry() throws Exception {
     AtomicInteger seen = new AtomicInteger();
-    OkHttpClient own = new OkHttpClient.Builder()
-        .addInterceptor(chain -> {
-          seen.incrementAndGet();
-          return chain.proceed(chain.request().newBuilder().header("X-Caller", "yes").build());
-        })
-        .build();
+    OkHttpClient own =
+        new OkHttpClient.Builder()
+            .addInterceptor(
+                chain -> {
+                  seen.incrementAndGet();
+                  return chain.proceed(
+                      chain.request().newBuilder().header("X-Caller", "yes").build());
+                })
+            .build();
     server.enqueue(status(502));
     server.enqueue(charge());
     try (SafeRetryClient c = builder().okHttpClient(own).build()) {
       c.execute(dev.saferetry.payments.Charges.CREATE, ChargeCreateParams.of(1, "eur"));
     }
     assertThat(seen).hasValue(2);
-    assertThat(drain(server)).extracting(r -> r.getHeaders().get("X-Caller"))
+    assertThat(drain(server))
+        .extracting(r -> r.getHeaders().get("X-Caller"))
         .containsExactly("yes", "yes");
     assertThat(own.retryOnConnectionFailure()).isTrue(); // the caller's own client is untouched
   }
@@ -105,12 +127,13 @@ class TypedApiTest extends ClientFixture {
   @Test
   void callersObjectMapperIsUsed() throws Exception {
     record Payment(long amountMinor, String currencyCode) {}
-    ObjectMapper snake = new ObjectMapper()
-        .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
+    ObjectMapper snake =
+        new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
     server.enqueue(json(200, "{\"amount_minor\":7,\"currency_code\":\"eur\",\"extra\":1}"));
     try (SafeRetryClient c = builder().objectMapper(snake).build()) {
-      CallResult<Payment> r = c.execute(
-          Operation.post("/v1/payments", Payment.class, Payment.class), new Payment(7, "eur"));
+      CallResult<Payment> r =
+          c.execute(
+              Operation.post("/v1/payments", Payment.class, Payment.class), new Payment(7, "eur"));
       assertThat(r.value()).isEqualTo(new Payment(7, "eur"));
     }
     assertThat(drain(server).get(0).getBody().utf8()).contains("\"amount_minor\":7");
@@ -125,12 +148,16 @@ class TypedApiTest extends ClientFixture {
     PaymentsClient payments = new PaymentsClient(client);
     List<CompletableFuture<CallResult<Charge>>> futures = new java.util.ArrayList<>();
     for (int i = 0; i < n; i++) {
-      futures.add(payments.charges().createAsync(ChargeCreateParams.of(i + 1, "eur"),
-          RequestOptions.builder().intentId("order-" + i).build()));
+      futures.add(
+          payments
+              .charges()
+              .createAsync(
+                  ChargeCreateParams.of(i + 1, "eur"),
+                  RequestOptions.builder().intentId("order-" + i).build()));
     }
     List<String> keys = futures.stream().map(f -> f.join().key().value()).toList();
     assertThat(keys).doesNotHaveDuplicates().hasSize(n);
-    assertThat(Answers.keys(drain(server), "Idempotency-Key")).containsExactlyInAnyOrderElementsOf(
-        keys);
+    assertThat(Answers.keys(drain(server), "Idempotency-Key"))
+        .containsExactlyInAnyOrderElementsOf(keys);
   }
 }

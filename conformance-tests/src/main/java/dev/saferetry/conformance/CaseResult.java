@@ -12,11 +12,15 @@ package dev.saferetry.conformance;
  * @param evidence what was observed (statuses, ids, counts)
  * @param message failure or skip reason, or empty
  */
-public record CaseResult(String id, Level level, String description, Verdict verdict,
-    String evidence, String message) {
+public record CaseResult(
+    String id, Level level, String description, Verdict verdict, String evidence, String message) {
 
   /** The outcome of a case. Thread-safe (an enum). */
-  public enum Verdict { PASS, FAIL, SKIP }
+  public enum Verdict {
+    PASS,
+    FAIL,
+    SKIP
+  }
 
   /** Whether this is a failed MUST case. */
   public boolean mustFailed() {

@@ -20,8 +20,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 public class ConcurrencyCases {
 
   @Test
-  @Case(id = "concurrent.one-effect", level = Level.MUST, description = "N concurrent requests"
-      + " with one key yield one resource: every 2xx has the same id, the rest are 409")
+  @Case(
+      id = "concurrent.one-effect",
+      level = Level.MUST,
+      description =
+          "N concurrent requests"
+              + " with one key yield one resource: every 2xx has the same id, the rest are 409")
   void concurrentRequestsExecuteOnce(Target t) {
     String key = t.newKey();
     Target.Payload p = t.newPayload();
@@ -35,15 +39,16 @@ public class ConcurrencyCases {
   }
 
   /** Every 2xx carries one id, the rest are in-progress, and a final retry replays it. */
-  static void assertOneResource(Target t, String key, Target.Payload p,
-      List<Target.Response> burst) {
+  static void assertOneResource(
+      Target t, String key, Target.Payload p, List<Target.Response> burst) {
     int inProgress = t.cfg.getInt("status.in-progress", 409);
     Set<String> ids = new TreeSet<>();
     for (Target.Response r : burst) {
       if (r.ok()) {
         ids.add(String.valueOf(t.id(r)));
       } else {
-        assertTrue(r.status() == inProgress || r.status() == 409,
+        assertTrue(
+            r.status() == inProgress || r.status() == 409,
             "a concurrent duplicate must get 2xx (replay) or in-progress, got " + r.status());
       }
     }
@@ -57,8 +62,12 @@ public class ConcurrencyCases {
   }
 
   @Test
-  @Case(id = "concurrent.in-progress-status", level = Level.SHOULD, description = "A request"
-      + " arriving while the first with its key still runs gets the in-progress status (409)")
+  @Case(
+      id = "concurrent.in-progress-status",
+      level = Level.SHOULD,
+      description =
+          "A request"
+              + " arriving while the first with its key still runs gets the in-progress status (409)")
   void secondRequestWhileFirstRunsGetsInProgress(Target t) {
     t.hooks().arm("{\"fault\":\"delay\",\"millis\":1500}");
     String key = t.newKey();
@@ -72,8 +81,8 @@ public class ConcurrencyCases {
     int sb = b.await().status();
     t.evidence.note("statuses " + sa + "," + sb);
     int inProgress = t.cfg.getInt("status.in-progress", 409);
-    boolean oneRanOneWaited = (sa / 100 == 2 && sb == inProgress)
-        || (sb / 100 == 2 && sa == inProgress);
+    boolean oneRanOneWaited =
+        (sa / 100 == 2 && sb == inProgress) || (sb / 100 == 2 && sa == inProgress);
     assertTrue(oneRanOneWaited, "expected one 2xx and one " + inProgress);
   }
 }

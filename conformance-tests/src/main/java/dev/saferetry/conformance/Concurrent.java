@@ -37,18 +37,21 @@ final class Concurrent {
   static InFlight start(Target t, Request request, CountDownLatch gate) {
     Call call = t.call(request);
     CompletableFuture<Target.Response> result = new CompletableFuture<>();
-    Thread thread = new Thread(() -> {
-      try {
-        gate.await();
-        try (okhttp3.Response r = call.execute()) {
-          result.complete(Target.Response.of(r, Target.readBody(r)));
-        }
-      } catch (IOException e) {
-        result.complete(new Target.Response(0, e.toString(), null, Headers.of()));
-      } catch (InterruptedException e) {
-        result.completeExceptionally(e);
-      }
-    }, "conformance-request");
+    Thread thread =
+        new Thread(
+            () -> {
+              try {
+                gate.await();
+                try (okhttp3.Response r = call.execute()) {
+                  result.complete(Target.Response.of(r, Target.readBody(r)));
+                }
+              } catch (IOException e) {
+                result.complete(new Target.Response(0, e.toString(), null, Headers.of()));
+              } catch (InterruptedException e) {
+                result.completeExceptionally(e);
+              }
+            },
+            "conformance-request");
     thread.setDaemon(true);
     thread.start();
     return new InFlight(call, result);

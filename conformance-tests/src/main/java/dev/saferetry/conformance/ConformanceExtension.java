@@ -6,9 +6,9 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * Wires suite cases to the target: resolves a {@link Target} parameter per case (the run's
- * {@link Session} lives in the root store and is closed when the run ends) and publishes the
- * case's evidence as a report entry named {@code evidence}. Thread-safe.
+ * Wires suite cases to the target: resolves a {@link Target} parameter per case (the run's {@link
+ * Session} lives in the root store and is closed when the run ends) and publishes the case's
+ * evidence as a report entry named {@code evidence}. Thread-safe.
  */
 public final class ConformanceExtension implements ParameterResolver, AfterTestExecutionCallback {
   private static final ExtensionContext.Namespace NS =
@@ -21,9 +21,16 @@ public final class ConformanceExtension implements ParameterResolver, AfterTestE
 
   @Override
   public Object resolveParameter(ParameterContext p, ExtensionContext c) {
-    Session session = c.getRoot().getStore(NS).computeIfAbsent(Session.class,
-        k -> new Session(SuiteConfig.fromLauncher(
-            key -> c.getConfigurationParameter(key).orElse(null))), Session.class);
+    Session session =
+        c.getRoot()
+            .getStore(NS)
+            .computeIfAbsent(
+                Session.class,
+                k ->
+                    new Session(
+                        SuiteConfig.fromLauncher(
+                            key -> c.getConfigurationParameter(key).orElse(null))),
+                Session.class);
     Evidence evidence = new Evidence();
     c.getStore(NS).put(Evidence.class, evidence);
     return new Target(session, evidence);

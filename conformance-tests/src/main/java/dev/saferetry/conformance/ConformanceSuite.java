@@ -7,14 +7,19 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The catalogue of conformance cases: the classes that hold them and their {@link Case}
- * metadata, in report order. Immutable and thread-safe.
+ * The catalogue of conformance cases: the classes that hold them and their {@link Case} metadata,
+ * in report order. Immutable and thread-safe.
  */
 public final class ConformanceSuite {
   /** Every class holding cases, in execution order. */
-  public static final List<Class<?>> CASE_CLASSES = List.of(ReplayCases.class,
-      ScopeCases.class, KeySyntaxCases.class, ConcurrencyCases.class, FailureCases.class,
-      ExpiryCases.class);
+  public static final List<Class<?>> CASE_CLASSES =
+      List.of(
+          ReplayCases.class,
+          ScopeCases.class,
+          KeySyntaxCases.class,
+          ConcurrencyCases.class,
+          FailureCases.class,
+          ExpiryCases.class);
 
   private static final Map<String, Case> BY_METHOD = index();
 

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What one case observed (statuses, ids, counts), printed in the summary and the reports.
- * Never holds header values. Thread-safe.
+ * What one case observed (statuses, ids, counts), printed in the summary and the reports. Never
+ * holds header values. Thread-safe.
  */
 public final class Evidence {
   private final List<String> notes = new ArrayList<>();

@@ -22,8 +22,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 public class ExpiryCases {
 
   @Test
-  @Case(id = "expiry.late-retry-is-new", level = Level.SHOULD, description = "A late retry"
-      + " after the server's declared retention is a new request")
+  @Case(
+      id = "expiry.late-retry-is-new",
+      level = Level.SHOULD,
+      description = "A late retry" + " after the server's declared retention is a new request")
   void lateRetryAfterRetentionIsANewRequest(Target t) {
     Duration retention = t.hooks().retention();
     t.hooks().assumeTimeCanPass(retention);
@@ -37,13 +39,16 @@ public class ExpiryCases {
   }
 
   @Test
-  @Case(id = "expiry.concurrent-retries", level = Level.MUST, description = "Concurrent"
-      + " retries right after expiry still produce exactly one new effect")
+  @Case(
+      id = "expiry.concurrent-retries",
+      level = Level.MUST,
+      description =
+          "Concurrent" + " retries right after expiry still produce exactly one new effect")
   void concurrentRetriesAfterExpiryExecuteOnce(Target t) {
     Duration retention = t.hooks().retention();
     t.hooks().assumeTimeCanPass(retention);
-    Assumptions.assumeTrue(t.hooks().hasCounter(),
-        "target declares no side-effect counter (side-effects.url)");
+    Assumptions.assumeTrue(
+        t.hooks().hasCounter(), "target declares no side-effect counter (side-effects.url)");
     String key = t.newKey();
     Target.Payload p = t.newPayload();
     Target.Response first = t.create(key, p.json());

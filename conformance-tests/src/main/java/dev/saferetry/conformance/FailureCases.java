@@ -22,15 +22,21 @@ import org.junit.jupiter.api.extension.ExtendWith;
 public class FailureCases {
 
   @Test
-  @Case(id = "lost-response.retry-replays", level = Level.MUST, description = "A response lost"
-      + " after the server committed (dropped by the suite's proxy) is replayed on retry")
+  @Case(
+      id = "lost-response.retry-replays",
+      level = Level.MUST,
+      description =
+          "A response lost"
+              + " after the server committed (dropped by the suite's proxy) is replayed on retry")
   void lostResponseIsReplayedOnRetry(Target t) {
     String key = t.newKey();
     Target.Payload p = t.newPayload();
     try (LossyProxy proxy = new LossyProxy(t.session.baseUrl, t.http())) {
-      Request viaProxy = t.request(proxy.baseUrl() + t.config("create.path"), p.json(), key,
-          t.tenant1());
-      assertThrows(IOException.class, () -> t.call(viaProxy).execute().close(),
+      Request viaProxy =
+          t.request(proxy.baseUrl() + t.config("create.path"), p.json(), key, t.tenant1());
+      assertThrows(
+          IOException.class,
+          () -> t.call(viaProxy).execute().close(),
           "the proxy must drop the response");
       List<Target.Response> lost = proxy.swallowed();
       assertEquals(1, lost.size(), "the proxy forwarded the request once");
@@ -46,11 +52,15 @@ public class FailureCases {
   }
 
   @Test
-  @Case(id = "fault.5xx-after-commit", level = Level.MUST, description = "A 5xx returned after"
-      + " the side effect was committed does not lead to a second effect on retry")
+  @Case(
+      id = "fault.5xx-after-commit",
+      level = Level.MUST,
+      description =
+          "A 5xx returned after"
+              + " the side effect was committed does not lead to a second effect on retry")
   void fiveHundredAfterCommitIsNotExecutedTwice(Target t) {
-    org.junit.jupiter.api.Assumptions.assumeTrue(t.hooks().hasCounter(),
-        "target declares no side-effect counter (side-effects.url)");
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        t.hooks().hasCounter(), "target declares no side-effect counter (side-effects.url)");
     t.hooks().arm("{\"fault\":\"fail_after_commit\",\"status\":500}");
     String key = t.newKey();
     Target.Payload p = t.newPayload();
@@ -62,8 +72,11 @@ public class FailureCases {
   }
 
   @Test
-  @Case(id = "fault.5xx-before-commit", level = Level.MUST, description = "A 5xx before"
-      + " anything was committed is not stored: the retry executes exactly once")
+  @Case(
+      id = "fault.5xx-before-commit",
+      level = Level.MUST,
+      description =
+          "A 5xx before" + " anything was committed is not stored: the retry executes exactly once")
   void fiveHundredBeforeCommitLetsTheRetryExecute(Target t) {
     t.hooks().arm("{\"fault\":\"fail_before_commit\",\"status\":503}");
     String key = t.newKey();
@@ -78,8 +91,12 @@ public class FailureCases {
   }
 
   @Test
-  @Case(id = "lock.never-finishing-request", level = Level.MUST, description = "A request that"
-      + " never finishes does not wedge its key beyond the declared lock timeout")
+  @Case(
+      id = "lock.never-finishing-request",
+      level = Level.MUST,
+      description =
+          "A request that"
+              + " never finishes does not wedge its key beyond the declared lock timeout")
   void hungRequestReleasesItsKeyAfterTheLockTimeout(Target t) {
     Duration lockTimeout = t.hooks().lockTimeout();
     t.hooks().assumeTimeCanPass(lockTimeout);
@@ -96,7 +113,9 @@ public class FailureCases {
     Target.Response answered = order[0].await();
     assertTrue(!hung.result().isDone(), "one of the two requests must still be hanging");
     t.evidence.note("while hung→" + answered.status());
-    assertEquals(t.cfg.getInt("status.in-progress", 409), answered.status(),
+    assertEquals(
+        t.cfg.getInt("status.in-progress", 409),
+        answered.status(),
         "a retry while the first request hangs gets the in-progress status");
     t.hooks().pass(lockTimeout.plusSeconds(1));
     Target.Response retry = t.create(key, p.json());
@@ -110,8 +129,12 @@ public class FailureCases {
   }
 
   @Test
-  @Case(id = "durability.restart", level = Level.MUST, description = "Keys survive a server"
-      + " restart: a retry after the restart replays instead of executing again")
+  @Case(
+      id = "durability.restart",
+      level = Level.MUST,
+      description =
+          "Keys survive a server"
+              + " restart: a retry after the restart replays instead of executing again")
   void keysSurviveARestart(Target t) {
     String key = t.newKey();
     Target.Payload p = t.newPayload();

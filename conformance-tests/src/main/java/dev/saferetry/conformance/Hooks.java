@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * The optional cooperation a target may declare: side-effect counter, fault hook, clock hook,
- * restart hook, lock timeout and retention. Cases that need an undeclared one are skipped with
- * the reason. Thread-safe.
+ * restart hook, lock timeout and retention. Cases that need an undeclared one are skipped with the
+ * reason. Thread-safe.
  */
 public final class Hooks {
   private final Target target;
@@ -26,11 +26,20 @@ public final class Hooks {
   /** Side effects recorded for {@code marker}; skips the case when no counter is declared. */
   public long sideEffects(String marker) {
     String url = require("side-effects.url", "a side-effect counter (side-effects.url)");
-    try (okhttp3.Response r = target.http().newCall(new Request.Builder()
-        .url(target.url(Target.fill(url, marker, ""))).headers(headers()).build()).execute()) {
+    try (okhttp3.Response r =
+        target
+            .http()
+            .newCall(
+                new Request.Builder()
+                    .url(target.url(Target.fill(url, marker, "")))
+                    .headers(headers())
+                    .build())
+            .execute()) {
       com.fasterxml.jackson.databind.JsonNode body = Target.parse(Target.readBody(r));
-      long count = r.code() != 200 || body == null ? -1
-          : body.at(JsonPointer.compile(target.config("side-effects.pointer"))).asLong(-1);
+      long count =
+          r.code() != 200 || body == null
+              ? -1
+              : body.at(JsonPointer.compile(target.config("side-effects.pointer"))).asLong(-1);
       target.evidence.note("effects=" + count);
       return count;
     } catch (IOException e) {
@@ -60,20 +69,21 @@ public final class Hooks {
 
   /** The declared lock timeout; skips when undeclared. */
   public Duration lockTimeout() {
-    return Duration.ofSeconds(Long.parseLong(
-        require("lock-timeout-seconds", "the lock timeout (lock-timeout-seconds)")));
+    return Duration.ofSeconds(
+        Long.parseLong(require("lock-timeout-seconds", "the lock timeout (lock-timeout-seconds)")));
   }
 
   /** The declared retention; skips when undeclared. */
   public Duration retention() {
-    return Duration.ofSeconds(Long.parseLong(
-        require("retention-seconds", "the retention (retention-seconds)")));
+    return Duration.ofSeconds(
+        Long.parseLong(require("retention-seconds", "the retention (retention-seconds)")));
   }
 
   /** Skips unless time can pass by {@code d}: via the clock hook, or by waiting if short. */
   public void assumeTimeCanPass(Duration d) {
     int maxWait = target.cfg.getInt("max-wait-seconds", 20);
-    Assumptions.assumeTrue(target.config("clock.url") != null || d.getSeconds() < maxWait,
+    Assumptions.assumeTrue(
+        target.config("clock.url") != null || d.getSeconds() < maxWait,
         "needs a clock hook (clock.url) or a declared time under max-wait-seconds=" + maxWait);
   }
 
@@ -108,8 +118,12 @@ public final class Hooks {
   }
 
   private void post(String url, String json) {
-    Request request = new Request.Builder().url(target.url(url)).headers(headers())
-        .post(RequestBody.create(json, MediaType.get("application/json"))).build();
+    Request request =
+        new Request.Builder()
+            .url(target.url(url))
+            .headers(headers())
+            .post(RequestBody.create(json, MediaType.get("application/json")))
+            .build();
     try (okhttp3.Response r = target.http().newCall(request).execute()) {
       if (r.code() >= 300) {
         throw new IllegalStateException("hook " + url + " answered " + r.code());

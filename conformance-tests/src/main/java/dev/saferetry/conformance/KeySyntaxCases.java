@@ -16,31 +16,44 @@ import org.junit.jupiter.api.extension.ExtendWith;
 public class KeySyntaxCases {
 
   @Test
-  @Case(id = "key.missing", level = Level.SHOULD, description = "A missing key on an endpoint"
-      + " that requires one is rejected (IETF: 400) and creates nothing")
+  @Case(
+      id = "key.missing",
+      level = Level.SHOULD,
+      description =
+          "A missing key on an endpoint"
+              + " that requires one is rejected (IETF: 400) and creates nothing")
   void missingKeyIsRejected(Target t) {
-    Assumptions.assumeTrue(t.cfg.getBoolean("require-key", true),
+    Assumptions.assumeTrue(
+        t.cfg.getBoolean("require-key", true),
         "the target does not require keys (require-key=false)");
     rejected(t, null, "status.missing-key");
   }
 
   @Test
-  @Case(id = "key.empty", level = Level.SHOULD,
+  @Case(
+      id = "key.empty",
+      level = Level.SHOULD,
       description = "An empty key is rejected (400) and creates nothing")
   void emptyKeyIsRejected(Target t) {
     rejected(t, "", "status.invalid-key");
   }
 
   @Test
-  @Case(id = "key.too-long", level = Level.SHOULD,
+  @Case(
+      id = "key.too-long",
+      level = Level.SHOULD,
       description = "A key longer than 255 characters is rejected (400) and creates nothing")
   void overLongKeyIsRejected(Target t) {
     rejected(t, "k".repeat(256), "status.invalid-key");
   }
 
   @Test
-  @Case(id = "key.structured-field", level = Level.MAY, description = "The key is accepted"
-      + " as a quoted Structured Field string, and \"abc\" and abc denote the same key")
+  @Case(
+      id = "key.structured-field",
+      level = Level.MAY,
+      description =
+          "The key is accepted"
+              + " as a quoted Structured Field string, and \"abc\" and abc denote the same key")
   void quotedAndBareKeysAreTheSame(Target t) {
     String key = t.newKey();
     Target.Payload p = t.newPayload();

@@ -18,23 +18,32 @@ import okhttp3.Request;
 import okhttp3.RequestBody;
 
 /**
- * A fault-injecting loopback proxy: it forwards each request to the target, waits for the
- * target's complete response, records it, and then closes the client's connection without
- * answering — a response lost in the network after the server committed.
+ * A fault-injecting loopback proxy: it forwards each request to the target, waits for the target's
+ * complete response, records it, and then closes the client's connection without answering — a
+ * response lost in the network after the server committed.
  *
  * <p>Thread-safe.
  */
 final class LossyProxy implements AutoCloseable {
-  private static final Set<String> HOP_BY_HOP = Set.of("host", "connection", "content-length",
-      "transfer-encoding", "keep-alive", "expect", "upgrade");
+  private static final Set<String> HOP_BY_HOP =
+      Set.of(
+          "host",
+          "connection",
+          "content-length",
+          "transfer-encoding",
+          "keep-alive",
+          "expect",
+          "upgrade");
   private final String upstream;
   private final OkHttpClient http;
   private final HttpServer server;
-  private final ExecutorService executor = Executors.newCachedThreadPool(r -> {
-    Thread thread = new Thread(r, "lossy-proxy");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ExecutorService executor =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread thread = new Thread(r, "lossy-proxy");
+            thread.setDaemon(true);
+            return thread;
+          });
   private final List<Target.Response> swallowed = new CopyOnWriteArrayList<>();
 
   LossyProxy(String upstream, OkHttpClient http) {
@@ -71,12 +80,16 @@ final class LossyProxy implements AutoCloseable {
         }
       }
       String type = exchange.getRequestHeaders().getFirst("Content-Type");
-      Request request = new Request.Builder()
-          .url(upstream + exchange.getRequestURI().toString())
-          .headers(headers.build())
-          .method(exchange.getRequestMethod(), exchange.getRequestMethod().equals("GET") ? null
-              : RequestBody.create(body, type == null ? null : MediaType.parse(type)))
-          .build();
+      Request request =
+          new Request.Builder()
+              .url(upstream + exchange.getRequestURI().toString())
+              .headers(headers.build())
+              .method(
+                  exchange.getRequestMethod(),
+                  exchange.getRequestMethod().equals("GET")
+                      ? null
+                      : RequestBody.create(body, type == null ? null : MediaType.parse(type)))
+              .build();
       try (okhttp3.Response r = http.newCall(request).execute()) {
         swallowed.add(Target.Response.of(r, Target.readBody(r)));
       } catch (IOException e) {

@@ -12,9 +12,7 @@ import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.TestPlan;
 
-/**
- * Turns JUnit events into case verdicts and prints one progress line per case. Thread-safe.
- */
+/** Turns JUnit events into case verdicts and prints one progress line per case. Thread-safe. */
 final class ProgressListener implements TestExecutionListener {
   private final SuiteConfig config;
   private final PrintStream out;
@@ -38,11 +36,14 @@ final class ProgressListener implements TestExecutionListener {
 
   @Override
   public void reportingEntryPublished(TestIdentifier id, ReportEntry entry) {
-    entry.getKeyValuePairs().forEach((k, v) -> {
-      if (k.equals("evidence")) {
-        evidence.put(id.getUniqueId(), v);
-      }
-    });
+    entry
+        .getKeyValuePairs()
+        .forEach(
+            (k, v) -> {
+              if (k.equals("evidence")) {
+                evidence.put(id.getUniqueId(), v);
+              }
+            });
   }
 
   @Override
@@ -76,11 +77,23 @@ final class ProgressListener implements TestExecutionListener {
     if (c == null) {
       return;
     }
-    CaseResult result = new CaseResult(c.id(), config.level(c), c.description(), verdict,
-        evidence.getOrDefault(id.getUniqueId(), ""), why);
+    CaseResult result =
+        new CaseResult(
+            c.id(),
+            config.level(c),
+            c.description(),
+            verdict,
+            evidence.getOrDefault(id.getUniqueId(), ""),
+            why);
     results.add(result);
-    out.printf("[%2d/%d] %-4s %-6s %-32s %s%n", results.size(), total, verdict, result.level(),
-        c.id(), verdict == CaseResult.Verdict.PASS ? "" : why);
+    out.printf(
+        "[%2d/%d] %-4s %-6s %-32s %s%n",
+        results.size(),
+        total,
+        verdict,
+        result.level(),
+        c.id(),
+        verdict == CaseResult.Verdict.PASS ? "" : why);
     out.flush();
   }
 }

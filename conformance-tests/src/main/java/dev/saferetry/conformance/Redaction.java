@@ -8,8 +8,12 @@ final class Redaction {
 
   static boolean isSecret(String key) {
     String k = key.toLowerCase(Locale.ROOT);
-    return k.contains("authorization") || k.contains("cookie") || k.contains("token")
-        || k.contains("secret") || k.contains("password") || k.contains("api-key")
+    return k.contains("authorization")
+        || k.contains("cookie")
+        || k.contains("token")
+        || k.contains("secret")
+        || k.contains("password")
+        || k.contains("api-key")
         || k.contains("apikey");
   }
 }

@@ -23,8 +23,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 public class ReplayCases {
 
   @Test
-  @Case(id = "replay.same-payload", level = Level.MUST, description = "Same key + same payload"
-      + " replays the same status, a semantically equal body and the same resource id")
+  @Case(
+      id = "replay.same-payload",
+      level = Level.MUST,
+      description =
+          "Same key + same payload"
+              + " replays the same status, a semantically equal body and the same resource id")
   void sameKeySamePayloadReplays(Target t) {
     String key = t.newKey();
     Target.Payload p = t.newPayload();
@@ -40,7 +44,9 @@ public class ReplayCases {
   }
 
   @Test
-  @Case(id = "keys.distinct-resources", level = Level.MUST,
+  @Case(
+      id = "keys.distinct-resources",
+      level = Level.MUST,
       description = "Different keys with the same payload create distinct resources")
   void distinctKeysCreateDistinctResources(Target t) {
     Target.Payload p = t.newPayload();
@@ -55,17 +61,27 @@ public class ReplayCases {
   }
 
   @Test
-  @Case(id = "replay.after-change", level = Level.MUST, description = "A replay after the"
-      + " resource changed still returns the original outcome, not the current resource")
+  @Case(
+      id = "replay.after-change",
+      level = Level.MUST,
+      description =
+          "A replay after the"
+              + " resource changed still returns the original outcome, not the current resource")
   void replayAfterChangeReturnsOriginal(Target t) {
-    Assumptions.assumeTrue(t.config("change.path") != null,
+    Assumptions.assumeTrue(
+        t.config("change.path") != null,
         "no change operation declared (change.path, change.payload)");
     String key = t.newKey();
     Target.Payload p = t.newPayload();
     Target.Response first = t.create(key, p.json());
     assertTrue(first.ok(), "first request must succeed, got " + first.status());
-    Target.Response change = t.post("change", t.config("change.path"),
-        Target.fill(t.config("change.payload"), p.marker(), t.id(first)), t.newKey(), t.tenant1());
+    Target.Response change =
+        t.post(
+            "change",
+            t.config("change.path"),
+            Target.fill(t.config("change.payload"), p.marker(), t.id(first)),
+            t.newKey(),
+            t.tenant1());
     assertTrue(change.ok(), "the change operation must succeed, got " + change.status());
     Target.Response replay = t.create(key, p.json());
     assertEquals(first.status(), replay.status(), "replay status");
@@ -73,22 +89,28 @@ public class ReplayCases {
   }
 
   @Test
-  @Case(id = "replay.headers", level = Level.SHOULD,
+  @Case(
+      id = "replay.headers",
+      level = Level.SHOULD,
       description = "A replay keeps meaningful headers such as Location")
   void replayKeepsLocation(Target t) {
     String key = t.newKey();
     Target.Payload p = t.newPayload();
     Target.Response first = t.create(key, p.json());
-    Assumptions.assumeTrue(first.header("Location") != null,
-        "the original response has no Location header");
+    Assumptions.assumeTrue(
+        first.header("Location") != null, "the original response has no Location header");
     Target.Response replay = t.create(key, p.json());
     t.evidence.note("Location " + (replay.header("Location") == null ? "missing" : "kept"));
     assertEquals(first.header("Location"), replay.header("Location"), "replayed Location");
   }
 
   @Test
-  @Case(id = "replay.marker", level = Level.MAY, description = "A replay carries the replay"
-      + " marker header (e.g. Idempotent-Replayed) and the original response does not")
+  @Case(
+      id = "replay.marker",
+      level = Level.MAY,
+      description =
+          "A replay carries the replay"
+              + " marker header (e.g. Idempotent-Replayed) and the original response does not")
   void replayIsMarked(Target t) {
     String header = t.config("replay.header");
     Assumptions.assumeTrue(header != null, "no replay marker declared (replay.header)");
@@ -96,15 +118,19 @@ public class ReplayCases {
     Target.Payload p = t.newPayload();
     Target.Response first = t.create(key, p.json());
     Target.Response replay = t.create(key, p.json());
-    t.evidence.note(header + ": original=" + first.header(header) + " replay="
-        + replay.header(header));
+    t.evidence.note(
+        header + ": original=" + first.header(header) + " replay=" + replay.header(header));
     assertNotNull(replay.header(header), "replay marker " + header + " on the replay");
     assertEquals(null, first.header(header), "no replay marker on the original response");
   }
 
   @Test
-  @Case(id = "payload.json-normalised", level = Level.SHOULD, description = "Semantically"
-      + " identical JSON (other key order, whitespace) is treated as the same payload")
+  @Case(
+      id = "payload.json-normalised",
+      level = Level.SHOULD,
+      description =
+          "Semantically"
+              + " identical JSON (other key order, whitespace) is treated as the same payload")
   void reorderedJsonIsTheSamePayload(Target t) {
     String key = t.newKey();
     Target.Payload p = t.newPayload();

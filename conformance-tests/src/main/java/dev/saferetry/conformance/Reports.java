@@ -38,15 +38,24 @@ final class Reports {
     md.append("# SafeRetry conformance report\n\n");
     md.append("- Target: `").append(run.target()).append("`\n");
     md.append("- Profile: `").append(run.profile()).append("`\n");
-    md.append("- Result: ").append(counts(run)).append(run.mustFailed()
-        ? " — **a MUST case failed**" : " — no MUST failure").append("\n\n");
+    md.append("- Result: ")
+        .append(counts(run))
+        .append(run.mustFailed() ? " — **a MUST case failed**" : " — no MUST failure")
+        .append("\n\n");
     md.append("| Case | Level | Result | Description | Evidence |\n");
     md.append("|---|---|---|---|---|\n");
     for (CaseResult r : run.results()) {
       String detail = r.evidence() + (r.message().isEmpty() ? "" : " — " + r.message());
-      md.append("| `").append(r.id()).append("` | ").append(r.level()).append(" | ")
+      md.append("| `")
+          .append(r.id())
+          .append("` | ")
+          .append(r.level())
+          .append(" | ")
           .append(r.verdict() == CaseResult.Verdict.FAIL ? "**FAIL**" : r.verdict())
-          .append(" | ").append(cell(r.description())).append(" | ").append(cell(detail))
+          .append(" | ")
+          .append(cell(r.description()))
+          .append(" | ")
+          .append(cell(detail))
           .append(" |\n");
     }
     md.append("\n## Configuration (secrets redacted)\n\n```properties\n");

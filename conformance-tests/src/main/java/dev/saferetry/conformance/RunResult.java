@@ -14,8 +14,12 @@ import java.util.List;
  * @param markdownReport the Markdown report file
  * @param junitXmlDir the directory holding the JUnit XML report
  */
-public record RunResult(String target, String profile, List<CaseResult> results,
-    Path markdownReport, Path junitXmlDir) {
+public record RunResult(
+    String target,
+    String profile,
+    List<CaseResult> results,
+    Path markdownReport,
+    Path junitXmlDir) {
 
   /** Copies the result list. */
   public RunResult {

@@ -15,16 +15,17 @@ import java.util.TreeMap;
 
 /**
  * The resolved configuration of one suite run: target, API shape, expected statuses, declared
- * server cooperation (hooks, timings) and level overrides. Layers, later wins: built-in
- * defaults; the {@code reference} profile when no target is given; each profile named in
- * {@code profile} (comma-separated; a built-in name or a {@code .properties} path); explicit
- * overrides (system properties or launcher parameters {@code saferetry.<key>}).
+ * server cooperation (hooks, timings) and level overrides. Layers, later wins: built-in defaults;
+ * the {@code reference} profile when no target is given; each profile named in {@code profile}
+ * (comma-separated; a built-in name or a {@code .properties} path); explicit overrides (system
+ * properties or launcher parameters {@code saferetry.<key>}).
  *
  * <p>Immutable and thread-safe.
  */
 public final class SuiteConfig {
   /** Prefix of system properties and launcher configuration parameters. */
   public static final String PREFIX = "saferetry.";
+
   private static final String KEYS = PREFIX + "cfg.keys";
   private final Map<String, String> values;
 
@@ -33,8 +34,8 @@ public final class SuiteConfig {
   }
 
   /**
-   * Resolves a configuration from explicit overrides, keys without the {@code saferetry.}
-   * prefix (e.g. {@code target}, {@code profile}, {@code headers.Authorization}).
+   * Resolves a configuration from explicit overrides, keys without the {@code saferetry.} prefix
+   * (e.g. {@code target}, {@code profile}, {@code headers.Authorization}).
    *
    * @throws IllegalArgumentException if a named profile does not exist
    */
@@ -106,8 +107,10 @@ public final class SuiteConfig {
     }
     Path path = Path.of(profile);
     if (!Files.isRegularFile(path)) {
-      throw new IllegalArgumentException("unknown profile (neither ietf, stripe, reference nor a"
-          + " readable .properties file): " + profile);
+      throw new IllegalArgumentException(
+          "unknown profile (neither ietf, stripe, reference nor a"
+              + " readable .properties file): "
+              + profile);
     }
     try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
       Properties properties = new Properties();
@@ -145,18 +148,21 @@ public final class SuiteConfig {
   /** Entries whose key starts with {@code prefix}, with the prefix removed (e.g. headers). */
   public Map<String, String> withPrefix(String prefix) {
     Map<String, String> out = new LinkedHashMap<>();
-    values.forEach((k, v) -> {
-      if (k.startsWith(prefix) && !v.isBlank()) {
-        out.put(k.substring(prefix.length()), v);
-      }
-    });
+    values.forEach(
+        (k, v) -> {
+          if (k.startsWith(prefix) && !v.isBlank()) {
+            out.put(k.substring(prefix.length()), v);
+          }
+        });
     return out;
   }
 
   /** The effective level of a case: {@code level.<id>} if set, else its default. */
   public Level level(Case c) {
     String override = get("level." + c.id());
-    return override == null ? c.level() : Level.valueOf(override.toUpperCase(java.util.Locale.ROOT));
+    return override == null
+        ? c.level()
+        : Level.valueOf(override.toUpperCase(java.util.Locale.ROOT));
   }
 
   /** Target base URL, or null for the in-process reference server. */

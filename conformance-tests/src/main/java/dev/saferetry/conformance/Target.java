@@ -54,8 +54,8 @@ public final class Target {
   }
 
   /** Sends a POST and records status and id as evidence. */
-  public Response post(String label, String path, String json, String key,
-      Map<String, String> headers) {
+  public Response post(
+      String label, String path, String json, String key, Map<String, String> headers) {
     try (okhttp3.Response r = call(request(path, json, key, headers)).execute()) {
       Response response = Response.of(r, readBody(r));
       evidence.note(label + "→" + response.status() + idNote(response));

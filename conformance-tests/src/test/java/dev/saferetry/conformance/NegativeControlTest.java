@@ -22,7 +22,8 @@ class NegativeControlTest {
       assertThat(run.mustFailed()).isTrue();
       CaseResult named = run.result(variant.mustCase());
       assertThat(named.level()).isEqualTo(Level.MUST);
-      assertThat(named.verdict()).as(variant + " must fail " + variant.mustCase())
+      assertThat(named.verdict())
+          .as(variant + " must fail " + variant.mustCase())
           .isEqualTo(CaseResult.Verdict.FAIL);
     }
   }

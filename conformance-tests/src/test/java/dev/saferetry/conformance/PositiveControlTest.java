@@ -16,8 +16,12 @@ class PositiveControlTest {
     RunResult run = SuiteRuns.run("embedded-h2", Map.of());
 
     assertThat(run.results()).hasSize(ConformanceSuite.cases().size());
-    assertThat(run.results()).allSatisfy(r ->
-        assertThat(r.verdict()).as(r.id() + ": " + r.message()).isEqualTo(CaseResult.Verdict.PASS));
+    assertThat(run.results())
+        .allSatisfy(
+            r ->
+                assertThat(r.verdict())
+                    .as(r.id() + ": " + r.message())
+                    .isEqualTo(CaseResult.Verdict.PASS));
     assertThat(run.mustFailed()).isFalse();
   }
 
@@ -34,12 +38,15 @@ class PositiveControlTest {
 
   @Test
   void runWritesMarkdownAndJunitXmlWithoutSecrets() throws Exception {
-    RunResult run = SuiteRuns.run("report-check",
-        Map.of("headers.Authorization", "Bearer sk_live_do_not_print"));
+    RunResult run =
+        SuiteRuns.run(
+            "report-check", Map.of("headers.Authorization", "Bearer sk_live_do_not_print"));
 
     String markdown = Files.readString(run.markdownReport());
-    assertThat(markdown).contains("| `replay.same-payload` | MUST | PASS |")
-        .contains("headers.Authorization=***").doesNotContain("sk_live_do_not_print");
+    assertThat(markdown)
+        .contains("| `replay.same-payload` | MUST | PASS |")
+        .contains("headers.Authorization=***")
+        .doesNotContain("sk_live_do_not_print");
     Path xml = run.junitXmlDir().resolve("TEST-junit-jupiter.xml");
     assertThat(xml).exists();
     assertThat(Files.readString(xml)).contains("replay").doesNotContain("sk_live_do_not_print");

@@ -32,9 +32,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Positive control on PostgreSQL (env {@code SAFERETRY_PG_URL}, default
- * {@code jdbc:postgresql://127.0.0.1:5432/test?user=postgres}); skipped when unreachable. Each
- * run uses its own schema, dropped afterwards.
+ * Positive control on PostgreSQL (env {@code SAFERETRY_PG_URL}, default {@code
+ * jdbc:postgresql://127.0.0.1:5432/test?user=postgres}); skipped when unreachable. Each run uses
+ * its own schema, dropped afterwards.
  */
 class PostgresPositiveControlTest {
   private static final String DEFAULT_URL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
@@ -49,11 +49,16 @@ class PostgresPositiveControlTest {
     baseUrl = env == null || env.isBlank() ? DEFAULT_URL : env;
     schema = "saferetry_conf_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     DriverManager.setLoginTimeout(3);
-    try (Connection c = DriverManager.getConnection(baseUrl); Statement s = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(baseUrl);
+        Statement s = c.createStatement()) {
       s.execute("create schema " + schema);
     } catch (SQLException e) {
-      unreachable = "PostgreSQL not reachable at " + baseUrl.replaceAll("password=[^&]*",
-          "password=***") + " (" + e.getMessage() + "); set SAFERETRY_PG_URL to run these tests";
+      unreachable =
+          "PostgreSQL not reachable at "
+              + baseUrl.replaceAll("password=[^&]*", "password=***")
+              + " ("
+              + e.getMessage()
+              + "); set SAFERETRY_PG_URL to run these tests";
       System.out.println("SKIPPED: " + unreachable);
       return;
     }
@@ -68,7 +73,8 @@ class PostgresPositiveControlTest {
   @AfterAll
   static void dropSchema() throws SQLException {
     if (schemaUrl != null) {
-      try (Connection c = DriverManager.getConnection(baseUrl); Statement s = c.createStatement()) {
+      try (Connection c = DriverManager.getConnection(baseUrl);
+          Statement s = c.createStatement()) {
         s.execute("drop schema " + schema + " cascade");
       }
     }
@@ -116,19 +122,24 @@ class PostgresPositiveControlTest {
     try {
       List<Future<Response>> futures = new ArrayList<>();
       for (int i = 0; i < n; i++) {
-        Request request = new Request.Builder().url(servers.get(i % servers.size())
-            + "/v1/charges").header("Authorization", "Bearer shared_tenant")
-            .header("Idempotency-Key", description)
-            .post(RequestBody.create(body, MediaType.get("application/json"))).build();
-        futures.add(pool.submit(() -> {
-          gate.await();
-          try (Response r = http.newCall(request).execute()) {
-            r.body().string();
-            return r;
-          } catch (IOException e) {
-            throw new IllegalStateException(e);
-          }
-        }));
+        Request request =
+            new Request.Builder()
+                .url(servers.get(i % servers.size()) + "/v1/charges")
+                .header("Authorization", "Bearer shared_tenant")
+                .header("Idempotency-Key", description)
+                .post(RequestBody.create(body, MediaType.get("application/json")))
+                .build();
+        futures.add(
+            pool.submit(
+                () -> {
+                  gate.await();
+                  try (Response r = http.newCall(request).execute()) {
+                    r.body().string();
+                    return r;
+                  } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                  }
+                }));
       }
       gate.countDown();
       List<Response> responses = new ArrayList<>();

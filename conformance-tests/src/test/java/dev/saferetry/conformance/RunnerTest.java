@@ -22,9 +22,16 @@ class RunnerTest {
   void exitStatusIsOneWhenAMustCaseFailsAndTheSummaryNamesIt(@TempDir Path dir) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (ReferenceServer broken = BrokenServer.NO_PAYLOAD_COMPARISON.build().start()) {
-      int status = ConformanceRunner.execute(args("--target", broken.baseUrl(), "--profile",
-          "ietf,reference", "--report-dir", dir.toString()), new PrintStream(out, true,
-          StandardCharsets.UTF_8));
+      int status =
+          ConformanceRunner.execute(
+              args(
+                  "--target",
+                  broken.baseUrl(),
+                  "--profile",
+                  "ietf,reference",
+                  "--report-dir",
+                  dir.toString()),
+              new PrintStream(out, true, StandardCharsets.UTF_8));
 
       assertThat(status).isEqualTo(1);
     }
@@ -34,11 +41,12 @@ class RunnerTest {
   }
 
   @Test
-  void stripeProfileExpects400ForAMismatchSoTheReferenceFailsOnlyThatShouldCase(
-      @TempDir Path dir) {
+  void stripeProfileExpects400ForAMismatchSoTheReferenceFailsOnlyThatShouldCase(@TempDir Path dir) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int status = ConformanceRunner.execute(args("--profile", "stripe", "--report-dir",
-        dir.toString()), new PrintStream(out, true, StandardCharsets.UTF_8));
+    int status =
+        ConformanceRunner.execute(
+            args("--profile", "stripe", "--report-dir", dir.toString()),
+            new PrintStream(out, true, StandardCharsets.UTF_8));
 
     assertThat(status).isZero();
     assertThat(out.toString(StandardCharsets.UTF_8))
@@ -51,9 +59,16 @@ class RunnerTest {
   void undeclaredHooksSkipTheirCasesWithAReason(@TempDir Path dir) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (ReferenceServer server = ReferenceServer.builder().testHooks(false).build().start()) {
-      int status = ConformanceRunner.execute(args("--target", server.baseUrl(), "--set",
-          "headers.Authorization=Bearer t1", "--report-dir", dir.toString()),
-          new PrintStream(out, true, StandardCharsets.UTF_8));
+      int status =
+          ConformanceRunner.execute(
+              args(
+                  "--target",
+                  server.baseUrl(),
+                  "--set",
+                  "headers.Authorization=Bearer t1",
+                  "--report-dir",
+                  dir.toString()),
+              new PrintStream(out, true, StandardCharsets.UTF_8));
 
       assertThat(status).isZero();
     }
@@ -68,8 +83,10 @@ class RunnerTest {
     Path profile = dir.resolve("mine.properties");
     java.nio.file.Files.writeString(profile, "status.mismatch=400\nlevel.mismatch.status=MAY\n");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int status = ConformanceRunner.execute(args("--profile", "ietf," + profile, "--report-dir",
-        dir.toString()), new PrintStream(out, true, StandardCharsets.UTF_8));
+    int status =
+        ConformanceRunner.execute(
+            args("--profile", "ietf," + profile, "--report-dir", dir.toString()),
+            new PrintStream(out, true, StandardCharsets.UTF_8));
 
     assertThat(status).isZero();
     assertThat(out.toString(StandardCharsets.UTF_8))
@@ -79,8 +96,9 @@ class RunnerTest {
   @Test
   void unknownProfileIsAUsageError() {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int status = ConformanceRunner.execute(args("--profile", "nope"),
-        new PrintStream(out, true, StandardCharsets.UTF_8));
+    int status =
+        ConformanceRunner.execute(
+            args("--profile", "nope"), new PrintStream(out, true, StandardCharsets.UTF_8));
 
     assertThat(status).isEqualTo(2);
   }

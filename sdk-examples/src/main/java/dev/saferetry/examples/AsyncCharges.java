@@ -31,6 +31,7 @@ import java.util.concurrent.CompletionException;
 public final class AsyncCharges {
   /** How many orders are charged concurrently. */
   public static final int ORDERS = 20;
+
   /** How many of their responses get lost. */
   public static final int LOST_RESPONSES = 4;
 
@@ -40,13 +41,14 @@ public final class AsyncCharges {
   public static Report run(Sandbox sandbox, Clock clock, Sleeper sleeper, PrintStream out) {
     String description = Sandbox.tag("async");
     WireLog wire = new WireLog();
-    try (SafeRetryClient client = SafeRetryClient.builder()
-        .baseUrl(sandbox.baseUrl())
-        .apiKey("sk_test_demo")
-        .listener(wire)
-        .clock(clock)
-        .sleeper(sleeper)
-        .build()) {
+    try (SafeRetryClient client =
+        SafeRetryClient.builder()
+            .baseUrl(sandbox.baseUrl())
+            .apiKey("sk_test_demo")
+            .listener(wire)
+            .clock(clock)
+            .sleeper(sleeper)
+            .build()) {
       Charges charges = new PaymentsClient(client).charges();
       for (int i = 0; i < LOST_RESPONSES; i++) {
         sandbox.dropNextResponse();
@@ -54,9 +56,10 @@ public final class AsyncCharges {
 
       List<CompletableFuture<CallResult<Charge>>> futures = new ArrayList<>();
       for (int order = 3000; order < 3000 + ORDERS; order++) {
-        futures.add(charges.createAsync(
-            new ChargeCreateParams(100 + order % 100, "eur", description, null),
-            RequestOptions.builder().intentId("order-" + order + "/charge").build()));
+        futures.add(
+            charges.createAsync(
+                new ChargeCreateParams(100 + order % 100, "eur", description, null),
+                RequestOptions.builder().intentId("order-" + order + "/charge").build()));
       }
       int succeeded = 0;
       for (CompletableFuture<CallResult<Charge>> future : futures) {
@@ -69,16 +72,21 @@ public final class AsyncCharges {
           if (!(e.getCause() instanceof SafeRetryException failure)) {
             throw e;
           }
-          out.printf("  %s ended %s: %s%n", failure.intentId(), failure.outcome(),
-              failure.getMessage());
+          out.printf(
+              "  %s ended %s: %s%n", failure.intentId(), failure.outcome(), failure.getMessage());
         }
       }
       List<WireLog.Row> attempts = wire.rows();
       long keys = attempts.stream().map(WireLog.Row::key).distinct().count();
-      out.printf("  %d of %d charges succeeded with %d distinct keys in %d attempts%n",
+      out.printf(
+          "  %d of %d charges succeeded with %d distinct keys in %d attempts%n",
           succeeded, ORDERS, keys, attempts.size());
-      return new Report("async", ORDERS, sandbox.sideEffects(description),
-          client.pendingIntents().size(), retriedFirst(attempts));
+      return new Report(
+          "async",
+          ORDERS,
+          sandbox.sideEffects(description),
+          client.pendingIntents().size(),
+          retriedFirst(attempts));
     }
   }
 

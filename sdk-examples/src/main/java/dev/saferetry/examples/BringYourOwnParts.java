@@ -42,39 +42,58 @@ public final class BringYourOwnParts {
   public static Result run(Sandbox sandbox, Clock clock, Sleeper sleeper, PrintStream out) {
     String description = Sandbox.tag("own-parts");
     List<String> keysSeen = new CopyOnWriteArrayList<>();
-    Interceptor userAgent = chain -> {
-      keysSeen.add(String.valueOf(chain.request().header("Idempotency-Key")));
-      String sdkAgent = chain.request().header("User-Agent");
-      return chain.proceed(chain.request().newBuilder()
-          .header("User-Agent", "acme-shop/1.0 " + sdkAgent).build());
-    };
-    OkHttpClient http = new OkHttpClient.Builder()      // the one your service already has
-        .addInterceptor(userAgent)
-        .connectTimeout(Duration.ofSeconds(2))
-        .readTimeout(Duration.ofSeconds(10))
-        .build();
-    ObjectMapper mapper = new ObjectMapper()             // yours; the SDK uses a lenient copy
-        .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+    Interceptor userAgent =
+        chain -> {
+          keysSeen.add(String.valueOf(chain.request().header("Idempotency-Key")));
+          String sdkAgent = chain.request().header("User-Agent");
+          return chain.proceed(
+              chain
+                  .request()
+                  .newBuilder()
+                  .header("User-Agent", "acme-shop/1.0 " + sdkAgent)
+                  .build());
+        };
+    OkHttpClient http =
+        new OkHttpClient.Builder() // the one your service already has
+            .addInterceptor(userAgent)
+            .connectTimeout(Duration.ofSeconds(2))
+            .readTimeout(Duration.ofSeconds(10))
+            .build();
+    ObjectMapper mapper =
+        new ObjectMapper() // yours; the SDK uses a lenient copy
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     WireLog wire = new WireLog();
     MetricsListener metrics = new MetricsListener(wire);
-    try (SafeRetryClient client = SafeRetryClient.builder()
-        .baseUrl(sandbox.baseUrl())
-        .apiKey("sk_test_demo")
-        .okHttpClient(http)
-        .objectMapper(mapper)
-        .listener(metrics)
-        .clock(clock)
-        .sleeper(sleeper)
-        .build()) {
+    try (SafeRetryClient client =
+        SafeRetryClient.builder()
+            .baseUrl(sandbox.baseUrl())
+            .apiKey("sk_test_demo")
+            .okHttpClient(http)
+            .objectMapper(mapper)
+            .listener(metrics)
+            .clock(clock)
+            .sleeper(sleeper)
+            .build()) {
       sandbox.dropNextResponse();
-      String id = new PaymentsClient(client).charges().create(
-          new ChargeCreateParams(990, "gbp", description, null),
-          RequestOptions.builder().intentId("order-1006/charge").build()).value().id();
+      String id =
+          new PaymentsClient(client)
+              .charges()
+              .create(
+                  new ChargeCreateParams(990, "gbp", description, null),
+                  RequestOptions.builder().intentId("order-1006/charge").build())
+              .value()
+              .id();
       Map<String, Long> snapshot = metrics.snapshot();
-      out.printf("  charge %s; interceptor saw %d requests with keys %s; metrics %s%n", id,
-          keysSeen.size(), keysSeen, snapshot);
-      Report report = new Report("own-parts", 1, sandbox.sideEffects(description),
-          client.pendingIntents().size(), wire.rows());
+      out.printf(
+          "  charge %s; interceptor saw %d requests with keys %s; metrics %s%n",
+          id, keysSeen.size(), keysSeen, snapshot);
+      Report report =
+          new Report(
+              "own-parts",
+              1,
+              sandbox.sideEffects(description),
+              client.pendingIntents().size(),
+              wire.rows());
       return new Result(report, List.copyOf(keysSeen), snapshot);
     } finally {
       http.dispatcher().executorService().shutdown(); // yours to close: the SDK leaves it open

@@ -1,20 +1,15 @@
 package dev.saferetry.examples;
 
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.net.URISyntaxException;
-import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -44,14 +39,20 @@ final class ChildJvm implements AutoCloseable {
 
   /** Starts {@code mainClass} with {@code args} in a new JVM. */
   static ChildJvm start(Class<?> mainClass, String... args) {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", classpath(), "-Xshare:auto", "-XX:TieredStopAtLevel=1",
-        "-Dorg.slf4j.simpleLogger.defaultLogLevel=error", mainClass.getName()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                ChildClasspath.build(),
+                "-Xshare:auto",
+                "-XX:TieredStopAtLevel=1",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=error",
+                mainClass.getName()));
     command.addAll(Arrays.asList(args));
     try {
-      return new ChildJvm(new ProcessBuilder(command)
-          .redirectError(ProcessBuilder.Redirect.INHERIT).start());
+      return new ChildJvm(
+          new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start a child JVM", e);
     }
@@ -63,8 +64,10 @@ final class ChildJvm implements AutoCloseable {
     while (true) {
       String line = lines.poll(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
       if (line == null || line.equals(END)) {
-        throw new IllegalStateException("child JVM " + (line == null ? "timed out" : "ended")
-            + " before printing the expected line");
+        throw new IllegalStateException(
+            "child JVM "
+                + (line == null ? "timed out" : "ended")
+                + " before printing the expected line");
       }
       if (wanted.test(line)) {
         return line;
@@ -78,7 +81,8 @@ final class ChildJvm implements AutoCloseable {
       throw new IllegalStateException("child JVM did not finish in " + seconds + " s");
     }
     List<String> rest = new ArrayList<>();
-    for (String l = lines.poll(5, TimeUnit.SECONDS); l != null && !l.equals(END);
+    for (String l = lines.poll(5, TimeUnit.SECONDS);
+        l != null && !l.equals(END);
         l = lines.poll(5, TimeUnit.SECONDS)) {
       rest.add(l);
     }
@@ -97,8 +101,9 @@ final class ChildJvm implements AutoCloseable {
   }
 
   private void pump() {
-    try (BufferedReader in = new BufferedReader(
-        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader in =
+        new BufferedReader(
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         lines.add(line);
       }
@@ -107,23 +112,6 @@ final class ChildJvm implements AutoCloseable {
     } finally {
       lines.add(END);
     }
-  }
-
-  private static String classpath() {
-    Set<String> entries = new LinkedHashSet<>();
-    for (ClassLoader l = ChildJvm.class.getClassLoader(); l != null; l = l.getParent()) {
-      if (l instanceof URLClassLoader urls) {
-        for (URL url : urls.getURLs()) {
-          try {
-            entries.add(Path.of(url.toURI()).toString());
-          } catch (URISyntaxException | IllegalArgumentException e) {
-            // not a local file: cannot be on a child's classpath
-          }
-        }
-      }
-    }
-    entries.addAll(Arrays.asList(System.getProperty("java.class.path").split(File.pathSeparator)));
-    return String.join(File.pathSeparator, entries);
   }
 
   /** Kills the process if it is still running. */

@@ -44,58 +44,88 @@ public final class CrashAndRecover {
     return new ChargeCreateParams(7300, "eur", description, null);
   }
 
-  static SafeRetryClientBuilder client(String baseUrl, FileKeyStore store,
-      SafeRetryListener listener) {
-    return SafeRetryClient.builder().baseUrl(baseUrl).apiKey("sk_test_demo")
-        .keyStore(store).listener(listener);
+  static SafeRetryClientBuilder client(
+      String baseUrl, FileKeyStore store, SafeRetryListener listener) {
+    return SafeRetryClient.builder()
+        .baseUrl(baseUrl)
+        .apiKey("sk_test_demo")
+        .keyStore(store)
+        .listener(listener);
   }
 
   /** Process 1: charges one order, reporting on stdout once the request is on the wire. */
   static void charge(String baseUrl, Path dir, String intentId, String description) {
-    SafeRetryListener started = new SafeRetryListener() {
-      @Override public void onAttemptStart(AttemptStarted e) { // the key is on disk by now
-        System.out.println("STARTED|" + e.attempt() + "|" + e.key() + "|" + e.requestId());
-      }
-    };
-    OkHttpClient http = new OkHttpClient.Builder().eventListener(new EventListener() {
-      @Override public void requestBodyEnd(Call call, long bytes) {
-        System.out.println("SENT"); // the whole request is written: kill us now
-      }
-    }).build();
+    SafeRetryListener started =
+        new SafeRetryListener() {
+          @Override
+          public void onAttemptStart(AttemptStarted e) { // the key is on disk by now
+            System.out.println("STARTED|" + e.attempt() + "|" + e.key() + "|" + e.requestId());
+          }
+        };
+    OkHttpClient http =
+        new OkHttpClient.Builder()
+            .eventListener(
+                new EventListener() {
+                  @Override
+                  public void requestBodyEnd(Call call, long bytes) {
+                    System.out.println("SENT"); // the whole request is written: kill us now
+                  }
+                })
+            .build();
     try (FileKeyStore store = FileKeyStore.open(dir);
         SafeRetryClient client = client(baseUrl, store, started).okHttpClient(http).build()) {
-      new PaymentsClient(client).charges().create(chargeFor(intentId, description),
-          RequestOptions.builder().intentId(intentId).build());
+      new PaymentsClient(client)
+          .charges()
+          .create(
+              chargeFor(intentId, description),
+              RequestOptions.builder().intentId(intentId).build());
       System.out.println("FINISHED"); // not reached: the process is killed first
     }
   }
 
   /** Process 2: after a restart, re-drives every pending intent with its own payload. */
   static void recover(String baseUrl, Path dir, String description) {
-    SafeRetryListener rows = new SafeRetryListener() {
-      private volatile boolean hinted;
+    SafeRetryListener rows =
+        new SafeRetryListener() {
+          private volatile boolean hinted;
 
-      @Override public void onRetryScheduled(RetryScheduled e) {
-        hinted = e.serverHint();
-      }
+          @Override
+          public void onRetryScheduled(RetryScheduled e) {
+            hinted = e.serverHint();
+          }
 
-      @Override public void onAttemptEnd(AttemptFinished e) {
-        Attempt a = e.attempt();
-        System.out.println("ROW|" + e.intentId() + "|" + a.number() + "|" + e.key() + "|"
-            + a.requestId() + "|" + a.status() + "|" + a.delayBefore().toMillis() + "|"
-            + (a.number() > 1 && hinted));
-      }
-    };
+          @Override
+          public void onAttemptEnd(AttemptFinished e) {
+            Attempt a = e.attempt();
+            System.out.println(
+                "ROW|"
+                    + e.intentId()
+                    + "|"
+                    + a.number()
+                    + "|"
+                    + e.key()
+                    + "|"
+                    + a.requestId()
+                    + "|"
+                    + a.status()
+                    + "|"
+                    + a.delayBefore().toMillis()
+                    + "|"
+                    + (a.number() > 1 && hinted));
+          }
+        };
     try (FileKeyStore store = FileKeyStore.open(dir);
         SafeRetryClient client = client(baseUrl, store, rows).build()) {
       Charges charges = new PaymentsClient(client).charges();
       for (IntentRecord pending : client.pendingIntents()) {
         System.out.println("PENDING|" + pending.intentId() + "|" + pending.key());
         try {
-          CallResult<Charge> done = charges.create(chargeFor(pending.intentId(), description),
-              RequestOptions.builder().intentId(pending.intentId()).build());
-          System.out.println("DONE|" + done.key() + "|" + done.value().id() + "|"
-              + done.replayed());
+          CallResult<Charge> done =
+              charges.create(
+                  chargeFor(pending.intentId(), description),
+                  RequestOptions.builder().intentId(pending.intentId()).build());
+          System.out.println(
+              "DONE|" + done.key() + "|" + done.value().id() + "|" + done.replayed());
         } catch (SafeRetryException e) { // UNKNOWN stays pending for the next recovery run
           System.out.println("NOT DONE|" + pending.intentId() + "|" + e.outcome());
         }
@@ -105,8 +135,8 @@ public final class CrashAndRecover {
   }
 
   /**
-   * Runs the whole drill against an in-process server, or the base URL given as argument. The
-   * child processes are started as {@code CrashAndRecover --charge ...} and {@code --recover ...}.
+   * Runs the whole drill against an in-process server, or the base URL given as argument. The child
+   * processes are started as {@code CrashAndRecover --charge ...} and {@code --recover ...}.
    */
   public static void main(String[] args) throws Exception {
     if (args.length == 5 && args[0].equals("--charge")) {

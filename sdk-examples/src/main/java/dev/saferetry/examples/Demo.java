@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The guided tour: every example in turn against a fresh in-process reference server, printing
- * what happened on the wire (attempt, key, request id, status or fault, delay) and the charges the
+ * The guided tour: every example in turn against a fresh in-process reference server, printing what
+ * happened on the wire (attempt, key, request id, status or fault, delay) and the charges the
  * server made next to the charges the caller intended. It ends with one verdict per scenario and
  * exits with status 1 if any scenario produced a duplicate or lost an intent.
  *
@@ -29,30 +29,46 @@ public final class Demo {
 
   static List<Step> steps() {
     return List.of(
-        new Step("quick-start", "Quick start",
+        new Step(
+            "quick-start",
+            "Quick start",
             "one charge as a named intent, read back by id",
             (s, clock, sleeper, out) -> QuickStart.run(s, out)),
-        new Step("lost-response", "Lost response",
+        new Step(
+            "lost-response",
+            "Lost response",
             "the server commits, the response is lost; the SDK retries with the same key"
                 + " and the server replays",
             LostResponse::run),
-        new Step("outage", "Outage",
+        new Step(
+            "outage",
+            "Outage",
             "503 + Retry-After, retries run out, the breaker opens; the intent stays pending"
                 + " and completes once the API is back",
             Outage::run),
-        new Step("crash-recover", "Crash and recover",
+        new Step(
+            "crash-recover",
+            "Crash and recover",
             "process 1 is killed mid-request; process 2 finds the pending intent in the file"
                 + " store and re-drives it",
             (s, clock, sleeper, out) -> CrashDrill.run(s, out)),
-        new Step("provider-profiles", "Provider profiles",
+        new Step(
+            "provider-profiles",
+            "Provider profiles",
             "the key in PayPal-Request-Id, then in a JSON body field (Square's"
                 + " idempotency_key), each losing a response",
             Demo::providers),
-        new Step("async", "Asynchronous use",
-            AsyncCharges.ORDERS + " concurrent charges through CompletableFutures, "
-                + AsyncCharges.LOST_RESPONSES + " responses lost",
+        new Step(
+            "async",
+            "Asynchronous use",
+            AsyncCharges.ORDERS
+                + " concurrent charges through CompletableFutures, "
+                + AsyncCharges.LOST_RESPONSES
+                + " responses lost",
             AsyncCharges::run),
-        new Step("own-parts", "Bring your own parts",
+        new Step(
+            "own-parts",
+            "Bring your own parts",
             "your OkHttpClient, interceptor, ObjectMapper and a metrics listener",
             (s, clock, sleeper, out) -> BringYourOwnParts.run(s, clock, sleeper, out).report()));
   }
@@ -87,16 +103,20 @@ public final class Demo {
   /** Runs the tour and exits with 1 if any scenario duplicated or lost a charge. */
   public static void main(String[] args) {
     long start = System.nanoTime();
-    System.out.println("SafeRetry guided tour: exactly-once charges through lost responses,"
-        + " outages and a crash.");
-    System.out.println("Each table has one row per attempt on the wire: the idempotency key stays"
-        + " the same for every attempt of an intent, the request id (tracing only) changes.");
+    System.out.println(
+        "SafeRetry guided tour: exactly-once charges through lost responses,"
+            + " outages and a crash.");
+    System.out.println(
+        "Each table has one row per attempt on the wire: the idempotency key stays"
+            + " the same for every attempt of an intent, the request id (tracing only) changes.");
     List<Report> reports = tour(Clock.systemUTC(), Sleeper.system(), System.out);
     System.out.printf("%n== Verdicts (%.1f s)%n", (System.nanoTime() - start) / 1e9);
     reports.forEach(r -> System.out.println(r.verdict()));
     int status = exitStatus(reports);
-    System.out.println(status == 0 ? "All scenarios: one charge per intent, none lost."
-        : "FAILED: a scenario produced a duplicate or lost an intent.");
+    System.out.println(
+        status == 0
+            ? "All scenarios: one charge per intent, none lost."
+            : "FAILED: a scenario produced a duplicate or lost an intent.");
     System.out.flush();
     if (status != 0) {
       System.exit(status);

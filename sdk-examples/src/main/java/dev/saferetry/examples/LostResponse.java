@@ -29,23 +29,32 @@ public final class LostResponse {
   public static Report run(Sandbox sandbox, Clock clock, Sleeper sleeper, PrintStream out) {
     String description = Sandbox.tag("lost-response");
     WireLog wire = new WireLog();
-    try (SafeRetryClient client = SafeRetryClient.builder()
-        .baseUrl(sandbox.baseUrl())
-        .apiKey("sk_test_demo")
-        .listener(wire)
-        .clock(clock)
-        .sleeper(sleeper)
-        .build()) {
+    try (SafeRetryClient client =
+        SafeRetryClient.builder()
+            .baseUrl(sandbox.baseUrl())
+            .apiKey("sk_test_demo")
+            .listener(wire)
+            .clock(clock)
+            .sleeper(sleeper)
+            .build()) {
       sandbox.dropNextResponse(); // the world outside: the next response never arrives
 
-      CallResult<Charge> result = new PaymentsClient(client).charges().create(
-          new ChargeCreateParams(4200, "eur", description, null),
-          RequestOptions.builder().intentId("order-1002/charge").build());
+      CallResult<Charge> result =
+          new PaymentsClient(client)
+              .charges()
+              .create(
+                  new ChargeCreateParams(4200, "eur", description, null),
+                  RequestOptions.builder().intentId("order-1002/charge").build());
 
-      out.printf("  charge %s after %d attempts, replayed by the server: %s%n",
+      out.printf(
+          "  charge %s after %d attempts, replayed by the server: %s%n",
           result.value().id(), result.attempts().size(), result.replayed());
-      return new Report("lost-response", 1, sandbox.sideEffects(description),
-          client.pendingIntents().size(), wire.rows());
+      return new Report(
+          "lost-response",
+          1,
+          sandbox.sideEffects(description),
+          client.pendingIntents().size(),
+          wire.rows());
     }
   }
 

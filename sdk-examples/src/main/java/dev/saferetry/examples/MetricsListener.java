@@ -13,9 +13,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Feeds a client's events into the service's logs and counters — swap the counters for your
- * metrics registry (Micrometer, Prometheus...) — then passes them on to {@code next}: a client
- * has one listener, so chain them to have several. Part of {@link BringYourOwnParts}.
+ * Feeds a client's events into the service's logs and counters — swap the counters for your metrics
+ * registry (Micrometer, Prometheus...) — then passes them on to {@code next}: a client has one
+ * listener, so chain them to have several. Part of {@link BringYourOwnParts}.
  *
  * <p>Thread-safe, as listeners must be: they run on the calling threads.
  */
@@ -49,8 +49,8 @@ public final class MetricsListener implements SafeRetryListener {
   @Override
   public void onRetryScheduled(RetryScheduled e) {
     increment("payments.retries");
-    LOG.info("retrying {} in {} ms with the same key {}", e.operation(), e.delay().toMillis(),
-        e.key());
+    LOG.info(
+        "retrying {} in {} ms with the same key {}", e.operation(), e.delay().toMillis(), e.key());
     next.onRetryScheduled(e);
   }
 

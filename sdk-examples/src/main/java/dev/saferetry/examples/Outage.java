@@ -39,15 +39,17 @@ public final class Outage {
     String description = Sandbox.tag("outage");
     WireLog wire = new WireLog();
     try (OutageProxy api = new OutageProxy(sandbox.baseUrl());
-        SafeRetryClient client = SafeRetryClient.builder()
-            .baseUrl(api.baseUrl())
-            .apiKey("sk_test_demo")
-            .retryPolicy(RetryPolicy.defaults().withMaxAttempts(2))
-            .breakerPolicy(BreakerPolicy.defaults().withWindow(3, 3).withRecovery(BREAKER_OPEN, 1))
-            .listener(wire)
-            .clock(clock)
-            .sleeper(sleeper)
-            .build()) {
+        SafeRetryClient client =
+            SafeRetryClient.builder()
+                .baseUrl(api.baseUrl())
+                .apiKey("sk_test_demo")
+                .retryPolicy(RetryPolicy.defaults().withMaxAttempts(2))
+                .breakerPolicy(
+                    BreakerPolicy.defaults().withWindow(3, 3).withRecovery(BREAKER_OPEN, 1))
+                .listener(wire)
+                .clock(clock)
+                .sleeper(sleeper)
+                .build()) {
       Charges charges = new PaymentsClient(client).charges();
       ChargeCreateParams params = new ChargeCreateParams(2500, "eur", description, null);
       RequestOptions intent = RequestOptions.builder().intentId("order-1003/charge").build();
@@ -58,17 +60,21 @@ public final class Outage {
           charges.create(params, intent);
           throw new IllegalStateException("a call succeeded during the outage");
         } catch (CircuitOpenException e) {
-          String what = e.attempts().isEmpty() ? "breaker open, nothing sent"
-              : "breaker opened after " + e.attempts().size() + " attempt(s), retry stopped";
-          wire.note("call " + call + ": " + what + "; outcome " + e.outcome()
-              + ", intent still pending");
+          String what =
+              e.attempts().isEmpty()
+                  ? "breaker open, nothing sent"
+                  : "breaker opened after " + e.attempts().size() + " attempt(s), retry stopped";
+          wire.note(
+              "call " + call + ": " + what + "; outcome " + e.outcome() + ", intent still pending");
         } catch (OutcomeUnknownException e) {
           wire.note("call " + call + ": outcome UNKNOWN, intent pending with key " + e.key());
         }
       }
       int pendingDuringOutage = client.pendingIntents().size();
-      out.printf("  during the outage: %d request(s) answered 503, %d intent(s) pending, "
-          + "breaker %s%n", api.refused(), pendingDuringOutage, client.breakerState());
+      out.printf(
+          "  during the outage: %d request(s) answered 503, %d intent(s) pending, "
+              + "breaker %s%n",
+          api.refused(), pendingDuringOutage, client.breakerState());
 
       api.down(false);
       // In a service a scheduled job re-drives pending intents later; here we just wait.
@@ -77,8 +83,12 @@ public final class Outage {
       String id = charges.create(params, intent).value().id();
       out.printf("  recovered: charge %s, breaker %s%n", id, client.breakerState());
       int notKeptDuringOutage = pendingDuringOutage == 1 ? 0 : 1; // counts as a lost intent
-      return new Report("outage", 1, sandbox.sideEffects(description),
-          client.pendingIntents().size() + notKeptDuringOutage, wire.rows());
+      return new Report(
+          "outage",
+          1,
+          sandbox.sideEffects(description),
+          client.pendingIntents().size() + notKeptDuringOutage,
+          wire.rows());
     }
   }
 

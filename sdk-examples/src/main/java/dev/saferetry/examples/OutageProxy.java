@@ -27,18 +27,28 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Thread-safe.
  */
 public final class OutageProxy implements AutoCloseable {
-  private static final Set<String> NOT_FORWARDED = Set.of("host", "connection", "content-length",
-      "transfer-encoding", "keep-alive", "expect", "upgrade", "date");
+  private static final Set<String> NOT_FORWARDED =
+      Set.of(
+          "host",
+          "connection",
+          "content-length",
+          "transfer-encoding",
+          "keep-alive",
+          "expect",
+          "upgrade",
+          "date");
   private final String upstream;
   private final AtomicBoolean down = new AtomicBoolean();
   private final AtomicInteger refused = new AtomicInteger();
-  private final HttpClient http = HttpClient.newBuilder()
-      .connectTimeout(Duration.ofSeconds(5)).build();
-  private final ExecutorService executor = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "outage-proxy");
-    t.setDaemon(true);
-    return t;
-  });
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final ExecutorService executor =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "outage-proxy");
+            t.setDaemon(true);
+            return t;
+          });
   private final HttpServer server;
 
   /** Starts a proxy on an ephemeral loopback port in front of {@code upstream}. */
@@ -75,26 +85,37 @@ public final class OutageProxy implements AutoCloseable {
       if (down.get()) {
         refused.incrementAndGet();
         exchange.getResponseHeaders().set("Retry-After", "1");
-        reply(exchange, 503, "{\"error\":{\"type\":\"api_error\",\"message\":\"down\"}}"
-            .getBytes(StandardCharsets.UTF_8));
+        reply(
+            exchange,
+            503,
+            "{\"error\":{\"type\":\"api_error\",\"message\":\"down\"}}"
+                .getBytes(StandardCharsets.UTF_8));
         return;
       }
-      HttpRequest.Builder forward = HttpRequest.newBuilder(
-              URI.create(upstream + exchange.getRequestURI()))
-          .timeout(Duration.ofSeconds(30))
-          .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(body));
-      exchange.getRequestHeaders().forEach((name, values) -> {
-        if (!NOT_FORWARDED.contains(name.toLowerCase(Locale.ROOT))) {
-          values.forEach(v -> forward.header(name, v));
-        }
-      });
-      HttpResponse<byte[]> answer = http.send(forward.build(),
-          HttpResponse.BodyHandlers.ofByteArray());
-      answer.headers().map().forEach((name, values) -> {
-        if (!NOT_FORWARDED.contains(name.toLowerCase(Locale.ROOT)) && !name.startsWith(":")) {
-          exchange.getResponseHeaders().put(name, values);
-        }
-      });
+      HttpRequest.Builder forward =
+          HttpRequest.newBuilder(URI.create(upstream + exchange.getRequestURI()))
+              .timeout(Duration.ofSeconds(30))
+              .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(body));
+      exchange
+          .getRequestHeaders()
+          .forEach(
+              (name, values) -> {
+                if (!NOT_FORWARDED.contains(name.toLowerCase(Locale.ROOT))) {
+                  values.forEach(v -> forward.header(name, v));
+                }
+              });
+      HttpResponse<byte[]> answer =
+          http.send(forward.build(), HttpResponse.BodyHandlers.ofByteArray());
+      answer
+          .headers()
+          .map()
+          .forEach(
+              (name, values) -> {
+                if (!NOT_FORWARDED.contains(name.toLowerCase(Locale.ROOT))
+                    && !name.startsWith(":")) {
+                  exchange.getResponseHeaders().put(name, values);
+                }
+              });
       reply(exchange, answer.statusCode(), answer.body());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

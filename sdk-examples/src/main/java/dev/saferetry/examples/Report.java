@@ -15,8 +15,8 @@ import java.util.List;
  * @param wire the attempts and notes, in order
  *     <p>Immutable and thread-safe.
  */
-public record Report(String scenario, long intended, long sideEffects, int pendingIntents,
-    List<WireLog.Row> wire) {
+public record Report(
+    String scenario, long intended, long sideEffects, int pendingIntents, List<WireLog.Row> wire) {
   private static final int MAX_ROWS = 14;
 
   /** Copies the rows. */
@@ -42,13 +42,15 @@ public record Report(String scenario, long intended, long sideEffects, int pendi
   /** Returns the one-line verdict, e.g. {@code PASS lost-response: intended 1, server 1}. */
   public String verdict() {
     String why = duplicate() ? " DUPLICATE" : lostIntent() ? " LOST INTENT" : "";
-    return String.format("%s %-18s intended %d, server side effects %d, pending %d%s",
+    return String.format(
+        "%s %-18s intended %d, server side effects %d, pending %d%s",
         passed() ? "PASS" : "FAIL", scenario, intended, sideEffects, pendingIntents, why);
   }
 
   /** Prints the wire table and the counts. */
   public void print(PrintStream out) {
-    out.printf("  %-3s %-18s %-36s %-35s %-15s %s%n",
+    out.printf(
+        "  %-3s %-18s %-36s %-35s %-15s %s%n",
         "#", "intent", "idempotency key", "request id", "status/fault", "delay before");
     int shown = 0;
     for (WireLog.Row r : wire) {
@@ -57,14 +59,21 @@ public record Report(String scenario, long intended, long sideEffects, int pendi
         break;
       }
       if (r.isAttempt()) {
-        out.printf("  %-3d %-18s %-36s %-35s %-15s %d ms%s%n", r.attempt(), r.intentId(),
-            r.key(), r.requestId(), r.result(), r.delayBefore().toMillis(),
+        out.printf(
+            "  %-3d %-18s %-36s %-35s %-15s %d ms%s%n",
+            r.attempt(),
+            r.intentId(),
+            r.key(),
+            r.requestId(),
+            r.result(),
+            r.delayBefore().toMillis(),
             r.serverHint() ? " (Retry-After)" : "");
       } else {
         out.printf("  -- %s%n", r.note());
       }
     }
-    out.printf("  intended charges: %d, server side effects: %d, pending intents: %d%n",
+    out.printf(
+        "  intended charges: %d, server side effects: %d, pending intents: %d%n",
         intended, sideEffects, pendingIntents);
   }
 }

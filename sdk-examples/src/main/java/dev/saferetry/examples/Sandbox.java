@@ -5,10 +5,10 @@ import dev.saferetry.conformance.server.ReferenceServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.UUID;
@@ -26,8 +26,8 @@ public final class Sandbox implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private final String baseUrl;
   private final ReferenceServer server;
-  private final HttpClient http = HttpClient.newBuilder()
-      .connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private Sandbox(String baseUrl, ReferenceServer server) {
     this.baseUrl = baseUrl;
@@ -73,8 +73,15 @@ public final class Sandbox implements AutoCloseable {
 
   /** Returns how many charges and refunds the server executed with this description. */
   public long sideEffects(String description) {
-    String body = send(HttpRequest.newBuilder(URI.create(baseUrl + "/_test/side-effects"
-        + "?description=" + URLEncoder.encode(description, StandardCharsets.UTF_8))).GET());
+    String body =
+        send(
+            HttpRequest.newBuilder(
+                    URI.create(
+                        baseUrl
+                            + "/_test/side-effects"
+                            + "?description="
+                            + URLEncoder.encode(description, StandardCharsets.UTF_8)))
+                .GET());
     try {
       return JSON.readTree(body).path("total").asLong();
     } catch (IOException e) {
@@ -83,18 +90,24 @@ public final class Sandbox implements AutoCloseable {
   }
 
   private void arm(String fault) {
-    send(HttpRequest.newBuilder(URI.create(baseUrl + "/_test/faults"))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(fault)));
+    send(
+        HttpRequest.newBuilder(URI.create(baseUrl + "/_test/faults"))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(fault)));
   }
 
   private String send(HttpRequest.Builder request) {
     try {
-      HttpResponse<String> r = http.send(request.timeout(Duration.ofSeconds(10)).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r =
+          http.send(
+              request.timeout(Duration.ofSeconds(10)).build(),
+              HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() != 200) {
-        throw new IllegalStateException(baseUrl + " answered " + r.statusCode()
-            + " to a test hook: start the reference server with --test-hooks");
+        throw new IllegalStateException(
+            baseUrl
+                + " answered "
+                + r.statusCode()
+                + " to a test hook: start the reference server with --test-hooks");
       }
       return r.body();
     } catch (IOException e) {

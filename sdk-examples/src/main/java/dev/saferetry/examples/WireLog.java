@@ -14,8 +14,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A {@link SafeRetryListener} that records what happened on the wire: one row per attempt (intent,
  * attempt number, key, request id, status or transport failure, delay before it and whether the
- * server asked for it) and a note per
- * circuit breaker change. The same hook feeds logs or metrics in a service.
+ * server asked for it) and a note per circuit breaker change. The same hook feeds logs or metrics
+ * in a service.
  *
  * <p>Thread-safe.
  */
@@ -35,8 +35,15 @@ public final class WireLog implements SafeRetryListener {
    * @param serverHint whether that wait was the server's {@code Retry-After}
    * @param note a remark instead of an attempt, or {@code null}
    */
-  public record Row(String intentId, int attempt, String key, String requestId, String result,
-      Duration delayBefore, boolean serverHint, String note) {
+  public record Row(
+      String intentId,
+      int attempt,
+      String key,
+      String requestId,
+      String result,
+      Duration delayBefore,
+      boolean serverHint,
+      String note) {
     static Row note(String text) {
       return new Row(null, 0, null, null, null, Duration.ZERO, false, text);
     }
@@ -53,8 +60,16 @@ public final class WireLog implements SafeRetryListener {
     String result = a.failure() != null ? a.failure().name() : String.valueOf(a.status());
     String key = e.key() == null ? "-" : e.key().value();
     boolean hint = a.number() > 1 && Boolean.TRUE.equals(hinted.remove(key));
-    rows.add(new Row(e.intentId() == null ? "-" : e.intentId(), a.number(), key, a.requestId(),
-        result, a.delayBefore(), hint, null));
+    rows.add(
+        new Row(
+            e.intentId() == null ? "-" : e.intentId(),
+            a.number(),
+            key,
+            a.requestId(),
+            result,
+            a.delayBefore(),
+            hint,
+            null));
   }
 
   @Override

@@ -18,16 +18,28 @@ class AsyncChargesTest {
       assertThat(report.sideEffects()).isEqualTo(AsyncCharges.ORDERS);
       assertThat(report.passed()).isTrue();
       // The report lists the intents whose response was lost: two attempts each, one key each.
-      Map<String, List<WireLog.Row>> retried = Output.attempts(report).stream()
-          .collect(Collectors.groupingBy(WireLog.Row::intentId));
+      Map<String, List<WireLog.Row>> retried =
+          Output.attempts(report).stream().collect(Collectors.groupingBy(WireLog.Row::intentId));
       assertThat(retried).hasSize(AsyncCharges.LOST_RESPONSES);
-      retried.values().forEach(rows -> {
-        assertThat(rows).extracting(WireLog.Row::result).containsExactly("UNEXPECTED_EOF", "201");
-        assertThat(rows).extracting(WireLog.Row::key).containsOnly(rows.get(0).key());
-      });
-      assertThat(out.text()).contains(AsyncCharges.ORDERS + " of " + AsyncCharges.ORDERS
-          + " charges succeeded with " + AsyncCharges.ORDERS + " distinct keys in "
-          + (AsyncCharges.ORDERS + AsyncCharges.LOST_RESPONSES) + " attempts");
+      retried
+          .values()
+          .forEach(
+              rows -> {
+                assertThat(rows)
+                    .extracting(WireLog.Row::result)
+                    .containsExactly("UNEXPECTED_EOF", "201");
+                assertThat(rows).extracting(WireLog.Row::key).containsOnly(rows.get(0).key());
+              });
+      assertThat(out.text())
+          .contains(
+              AsyncCharges.ORDERS
+                  + " of "
+                  + AsyncCharges.ORDERS
+                  + " charges succeeded with "
+                  + AsyncCharges.ORDERS
+                  + " distinct keys in "
+                  + (AsyncCharges.ORDERS + AsyncCharges.LOST_RESPONSES)
+                  + " attempts");
     }
   }
 }

@@ -14,7 +14,9 @@ class BringYourOwnPartsTest {
 
       assertThat(result.report().sideEffects()).isEqualTo(1);
       assertThat(result.report().passed()).isTrue();
-      assertThat(result.keysSeen()).hasSize(2).containsOnly(result.keysSeen().get(0))
+      assertThat(result.keysSeen())
+          .hasSize(2)
+          .containsOnly(result.keysSeen().get(0))
           .doesNotContain("null");
       assertThat(result.keysSeen().get(0)).isEqualTo(Output.attempts(result.report()).get(0).key());
       assertThat(result.metrics())

@@ -7,9 +7,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Runs the drill with two real child JVMs; the first is killed with SIGKILL mid-request. The
- * second process waits for real on the server's {@code 409 Retry-After: 1} (it is a separate
- * JVM, so no fake sleeper reaches it): about a second.
+ * Runs the drill with two real child JVMs; the first is killed with SIGKILL mid-request. The second
+ * process waits for real on the server's {@code 409 Retry-After: 1} (it is a separate JVM, so no
+ * fake sleeper reaches it): about a second.
  */
 class CrashAndRecoverTest {
   @Test

@@ -28,15 +28,18 @@ final class FakeTime implements Sleeper {
 
   Clock clock() {
     return new Clock() {
-      @Override public ZoneId getZone() {
+      @Override
+      public ZoneId getZone() {
         return ZoneOffset.UTC;
       }
 
-      @Override public Clock withZone(ZoneId zone) {
+      @Override
+      public Clock withZone(ZoneId zone) {
         return this;
       }
 
-      @Override public Instant instant() {
+      @Override
+      public Instant instant() {
         return now.get();
       }
     };

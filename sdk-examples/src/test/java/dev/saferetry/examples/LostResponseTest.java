@@ -15,9 +15,11 @@ class LostResponseTest {
       assertThat(report.sideEffects()).isEqualTo(1);
       assertThat(report.passed()).isTrue();
       assertThat(Output.results(report)).containsExactly("UNEXPECTED_EOF", "201");
-      assertThat(Output.attempts(report)).extracting(WireLog.Row::key).containsOnly(
-          Output.attempts(report).get(0).key());
-      assertThat(Output.attempts(report)).extracting(WireLog.Row::requestId)
+      assertThat(Output.attempts(report))
+          .extracting(WireLog.Row::key)
+          .containsOnly(Output.attempts(report).get(0).key());
+      assertThat(Output.attempts(report))
+          .extracting(WireLog.Row::requestId)
           .doesNotHaveDuplicates();
       assertThat(time.sleeps()).hasSize(1);
       assertThat(out.text()).contains("after 2 attempts, replayed by the server: true");

@@ -40,12 +40,13 @@ class ProviderProfilesTest {
     // A client with the default Idempotency-Key header is refused by both: the key the examples
     // use is the one the server looks at.
     for (Sandbox api : new Sandbox[] {paypal, square}) {
-      try (SafeRetryClient client = SafeRetryClient.builder().baseUrl(api.baseUrl())
-          .apiKey("sk_test_demo").build()) {
-        assertThatThrownBy(() -> new PaymentsClient(client).charges()
-            .create(ChargeCreateParams.of(100, "usd")))
-            .isInstanceOfSatisfying(ApiException.class,
-                e -> assertThat(e.getMessage()).contains("400"));
+      try (SafeRetryClient client =
+          SafeRetryClient.builder().baseUrl(api.baseUrl()).apiKey("sk_test_demo").build()) {
+        assertThatThrownBy(
+                () ->
+                    new PaymentsClient(client).charges().create(ChargeCreateParams.of(100, "usd")))
+            .isInstanceOfSatisfying(
+                ApiException.class, e -> assertThat(e.getMessage()).contains("400"));
       }
     }
   }

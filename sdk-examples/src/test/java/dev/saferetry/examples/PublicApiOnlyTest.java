@@ -20,7 +20,8 @@ class PublicApiOnlyTest {
     }
     assertThat(sources).hasSizeGreaterThan(8);
     for (Path source : sources) {
-      assertThat(Files.readString(source)).as(source.toString())
+      assertThat(Files.readString(source))
+          .as(source.toString())
           .doesNotContainPattern("(?m)^import (static )?dev\\.saferetry\\.internal")
           .doesNotContainPattern("(?m)^[^*/]*\\bdev\\.saferetry\\.internal\\.");
     }

@@ -16,7 +16,8 @@ class QuickStartTest {
       assertThat(Output.results(report)).containsExactly("201", "200");
       String key = Output.attempts(report).get(0).key();
       assertThat(key).matches("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}");
-      assertThat(out.text()).contains("idempotency key " + key, "1 attempt(s)", "read back ch_")
+      assertThat(out.text())
+          .contains("idempotency key " + key, "1 attempt(s)", "read back ch_")
           .containsPattern("attempt 1: HTTP 201, request id req_\\w+, server request id req_");
     }
   }

@@ -22,9 +22,11 @@ class ReportTest {
 
   @Test
   void fewerChargesOrAPendingIntentIsALostIntent() {
-    assertThat(new Report("x", 1, 0, 0, List.of()).verdict()).startsWith("FAIL")
+    assertThat(new Report("x", 1, 0, 0, List.of()).verdict())
+        .startsWith("FAIL")
         .endsWith("LOST INTENT");
-    assertThat(new Report("x", 1, 1, 1, List.of()).verdict()).startsWith("FAIL")
+    assertThat(new Report("x", 1, 1, 1, List.of()).verdict())
+        .startsWith("FAIL")
         .endsWith("LOST INTENT");
   }
 
@@ -45,8 +47,12 @@ class ReportTest {
   @Test
   void aRetryWithANewKeyIsCountedAsADuplicate() {
     try (Sandbox sandbox = Sandbox.inProcess(b -> b);
-        SafeRetryClient client = SafeRetryClient.builder().baseUrl(sandbox.baseUrl())
-            .apiKey("sk_test_demo").retryPolicy(RetryPolicy.noRetries()).build()) {
+        SafeRetryClient client =
+            SafeRetryClient.builder()
+                .baseUrl(sandbox.baseUrl())
+                .apiKey("sk_test_demo")
+                .retryPolicy(RetryPolicy.noRetries())
+                .build()) {
       String description = Sandbox.tag("negative-control");
       Charges charges = new PaymentsClient(client).charges();
       ChargeCreateParams params = new ChargeCreateParams(100, "eur", description, null);

@@ -6,8 +6,8 @@ import dev.saferetry.idempotency.IdempotencyKey;
 import java.util.List;
 
 /**
- * The server gave a definitive, non-retryable error answer (for example 400, 401, 402, 403, 404,
- * or a retryable status that a should-retry header declared final). The outcome is {@link
+ * The server gave a definitive, non-retryable error answer (for example 400, 401, 402, 403, 404, or
+ * a retryable status that a should-retry header declared final). The outcome is {@link
  * Outcome#FAILED}: the request was rejected and retrying it unchanged will not help.
  *
  * <p>The error body is parsed when it is JSON in the common shapes ({@code
@@ -36,8 +36,13 @@ public sealed class ApiException extends SafeRetryException permits IdempotencyK
       IdempotencyKey key,
       String intentId,
       List<Attempt> attempts) {
-    super(summary(status, errorType, errorCode, attempts), Outcome.FAILED, key, intentId,
-        attempts, null);
+    super(
+        summary(status, errorType, errorCode, attempts),
+        Outcome.FAILED,
+        key,
+        intentId,
+        attempts,
+        null);
     this.status = status;
     this.errorType = errorType;
     this.errorCode = errorCode;

@@ -6,9 +6,9 @@ import java.util.List;
 
 /**
  * The server answered 422 — or, as Stripe does, 400 with error type {@code idempotency_error} —
- * because this idempotency key was already used with a different request. Nothing
- * was executed for this request. This is a bug in the caller (a key reused for another intent, or
- * a payload that changed between retries), never something to retry.
+ * because this idempotency key was already used with a different request. Nothing was executed for
+ * this request. This is a bug in the caller (a key reused for another intent, or a payload that
+ * changed between retries), never something to retry.
  *
  * <p>Instances are immutable and thread-safe.
  */

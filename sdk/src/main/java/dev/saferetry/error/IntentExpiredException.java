@@ -16,8 +16,13 @@ public final class IntentExpiredException extends OutcomeUnknownException {
 
   /** Creates the exception. */
   public IntentExpiredException(IdempotencyKey key, String intentId) {
-    super("pending intent is older than the key retention and was not re-sent with its stale key;"
-        + " reconcile its outcome with the provider, then abandon it", null, key, intentId,
-        List.<Attempt>of(), null);
+    super(
+        "pending intent is older than the key retention and was not re-sent with its stale key;"
+            + " reconcile its outcome with the provider, then abandon it",
+        null,
+        key,
+        intentId,
+        List.<Attempt>of(),
+        null);
   }
 }

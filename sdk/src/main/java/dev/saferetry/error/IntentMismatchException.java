@@ -16,7 +16,12 @@ public final class IntentMismatchException extends SafeRetryException {
 
   /** Creates the exception. */
   public IntentMismatchException(IdempotencyKey key, String intentId) {
-    super("intent is recorded with a different request fingerprint; not sent", Outcome.FAILED,
-        key, intentId, List.of(), null);
+    super(
+        "intent is recorded with a different request fingerprint; not sent",
+        Outcome.FAILED,
+        key,
+        intentId,
+        List.of(),
+        null);
   }
 }

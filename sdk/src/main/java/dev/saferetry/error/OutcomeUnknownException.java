@@ -9,10 +9,10 @@ import java.util.Optional;
 
 /**
  * The call stopped after an ambiguous failure — retries ran out, the deadline passed, a retry
- * budget was spent, or the server asked to wait longer than the configured ceiling — so the
- * effect <b>may or may not exist</b>. This is not a failure: retry the same intent later (same
- * intent id, or the same {@link #key()}), and the server will either perform it once or replay the
- * first outcome.
+ * budget was spent, or the server asked to wait longer than the configured ceiling — so the effect
+ * <b>may or may not exist</b>. This is not a failure: retry the same intent later (same intent id,
+ * or the same {@link #key()}), and the server will either perform it once or replay the first
+ * outcome.
  *
  * <p>Instances are immutable and thread-safe.
  */
@@ -36,8 +36,13 @@ public sealed class OutcomeUnknownException extends SafeRetryException
       String intentId,
       List<Attempt> attempts,
       Throwable cause) {
-    super(reason + "; the effect may exist: retry the same intent with the same key later",
-        Outcome.UNKNOWN, key, intentId, attempts, cause);
+    super(
+        reason + "; the effect may exist: retry the same intent with the same key later",
+        Outcome.UNKNOWN,
+        key,
+        intentId,
+        attempts,
+        cause);
     this.retryAfter = retryAfter;
   }
 

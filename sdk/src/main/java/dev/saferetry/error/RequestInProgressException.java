@@ -18,7 +18,12 @@ public final class RequestInProgressException extends OutcomeUnknownException {
   /** Creates the exception. */
   public RequestInProgressException(
       Duration retryAfter, IdempotencyKey key, String intentId, List<Attempt> attempts) {
-    super("HTTP 409: a request with this idempotency key is still in progress", retryAfter, key,
-        intentId, attempts, null);
+    super(
+        "HTTP 409: a request with this idempotency key is still in progress",
+        retryAfter,
+        key,
+        intentId,
+        attempts,
+        null);
   }
 }

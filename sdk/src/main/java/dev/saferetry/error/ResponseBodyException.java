@@ -6,10 +6,10 @@ import dev.saferetry.idempotency.IdempotencyKey;
 import java.util.List;
 
 /**
- * The server answered 2xx — the effect exists — but the body could not be turned into the
- * response type: not JSON, truncated, of the wrong shape, or larger than the client's limit. The
- * outcome is {@link Outcome#SUCCEEDED}; do not retry as if it had failed. Calling the same intent
- * again makes the server replay the stored response.
+ * The server answered 2xx — the effect exists — but the body could not be turned into the response
+ * type: not JSON, truncated, of the wrong shape, or larger than the client's limit. The outcome is
+ * {@link Outcome#SUCCEEDED}; do not retry as if it had failed. Calling the same intent again makes
+ * the server replay the stored response.
  *
  * <p>Instances are immutable and thread-safe.
  */

@@ -20,7 +20,9 @@ final class CompositeListener implements SafeRetryListener {
       try {
         call.accept(l, event);
       } catch (RuntimeException e) {
-        LOG.warn("listener threw {} on {}; ignored", e.getClass().getName(),
+        LOG.warn(
+            "listener threw {} on {}; ignored",
+            e.getClass().getName(),
             event.getClass().getSimpleName());
       }
     }

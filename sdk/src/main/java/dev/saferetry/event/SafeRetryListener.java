@@ -12,8 +12,8 @@ package dev.saferetry.event;
  * };
  * }</pre>
  *
- * <p>Implementations must be thread-safe and fast: they run on the calling thread, inside the
- * call. An exception thrown by a listener is logged and ignored.
+ * <p>Implementations must be thread-safe and fast: they run on the calling thread, inside the call.
+ * An exception thrown by a listener is logged and ignored.
  */
 public interface SafeRetryListener {
   /**
@@ -23,8 +23,8 @@ public interface SafeRetryListener {
   default void onAttemptStart(AttemptStarted event) {}
 
   /**
-   * An attempt ended with an answer or a transport failure. Called before the key store records
-   * a definitive outcome.
+   * An attempt ended with an answer or a transport failure. Called before the key store records a
+   * definitive outcome.
    */
   default void onAttemptEnd(AttemptFinished event) {}
 

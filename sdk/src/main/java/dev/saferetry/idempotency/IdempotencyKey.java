@@ -5,13 +5,13 @@ import java.util.Objects;
 import java.util.UUID;
 
 /**
- * The idempotency key of one logical operation: minted once per intent and sent unchanged on
- * every attempt of it.
+ * The idempotency key of one logical operation: minted once per intent and sent unchanged on every
+ * attempt of it.
  *
- * <p>A valid key is 1 to 255 visible US-ASCII characters ({@code 0x21}–{@code 0x7E}); spaces,
- * CR, LF and other control characters are rejected, so a key can never split or forge a header.
- * Keys are not secrets, but they are not meaningful either: the SDK mints random UUID v4 keys
- * from a {@link SecureRandom} unless the caller supplies one.
+ * <p>A valid key is 1 to 255 visible US-ASCII characters ({@code 0x21}–{@code 0x7E}); spaces, CR,
+ * LF and other control characters are rejected, so a key can never split or forge a header. Keys
+ * are not secrets, but they are not meaningful either: the SDK mints random UUID v4 keys from a
+ * {@link SecureRandom} unless the caller supplies one.
  *
  * <pre>{@code
  * IdempotencyKey minted = IdempotencyKey.random();

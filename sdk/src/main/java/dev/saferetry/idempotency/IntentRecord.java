@@ -5,8 +5,8 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * What a {@link KeyStore} keeps about one intent: its key and a fingerprint of the request,
- * never the request itself.
+ * What a {@link KeyStore} keeps about one intent: its key and a fingerprint of the request, never
+ * the request itself.
  *
  * @param scope the tenant and operation the intent id is unique in
  * @param intentId the caller's name for the logical operation, e.g. {@code "order-123/charge"}
@@ -36,8 +36,8 @@ public record IntentRecord(
   /**
    * Validates the record.
    *
-   * @throws IllegalArgumentException if the intent id is blank or too long, the expiry precedes
-   *     the creation, or a pending record carries a status
+   * @throws IllegalArgumentException if the intent id is blank or too long, the expiry precedes the
+   *     creation, or a pending record carries a status
    */
   public IntentRecord {
     Objects.requireNonNull(scope, "scope");

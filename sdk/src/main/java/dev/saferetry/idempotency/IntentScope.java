@@ -3,9 +3,9 @@ package dev.saferetry.idempotency;
 import java.util.Objects;
 
 /**
- * Where an intent id is unique: a tenant (one account or merchant of the caller's) and an
- * operation name such as {@code "POST /v1/charges"}. The same intent id in two scopes names two
- * different intents, exactly as servers scope keys per tenant and operation.
+ * Where an intent id is unique: a tenant (one account or merchant of the caller's) and an operation
+ * name such as {@code "POST /v1/charges"}. The same intent id in two scopes names two different
+ * intents, exactly as servers scope keys per tenant and operation.
  *
  * @param tenant the tenant, never blank; the client's default is {@value #DEFAULT_TENANT}
  * @param operation the operation name, never blank

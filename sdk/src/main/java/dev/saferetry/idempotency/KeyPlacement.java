@@ -12,8 +12,7 @@ import java.util.Objects;
  *   <li>{@link #structuredHeader(String)} — the value as a quoted Structured Field string ({@code
  *       Idempotency-Key: "<key>"}), the syntax of the IETF httpapi draft.
  *   <li>{@link #bodyField(String)} — a top-level field of the JSON body, e.g. Square's {@code
- *       idempotency_key} or AWS's {@code ClientToken}. The request must serialise to a JSON
- *       object.
+ *       idempotency_key} or AWS's {@code ClientToken}. The request must serialise to a JSON object.
  * </ul>
  *
  * <p>Instances are immutable and thread-safe.

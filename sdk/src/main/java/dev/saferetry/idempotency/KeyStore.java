@@ -5,19 +5,19 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Where a client keeps the idempotency keys of its intents, so that the same intent reuses the
- * same key across calls, threads and process restarts.
+ * Where a client keeps the idempotency keys of its intents, so that the same intent reuses the same
+ * key across calls, threads and process restarts.
  *
  * <p>The SPI is deliberately small and storage-neutral, so that a file, a database table or any
- * shared store can implement it. The SDK ships {@link InMemoryKeyStore} (the default; keys live
- * as long as the process) and {@link FileKeyStore} (keys survive a crash).
+ * shared store can implement it. The SDK ships {@link InMemoryKeyStore} (the default; keys live as
+ * long as the process) and {@link FileKeyStore} (keys survive a crash).
  *
  * <p><b>What implementations must guarantee.</b>
  *
  * <ul>
  *   <li><b>Atomic claim.</b> {@link #begin} is atomic per (scope, intent id): of two concurrent
- *       callers, across threads and — for shared stores — across processes, exactly one records
- *       its candidate; the other gets the winner's record.
+ *       callers, across threads and — for shared stores — across processes, exactly one records its
+ *       candidate; the other gets the winner's record.
  *   <li><b>Durable before send.</b> When {@link #begin} returns a newly recorded candidate, the
  *       record is on stable storage as far as the store promises durability (the file store:
  *       fsync'd). The client sends the first byte only after {@code begin} returns.

@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The attempt loop. The key is fixed before the loop; each iteration asks the breaker, sends the
- * same bytes with a fresh request id, classifies the answer, and lets the resilience4j retry
- * decide whether and how long to wait — within the deadline and the hint ceiling.
+ * same bytes with a fresh request id, classifies the answer, and lets the resilience4j retry decide
+ * whether and how long to wait — within the deadline and the hint ceiling.
  */
 public final class CallExecutor {
   private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry");
@@ -40,6 +40,7 @@ public final class CallExecutor {
   private final Events events;
   private final Endings endings;
   private final RetryBudget budget;
+
   /** Expanded URLs of templates without variables: the same for every call. */
   private final ConcurrentHashMap<String, HttpUrl> fixedUrls = new ConcurrentHashMap<>();
 
@@ -48,12 +49,15 @@ public final class CallExecutor {
     this.config = config;
     this.events = new Events(config.listener());
     this.wire = new Wire(config.okHttpClient(), config.clock(), config.maxResponseBytes());
-    this.retry = Resilience.retry(config.name(), config.retryPolicy(),
-        new Backoff(config.retryPolicy(), config.jitter()));
+    this.retry =
+        Resilience.retry(
+            config.name(),
+            config.retryPolicy(),
+            new Backoff(config.retryPolicy(), config.jitter()));
     this.breaker = Resilience.breaker(config.name(), config.breakerPolicy(), config.clock());
     this.breakerStates = new Resilience.BreakerStates(config.name(), breaker, events);
-    this.intents = new Intents(config.keyStore(), config.tenant(), config.intentRetention(),
-        config.clock());
+    this.intents =
+        new Intents(config.keyStore(), config.tenant(), config.intentRetention(), config.clock());
     this.endings = new Endings(config, intents, events);
     this.budget = new RetryBudget(config.retryBudget());
   }
@@ -75,10 +79,11 @@ public final class CallExecutor {
 
   /** Executes one call; see {@code SafeRetryClient#execute}. */
   public <Q, R> CallResult<R> execute(Operation<Q, R> op, Q body, RequestOptions options) {
-    HttpUrl url = op.pathTemplate().indexOf('{') < 0
-        ? fixedUrls.computeIfAbsent(op.pathTemplate(),
-            t -> PreparedCall.expand(config.baseUrl(), t, Map.of()))
-        : PreparedCall.expand(config.baseUrl(), op.pathTemplate(), options.pathParams());
+    HttpUrl url =
+        op.pathTemplate().indexOf('{') < 0
+            ? fixedUrls.computeIfAbsent(
+                op.pathTemplate(), t -> PreparedCall.expand(config.baseUrl(), t, Map.of()))
+            : PreparedCall.expand(config.baseUrl(), op.pathTemplate(), options.pathParams());
     PreparedCall call = PreparedCall.of(config, op, url, body, options);
     Intents.Claim claim = Intents.Claim.NONE;
     if (op.carriesKey()) {
@@ -115,8 +120,9 @@ public final class CallExecutor {
       if (stop != null) {
         throw stop;
       }
-      events.retryScheduled(new RetryScheduled(call.op.name(), s.claim.key(), n + 1, delay,
-          out.retryAfter() != null));
+      events.retryScheduled(
+          new RetryScheduled(
+              call.op.name(), s.claim.key(), n + 1, delay, out.retryAfter() != null));
       sleep(s, delay);
       delayBefore = delay;
     }
@@ -126,19 +132,25 @@ public final class CallExecutor {
       CallState s, AttemptOutcome out, long delayMs, Duration delay, Instant deadline) {
     Duration hint = out.retryAfter();
     if (hint != null && hint.compareTo(config.retryPolicy().maxRetryAfter()) > 0) {
-      return endings.exhausted(s, "server asked to wait " + hint.toSeconds()
-          + " s, longer than the configured ceiling", hint);
+      return endings.exhausted(
+          s,
+          "server asked to wait " + hint.toSeconds() + " s, longer than the configured ceiling",
+          hint);
     }
     if (delayMs < 0) {
-      return endings.exhausted(s, "retries exhausted after " + s.attempts.size() + " attempts",
-          hint);
+      return endings.exhausted(
+          s, "retries exhausted after " + s.attempts.size() + " attempts", hint);
     }
     if (breaker.getState() == CircuitBreaker.State.OPEN) {
       return endings.circuitOpen(s);
     }
     if (!config.clock().instant().plus(delay).isBefore(deadline)) {
-      return endings.exhausted(s, "deadline of " + config.retryPolicy().deadline().toMillis()
-          + " ms would pass before the next attempt", hint);
+      return endings.exhausted(
+          s,
+          "deadline of "
+              + config.retryPolicy().deadline().toMillis()
+              + " ms would pass before the next attempt",
+          hint);
     }
     if (!budget.tryAcquireRetry()) {
       return endings.exhausted(s, "the client's retry budget is spent", hint);
@@ -158,11 +170,12 @@ public final class CallExecutor {
   private AttemptOutcome attempt(
       PreparedCall call, CallState s, int n, Duration delayBefore, Instant deadline) {
     String requestId = PreparedCall.newRequestId(s.claim.key());
-    events.attemptStart(new AttemptStarted(call.op.name(), s.intentId, s.claim.key(), n,
-        requestId));
+    events.attemptStart(
+        new AttemptStarted(call.op.name(), s.intentId, s.claim.key(), n, requestId));
     Duration remaining = Duration.between(config.clock().instant(), deadline);
-    Wire.Sent sent = wire.send(call.forAttempt(requestId),
-        remaining.isNegative() ? Duration.ofMillis(1) : remaining);
+    Wire.Sent sent =
+        wire.send(
+            call.forAttempt(requestId), remaining.isNegative() ? Duration.ofMillis(1) : remaining);
     Attempt attempt = Wire.attempt(n, requestId, sent, delayBefore);
     AttemptOutcome out = classify(attempt, sent);
     s.attempts.add(attempt);
@@ -182,15 +195,14 @@ public final class CallExecutor {
     AttemptResponse response = sent.raw().response();
     Verdict v = config.classifier().classify(response);
     if (v != Verdict.SUCCEEDED) {
-      Boolean override = RetryHints.shouldRetry(response,
-          config.retryPolicy().shouldRetryHeader());
+      Boolean override = RetryHints.shouldRetry(response, config.retryPolicy().shouldRetryHeader());
       if (override != null) {
         v = override ? Verdict.RETRY : Verdict.FAIL;
       }
     }
     Duration hint = v == Verdict.RETRY ? RetryHints.retryAfter(response, config.clock()) : null;
-    return new AttemptOutcome(attempt, response, sent.raw().body(), sent.raw().oversized(), null,
-        v, hint);
+    return new AttemptOutcome(
+        attempt, response, sent.raw().body(), sent.raw().oversized(), null, v, hint);
   }
 
   private static boolean countsAsBreakerFailure(AttemptOutcome out) {
@@ -200,10 +212,17 @@ public final class CallExecutor {
   private void log(PreparedCall call, CallState s, AttemptOutcome out) {
     if (LOG.isDebugEnabled()) {
       Attempt a = out.attempt();
-      LOG.debug("{} {} attempt {}/{} -> {} in {} ms (request id {}, server request id {}, key {})",
-          call.op.method(), call.op.pathTemplate(), a.number(),
-          config.retryPolicy().maxAttempts(), a.failure() != null ? a.failure() : a.status(),
-          a.duration().toMillis(), a.requestId(), a.serverRequestId(), s.claim.key());
+      LOG.debug(
+          "{} {} attempt {}/{} -> {} in {} ms (request id {}, server request id {}, key {})",
+          call.op.method(),
+          call.op.pathTemplate(),
+          a.number(),
+          config.retryPolicy().maxAttempts(),
+          a.failure() != null ? a.failure() : a.status(),
+          a.duration().toMillis(),
+          a.requestId(),
+          a.serverRequestId(),
+          s.claim.key());
     }
   }
 
@@ -223,8 +242,8 @@ public final class CallExecutor {
 
     boolean anyAmbiguous() {
       return claim.priorPending()
-          || attempts.stream().anyMatch(a -> a.failure() == null || a.failure()
-          .mayHaveReachedServer());
+          || attempts.stream()
+              .anyMatch(a -> a.failure() == null || a.failure().mayHaveReachedServer());
     }
   }
 }

@@ -68,12 +68,13 @@ final class DeadlineWatchdog {
       if (!calls.isEmpty()) {
         lastBusy = now;
       }
-      calls.forEach((call, w) -> {
-        if (now - w.deadlineNanos() >= 0 && calls.remove(call, w)) {
-          w.tag().timedOut.set(true);
-          call.cancel();
-        }
-      });
+      calls.forEach(
+          (call, w) -> {
+            if (now - w.deadlineNanos() >= 0 && calls.remove(call, w)) {
+              w.tag().timedOut.set(true);
+              call.cancel();
+            }
+          });
     }
   }
 }

@@ -34,8 +34,13 @@ final class Endings {
     int status = out.status();
     if (out.oversized()) {
       intents.succeeded(s.claim, status, null);
-      throw new ResponseBodyException("the body exceeds the limit of " + config.maxResponseBytes()
-          + " bytes", status, s.claim.key(), s.intentId, s.attempts, null);
+      throw new ResponseBodyException(
+          "the body exceeds the limit of " + config.maxResponseBytes() + " bytes",
+          status,
+          s.claim.key(),
+          s.intentId,
+          s.attempts,
+          null);
     }
     R value = null;
     String resourceId = null;
@@ -49,9 +54,17 @@ final class Endings {
       }
     } catch (IOException | IllegalArgumentException e) {
       intents.succeeded(s.claim, status, null);
-      throw new ResponseBodyException("the body is not valid JSON for "
-          + type.getSimpleName() + " (" + e.getClass().getSimpleName() + ")", status,
-          s.claim.key(), s.intentId, s.attempts, null);
+      throw new ResponseBodyException(
+          "the body is not valid JSON for "
+              + type.getSimpleName()
+              + " ("
+              + e.getClass().getSimpleName()
+              + ")",
+          status,
+          s.claim.key(),
+          s.intentId,
+          s.attempts,
+          null);
     }
     intents.succeeded(s.claim, status, resourceId);
     boolean replayed = "true".equalsIgnoreCase(out.response().header("Idempotent-Replayed"));
@@ -61,39 +74,79 @@ final class Endings {
   SafeRetryException definitive(CallExecutor.CallState s, AttemptOutcome out) {
     if (out.response() == null) {
       boolean unknown = s.anyAmbiguous();
-      return gaveUp(s, unknown
-          ? new OutcomeUnknownException("non-retryable transport failure " + out.failure(), null,
-              s.claim.key(), s.intentId, s.attempts, out.error())
-          : new TransportException("request never reached the server: " + out.failure(),
-              Outcome.FAILED, s.claim.key(), s.intentId, s.attempts, out.error()));
+      return gaveUp(
+          s,
+          unknown
+              ? new OutcomeUnknownException(
+                  "non-retryable transport failure " + out.failure(),
+                  null,
+                  s.claim.key(),
+                  s.intentId,
+                  s.attempts,
+                  out.error())
+              : new TransportException(
+                  "request never reached the server: " + out.failure(),
+                  Outcome.FAILED,
+                  s.claim.key(),
+                  s.intentId,
+                  s.attempts,
+                  out.error()));
     }
     int status = out.status();
     intents.failed(s.claim, status);
     String body = out.response().errorBody();
     Json.ErrorFields f = Json.parseError(config.mapper(), body);
-    boolean keyReused = status == 422
-        || (status == 400 && "idempotency_error".equals(f.type())); // Stripe's variant
-    ApiException e = keyReused
-        ? new IdempotencyKeyReusedException(status, f.type(), f.code(), f.message(), body,
-            s.claim.key(), s.intentId, s.attempts)
-        : new ApiException(status, f.type(), f.code(), f.message(), body, s.claim.key(),
-            s.intentId, s.attempts);
+    boolean keyReused =
+        status == 422
+            || (status == 400 && "idempotency_error".equals(f.type())); // Stripe's variant
+    ApiException e =
+        keyReused
+            ? new IdempotencyKeyReusedException(
+                status,
+                f.type(),
+                f.code(),
+                f.message(),
+                body,
+                s.claim.key(),
+                s.intentId,
+                s.attempts)
+            : new ApiException(
+                status,
+                f.type(),
+                f.code(),
+                f.message(),
+                body,
+                s.claim.key(),
+                s.intentId,
+                s.attempts);
     return gaveUp(s, e);
   }
 
   SafeRetryException exhausted(CallExecutor.CallState s, String reason, Duration hint) {
     AttemptOutcome last = s.last;
     if (last != null && last.response() != null && last.status() == 409) {
-      return gaveUp(s, new RequestInProgressException(hint, s.claim.key(), s.intentId,
-          s.attempts));
+      return gaveUp(s, new RequestInProgressException(hint, s.claim.key(), s.intentId, s.attempts));
     }
     if (!s.anyAmbiguous()) {
-      return gaveUp(s, new TransportException("request never reached the server (" + reason
-          + ")", Outcome.FAILED, s.claim.key(), s.intentId, s.attempts,
-          last == null ? null : last.error()));
+      return gaveUp(
+          s,
+          new TransportException(
+              "request never reached the server (" + reason + ")",
+              Outcome.FAILED,
+              s.claim.key(),
+              s.intentId,
+              s.attempts,
+              last == null ? null : last.error()));
     }
-    return gaveUp(s, new OutcomeUnknownException(reason, hint, s.claim.key(), s.intentId,
-        s.attempts, last == null ? null : last.error()));
+    return gaveUp(
+        s,
+        new OutcomeUnknownException(
+            reason,
+            hint,
+            s.claim.key(),
+            s.intentId,
+            s.attempts,
+            last == null ? null : last.error()));
   }
 
   SafeRetryException circuitOpen(CallExecutor.CallState s) {
@@ -103,12 +156,15 @@ final class Endings {
 
   private SafeRetryException gaveUp(CallExecutor.CallState s, SafeRetryException e) {
     if (e.isOutcomeUnknown()) {
-      LOG.warn("outcome unknown for {} (idempotency key {}, {} attempts): retry the same intent",
-          s.op.name(), s.claim.key(), s.attempts.size());
+      LOG.warn(
+          "outcome unknown for {} (idempotency key {}, {} attempts): retry the same intent",
+          s.op.name(),
+          s.claim.key(),
+          s.attempts.size());
     }
     String reason = e.getClass().getSimpleName();
-    events.gaveUp(new GaveUp(s.op.name(), s.intentId, s.claim.key(), e.outcome(),
-        s.attempts.size(), reason));
+    events.gaveUp(
+        new GaveUp(s.op.name(), s.intentId, s.claim.key(), e.outcome(), s.attempts.size(), reason));
     return e;
   }
 }

@@ -44,7 +44,9 @@ final class Events {
     try {
       target.accept(event);
     } catch (RuntimeException e) {
-      LOG.warn("listener threw {} on {}; ignored", e.getClass().getName(),
+      LOG.warn(
+          "listener threw {} on {}; ignored",
+          e.getClass().getName(),
           event.getClass().getSimpleName());
     }
   }

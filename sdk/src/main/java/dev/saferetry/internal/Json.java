@@ -33,26 +33,27 @@ public final class Json {
   }
 
   /** Per response class: the accessor of a record component that holds JSON field "id". */
-  private static final ClassValue<Method> ID_ACCESSOR = new ClassValue<>() {
-    @Override
-    protected Method computeValue(Class<?> type) {
-      if (!type.isRecord()) {
-        return null;
-      }
-      Method found = null;
-      for (RecordComponent c : type.getRecordComponents()) {
-        JsonProperty p = c.getAnnotation(JsonProperty.class);
-        String json = p != null && !p.value().isEmpty() ? p.value() : c.getName();
-        if (json.equals("id")) {
-          if (found != null || !c.getAccessor().trySetAccessible()) {
+  private static final ClassValue<Method> ID_ACCESSOR =
+      new ClassValue<>() {
+        @Override
+        protected Method computeValue(Class<?> type) {
+          if (!type.isRecord()) {
             return null;
           }
-          found = c.getAccessor();
+          Method found = null;
+          for (RecordComponent c : type.getRecordComponents()) {
+            JsonProperty p = c.getAnnotation(JsonProperty.class);
+            String json = p != null && !p.value().isEmpty() ? p.value() : c.getName();
+            if (json.equals("id")) {
+              if (found != null || !c.getAccessor().trySetAccessible()) {
+                return null;
+              }
+              found = c.getAccessor();
+            }
+          }
+          return found;
         }
-      }
-      return found;
-    }
-  };
+      };
 
   private Json() {}
 
@@ -63,16 +64,18 @@ public final class Json {
   }
 
   /**
-   * Returns hex SHA-256 of method, path and the canonical JSON of the body (object keys sorted,
-   * no whitespace), so that key order and formatting do not change a request's identity.
+   * Returns hex SHA-256 of method, path and the canonical JSON of the body (object keys sorted, no
+   * whitespace), so that key order and formatting do not change a request's identity.
    */
   public static String fingerprint(ObjectMapper mapper, String method, String path, JsonNode body) {
     MessageDigest sha256 = sha256();
     sha256.update((method + ' ' + path + '\n').getBytes(StandardCharsets.UTF_8));
     if (body != null) {
       // Stream the canonical JSON straight into the digest: no intermediate byte array.
-      try (JsonGenerator g = mapper.getFactory().createGenerator(
-          new DigestOutputStream(OutputStream.nullOutputStream(), sha256))) {
+      try (JsonGenerator g =
+          mapper
+              .getFactory()
+              .createGenerator(new DigestOutputStream(OutputStream.nullOutputStream(), sha256))) {
         writeCanonical(g, body);
       } catch (IOException e) {
         throw new IllegalStateException("cannot fingerprint request", e);
@@ -166,8 +169,8 @@ public final class Json {
   }
 
   /**
-   * Returns the resource id of a parsed response without parsing it again when the response type
-   * is a record with an {@code id} component; otherwise the text at {@code /id} of the body.
+   * Returns the resource id of a parsed response without parsing it again when the response type is
+   * a record with an {@code id} component; otherwise the text at {@code /id} of the body.
    */
   public static String resourceId(ObjectMapper mapper, Object value, byte[] body)
       throws IOException {

@@ -41,8 +41,8 @@ final class PreparedCall {
   }
 
   /** Expands the path; validates everything before any I/O. */
-  static PreparedCall of(ClientConfig config, Operation<?, ?> op, HttpUrl url, Object body,
-      RequestOptions options) {
+  static PreparedCall of(
+      ClientConfig config, Operation<?, ?> op, HttpUrl url, Object body, RequestOptions options) {
     PreparedCall call = new PreparedCall(op, url, body, options, config.mapper());
     if (op.carriesKey() && config.keyPlacement().inBody() && !call.tree().isObject()) {
       throw new IllegalArgumentException(
@@ -91,8 +91,11 @@ final class PreparedCall {
   /** Fixes the key: serialises the body once and builds the request every attempt copies. */
   void bind(ClientConfig config, IdempotencyKey key) {
     KeyPlacement placement = config.keyPlacement();
-    Request.Builder b = new Request.Builder().url(url).header("User-Agent", USER_AGENT)
-        .header("Accept", "application/json");
+    Request.Builder b =
+        new Request.Builder()
+            .url(url)
+            .header("User-Agent", USER_AGENT)
+            .header("Accept", "application/json");
     if (config.apiKey() != null) {
       b.header("Authorization", "Bearer " + config.apiKey());
     }
@@ -100,12 +103,14 @@ final class PreparedCall {
     if (op.carriesKey()) {
       try {
         if (placement.inBody()) {
-          bodyBytes = mapper.writeValueAsBytes(Json.withField(tree(), placement.name(),
-              key.value()));
+          bodyBytes =
+              mapper.writeValueAsBytes(Json.withField(tree(), placement.name(), key.value()));
         } else {
           b.header(placement.name(), placement.headerValue(key));
-          bodyBytes = tree != null ? mapper.writeValueAsBytes(tree)
-              : mapper.writeValueAsBytes(body == null ? tree() : body);
+          bodyBytes =
+              tree != null
+                  ? mapper.writeValueAsBytes(tree)
+                  : mapper.writeValueAsBytes(body == null ? tree() : body);
         }
       } catch (JsonProcessingException e) {
         throw new IllegalArgumentException("request body cannot be serialised to JSON", e);
@@ -129,8 +134,10 @@ final class PreparedCall {
 
   static String newRequestId(IdempotencyKey key) {
     ThreadLocalRandom r = ThreadLocalRandom.current();
-    String id = "req_" + Long.toHexString(r.nextLong() | Long.MIN_VALUE)
-        + Long.toHexString(r.nextLong() | Long.MIN_VALUE);
+    String id =
+        "req_"
+            + Long.toHexString(r.nextLong() | Long.MIN_VALUE)
+            + Long.toHexString(r.nextLong() | Long.MIN_VALUE);
     return key != null && id.equals(key.value()) ? newRequestId(key) : id;
   }
 }

@@ -26,8 +26,8 @@ final class Wire {
   static final int MAX_ERROR_BODY = 64 * 1024;
 
   /**
-   * Per-attempt flags: {@code connected} is set by a network interceptor once a connection
-   * carries the request; {@code timedOut} by the deadline watchdog when it cancels the call.
+   * Per-attempt flags: {@code connected} is set by a network interceptor once a connection carries
+   * the request; {@code timedOut} by the deadline watchdog when it cancels the call.
    */
   static final class AttemptTag {
     final AtomicBoolean connected = new AtomicBoolean();
@@ -81,9 +81,12 @@ final class Wire {
       Raw raw = read(response);
       return new Sent(raw, null, null, Duration.between(start, clock.instant()));
     } catch (IOException e) {
-      TransportFailure kind = tag.timedOut.get()
-          ? (tag.connected.get() ? TransportFailure.CALL_TIMEOUT : TransportFailure.CONNECT_TIMEOUT)
-          : Failures.classify(e, tag.connected.get());
+      TransportFailure kind =
+          tag.timedOut.get()
+              ? (tag.connected.get()
+                  ? TransportFailure.CALL_TIMEOUT
+                  : TransportFailure.CONNECT_TIMEOUT)
+              : Failures.classify(e, tag.connected.get());
       return new Sent(null, e, kind, Duration.between(start, clock.instant()));
     } finally {
       watchdog.release(call);
@@ -120,11 +123,16 @@ final class Wire {
     return map;
   }
 
-  static Attempt attempt(
-      int number, String requestId, Sent sent, Duration delayBefore) {
+  static Attempt attempt(int number, String requestId, Sent sent, Duration delayBefore) {
     if (sent.raw() != null) {
-      return new Attempt(number, requestId, sent.raw().serverRequestId(),
-          sent.raw().response().status(), null, sent.duration(), delayBefore);
+      return new Attempt(
+          number,
+          requestId,
+          sent.raw().serverRequestId(),
+          sent.raw().response().status(),
+          null,
+          sent.duration(),
+          delayBefore);
     }
     return new Attempt(number, requestId, null, 0, sent.failure(), sent.duration(), delayBefore);
   }

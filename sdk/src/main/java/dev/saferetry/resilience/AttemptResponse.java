@@ -11,8 +11,8 @@ import java.util.TreeMap;
  *
  * @param status the HTTP status code
  * @param headers the response headers; names are matched case-insensitively by {@link #header}
- * @param errorBody the body of a non-2xx answer as text (at most 64 KiB), or {@code ""}; for a
- *     2xx answer always {@code ""}
+ * @param errorBody the body of a non-2xx answer as text (at most 64 KiB), or {@code ""}; for a 2xx
+ *     answer always {@code ""}
  *     <p>Instances are immutable and thread-safe.
  */
 public record AttemptResponse(int status, Map<String, List<String>> headers, String errorBody) {

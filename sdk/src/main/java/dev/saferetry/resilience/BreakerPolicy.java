@@ -11,11 +11,11 @@ import java.util.Objects;
  * success, because it proves the server is up. Over the last {@link #slidingWindowSize()} calls
  * (once at least {@link #minimumCalls()} were seen), a failure rate at or above {@link
  * #failureRateThreshold()} percent opens it. While open, calls fail fast without network I/O; after
- * {@link #waitInOpenState()} it lets {@link #halfOpenProbes()} probe calls through — once the clock is
- * strictly past the open period — and closes again if they succeed.
+ * {@link #waitInOpenState()} it lets {@link #halfOpenProbes()} probe calls through — once the clock
+ * is strictly past the open period — and closes again if they succeed.
  *
- * <p>The defaults suit low-volume payment traffic, where ten calls may take minutes: a window of
- * 20 calls, at least 10 seen, 50 %, 30 s open, 2 probes.
+ * <p>The defaults suit low-volume payment traffic, where ten calls may take minutes: a window of 20
+ * calls, at least 10 seen, 50 %, 30 s open, 2 probes.
  *
  * @param enabled whether the breaker is used at all; default true
  * @param failureRateThreshold percentage in (0, 100]; default 50
@@ -67,7 +67,11 @@ public record BreakerPolicy(
   public static BreakerPolicy disabled() {
     BreakerPolicy d = defaults();
     return new BreakerPolicy(
-        false, d.failureRateThreshold, d.slidingWindowSize, d.minimumCalls, d.waitInOpenState,
+        false,
+        d.failureRateThreshold,
+        d.slidingWindowSize,
+        d.minimumCalls,
+        d.waitInOpenState,
         d.halfOpenProbes);
   }
 

@@ -5,15 +5,15 @@ package dev.saferetry.resilience;
  * server is down, many concurrent callers cannot multiply the load on it.
  *
  * <p>The bucket starts full with {@link #capacity()} tokens. Every retry (not the first attempt)
- * spends {@link #retryCost()}; every successful call earns {@link #successCredit()} back, up to
- * the capacity. A retry that finds too few tokens is not made: the call ends as it would after its
- * last attempt — {@code UNKNOWN} with the key kept, or {@code FAILED} if nothing was ever sent.
+ * spends {@link #retryCost()}; every successful call earns {@link #successCredit()} back, up to the
+ * capacity. A retry that finds too few tokens is not made: the call ends as it would after its last
+ * attempt — {@code UNKNOWN} with the key kept, or {@code FAILED} if nothing was ever sent.
  *
  * <p><b>The bound.</b> While every answer is a failure, no tokens are earned, so over any period
- * the requests sent are at most {@code intents + capacity / retryCost} (plus {@code
- * successCredit / retryCost} per success in between). With the defaults — capacity 20, cost 1,
- * credit 0.1 — a fleet of callers facing a dead server sends each intent once, plus at most 20
- * retries in total, instead of four attempts per intent.
+ * the requests sent are at most {@code intents + capacity / retryCost} (plus {@code successCredit /
+ * retryCost} per success in between). With the defaults — capacity 20, cost 1, credit 0.1 — a fleet
+ * of callers facing a dead server sends each intent once, plus at most 20 retries in total, instead
+ * of four attempts per intent.
  *
  * @param enabled whether the budget applies; default true
  * @param capacity tokens in a full bucket; default 20

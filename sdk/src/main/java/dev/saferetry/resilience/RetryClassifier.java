@@ -1,8 +1,8 @@
 package dev.saferetry.resilience;
 
 /**
- * Decides, per attempt, whether an operation succeeded, may be retried with the same key, or
- * failed for good. This is the one place where retry rules live; replace it to refine them.
+ * Decides, per attempt, whether an operation succeeded, may be retried with the same key, or failed
+ * for good. This is the one place where retry rules live; replace it to refine them.
  *
  * <p>A classifier only says whether a retry would be <em>safe and useful</em>; the retry policy,
  * the deadline and the circuit breaker decide whether one actually happens. A should-retry header

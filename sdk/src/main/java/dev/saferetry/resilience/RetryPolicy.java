@@ -19,8 +19,8 @@ import java.util.Objects;
  * @param maxDelay the largest computed delay; default 8 s
  * @param deadline the overall time budget across all attempts and delays; default 60 s
  * @param maxRetryAfter the longest server hint that is waited on; default 60 s
- * @param shouldRetryHeader the response header that overrides the classification ({@code true}
- *     or {@code false}); default {@code X-Should-Retry}; {@code null} to ignore such headers
+ * @param shouldRetryHeader the response header that overrides the classification ({@code true} or
+ *     {@code false}); default {@code X-Should-Retry}; {@code null} to ignore such headers
  *     <p>Instances are immutable and thread-safe.
  */
 public record RetryPolicy(

@@ -11,8 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Routes {@code /v1/...} requests: authentication, key extraction and validation, body
- * validation, then the idempotency flow. Thread-safe (stateless apart from its collaborators).
+ * Routes {@code /v1/...} requests: authentication, key extraction and validation, body validation,
+ * then the idempotency flow. Thread-safe (stateless apart from its collaborators).
  */
 final class ApiHandler implements HttpHandler {
   private static final Logger LOG = LoggerFactory.getLogger(ApiHandler.class);
@@ -58,18 +58,33 @@ final class ApiHandler implements HttpHandler {
       return getCharge(tenant, path.substring("/v1/charges/".length()));
     }
     if ("POST".equals(method) && path.equals("/v1/charges")) {
-      return mutate(exchange, tenant, ChargesApi.CHARGES, body, ChargesApi::validateCharge,
+      return mutate(
+          exchange,
+          tenant,
+          ChargesApi.CHARGES,
+          body,
+          ChargesApi::validateCharge,
           (json) -> (c, now) -> ChargesApi.createCharge(c, tenant, json, now));
     }
     if ("POST".equals(method) && path.equals("/v1/refunds")) {
-      return mutate(exchange, tenant, ChargesApi.REFUNDS, body, ChargesApi::validateRefund,
+      return mutate(
+          exchange,
+          tenant,
+          ChargesApi.REFUNDS,
+          body,
+          ChargesApi::validateRefund,
           (json) -> (c, now) -> ChargesApi.createRefund(c, tenant, json, now));
     }
     return Reply.of(404, Json.error("invalid_request_error", "not_found", "Unknown route"));
   }
 
-  private Reply mutate(HttpExchange exchange, String tenant, String operation, byte[] raw,
-      Function<ObjectNode, String> validator, Function<ObjectNode, Mutation> work)
+  private Reply mutate(
+      HttpExchange exchange,
+      String tenant,
+      String operation,
+      byte[] raw,
+      Function<ObjectNode, String> validator,
+      Function<ObjectNode, Mutation> work)
       throws SQLException {
     ObjectNode json = Json.parseObject(raw);
     if (json == null) {
@@ -96,8 +111,8 @@ final class ApiHandler implements HttpHandler {
     if (settings.keyBodyField() != null) {
       hashed.remove(settings.keyBodyField());
     }
-    String hash = Json.requestHash("POST", exchange.getRequestURI().getRawPath()
-        + query(exchange), hashed);
+    String hash =
+        Json.requestHash("POST", exchange.getRequestURI().getRawPath() + query(exchange), hashed);
     return flow.handle(new IdempotencyRequest(tenant, operation, key, hash), work.apply(json));
   }
 
@@ -111,7 +126,8 @@ final class ApiHandler implements HttpHandler {
 
   private String keySource() {
     return settings.keyBodyField() == null
-        ? "header " + settings.keyHeader() : "body field " + settings.keyBodyField();
+        ? "header " + settings.keyHeader()
+        : "body field " + settings.keyBodyField();
   }
 
   private Reply getCharge(String tenant, String id) throws SQLException {

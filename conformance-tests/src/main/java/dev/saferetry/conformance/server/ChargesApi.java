@@ -24,7 +24,9 @@ final class ChargesApi {
   /** Returns a validation message for a charge body, or null when it is valid. */
   static String validateCharge(ObjectNode body) {
     JsonNode amount = body.get("amount");
-    if (amount == null || !amount.canConvertToLong() || !amount.isIntegralNumber()
+    if (amount == null
+        || !amount.canConvertToLong()
+        || !amount.isIntegralNumber()
         || amount.asLong() <= 0) {
       return "amount must be a positive integer in minor units";
     }
@@ -51,8 +53,9 @@ final class ChargesApi {
   static Outcome createCharge(Connection c, String tenant, ObjectNode body, Instant now)
       throws SQLException {
     String id = "ch_" + random();
-    String sql = "insert into charges (id, tenant_id, amount, amount_refunded, currency, status,"
-        + " description, customer, created) values (?, ?, ?, 0, ?, 'succeeded', ?, ?, ?)";
+    String sql =
+        "insert into charges (id, tenant_id, amount, amount_refunded, currency, status,"
+            + " description, customer, created) values (?, ?, ?, 0, ?, 'succeeded', ?, ?, ?)";
     try (PreparedStatement insert = c.prepareStatement(sql)) {
       insert.setString(1, id);
       insert.setString(2, tenant);
@@ -70,8 +73,9 @@ final class ChargesApi {
   static Outcome createRefund(Connection c, String tenant, ObjectNode body, Instant now)
       throws SQLException {
     String chargeId = body.get("charge").asText();
-    String sql = "select amount, amount_refunded from charges where id = ? and tenant_id = ?"
-        + " for update";
+    String sql =
+        "select amount, amount_refunded from charges where id = ? and tenant_id = ?"
+            + " for update";
     long amount;
     long refunded;
     try (PreparedStatement select = c.prepareStatement(sql)) {
@@ -79,8 +83,12 @@ final class ChargesApi {
       select.setString(2, tenant);
       try (ResultSet rs = select.executeQuery()) {
         if (!rs.next()) {
-          return new Outcome(404, Json.error("invalid_request_error", "resource_missing",
-              "No such charge: " + chargeId), null, null);
+          return new Outcome(
+              404,
+              Json.error(
+                  "invalid_request_error", "resource_missing", "No such charge: " + chargeId),
+              null,
+              null);
         }
         amount = rs.getLong(1);
         refunded = rs.getLong(2);
@@ -88,60 +96,86 @@ final class ChargesApi {
     }
     long requested = body.has("amount") ? body.get("amount").asLong() : amount - refunded;
     if (requested <= 0 || refunded + requested > amount) {
-      return new Outcome(400, Json.error("invalid_request_error", "amount_too_large",
-          "Refund amount exceeds the charge's remaining amount"), null, null);
+      return new Outcome(
+          400,
+          Json.error(
+              "invalid_request_error",
+              "amount_too_large",
+              "Refund amount exceeds the charge's remaining amount"),
+          null,
+          null);
     }
     return insertRefund(c, tenant, chargeId, requested, body, now);
   }
 
-  private static Outcome insertRefund(Connection c, String tenant, String chargeId, long amount,
-      ObjectNode body, Instant now) throws SQLException {
+  private static Outcome insertRefund(
+      Connection c, String tenant, String chargeId, long amount, ObjectNode body, Instant now)
+      throws SQLException {
     String id = "re_" + random();
-    try (PreparedStatement insert = c.prepareStatement("insert into refunds (id, tenant_id,"
-        + " charge_id, amount, status) values (?, ?, ?, ?, 'succeeded')")) {
+    try (PreparedStatement insert =
+        c.prepareStatement(
+            "insert into refunds (id, tenant_id,"
+                + " charge_id, amount, status) values (?, ?, ?, ?, 'succeeded')")) {
       insert.setString(1, id);
       insert.setString(2, tenant);
       insert.setString(3, chargeId);
       insert.setLong(4, amount);
       insert.executeUpdate();
     }
-    try (PreparedStatement update = c.prepareStatement(
-        "update charges set amount_refunded = amount_refunded + ? where id = ?")) {
+    try (PreparedStatement update =
+        c.prepareStatement(
+            "update charges set amount_refunded = amount_refunded + ? where id = ?")) {
       update.setLong(1, amount);
       update.setString(2, chargeId);
       update.executeUpdate();
     }
     recordSideEffect(c, tenant, REFUNDS, text(body, "description"), now);
-    ObjectNode refund = Json.object().put("id", id).put("object", "refund")
-        .put("charge", chargeId).put("amount", amount).put("status", "succeeded");
+    ObjectNode refund =
+        Json.object()
+            .put("id", id)
+            .put("object", "refund")
+            .put("charge", chargeId)
+            .put("amount", amount)
+            .put("status", "succeeded");
     return new Outcome(201, Json.write(refund), "refund", id);
   }
 
   /** The current charge as JSON, or null when the tenant has no such charge. */
   static String findCharge(Connection c, String tenant, String id) throws SQLException {
-    try (PreparedStatement select = c.prepareStatement("select id, amount, amount_refunded,"
-        + " currency, status, description, customer, created from charges"
-        + " where id = ? and tenant_id = ?")) {
+    try (PreparedStatement select =
+        c.prepareStatement(
+            "select id, amount, amount_refunded,"
+                + " currency, status, description, customer, created from charges"
+                + " where id = ? and tenant_id = ?")) {
       select.setString(1, id);
       select.setString(2, tenant);
       try (ResultSet rs = select.executeQuery()) {
         if (!rs.next()) {
           return null;
         }
-        ObjectNode charge = Json.object().put("id", rs.getString(1)).put("object", "charge")
-            .put("amount", rs.getLong(2)).put("amount_refunded", rs.getLong(3))
-            .put("currency", rs.getString(4)).put("status", rs.getString(5))
-            .put("description", rs.getString(6)).put("customer", rs.getString(7))
-            .put("created", rs.getLong(8));
+        ObjectNode charge =
+            Json.object()
+                .put("id", rs.getString(1))
+                .put("object", "charge")
+                .put("amount", rs.getLong(2))
+                .put("amount_refunded", rs.getLong(3))
+                .put("currency", rs.getString(4))
+                .put("status", rs.getString(5))
+                .put("description", rs.getString(6))
+                .put("customer", rs.getString(7))
+                .put("created", rs.getLong(8));
         return Json.write(charge);
       }
     }
   }
 
-  private static void recordSideEffect(Connection c, String tenant, String operation,
-      String description, Instant now) throws SQLException {
-    try (PreparedStatement insert = c.prepareStatement("insert into side_effects (id, tenant_id,"
-        + " operation, description, created_at) values (?, ?, ?, ?, ?)")) {
+  private static void recordSideEffect(
+      Connection c, String tenant, String operation, String description, Instant now)
+      throws SQLException {
+    try (PreparedStatement insert =
+        c.prepareStatement(
+            "insert into side_effects (id, tenant_id,"
+                + " operation, description, created_at) values (?, ?, ?, ?, ?)")) {
       insert.setString(1, random());
       insert.setString(2, tenant);
       insert.setString(3, operation);

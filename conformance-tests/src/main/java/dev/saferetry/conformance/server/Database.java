@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 
 /**
- * JDBC access for the reference server: a small connection pool, transactions and the schema.
- * H2 (memory or file) and PostgreSQL are supported; several servers may share one PostgreSQL
- * database. Thread-safe.
+ * JDBC access for the reference server: a small connection pool, transactions and the schema. H2
+ * (memory or file) and PostgreSQL are supported; several servers may share one PostgreSQL database.
+ * Thread-safe.
  */
 final class Database implements AutoCloseable {
   private static final int MAX_IDLE = 16;
@@ -56,7 +56,8 @@ final class Database implements AutoCloseable {
 
   /** Creates the tables if absent (concurrent creators tolerated). */
   void createSchema() throws SQLException {
-    try (Tx tx = begin(); Statement statement = tx.connection().createStatement()) {
+    try (Tx tx = begin();
+        Statement statement = tx.connection().createStatement()) {
       for (String ddl : SCHEMA) {
         statement.execute(ddl);
       }
@@ -106,7 +107,8 @@ final class Database implements AutoCloseable {
   void close(boolean shutdown) {
     closed = true;
     if (shutdown && !postgres) {
-      try (Connection connection = open(); Statement statement = connection.createStatement()) {
+      try (Connection connection = open();
+          Statement statement = connection.createStatement()) {
         statement.execute("shutdown");
       } catch (SQLException ignored) {
         // Already gone: nothing to discard.

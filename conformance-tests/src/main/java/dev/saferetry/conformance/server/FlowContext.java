@@ -15,5 +15,11 @@ import java.util.concurrent.CountDownLatch;
  * @param faults armed faults
  * @param closing released when the server closes (ends hung requests)
  */
-record FlowContext(Database db, KeyTable keys, Clock clock, Duration lockTimeout,
-    Duration retention, Faults faults, CountDownLatch closing) {}
+record FlowContext(
+    Database db,
+    KeyTable keys,
+    Clock clock,
+    Duration lockTimeout,
+    Duration retention,
+    Faults faults,
+    CountDownLatch closing) {}

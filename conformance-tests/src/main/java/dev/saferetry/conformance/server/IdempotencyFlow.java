@@ -8,21 +8,26 @@ import java.time.Instant;
  * The server half of the Idempotency-Key contract, exactly as DESIGN.md describes it.
  *
  * <ol>
- *   <li>Claim (transaction 1): insert a pending record, on conflict do nothing; load it
- *       {@code for update}; treat an expired record as absent; compare request hashes; replay
- *       a completed record; answer 409 while another request holds a fresh pending record;
- *       take over a pending record older than the lock timeout. Commit.
+ *   <li>Claim (transaction 1): insert a pending record, on conflict do nothing; load it {@code for
+ *       update}; treat an expired record as absent; compare request hashes; replay a completed
+ *       record; answer 409 while another request holds a fresh pending record; take over a pending
+ *       record older than the lock timeout. Commit.
  *   <li>Execute (transaction 2): run the mutation, then, under the record's row lock, check the
- *       claim is still ours and store the outcome as completed — mutation and stored result
- *       commit together or not at all. A failure before commit releases the claim.
+ *       claim is still ours and store the outcome as completed — mutation and stored result commit
+ *       together or not at all. A failure before commit releases the claim.
  * </ol>
  *
- * <p>Package-private and deliberately not final: the conformance suite's negative controls
- * (test fixtures) override single steps to build realistic broken servers. Thread-safe.
+ * <p>Package-private and deliberately not final: the conformance suite's negative controls (test
+ * fixtures) override single steps to build realistic broken servers. Thread-safe.
  */
 class IdempotencyFlow {
   /** The result of the claim step. */
-  enum Decision { CLAIMED, REPLAY, MISMATCH, IN_PROGRESS }
+  enum Decision {
+    CLAIMED,
+    REPLAY,
+    MISMATCH,
+    IN_PROGRESS
+  }
 
   /** A decision plus the record it was made on. */
   record Claim(Decision decision, KeyRecord record) {}
@@ -67,7 +72,9 @@ class IdempotencyFlow {
   private static boolean transientConflict(String sqlState) {
     // serialization failure, deadlock (SQL standard / PostgreSQL), H2 lock timeout and
     // H2 concurrent update.
-    return "40001".equals(sqlState) || "40P01".equals(sqlState) || "HYT00".equals(sqlState)
+    return "40001".equals(sqlState)
+        || "40P01".equals(sqlState)
+        || "HYT00".equals(sqlState)
         || "90131".equals(sqlState);
   }
 
@@ -77,9 +84,10 @@ class IdempotencyFlow {
       Connection c = tx.connection();
       boolean inserted = ctx.keys().insertPending(c, r, owner, now, now.plus(ctx.retention()));
       KeyRecord record = ctx.keys().lock(c, r);
-      Claim claim = inserted && record != null && owner.equals(record.lockOwner())
-          ? new Claim(Decision.CLAIMED, record)
-          : decide(c, r, record, owner, now);
+      Claim claim =
+          inserted && record != null && owner.equals(record.lockOwner())
+              ? new Claim(Decision.CLAIMED, record)
+              : decide(c, r, record, owner, now);
       tx.commit();
       return claim;
     }

@@ -1,8 +1,8 @@
 package dev.saferetry.conformance.server;
 
 /**
- * Parses an Idempotency-Key value: a bare token (Stripe style) or a Structured Field string
- * ({@code "abc"}, the IETF draft's syntax). Both denote the same key. Thread-safe (stateless).
+ * Parses an Idempotency-Key value: a bare token (Stripe style) or a Structured Field string ({@code
+ * "abc"}, the IETF draft's syntax). Both denote the same key. Thread-safe (stateless).
  */
 final class IdempotencyKeys {
   static final int MAX_LENGTH = 255;
@@ -10,9 +10,9 @@ final class IdempotencyKeys {
   private IdempotencyKeys() {}
 
   /**
-   * Returns the key, or throws {@link IllegalArgumentException} with a client-safe message when
-   * it is empty, longer than 255 characters, contains control characters or is a malformed
-   * quoted string.
+   * Returns the key, or throws {@link IllegalArgumentException} with a client-safe message when it
+   * is empty, longer than 255 characters, contains control characters or is a malformed quoted
+   * string.
    */
   static String parse(String raw) {
     String value = raw.strip();
@@ -39,7 +39,8 @@ final class IdempotencyKeys {
     for (int i = 0; i < inner.length(); i++) {
       char c = inner.charAt(i);
       if (c == '\\') {
-        if (i + 1 >= inner.length() || (inner.charAt(i + 1) != '"' && inner.charAt(i + 1) != '\\')) {
+        if (i + 1 >= inner.length()
+            || (inner.charAt(i + 1) != '"' && inner.charAt(i + 1) != '\\')) {
           throw new IllegalArgumentException("malformed structured-field string key");
         }
         c = inner.charAt(++i);

@@ -12,8 +12,13 @@ import java.time.Instant;
  * @param lockedAt when the pending record was claimed
  * @param expiresAt when the record stops counting (retention)
  */
-record KeyRecord(String state, String requestHash, Outcome outcome, String lockOwner,
-    Instant lockedAt, Instant expiresAt) {
+record KeyRecord(
+    String state,
+    String requestHash,
+    Outcome outcome,
+    String lockOwner,
+    Instant lockedAt,
+    Instant expiresAt) {
 
   static final String PENDING = "PENDING";
   static final String COMPLETED = "COMPLETED";

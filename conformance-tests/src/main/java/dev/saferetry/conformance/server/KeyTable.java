@@ -10,7 +10,8 @@ import java.time.ZoneOffset;
 
 /** SQL on {@code api_idempotency}. Stateless apart from the dialect; thread-safe. */
 final class KeyTable {
-  private static final String WHERE = " where tenant_id = ? and operation = ? and idempotency_key = ?";
+  private static final String WHERE =
+      " where tenant_id = ? and operation = ? and idempotency_key = ?";
   private final boolean postgres;
 
   KeyTable(boolean postgres) {
@@ -18,12 +19,14 @@ final class KeyTable {
   }
 
   /** Inserts a pending record unless one exists; true when this call inserted it. */
-  boolean insertPending(Connection c, IdempotencyRequest r, String owner, Instant now,
-      Instant expires) throws SQLException {
-    String sql = "insert into api_idempotency (tenant_id, operation, idempotency_key,"
-        + " request_hash, state, lock_owner, locked_at, created_at, expires_at)"
-        + " values (?, ?, ?, ?, 'PENDING', ?, ?, ?, ?)"
-        + (postgres ? " on conflict do nothing" : "");
+  boolean insertPending(
+      Connection c, IdempotencyRequest r, String owner, Instant now, Instant expires)
+      throws SQLException {
+    String sql =
+        "insert into api_idempotency (tenant_id, operation, idempotency_key,"
+            + " request_hash, state, lock_owner, locked_at, created_at, expires_at)"
+            + " values (?, ?, ?, ?, 'PENDING', ?, ?, ?, ?)"
+            + (postgres ? " on conflict do nothing" : "");
     try (PreparedStatement insert = c.prepareStatement(sql)) {
       bindScope(insert, r);
       insert.setString(4, r.requestHash());
@@ -42,20 +45,27 @@ final class KeyTable {
 
   /** Loads the record under a row lock (select ... for update), or null. */
   KeyRecord lock(Connection c, IdempotencyRequest r) throws SQLException {
-    String sql = "select state, request_hash, status_code, response_body, resource_type,"
-        + " resource_id, lock_owner, locked_at, expires_at from api_idempotency" + WHERE
-        + " for update";
+    String sql =
+        "select state, request_hash, status_code, response_body, resource_type,"
+            + " resource_id, lock_owner, locked_at, expires_at from api_idempotency"
+            + WHERE
+            + " for update";
     try (PreparedStatement select = c.prepareStatement(sql)) {
       bindScope(select, r);
       try (ResultSet rs = select.executeQuery()) {
         if (!rs.next()) {
           return null;
         }
-        Outcome outcome = rs.getString(1).equals(KeyRecord.COMPLETED)
-            ? new Outcome(rs.getInt(3), rs.getString(4), rs.getString(5), rs.getString(6))
-            : null;
+        Outcome outcome =
+            rs.getString(1).equals(KeyRecord.COMPLETED)
+                ? new Outcome(rs.getInt(3), rs.getString(4), rs.getString(5), rs.getString(6))
+                : null;
         OffsetDateTime lockedAt = rs.getObject(8, OffsetDateTime.class);
-        return new KeyRecord(rs.getString(1), rs.getString(2), outcome, rs.getString(7),
+        return new KeyRecord(
+            rs.getString(1),
+            rs.getString(2),
+            outcome,
+            rs.getString(7),
             lockedAt == null ? null : lockedAt.toInstant(),
             rs.getObject(9, OffsetDateTime.class).toInstant());
       }
@@ -65,9 +75,11 @@ final class KeyTable {
   /** Makes the (locked) record a fresh pending claim of {@code owner}: takeover or expiry. */
   void claim(Connection c, IdempotencyRequest r, String owner, Instant now, Instant expires)
       throws SQLException {
-    String sql = "update api_idempotency set request_hash = ?, state = 'PENDING',"
-        + " status_code = null, response_body = null, resource_type = null, resource_id = null,"
-        + " lock_owner = ?, locked_at = ?, created_at = ?, expires_at = ?" + WHERE;
+    String sql =
+        "update api_idempotency set request_hash = ?, state = 'PENDING',"
+            + " status_code = null, response_body = null, resource_type = null, resource_id = null,"
+            + " lock_owner = ?, locked_at = ?, created_at = ?, expires_at = ?"
+            + WHERE;
     try (PreparedStatement update = c.prepareStatement(sql)) {
       update.setString(1, r.requestHash());
       update.setString(2, owner);
@@ -86,9 +98,11 @@ final class KeyTable {
     if (current == null || current.completed() || !owner.equals(current.lockOwner())) {
       return false;
     }
-    String sql = "update api_idempotency set state = 'COMPLETED', status_code = ?,"
-        + " response_body = ?, resource_type = ?, resource_id = ?, lock_owner = null,"
-        + " locked_at = null" + WHERE;
+    String sql =
+        "update api_idempotency set state = 'COMPLETED', status_code = ?,"
+            + " response_body = ?, resource_type = ?, resource_id = ?, lock_owner = null,"
+            + " locked_at = null"
+            + WHERE;
     try (PreparedStatement update = c.prepareStatement(sql)) {
       update.setInt(1, o.status());
       update.setString(2, o.body());
@@ -101,8 +115,9 @@ final class KeyTable {
 
   /** Deletes the pending record of {@code owner}, so that a retry may execute. */
   void release(Connection c, IdempotencyRequest r, String owner) throws SQLException {
-    try (PreparedStatement delete = c.prepareStatement("delete from api_idempotency" + WHERE
-        + " and state = 'PENDING' and lock_owner = ?")) {
+    try (PreparedStatement delete =
+        c.prepareStatement(
+            "delete from api_idempotency" + WHERE + " and state = 'PENDING' and lock_owner = ?")) {
       bindScope(delete, r);
       delete.setString(4, owner);
       delete.executeUpdate();

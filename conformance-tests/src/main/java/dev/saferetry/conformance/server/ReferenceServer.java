@@ -15,9 +15,9 @@ import java.util.concurrent.Executors;
 import java.util.function.Function;
 
 /**
- * A small Stripe-like charges API that implements the server half of the Idempotency-Key
- * contract exactly (DESIGN.md, "The server contract"). The conformance suite is proven against
- * it, and the SDK's examples and tests start it in-process.
+ * A small Stripe-like charges API that implements the server half of the Idempotency-Key contract
+ * exactly (DESIGN.md, "The server contract"). The conformance suite is proven against it, and the
+ * SDK's examples and tests start it in-process.
  *
  * <pre>{@code
  * try (ReferenceServer server = ReferenceServer.builder().build().start()) {
@@ -27,13 +27,13 @@ import java.util.function.Function;
  * }
  * }</pre>
  *
- * <p>API: {@code POST /v1/charges}, {@code GET /v1/charges/{id}}, {@code POST /v1/refunds};
- * tenants are bearer tokens; keys are scoped per (tenant, operation, key). Test hooks (when
- * enabled): {@code GET /_test/side-effects[?description=D]}, {@code POST /_test/faults},
- * {@code DELETE /_test/faults}, {@code POST /_test/clock}, {@code POST /_test/restart}.
+ * <p>API: {@code POST /v1/charges}, {@code GET /v1/charges/{id}}, {@code POST /v1/refunds}; tenants
+ * are bearer tokens; keys are scoped per (tenant, operation, key). Test hooks (when enabled):
+ * {@code GET /_test/side-effects[?description=D]}, {@code POST /_test/faults}, {@code DELETE
+ * /_test/faults}, {@code POST /_test/clock}, {@code POST /_test/restart}.
  *
- * <p>Thread-safe: one server serves concurrent requests; {@link #close()} may be called from
- * any thread and ends hung requests.
+ * <p>Thread-safe: one server serves concurrent requests; {@link #close()} may be called from any
+ * thread and ends hung requests.
  */
 public final class ReferenceServer implements AutoCloseable {
   private final ServerSettings settings;
@@ -47,10 +47,22 @@ public final class ReferenceServer implements AutoCloseable {
 
   private ReferenceServer(Builder b) {
     this.privateDatabase = b.jdbcUrl == null;
-    String url = privateDatabase
-        ? "jdbc:h2:mem:saferetry-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1" : b.jdbcUrl;
-    this.settings = new ServerSettings(b.host, b.port, url, b.keyHeader, b.keyBodyField,
-        b.retention, b.lockTimeout, b.clock, b.requireKey, b.testHooks);
+    String url =
+        privateDatabase
+            ? "jdbc:h2:mem:saferetry-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1"
+            : b.jdbcUrl;
+    this.settings =
+        new ServerSettings(
+            b.host,
+            b.port,
+            url,
+            b.keyHeader,
+            b.keyBodyField,
+            b.retention,
+            b.lockTimeout,
+            b.clock,
+            b.requireKey,
+            b.testHooks);
     this.flowFactory = b.flowFactory;
   }
 
@@ -78,8 +90,15 @@ public final class ReferenceServer implements AutoCloseable {
       db.close(privateDatabase);
       throw new IllegalStateException("cannot prepare database: " + e.getMessage(), e);
     }
-    FlowContext ctx = new FlowContext(db, new KeyTable(db.postgres()), clock,
-        settings.lockTimeout(), settings.retention(), faults, closing);
+    FlowContext ctx =
+        new FlowContext(
+            db,
+            new KeyTable(db.postgres()),
+            clock,
+            settings.lockTimeout(),
+            settings.retention(),
+            faults,
+            closing);
     IdempotencyFlow flow = flowFactory.apply(ctx);
     TestHooks hooks = settings.testHooks() ? new TestHooks(db, faults, clock, flow) : null;
     System.setProperty("sun.net.httpserver.nodelay", "true");
@@ -89,11 +108,13 @@ public final class ReferenceServer implements AutoCloseable {
       db.close(privateDatabase);
       throw new UncheckedIOException(e);
     }
-    executor = Executors.newCachedThreadPool(r -> {
-      Thread thread = new Thread(r, "reference-server");
-      thread.setDaemon(true);
-      return thread;
-    });
+    executor =
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread thread = new Thread(r, "reference-server");
+              thread.setDaemon(true);
+              return thread;
+            });
     http.setExecutor(executor);
     http.createContext("/", new ApiHandler(settings, flow, db, hooks));
     http.start();
@@ -175,8 +196,8 @@ public final class ReferenceServer implements AutoCloseable {
     }
 
     /**
-     * JDBC URL; default a fresh private in-memory H2 database. {@code jdbc:h2:file:...}
-     * survives a restart; {@code jdbc:postgresql://...} may be shared by several servers.
+     * JDBC URL; default a fresh private in-memory H2 database. {@code jdbc:h2:file:...} survives a
+     * restart; {@code jdbc:postgresql://...} may be shared by several servers.
      */
     public Builder jdbcUrl(String jdbcUrl) {
       this.jdbcUrl = Objects.requireNonNull(jdbcUrl, "jdbcUrl");
@@ -189,7 +210,9 @@ public final class ReferenceServer implements AutoCloseable {
       return this;
     }
 
-    /** Read the key from this top-level body field instead (excluded from the hash); default null. */
+    /**
+     * Read the key from this top-level body field instead (excluded from the hash); default null.
+     */
     public Builder keyBodyField(String keyBodyField) {
       this.keyBodyField = keyBodyField;
       return this;

@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Command line of the standalone reference server:
- * {@code --port N --jdbc-url URL --key-header H --key-body-field F --retention-seconds S
- * --lock-timeout-seconds S --test-hooks --no-require-key}. Runs until the JVM is stopped.
+ * Command line of the standalone reference server: {@code --port N --jdbc-url URL --key-header H
+ * --key-body-field F --retention-seconds S --lock-timeout-seconds S --test-hooks --no-require-key}.
+ * Runs until the JVM is stopped.
  */
 final class ReferenceServerMain {
   private ReferenceServerMain() {}

@@ -10,8 +10,8 @@ package dev.saferetry.conformance.server;
  * @param retryAfter {@code Retry-After} seconds, or 0 for none
  * @param drop close the connection without answering
  */
-record Reply(int status, String body, String location, boolean replayed, int retryAfter,
-    boolean drop) {
+record Reply(
+    int status, String body, String location, boolean replayed, int retryAfter, boolean drop) {
 
   static Reply of(int status, String body) {
     return new Reply(status, body, null, false, 0, false);
@@ -26,14 +26,21 @@ record Reply(int status, String body, String location, boolean replayed, int ret
   }
 
   static Reply inProgress() {
-    String body = Json.error("idempotency_error", "request_in_progress",
-        "A request with this idempotency key is still being processed; retry later.");
+    String body =
+        Json.error(
+            "idempotency_error",
+            "request_in_progress",
+            "A request with this idempotency key is still being processed; retry later.");
     return new Reply(409, body, null, false, 1, false);
   }
 
   static Reply mismatch() {
-    return of(422, Json.error("idempotency_error", "idempotency_key_reused",
-        "This idempotency key was used with a different request."));
+    return of(
+        422,
+        Json.error(
+            "idempotency_error",
+            "idempotency_key_reused",
+            "This idempotency key was used with a different request."));
   }
 
   static Reply invalid(String message) {

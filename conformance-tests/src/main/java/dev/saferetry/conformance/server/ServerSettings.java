@@ -17,6 +17,14 @@ import java.time.Duration;
  * @param requireKey whether POSTs without a key are rejected
  * @param testHooks whether {@code /_test/...} endpoints are served
  */
-record ServerSettings(String host, int port, String jdbcUrl, String keyHeader,
-    String keyBodyField, Duration retention, Duration lockTimeout, Clock clock,
-    boolean requireKey, boolean testHooks) {}
+record ServerSettings(
+    String host,
+    int port,
+    String jdbcUrl,
+    String keyHeader,
+    String keyBodyField,
+    Duration retention,
+    Duration lockTimeout,
+    Clock clock,
+    boolean requireKey,
+    boolean testHooks) {}

@@ -37,8 +37,8 @@ final class TestHooks {
       case "GET /_test/side-effects":
         String description = param(uri, "description");
         ObjectNode counts = Json.object().put("total", count(db, description));
-        return Reply.of(200, Json.write(description == null ? counts
-            : counts.put("description", description)));
+        return Reply.of(
+            200, Json.write(description == null ? counts : counts.put("description", description)));
       case "POST /_test/faults":
         return armFault(json);
       case "DELETE /_test/faults":
@@ -80,9 +80,10 @@ final class TestHooks {
 
   /** Mutations executed, optionally only those whose request had {@code description}. */
   static long count(Database db, String description) throws SQLException {
-    String sql = "select count(*) from side_effects"
-        + (description == null ? "" : " where description = ?");
-    try (Tx tx = db.begin(); PreparedStatement select = tx.connection().prepareStatement(sql)) {
+    String sql =
+        "select count(*) from side_effects" + (description == null ? "" : " where description = ?");
+    try (Tx tx = db.begin();
+        PreparedStatement select = tx.connection().prepareStatement(sql)) {
       if (description != null) {
         select.setString(1, description);
       }

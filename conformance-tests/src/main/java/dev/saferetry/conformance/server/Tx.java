@@ -4,8 +4,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 
 /**
- * One database transaction on a pooled connection; rolled back on close unless committed.
- * Confined to one thread.
+ * One database transaction on a pooled connection; rolled back on close unless committed. Confined
+ * to one thread.
  */
 final class Tx implements AutoCloseable {
   private final Database database;

@@ -13,103 +13,130 @@ import java.util.function.Function;
  */
 public enum BrokenServer {
   /** Never compares request hashes: a reused key with another payload replays. */
-  NO_PAYLOAD_COMPARISON("mismatch.rejected", ctx -> new IdempotencyFlow(ctx) {
-    @Override
-    boolean sameRequest(String storedHash, String requestHash) {
-      return true;
-    }
-  }),
+  NO_PAYLOAD_COMPARISON(
+      "mismatch.rejected",
+      ctx ->
+          new IdempotencyFlow(ctx) {
+            @Override
+            boolean sameRequest(String storedHash, String requestHash) {
+              return true;
+            }
+          }),
   /** Checks for the key, then mutates and records it afterwards: no unique constraint wins. */
   CHECK_THEN_ACT("concurrent.one-effect", CheckThenActFlow::new),
   /** Executes but never keeps the record: nothing to replay. */
-  NOTHING_STORED("replay.same-payload", ctx -> new IdempotencyFlow(ctx) {
-    @Override
-    boolean complete(Connection c, IdempotencyRequest r, String owner, Outcome outcome)
-        throws SQLException {
-      ctx.keys().release(c, r, owner);
-      return true;
-    }
-  }),
+  NOTHING_STORED(
+      "replay.same-payload",
+      ctx ->
+          new IdempotencyFlow(ctx) {
+            @Override
+            boolean complete(Connection c, IdempotencyRequest r, String owner, Outcome outcome)
+                throws SQLException {
+              ctx.keys().release(c, r, owner);
+              return true;
+            }
+          }),
   /** Stores a 5xx as the completed outcome: the key is wedged on the failure forever. */
-  FAILURES_STORED_AS_COMPLETED("fault.5xx-before-commit", ctx -> new IdempotencyFlow(ctx) {
-    @Override
-    Reply failedBeforeCommit(IdempotencyRequest r, String owner, int status)
-        throws SQLException {
-      Reply reply = injectedFailure(status);
-      try (Tx tx = ctx.db().begin()) {
-        ctx.keys().complete(tx.connection(), r, owner, new Outcome(status, reply.body(), null,
-            null));
-        tx.commit();
-      }
-      return reply;
-    }
-  }),
+  FAILURES_STORED_AS_COMPLETED(
+      "fault.5xx-before-commit",
+      ctx ->
+          new IdempotencyFlow(ctx) {
+            @Override
+            Reply failedBeforeCommit(IdempotencyRequest r, String owner, int status)
+                throws SQLException {
+              Reply reply = injectedFailure(status);
+              try (Tx tx = ctx.db().begin()) {
+                ctx.keys()
+                    .complete(
+                        tx.connection(), r, owner, new Outcome(status, reply.body(), null, null));
+                tx.commit();
+              }
+              return reply;
+            }
+          }),
   /** One global key space: keys are not scoped per tenant or per operation. */
-  GLOBAL_KEYS("scope.per-tenant", ctx -> new IdempotencyFlow(ctx) {
-    @Override
-    IdempotencyRequest scope(IdempotencyRequest r) {
-      return new IdempotencyRequest("*", "*", r.key(), r.requestHash());
-    }
-  }),
+  GLOBAL_KEYS(
+      "scope.per-tenant",
+      ctx ->
+          new IdempotencyFlow(ctx) {
+            @Override
+            IdempotencyRequest scope(IdempotencyRequest r) {
+              return new IdempotencyRequest("*", "*", r.key(), r.requestHash());
+            }
+          }),
   /** Releases the pending lock before the mutation commits, then upserts the result. */
-  LOCK_RELEASED_EARLY("concurrent.one-effect", ctx -> new IdempotencyFlow(ctx) {
-    @Override
-    Claim claim(IdempotencyRequest r, String owner) throws SQLException {
-      Claim claim = super.claim(r, owner);
-      if (claim.decision() == Decision.CLAIMED) {
-        release(r, owner);
-      }
-      return claim;
-    }
+  LOCK_RELEASED_EARLY(
+      "concurrent.one-effect",
+      ctx ->
+          new IdempotencyFlow(ctx) {
+            @Override
+            Claim claim(IdempotencyRequest r, String owner) throws SQLException {
+              Claim claim = super.claim(r, owner);
+              if (claim.decision() == Decision.CLAIMED) {
+                release(r, owner);
+              }
+              return claim;
+            }
 
-    @Override
-    boolean complete(Connection c, IdempotencyRequest r, String owner, Outcome outcome)
-        throws SQLException {
-      upsertCompleted(c, r, outcome, ctx.clock().instant(), ctx.retention().getSeconds());
-      return true;
-    }
-  }),
+            @Override
+            boolean complete(Connection c, IdempotencyRequest r, String owner, Outcome outcome)
+                throws SQLException {
+              upsertCompleted(c, r, outcome, ctx.clock().instant(), ctx.retention().getSeconds());
+              return true;
+            }
+          }),
   /** Replays the resource as it is now instead of the stored original response. */
   REPLAY_CURRENT_RESOURCE("replay.after-change", ReplayCurrentFlow::new),
   /** Keeps keys only in memory: a restart forgets them. */
-  KEYS_FORGOTTEN_ON_RESTART("durability.restart", ctx -> new IdempotencyFlow(ctx) {
-    @Override
-    void onRestart() throws SQLException {
-      try (Tx tx = ctx.db().begin(); Statement s = tx.connection().createStatement()) {
-        s.executeUpdate("delete from api_idempotency");
-        tx.commit();
-      }
-    }
-  }),
+  KEYS_FORGOTTEN_ON_RESTART(
+      "durability.restart",
+      ctx ->
+          new IdempotencyFlow(ctx) {
+            @Override
+            void onRestart() throws SQLException {
+              try (Tx tx = ctx.db().begin();
+                  Statement s = tx.connection().createStatement()) {
+                s.executeUpdate("delete from api_idempotency");
+                tx.commit();
+              }
+            }
+          }),
   /** Commits the mutation and the stored result in two transactions, releasing on failure. */
   NON_ATOMIC_RESULT("fault.5xx-after-commit", NonAtomicFlow::new),
   /** Runs a retry of an expired key without re-claiming the record under its row lock. */
-  EXPIRY_WITHOUT_RECLAIM("expiry.concurrent-retries", ctx -> new IdempotencyFlow(ctx) {
-    @Override
-    Claim decide(Connection c, IdempotencyRequest r, KeyRecord record, String owner,
-        Instant now) throws SQLException {
-      if (record != null && !record.expiresAt().isAfter(now)) {
-        return new Claim(Decision.CLAIMED, record); // "expired, so just run it"
-      }
-      return super.decide(c, r, record, owner, now);
-    }
+  EXPIRY_WITHOUT_RECLAIM(
+      "expiry.concurrent-retries",
+      ctx ->
+          new IdempotencyFlow(ctx) {
+            @Override
+            Claim decide(
+                Connection c, IdempotencyRequest r, KeyRecord record, String owner, Instant now)
+                throws SQLException {
+              if (record != null && !record.expiresAt().isAfter(now)) {
+                return new Claim(Decision.CLAIMED, record); // "expired, so just run it"
+              }
+              return super.decide(c, r, record, owner, now);
+            }
 
-    @Override
-    boolean complete(Connection c, IdempotencyRequest r, String owner, Outcome outcome)
-        throws SQLException {
-      if (!super.complete(c, r, owner, outcome)) {
-        upsertCompleted(c, r, outcome, ctx.clock().instant(), ctx.retention().getSeconds());
-      }
-      return true;
-    }
-  }),
+            @Override
+            boolean complete(Connection c, IdempotencyRequest r, String owner, Outcome outcome)
+                throws SQLException {
+              if (!super.complete(c, r, owner, outcome)) {
+                upsertCompleted(c, r, outcome, ctx.clock().instant(), ctx.retention().getSeconds());
+              }
+              return true;
+            }
+          }),
   /** Never lets a retry take over a pending record: a hung request wedges its key. */
-  LOCK_NEVER_EXPIRES("lock.never-finishing-request", ctx -> new IdempotencyFlow(ctx) {
-    @Override
-    boolean stale(KeyRecord record, Instant now) {
-      return false;
-    }
-  });
+  LOCK_NEVER_EXPIRES(
+      "lock.never-finishing-request",
+      ctx ->
+          new IdempotencyFlow(ctx) {
+            @Override
+            boolean stale(KeyRecord record, Instant now) {
+              return false;
+            }
+          });
 
   private final String mustCase;
   private final Function<FlowContext, IdempotencyFlow> flow;
@@ -129,19 +156,26 @@ public enum BrokenServer {
     return ReferenceServer.builder().flow(flow).build();
   }
 
-  /** Overwrites any record for the scope with a completed one, as a store without a unique
-   * constraint would; a conflict is ignored and the mutation committed anyway. */
-  static void upsertCompleted(Connection c, IdempotencyRequest r, Outcome o, Instant now,
-      long retentionSeconds) throws SQLException {
-    try (PreparedStatement delete = c.prepareStatement("delete from api_idempotency where"
-        + " tenant_id = ? and operation = ? and idempotency_key = ?")) {
+  /**
+   * Overwrites any record for the scope with a completed one, as a store without a unique
+   * constraint would; a conflict is ignored and the mutation committed anyway.
+   */
+  static void upsertCompleted(
+      Connection c, IdempotencyRequest r, Outcome o, Instant now, long retentionSeconds)
+      throws SQLException {
+    try (PreparedStatement delete =
+        c.prepareStatement(
+            "delete from api_idempotency where"
+                + " tenant_id = ? and operation = ? and idempotency_key = ?")) {
       KeyTable.bindScope(delete, r);
       delete.executeUpdate();
     }
-    try (PreparedStatement insert = c.prepareStatement("insert into api_idempotency (tenant_id,"
-        + " operation, idempotency_key, request_hash, state, status_code, response_body,"
-        + " resource_type, resource_id, created_at, expires_at)"
-        + " values (?, ?, ?, ?, 'COMPLETED', ?, ?, ?, ?, ?, ?)")) {
+    try (PreparedStatement insert =
+        c.prepareStatement(
+            "insert into api_idempotency (tenant_id,"
+                + " operation, idempotency_key, request_hash, state, status_code, response_body,"
+                + " resource_type, resource_id, created_at, expires_at)"
+                + " values (?, ?, ?, ?, 'COMPLETED', ?, ?, ?, ?, ?, ?)")) {
       KeyTable.bindScope(insert, r);
       insert.setString(4, r.requestHash());
       insert.setInt(5, o.status());

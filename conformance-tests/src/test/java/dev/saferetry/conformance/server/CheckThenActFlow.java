@@ -17,7 +17,8 @@ final class CheckThenActFlow extends IdempotencyFlow {
     }
     if (existing != null && existing.completed()) {
       return sameRequest(existing.requestHash(), r.requestHash())
-          ? Reply.of(existing.outcome(), true) : Reply.mismatch();
+          ? Reply.of(existing.outcome(), true)
+          : Reply.mismatch();
     }
     Fault fault = ctx.faults().poll();
     Outcome outcome;
@@ -27,8 +28,8 @@ final class CheckThenActFlow extends IdempotencyFlow {
       tx.commit();
     }
     try (Tx tx = ctx.db().begin()) {
-      BrokenServer.upsertCompleted(tx.connection(), r, outcome, ctx.clock().instant(),
-          ctx.retention().getSeconds());
+      BrokenServer.upsertCompleted(
+          tx.connection(), r, outcome, ctx.clock().instant(), ctx.retention().getSeconds());
       tx.commit();
     }
     return afterCommit(outcome, fault);

@@ -3,8 +3,8 @@ package dev.saferetry.conformance.server;
 import java.sql.SQLException;
 
 /**
- * Broken: the mutation commits in its own transaction and the result is stored in a second
- * one; a failure in between releases the key although the effect already happened.
+ * Broken: the mutation commits in its own transaction and the result is stored in a second one; a
+ * failure in between releases the key although the effect already happened.
  */
 final class NonAtomicFlow extends IdempotencyFlow {
   NonAtomicFlow(FlowContext ctx) {

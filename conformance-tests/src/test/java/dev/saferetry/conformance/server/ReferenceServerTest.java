@@ -20,9 +20,13 @@ import org.junit.jupiter.api.io.TempDir;
 /** The reference server's API, as the SDK's tests and examples rely on it. */
 class ReferenceServerTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String CHARGE = "{\"amount\":1000,\"currency\":\"eur\",\"description\":\"d\"}";
-  private final OkHttpClient http = new OkHttpClient.Builder()
-      .retryOnConnectionFailure(false).readTimeout(Duration.ofSeconds(10)).build();
+  private static final String CHARGE =
+      "{\"amount\":1000,\"currency\":\"eur\",\"description\":\"d\"}";
+  private final OkHttpClient http =
+      new OkHttpClient.Builder()
+          .retryOnConnectionFailure(false)
+          .readTimeout(Duration.ofSeconds(10))
+          .build();
   private ReferenceServer server;
 
   @AfterEach
@@ -33,9 +37,11 @@ class ReferenceServerTest {
   }
 
   private Response post(String path, String header, String key, String body) throws IOException {
-    Request.Builder b = new Request.Builder().url(server.baseUrl() + path)
-        .header("Authorization", "Bearer tenant_1")
-        .post(RequestBody.create(body, MediaType.get("application/json")));
+    Request.Builder b =
+        new Request.Builder()
+            .url(server.baseUrl() + path)
+            .header("Authorization", "Bearer tenant_1")
+            .post(RequestBody.create(body, MediaType.get("application/json")));
     if (key != null) {
       b.header(header, key);
     }
@@ -127,14 +133,25 @@ class ReferenceServerTest {
     }
     String refund = "{\"charge\":\"" + id + "\",\"amount\":400}";
     try (Response r = post("/v1/refunds", "Idempotency-Key", "r2", refund);
-        Response tooMuch = post("/v1/refunds", "Idempotency-Key", "r3",
-            refund.replace("400", "601"));
-        Response get = http.newCall(new Request.Builder().url(server.baseUrl() + "/v1/charges/"
-            + id).header("Authorization", "Bearer tenant_1").build()).execute();
-        Response otherTenant = http.newCall(new Request.Builder().url(server.baseUrl()
-            + "/v1/charges/" + id).header("Authorization", "Bearer tenant_2").build()).execute();
-        Response anonymous = http.newCall(new Request.Builder().url(server.baseUrl()
-            + "/v1/charges/" + id).build()).execute()) {
+        Response tooMuch =
+            post("/v1/refunds", "Idempotency-Key", "r3", refund.replace("400", "601"));
+        Response get =
+            http.newCall(
+                    new Request.Builder()
+                        .url(server.baseUrl() + "/v1/charges/" + id)
+                        .header("Authorization", "Bearer tenant_1")
+                        .build())
+                .execute();
+        Response otherTenant =
+            http.newCall(
+                    new Request.Builder()
+                        .url(server.baseUrl() + "/v1/charges/" + id)
+                        .header("Authorization", "Bearer tenant_2")
+                        .build())
+                .execute();
+        Response anonymous =
+            http.newCall(new Request.Builder().url(server.baseUrl() + "/v1/charges/" + id).build())
+                .execute()) {
       assertThat(r.code()).isEqualTo(201);
       assertThat(tooMuch.code()).isEqualTo(400);
       assertThat(json(get).get("amount_refunded").asLong()).isEqualTo(400);

@@ -17,8 +17,8 @@ final class ReplayCurrentFlow extends IdempotencyFlow {
     try (Tx tx = ctx.db().begin()) {
       String current = ChargesApi.findCharge(tx.connection(), r.tenant(), stored.resourceId());
       tx.commit();
-      return Reply.of(new Outcome(stored.status(), current, stored.resourceType(),
-          stored.resourceId()), true);
+      return Reply.of(
+          new Outcome(stored.status(), current, stored.resourceType(), stored.resourceId()), true);
     }
   }
 }

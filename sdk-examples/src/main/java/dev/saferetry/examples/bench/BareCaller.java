@@ -12,15 +12,15 @@ import okhttp3.RequestBody;
 import okhttp3.Response;
 
 /**
- * What a careful user writes by hand: one shared OkHttp client with its silent retry off, the
- * same records serialised and parsed with Jackson, a fresh UUID idempotency key per call.
+ * What a careful user writes by hand: one shared OkHttp client with its silent retry off, the same
+ * records serialised and parsed with Jackson, a fresh UUID idempotency key per call.
  */
 final class BareCaller implements Caller {
   private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
 
   private final OkHttpClient http;
-  private final ObjectMapper mapper = new ObjectMapper()
-      .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+  private final ObjectMapper mapper =
+      new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
   private final String url;
 
   BareCaller(OkHttpClient base, String baseUrl) {
@@ -36,12 +36,14 @@ final class BareCaller implements Caller {
   @Override
   public void call(String runId, int i) throws IOException {
     byte[] body = mapper.writeValueAsBytes(OverheadBenchmark.params(runId, i));
-    Request request = new Request.Builder().url(url)
-        .header("Authorization", "Bearer " + OverheadBenchmark.API_KEY)
-        .header("Accept", "application/json")
-        .header("Idempotency-Key", UUID.randomUUID().toString())
-        .post(RequestBody.create(body, JSON))
-        .build();
+    Request request =
+        new Request.Builder()
+            .url(url)
+            .header("Authorization", "Bearer " + OverheadBenchmark.API_KEY)
+            .header("Accept", "application/json")
+            .header("Idempotency-Key", UUID.randomUUID().toString())
+            .post(RequestBody.create(body, JSON))
+            .build();
     try (Response response = http.newCall(request).execute()) {
       if (!response.isSuccessful()) {
         throw new IOException("unexpected status " + response.code());
@@ -52,5 +54,4 @@ final class BareCaller implements Caller {
       }
     }
   }
-
 }

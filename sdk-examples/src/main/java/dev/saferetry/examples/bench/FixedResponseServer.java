@@ -14,16 +14,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A loopback HTTP server that answers every request with status 200 and the same small charge
- * JSON, so that a benchmark measures the client and nothing else.
+ * A loopback HTTP server that answers every request with status 200 and the same small charge JSON,
+ * so that a benchmark measures the client and nothing else.
  *
  * <p>Thread-safe; {@link #close()} stops it.
  */
 public final class FixedResponseServer implements AutoCloseable {
   /** The body of every answer. */
-  public static final byte[] CHARGE = ("{\"id\":\"ch_1\",\"object\":\"charge\",\"amount\":1000,"
-      + "\"amount_refunded\":0,\"currency\":\"eur\",\"status\":\"succeeded\","
-      + "\"created\":1700000000}").getBytes(StandardCharsets.UTF_8);
+  public static final byte[] CHARGE =
+      ("{\"id\":\"ch_1\",\"object\":\"charge\",\"amount\":1000,"
+              + "\"amount_refunded\":0,\"currency\":\"eur\",\"status\":\"succeeded\","
+              + "\"created\":1700000000}")
+          .getBytes(StandardCharsets.UTF_8);
 
   private final HttpServer server;
   private final ExecutorService executor;
@@ -42,14 +44,17 @@ public final class FixedResponseServer implements AutoCloseable {
   public static FixedResponseServer start(int threads) throws IOException {
     // Without TCP_NODELAY the JDK server's small writes meet delayed ACKs: +40 ms per request.
     System.setProperty("sun.net.httpserver.nodelay", "true");
-    HttpServer server = HttpServer.create(
-        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256);
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256);
     AtomicInteger n = new AtomicInteger();
-    ExecutorService executor = Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "fixed-server-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService executor =
+        Executors.newFixedThreadPool(
+            threads,
+            r -> {
+              Thread t = new Thread(r, "fixed-server-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
     FixedResponseServer fixed = new FixedResponseServer(server, executor);
     server.setExecutor(executor);
     server.createContext("/", fixed::handle);

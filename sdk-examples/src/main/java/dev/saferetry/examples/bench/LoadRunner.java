@@ -24,11 +24,14 @@ final class LoadRunner implements AutoCloseable {
   LoadRunner(int maxThreads) {
     this.maxThreads = maxThreads;
     AtomicInteger n = new AtomicInteger();
-    this.pool = Executors.newFixedThreadPool(maxThreads, r -> {
-      Thread t = new Thread(r, "bench-caller-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    this.pool =
+        Executors.newFixedThreadPool(
+            maxThreads,
+            r -> {
+              Thread t = new Thread(r, "bench-caller-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   /** Runs {@code calls} calls of {@code caller} with {@code concurrency} threads. */
@@ -44,18 +47,20 @@ final class LoadRunner implements AutoCloseable {
     List<Future<?>> workers = new ArrayList<>();
     long start = System.nanoTime();
     for (int w = 0; w < concurrency; w++) {
-      workers.add(pool.submit(() -> {
-        long cpu0 = threads.getCurrentThreadCpuTime();
-        long alloc0 = allocatedBytes(threads);
-        for (int i = next.getAndIncrement(); i < calls; i = next.getAndIncrement()) {
-          long t0 = System.nanoTime();
-          caller.call(runId, i);
-          latencies[i] = System.nanoTime() - t0;
-        }
-        cpu.addAndGet(threads.getCurrentThreadCpuTime() - cpu0);
-        allocated.addAndGet(allocatedBytes(threads) - alloc0);
-        return null;
-      }));
+      workers.add(
+          pool.submit(
+              () -> {
+                long cpu0 = threads.getCurrentThreadCpuTime();
+                long alloc0 = allocatedBytes(threads);
+                for (int i = next.getAndIncrement(); i < calls; i = next.getAndIncrement()) {
+                  long t0 = System.nanoTime();
+                  caller.call(runId, i);
+                  latencies[i] = System.nanoTime() - t0;
+                }
+                cpu.addAndGet(threads.getCurrentThreadCpuTime() - cpu0);
+                allocated.addAndGet(allocatedBytes(threads) - alloc0);
+                return null;
+              }));
     }
     try {
       for (Future<?> f : workers) {

@@ -14,8 +14,13 @@ import java.util.Arrays;
  *     <p>Instances are immutable in practice (the array is not exposed to callers outside the
  *     package); thread-safe.
  */
-record Measurement(int calls, int concurrency, long wallNanos, long callerCpuNanos,
-    long callerAllocatedBytes, long[] latencies) {
+record Measurement(
+    int calls,
+    int concurrency,
+    long wallNanos,
+    long callerCpuNanos,
+    long callerAllocatedBytes,
+    long[] latencies) {
 
   /** Sorts a copy of the latencies. */
   Measurement {
@@ -27,8 +32,12 @@ record Measurement(int calls, int concurrency, long wallNanos, long callerCpuNan
   Measurement plus(Measurement other) {
     long[] all = Arrays.copyOf(latencies, latencies.length + other.latencies.length);
     System.arraycopy(other.latencies, 0, all, latencies.length, other.latencies.length);
-    return new Measurement(calls + other.calls, concurrency, wallNanos + other.wallNanos,
-        callerCpuNanos + other.callerCpuNanos, callerAllocatedBytes + other.callerAllocatedBytes,
+    return new Measurement(
+        calls + other.calls,
+        concurrency,
+        wallNanos + other.wallNanos,
+        callerCpuNanos + other.callerCpuNanos,
+        callerAllocatedBytes + other.callerAllocatedBytes,
         all);
   }
 

@@ -25,8 +25,8 @@ import okhttp3.OkHttpClient;
  * against one loopback server returning a fixed small JSON answer, made (a) with bare OkHttp and
  * Jackson, (b) through the SDK with the in-memory key store and (c) through the SDK with the file
  * key store — sequentially and with 8 and 32 concurrent callers. The modes alternate in slices of
- * calls within each round, and the median round is reported with the ratios b/a and c/a of
- * elapsed time per call and of median latency.
+ * calls within each round, and the median round is reported with the ratios b/a and c/a of elapsed
+ * time per call and of median latency.
  *
  * <pre>
  * mvn -B -q -pl sdk-examples -am compile exec:java \
@@ -37,10 +37,10 @@ import okhttp3.OkHttpClient;
  * <p>Options: {@code --calls N} per run (default 10000), {@code --warmup N} calls per mode before
  * measuring (default 5000), {@code --rounds N} (default 3), {@code --concurrency list} (default
  * {@code 1,8,32}), {@code --slice N} calls per mode before the next mode runs (default 1000),
- * {@code --server-threads N} (default 32), {@code --modes} any of {@code abc}
- * (default {@code abc}; bare OkHttp always runs, it is the baseline), {@code --server inproc} to
- * answer inside OkHttp without a socket, which isolates the client's own CPU work (default
- * {@code http}: the loopback server).
+ * {@code --server-threads N} (default 32), {@code --modes} any of {@code abc} (default {@code abc};
+ * bare OkHttp always runs, it is the baseline), {@code --server inproc} to answer inside OkHttp
+ * without a socket, which isolates the client's own CPU work (default {@code http}: the loopback
+ * server).
  */
 public final class OverheadBenchmark {
   static final String API_KEY = "sk_test_bench";
@@ -60,24 +60,34 @@ public final class OverheadBenchmark {
     int rounds = Integer.parseInt(opts.getOrDefault("rounds", "3"));
     int slice = Integer.parseInt(opts.getOrDefault("slice", "1000"));
     int serverThreads = Integer.parseInt(opts.getOrDefault("server-threads", "32"));
-    int[] levels = Arrays.stream(opts.getOrDefault("concurrency", "1,8,32").split(","))
-        .mapToInt(Integer::parseInt).toArray();
+    int[] levels =
+        Arrays.stream(opts.getOrDefault("concurrency", "1,8,32").split(","))
+            .mapToInt(Integer::parseInt)
+            .toArray();
     int maxLevel = Arrays.stream(levels).max().orElse(1);
     boolean inProcess = "inproc".equals(opts.getOrDefault("server", "http"));
 
-    System.out.printf(Locale.ROOT, "SafeRetry overhead benchmark: %d calls per run, %d rounds, "
-        + "concurrency %s, %s, %d cores, Java %s, %s %s%n", calls, rounds, Arrays.toString(levels),
+    System.out.printf(
+        Locale.ROOT,
+        "SafeRetry overhead benchmark: %d calls per run, %d rounds, "
+            + "concurrency %s, %s, %d cores, Java %s, %s %s%n",
+        calls,
+        rounds,
+        Arrays.toString(levels),
         inProcess ? "answers in-process (no socket)" : "loopback HTTP server",
-        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
-        System.getProperty("os.name"), System.getProperty("os.arch"));
+        Runtime.getRuntime().availableProcessors(),
+        System.getProperty("java.version"),
+        System.getProperty("os.name"),
+        System.getProperty("os.arch"));
     Path dir = Files.createTempDirectory("saferetry-bench");
     try (FixedResponseServer server = FixedResponseServer.start(serverThreads);
         LoadRunner runner = new LoadRunner(maxLevel)) {
-      OkHttpClient.Builder builder = new OkHttpClient.Builder()
-          .connectionPool(new ConnectionPool(maxLevel * 2, 5, TimeUnit.MINUTES))
-          .connectTimeout(10, TimeUnit.SECONDS)
-          .readTimeout(30, TimeUnit.SECONDS)
-          .writeTimeout(30, TimeUnit.SECONDS);
+      OkHttpClient.Builder builder =
+          new OkHttpClient.Builder()
+              .connectionPool(new ConnectionPool(maxLevel * 2, 5, TimeUnit.MINUTES))
+              .connectTimeout(10, TimeUnit.SECONDS)
+              .readTimeout(30, TimeUnit.SECONDS)
+              .writeTimeout(30, TimeUnit.SECONDS);
       if (inProcess) {
         builder.addInterceptor(new InProcessAnswer());
       }
@@ -86,12 +96,13 @@ public final class OverheadBenchmark {
       List<Caller> callers = new ArrayList<>();
       callers.add(new BareCaller(base, server.baseUrl()));
       if (modes.contains("b")) {
-        callers.add(new SdkCaller("b SDK, in-memory store", base, server.baseUrl(),
-            new InMemoryKeyStore()));
+        callers.add(
+            new SdkCaller(
+                "b SDK, in-memory store", base, server.baseUrl(), new InMemoryKeyStore()));
       }
       if (modes.contains("c")) {
-        callers.add(new SdkCaller("c SDK, file store", base, server.baseUrl(),
-            FileKeyStore.open(dir)));
+        callers.add(
+            new SdkCaller("c SDK, file store", base, server.baseUrl(), FileKeyStore.open(dir)));
       }
       try {
         Results results = measure(runner, callers, calls, warmup, slice, rounds, levels);
@@ -107,8 +118,15 @@ public final class OverheadBenchmark {
     }
   }
 
-  private static Results measure(LoadRunner runner, List<Caller> callers, int calls, int warmup,
-      int slice, int rounds, int[] levels) throws Exception {
+  private static Results measure(
+      LoadRunner runner,
+      List<Caller> callers,
+      int calls,
+      int warmup,
+      int slice,
+      int rounds,
+      int[] levels)
+      throws Exception {
     int warmLevel = Math.min(8, Arrays.stream(levels).max().orElse(1));
     for (Caller c : callers) {
       runner.run(c, "warmup-" + c.name().charAt(0), warmup, warmLevel); // JIT, pools, store
@@ -176,14 +194,24 @@ public final class OverheadBenchmark {
     }
 
     private double median(Caller c, int level, ToDoubleFunction<Measurement> metric) {
-      double[] v = runs.get(c.name() + "/" + level).stream().mapToDouble(metric).sorted()
-          .toArray();
+      double[] v = runs.get(c.name() + "/" + level).stream().mapToDouble(metric).sorted().toArray();
       return v[v.length / 2];
     }
 
     void print(PrintStream out, int[] levels) {
-      out.printf(Locale.ROOT, "%n%-24s %4s %8s %8s %6s %8s %6s %8s %7s %6s %8s%n", "mode",
-          "conc", "calls/s", "µs/call", "ratio", "p50 µs", "ratio", "p99 µs", "cpu µs", "KiB",
+      out.printf(
+          Locale.ROOT,
+          "%n%-24s %4s %8s %8s %6s %8s %6s %8s %7s %6s %8s%n",
+          "mode",
+          "conc",
+          "calls/s",
+          "µs/call",
+          "ratio",
+          "p50 µs",
+          "ratio",
+          "p99 µs",
+          "cpu µs",
+          "KiB",
           "fsyncs");
       for (int level : levels) {
         Caller bare = callers.get(0);
@@ -195,17 +223,26 @@ public final class OverheadBenchmark {
           List<Measurement> all = runs.get(c.name() + "/" + level);
           long calls = all.stream().mapToLong(Measurement::calls).sum();
           long fsyncs = syncs.get(c.name() + "/" + level);
-          out.printf(Locale.ROOT, "%-24s %4d %8.0f %8.1f %6.3f %8.1f %6.3f %8.1f %7.1f %6.1f %8s%n",
-              c.name(), level, 1e6 / wall, wall, wall / wallA, p50, p50 / p50A,
+          out.printf(
+              Locale.ROOT,
+              "%-24s %4d %8.0f %8.1f %6.3f %8.1f %6.3f %8.1f %7.1f %6.1f %8s%n",
+              c.name(),
+              level,
+              1e6 / wall,
+              wall,
+              wall / wallA,
+              p50,
+              p50 / p50A,
               median(c, level, m -> m.percentileMicros(0.99)),
               median(c, level, Measurement::cpuMicrosPerCall),
               median(c, level, Measurement::allocatedKibPerCall),
               fsyncs < 0 ? "-" : String.format(Locale.ROOT, "%.3f", (double) fsyncs / calls));
         }
       }
-      out.println("Medians over rounds. µs/call: elapsed time per call (1 / throughput); ratio:"
-          + " over bare OkHttp at the same concurrency (b/a, c/a); p50/p99: per-call latency;"
-          + " cpu µs / KiB: caller-thread CPU and heap allocated per call; fsyncs: per intent.");
+      out.println(
+          "Medians over rounds. µs/call: elapsed time per call (1 / throughput); ratio:"
+              + " over bare OkHttp at the same concurrency (b/a, c/a); p50/p99: per-call latency;"
+              + " cpu µs / KiB: caller-thread CPU and heap allocated per call; fsyncs: per intent.");
     }
   }
 }

@@ -18,12 +18,13 @@ final class SdkCaller implements Caller {
   SdkCaller(String name, OkHttpClient base, String baseUrl, KeyStore store) {
     this.name = name;
     this.store = store;
-    this.client = SafeRetryClient.builder()
-        .baseUrl(baseUrl)
-        .apiKey(OverheadBenchmark.API_KEY)
-        .okHttpClient(base)
-        .keyStore(store)
-        .build();
+    this.client =
+        SafeRetryClient.builder()
+            .baseUrl(baseUrl)
+            .apiKey(OverheadBenchmark.API_KEY)
+            .okHttpClient(base)
+            .keyStore(store)
+            .build();
   }
 
   @Override

@@ -3,9 +3,9 @@ package dev.saferetry.examples.chaos;
 import java.util.Map;
 
 /**
- * The chaos soak: client worker processes create charges through a fault-injecting proxy in
- * front of the reference server while they are killed with SIGKILL and restarted on their file
- * key stores; at the end every intent must have caused exactly one side effect.
+ * The chaos soak: client worker processes create charges through a fault-injecting proxy in front
+ * of the reference server while they are killed with SIGKILL and restarted on their file key
+ * stores; at the end every intent must have caused exactly one side effect.
  *
  * <pre>
  * mvn -B -q -pl sdk-examples -am compile exec:java \
@@ -16,10 +16,10 @@ import java.util.Map;
  *
  * <p>Options (defaults in {@link SoakConfig}): {@code --intents}, {@code --workers}, {@code
  * --threads}, {@code --fault-rate}, {@code --kill-interval-ms}, {@code --kill-every-intents},
- * {@code --time-cap-s}, {@code --jdbc-url}, {@code --read-timeout-ms}, {@code
- * --lock-timeout-ms}, {@code --seed}, and {@code --store memory} for the negative control (workers
- * forget their keys on restart, so the run must report duplicates). Exits with 1 on any
- * duplicate, lost, unresolved or failed intent, 2 on a bad option.
+ * {@code --time-cap-s}, {@code --jdbc-url}, {@code --read-timeout-ms}, {@code --lock-timeout-ms},
+ * {@code --seed}, and {@code --store memory} for the negative control (workers forget their keys on
+ * restart, so the run must report duplicates). Exits with 1 on any duplicate, lost, unresolved or
+ * failed intent, 2 on a bad option.
  */
 public final class ChaosSoak {
   private ChaosSoak() {}

@@ -41,10 +41,10 @@ import okhttp3.OkHttpClient;
  * event: {@code recovered N}, {@code done ID ATTEMPTS MICROS}, {@code again ID ATTEMPTS OUTCOME},
  * {@code failed ID STATUS}, {@code finished}.
  *
- * <p>Options: {@code --base-url}, {@code --store DIR}, {@code --prefix P}, {@code --from N},
- * {@code --to N} (exclusive), {@code --threads N}, {@code --read-timeout-ms N}, {@code
- * --store-kind file|memory} (default file; memory is the soak's negative control), {@code
- * --stop-at-epoch-ms T} (the worker halts then; it also halts when its parent process ends).
+ * <p>Options: {@code --base-url}, {@code --store DIR}, {@code --prefix P}, {@code --from N}, {@code
+ * --to N} (exclusive), {@code --threads N}, {@code --read-timeout-ms N}, {@code --store-kind
+ * file|memory} (default file; memory is the soak's negative control), {@code --stop-at-epoch-ms T}
+ * (the worker halts then; it also halts when its parent process ends).
  */
 public final class ChaosWorker {
   private static final PrintStream OUT = System.out;
@@ -61,8 +61,8 @@ public final class ChaosWorker {
 
   /** The charge of an intent: deterministic, so a re-driven intent sends the same payload. */
   static ChargeCreateParams params(String intentId) {
-    return new ChargeCreateParams(100 + Math.floorMod(intentId.hashCode(), 900), "eur", intentId,
-        null);
+    return new ChargeCreateParams(
+        100 + Math.floorMod(intentId.hashCode(), 900), "eur", intentId, null);
   }
 
   /** Intent number {@code n} of a run. */
@@ -73,37 +73,52 @@ public final class ChaosWorker {
   /** Runs the worker; see the class comment for the options. */
   public static void main(String[] args) throws InterruptedException {
     Map<String, String> o = Options.parse(args);
-    // An orphan must not retry forever: end with the coordinator, and at its time cap at the latest.
-    ProcessHandle.current().parent().ifPresent(p -> p.onExit().thenRun(() -> Runtime.getRuntime()
-        .halt(3)));
+    // An orphan must not retry forever: end with the coordinator, and at its time cap at the
+    // latest.
+    ProcessHandle.current()
+        .parent()
+        .ifPresent(p -> p.onExit().thenRun(() -> Runtime.getRuntime().halt(3)));
     long stopAt = Long.parseLong(o.getOrDefault("stop-at-epoch-ms", "" + Long.MAX_VALUE));
-    Thread timer = new Thread(() -> {
-      try {
-        Thread.sleep(Math.max(0, stopAt - System.currentTimeMillis()));
-        Runtime.getRuntime().halt(4);
-      } catch (InterruptedException e) {
-        // Ended normally.
-      }
-    }, "chaos-worker-cap");
+    Thread timer =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(Math.max(0, stopAt - System.currentTimeMillis()));
+                Runtime.getRuntime().halt(4);
+              } catch (InterruptedException e) {
+                // Ended normally.
+              }
+            },
+            "chaos-worker-cap");
     timer.setDaemon(true);
     timer.start();
-    Duration readTimeout = Duration.ofMillis(Long.parseLong(o.getOrDefault("read-timeout-ms",
-        "300")));
-    OkHttpClient http = new OkHttpClient.Builder().connectTimeout(Duration.ofSeconds(1))
-        .readTimeout(readTimeout).writeTimeout(Duration.ofSeconds(1)).build();
-    try (KeyStore store = "memory".equals(o.get("store-kind")) ? new InMemoryKeyStore()
-            : FileKeyStore.open(Path.of(o.get("store")));
-        SafeRetryClient client = SafeRetryClient.builder()
-            .baseUrl(o.get("base-url"))
-            .apiKey("sk_test_chaos")
-            .okHttpClient(http)
-            .keyStore(store)
-            .retryPolicy(RetryPolicy.defaults().withMaxAttempts(5)
-                .withBackoff(Duration.ofMillis(5), 2.0, Duration.ofMillis(100))
-                .withDeadline(Duration.ofSeconds(5)).withMaxRetryAfter(Duration.ofSeconds(1)))
-            .breakerPolicy(new BreakerPolicy(true, 90f, 50, 20, Duration.ofMillis(200), 2))
-            .retryBudget(new RetryBudgetPolicy(true, 100, 1, 0.5))
-            .build()) {
+    Duration readTimeout =
+        Duration.ofMillis(Long.parseLong(o.getOrDefault("read-timeout-ms", "300")));
+    OkHttpClient http =
+        new OkHttpClient.Builder()
+            .connectTimeout(Duration.ofSeconds(1))
+            .readTimeout(readTimeout)
+            .writeTimeout(Duration.ofSeconds(1))
+            .build();
+    try (KeyStore store =
+            "memory".equals(o.get("store-kind"))
+                ? new InMemoryKeyStore()
+                : FileKeyStore.open(Path.of(o.get("store")));
+        SafeRetryClient client =
+            SafeRetryClient.builder()
+                .baseUrl(o.get("base-url"))
+                .apiKey("sk_test_chaos")
+                .okHttpClient(http)
+                .keyStore(store)
+                .retryPolicy(
+                    RetryPolicy.defaults()
+                        .withMaxAttempts(5)
+                        .withBackoff(Duration.ofMillis(5), 2.0, Duration.ofMillis(100))
+                        .withDeadline(Duration.ofSeconds(5))
+                        .withMaxRetryAfter(Duration.ofSeconds(1)))
+                .breakerPolicy(new BreakerPolicy(true, 90f, 50, 20, Duration.ofMillis(200), 2))
+                .retryBudget(new RetryBudgetPolicy(true, 100, 1, 0.5))
+                .build()) {
       ChaosWorker worker = new ChaosWorker(client);
       worker.plan(o.get("prefix"), Integer.parseInt(o.get("from")), Integer.parseInt(o.get("to")));
       worker.drive(Integer.parseInt(o.getOrDefault("threads", "4")));
@@ -164,8 +179,8 @@ public final class ChaosWorker {
   private boolean attempt(String id) {
     long start = System.nanoTime();
     try {
-      CallResult<Charge> r = client.execute(Charges.CREATE, params(id),
-          RequestOptions.builder().intentId(id).build());
+      CallResult<Charge> r =
+          client.execute(Charges.CREATE, params(id), RequestOptions.builder().intentId(id).build());
       long micros = (System.nanoTime() - start) / 1_000;
       say("done " + id + " " + r.attempts().size() + " " + micros);
       unresolved.decrementAndGet();

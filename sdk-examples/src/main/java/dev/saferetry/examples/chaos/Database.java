@@ -17,8 +17,8 @@ record Database(String url, String backend, String postgresBase, String schema) 
   /** Prepares the database of run {@code runId} (a valid SQL identifier). */
   static Database prepare(String jdbcUrl, String runId) throws SQLException {
     if (jdbcUrl == null || jdbcUrl.isBlank()) {
-      return new Database("jdbc:h2:mem:" + runId + ";DB_CLOSE_DELAY=-1", "H2 (in-memory)", null,
-          null);
+      return new Database(
+          "jdbc:h2:mem:" + runId + ";DB_CLOSE_DELAY=-1", "H2 (in-memory)", null, null);
     }
     if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
       throw new IllegalArgumentException("--jdbc-url must be a jdbc:postgresql: URL");

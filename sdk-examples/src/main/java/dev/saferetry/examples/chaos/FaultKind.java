@@ -1,8 +1,6 @@
 package dev.saferetry.examples.chaos;
 
-/**
- * What the {@link FaultProxy} does to one request. Thread-safe (an enum).
- */
+/** What the {@link FaultProxy} does to one request. Thread-safe (an enum). */
 public enum FaultKind {
   /** Forwards the request and the answer unchanged. */
   PASS,

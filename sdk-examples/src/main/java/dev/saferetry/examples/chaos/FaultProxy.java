@@ -23,12 +23,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * A fault-injecting HTTP/1.1 proxy on loopback, in front of one upstream server. For every
- * {@code POST} it picks a {@link FaultKind} with a seeded random: pass-through, drop the answer
- * after the upstream answered (the server committed), reset before or after forwarding, hold the
- * answer back past the client's read timeout, or answer 409/429/503 itself. Each forwarded request
- * goes over its own upstream connection with {@code Connection: close}, so the proxy never has to
- * frame an answer: it reads it to the end.
+ * A fault-injecting HTTP/1.1 proxy on loopback, in front of one upstream server. For every {@code
+ * POST} it picks a {@link FaultKind} with a seeded random: pass-through, drop the answer after the
+ * upstream answered (the server committed), reset before or after forwarding, hold the answer back
+ * past the client's read timeout, or answer 409/429/503 itself. Each forwarded request goes over
+ * its own upstream connection with {@code Connection: close}, so the proxy never has to frame an
+ * answer: it reads it to the end.
  *
  * <p>Thread-safe; {@link #close()} ends every connection.
  */
@@ -41,14 +41,19 @@ public final class FaultProxy implements AutoCloseable {
   private final Supplier<FaultKind> chooser;
   private final Map<FaultKind, AtomicLong> counts = new EnumMap<>(FaultKind.class);
   private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
-  private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "fault-proxy");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService pool =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "fault-proxy");
+            t.setDaemon(true);
+            return t;
+          });
   private final CountDownLatch closing = new CountDownLatch(1);
 
-  private FaultProxy(ServerSocket listener, InetSocketAddress upstream, Duration holdBack,
+  private FaultProxy(
+      ServerSocket listener,
+      InetSocketAddress upstream,
+      Duration holdBack,
       Supplier<FaultKind> chooser) {
     this.listener = listener;
     this.upstream = upstream;
@@ -67,24 +72,30 @@ public final class FaultProxy implements AutoCloseable {
    * @param holdBack how long a delayed answer is held (longer than the client's read timeout)
    * @param seed the seed of the fault choice
    */
-  public static FaultProxy start(InetSocketAddress upstream, double faultRate, Duration holdBack,
-      long seed) throws IOException {
+  public static FaultProxy start(
+      InetSocketAddress upstream, double faultRate, Duration holdBack, long seed)
+      throws IOException {
     if (!(faultRate >= 0 && faultRate <= 1)) {
       throw new IllegalArgumentException("faultRate must be in [0, 1]: " + faultRate);
     }
     Random random = new Random(seed);
     FaultKind[] kinds = FaultKind.values();
-    return start(upstream, holdBack, () -> {
-      synchronized (random) {
-        return random.nextDouble() >= faultRate ? FaultKind.PASS
-            : kinds[1 + random.nextInt(kinds.length - 1)];
-      }
-    });
+    return start(
+        upstream,
+        holdBack,
+        () -> {
+          synchronized (random) {
+            return random.nextDouble() >= faultRate
+                ? FaultKind.PASS
+                : kinds[1 + random.nextInt(kinds.length - 1)];
+          }
+        });
   }
 
   /** Starts a proxy whose POSTs get the kinds {@code chooser} returns (tests force kinds). */
-  static FaultProxy start(InetSocketAddress upstream, Duration holdBack,
-      Supplier<FaultKind> chooser) throws IOException {
+  static FaultProxy start(
+      InetSocketAddress upstream, Duration holdBack, Supplier<FaultKind> chooser)
+      throws IOException {
     ServerSocket listener = new ServerSocket(0, 256, InetAddress.getLoopbackAddress());
     FaultProxy proxy = new FaultProxy(listener, upstream, holdBack, chooser);
     proxy.pool.execute(proxy::acceptLoop);
@@ -189,10 +200,21 @@ public final class FaultProxy implements AutoCloseable {
 
   private static void answer(Socket client, int status, String reason, String extraHeaders)
       throws IOException {
-    byte[] body = ("{\"error\":{\"type\":\"api_error\",\"code\":\"chaos_" + status
-        + "\",\"message\":\"injected by the chaos proxy\"}}").getBytes(StandardCharsets.UTF_8);
-    String head = "HTTP/1.1 " + status + " " + reason + "\r\nContent-Type: application/json\r\n"
-        + extraHeaders + "Content-Length: " + body.length + "\r\n\r\n";
+    byte[] body =
+        ("{\"error\":{\"type\":\"api_error\",\"code\":\"chaos_"
+                + status
+                + "\",\"message\":\"injected by the chaos proxy\"}}")
+            .getBytes(StandardCharsets.UTF_8);
+    String head =
+        "HTTP/1.1 "
+            + status
+            + " "
+            + reason
+            + "\r\nContent-Type: application/json\r\n"
+            + extraHeaders
+            + "Content-Length: "
+            + body.length
+            + "\r\n\r\n";
     OutputStream out = client.getOutputStream();
     out.write(head.getBytes(StandardCharsets.US_ASCII));
     out.write(body);

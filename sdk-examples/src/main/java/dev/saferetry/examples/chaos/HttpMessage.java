@@ -8,8 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * Just enough HTTP/1.1 framing for the {@link FaultProxy}: a request's head and its
- * {@code Content-Length} body, and a {@code Connection: close} header forced into a message.
+ * Just enough HTTP/1.1 framing for the {@link FaultProxy}: a request's head and its {@code
+ * Content-Length} body, and a {@code Connection: close} header forced into a message.
  *
  * @param head the request line and headers, up to and including the empty line
  * @param body the body bytes (possibly empty)

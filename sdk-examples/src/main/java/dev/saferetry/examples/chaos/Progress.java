@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * What the workers reported, merged from all their lines: resolved intents with their latency,
  * attempts, unresolved calls, definitive failures and recovered pending intents.
  *
- * <p>Thread-safe: one reader thread per worker feeds it; {@link #awaitChange} lets the
- * coordinator wait for news with a bound.
+ * <p>Thread-safe: one reader thread per worker feeds it; {@link #awaitChange} lets the coordinator
+ * wait for news with a bound.
  */
 final class Progress {
   private final Map<String, Long> doneMicros = new ConcurrentHashMap<>();

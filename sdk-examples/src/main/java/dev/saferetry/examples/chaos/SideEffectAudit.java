@@ -11,23 +11,29 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * Reads the reference server's database directly: side effects per intent (the charge's
- * description is the intent id), and a fresh PostgreSQL schema per run so that runs never share
- * tables. Stateless; thread-safe.
+ * Reads the reference server's database directly: side effects per intent (the charge's description
+ * is the intent id), and a fresh PostgreSQL schema per run so that runs never share tables.
+ * Stateless; thread-safe.
  */
 final class SideEffectAudit {
   private SideEffectAudit() {}
 
   /** Returns side effects per description starting with {@code prefix}. */
   static Map<String, Long> effectsByIntent(String jdbcUrl, String prefix) throws SQLException {
-    return countBy(jdbcUrl, "select description, count(*) from side_effects"
-        + " where description like ? group by description", prefix);
+    return countBy(
+        jdbcUrl,
+        "select description, count(*) from side_effects"
+            + " where description like ? group by description",
+        prefix);
   }
 
   /** Returns charges per description starting with {@code prefix} (a cross-check). */
   static Map<String, Long> chargesByIntent(String jdbcUrl, String prefix) throws SQLException {
-    return countBy(jdbcUrl, "select description, count(*) from charges"
-        + " where description like ? group by description", prefix);
+    return countBy(
+        jdbcUrl,
+        "select description, count(*) from charges"
+            + " where description like ? group by description",
+        prefix);
   }
 
   private static Map<String, Long> countBy(String url, String sql, String prefix)

@@ -16,8 +16,8 @@ import java.util.Objects;
  * @param timeCap the run stops (and counts what is unresolved) after this; default 5 min
  * @param jdbcUrl the reference server's database: null for a private in-memory H2 one, or a
  *     PostgreSQL URL (a fresh schema is created in it for the run); default null
- * @param readTimeout the workers' read timeout; the proxy holds delayed answers longer; default
- *     300 ms
+ * @param readTimeout the workers' read timeout; the proxy holds delayed answers longer; default 300
+ *     ms
  * @param lockTimeout the server's takeover age of a pending key record; default 2 s
  * @param seed the seed of faults and kills; default 42
  * @param durableStore whether workers keep intents in a {@link
@@ -26,9 +26,19 @@ import java.util.Objects;
  *     audit catches duplicates
  *     <p>Instances are immutable and thread-safe.
  */
-public record SoakConfig(int intents, int workers, int threads, double faultRate,
-    Duration killInterval, int killEveryIntents, Duration timeCap, String jdbcUrl,
-    Duration readTimeout, Duration lockTimeout, long seed, boolean durableStore) {
+public record SoakConfig(
+    int intents,
+    int workers,
+    int threads,
+    double faultRate,
+    Duration killInterval,
+    int killEveryIntents,
+    Duration timeCap,
+    String jdbcUrl,
+    Duration readTimeout,
+    Duration lockTimeout,
+    long seed,
+    boolean durableStore) {
 
   /**
    * Validates the settings.
@@ -53,8 +63,19 @@ public record SoakConfig(int intents, int workers, int threads, double faultRate
 
   /** Returns the defaults (see the components). */
   public static SoakConfig defaults() {
-    return new SoakConfig(10_000, 4, 4, 0.3, Duration.ofSeconds(2), 0, Duration.ofMinutes(5),
-        null, Duration.ofMillis(300), Duration.ofSeconds(2), 42, true);
+    return new SoakConfig(
+        10_000,
+        4,
+        4,
+        0.3,
+        Duration.ofSeconds(2),
+        0,
+        Duration.ofMinutes(5),
+        null,
+        Duration.ofMillis(300),
+        Duration.ofSeconds(2),
+        42,
+        true);
   }
 
   /** Returns the defaults overridden by {@code --intents}, {@code --workers}, ... options. */
@@ -67,8 +88,8 @@ public record SoakConfig(int intents, int workers, int threads, double faultRate
         Double.parseDouble(o.getOrDefault("fault-rate", "" + d.faultRate)),
         millis(o, "kill-interval-ms", d.killInterval),
         Integer.parseInt(o.getOrDefault("kill-every-intents", "" + d.killEveryIntents)),
-        Duration.ofSeconds(Long.parseLong(o.getOrDefault("time-cap-s",
-            "" + d.timeCap.toSeconds()))),
+        Duration.ofSeconds(
+            Long.parseLong(o.getOrDefault("time-cap-s", "" + d.timeCap.toSeconds()))),
         o.getOrDefault("jdbc-url", d.jdbcUrl),
         millis(o, "read-timeout-ms", d.readTimeout),
         millis(o, "lock-timeout-ms", d.lockTimeout),
@@ -82,25 +103,69 @@ public record SoakConfig(int intents, int workers, int threads, double faultRate
 
   /** Returns a copy with another number of intents, workers and time cap. */
   public SoakConfig withSize(int intentCount, int workerCount, Duration cap) {
-    return new SoakConfig(intentCount, workerCount, threads, faultRate, killInterval,
-        killEveryIntents, cap, jdbcUrl, readTimeout, lockTimeout, seed, durableStore);
+    return new SoakConfig(
+        intentCount,
+        workerCount,
+        threads,
+        faultRate,
+        killInterval,
+        killEveryIntents,
+        cap,
+        jdbcUrl,
+        readTimeout,
+        lockTimeout,
+        seed,
+        durableStore);
   }
 
   /** Returns a copy with other kill pacing: mean interval and resolved intents per kill. */
   public SoakConfig withKills(Duration interval, int everyIntents) {
-    return new SoakConfig(intents, workers, threads, faultRate, interval, everyIntents, timeCap,
-        jdbcUrl, readTimeout, lockTimeout, seed, durableStore);
+    return new SoakConfig(
+        intents,
+        workers,
+        threads,
+        faultRate,
+        interval,
+        everyIntents,
+        timeCap,
+        jdbcUrl,
+        readTimeout,
+        lockTimeout,
+        seed,
+        durableStore);
   }
 
   /** Returns a copy running against another database (null: private in-memory H2). */
   public SoakConfig withJdbcUrl(String url) {
-    return new SoakConfig(intents, workers, threads, faultRate, killInterval, killEveryIntents,
-        timeCap, url, readTimeout, lockTimeout, seed, durableStore);
+    return new SoakConfig(
+        intents,
+        workers,
+        threads,
+        faultRate,
+        killInterval,
+        killEveryIntents,
+        timeCap,
+        url,
+        readTimeout,
+        lockTimeout,
+        seed,
+        durableStore);
   }
 
   /** Returns a copy whose workers forget their intents on restart: the negative control. */
   public SoakConfig withVolatileStore() {
-    return new SoakConfig(intents, workers, threads, faultRate, killInterval, killEveryIntents,
-        timeCap, jdbcUrl, readTimeout, lockTimeout, seed, false);
+    return new SoakConfig(
+        intents,
+        workers,
+        threads,
+        faultRate,
+        killInterval,
+        killEveryIntents,
+        timeCap,
+        jdbcUrl,
+        readTimeout,
+        lockTimeout,
+        seed,
+        false);
   }
 }

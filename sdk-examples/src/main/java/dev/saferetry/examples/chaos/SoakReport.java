@@ -31,10 +31,24 @@ import java.util.TreeMap;
  * @param elapsed the run's duration
  *     <p>Instances are immutable and thread-safe.
  */
-public record SoakReport(String backend, int intents, int resolved, long attemptsReported,
-    long postsAtProxy, long unresolvedCalls, Map<FaultKind, Long> faults, int kills, int restarts,
-    long recoveredPending, SortedMap<Long, Long> effectsHistogram, long duplicates, long lost,
-    long neverResolved, long failed, long chargeMismatches, double[] latencyMillis,
+public record SoakReport(
+    String backend,
+    int intents,
+    int resolved,
+    long attemptsReported,
+    long postsAtProxy,
+    long unresolvedCalls,
+    Map<FaultKind, Long> faults,
+    int kills,
+    int restarts,
+    long recoveredPending,
+    SortedMap<Long, Long> effectsHistogram,
+    long duplicates,
+    long lost,
+    long neverResolved,
+    long failed,
+    long chargeMismatches,
+    double[] latencyMillis,
     Duration elapsed) {
 
   /** Copies the collections. */
@@ -46,7 +60,10 @@ public record SoakReport(String backend, int intents, int resolved, long attempt
 
   /** Whether every intent caused exactly one side effect and was seen to succeed. */
   public boolean ok() {
-    return duplicates == 0 && lost == 0 && neverResolved == 0 && failed == 0
+    return duplicates == 0
+        && lost == 0
+        && neverResolved == 0
+        && failed == 0
         && chargeMismatches == 0;
   }
 
@@ -59,28 +76,56 @@ public record SoakReport(String backend, int intents, int resolved, long attempt
   /** Prints the figures. */
   public void print(PrintStream out) {
     out.printf(Locale.ROOT, "%nChaos soak against the reference server on %s%n", backend);
-    out.printf(Locale.ROOT, "  intents              %d (resolved %d) in %.1f s%n", intents,
-        resolved, elapsed.toMillis() / 1e3);
-    out.printf(Locale.ROOT, "  attempts             %d reported by workers, %d POSTs at the proxy,"
-        + " %d calls ended unresolved and were re-driven%n", attemptsReported, postsAtProxy,
+    out.printf(
+        Locale.ROOT,
+        "  intents              %d (resolved %d) in %.1f s%n",
+        intents,
+        resolved,
+        elapsed.toMillis() / 1e3);
+    out.printf(
+        Locale.ROOT,
+        "  attempts             %d reported by workers, %d POSTs at the proxy,"
+            + " %d calls ended unresolved and were re-driven%n",
+        attemptsReported,
+        postsAtProxy,
         unresolvedCalls);
     StringBuilder f = new StringBuilder();
     for (FaultKind k : FaultKind.values()) {
-      f.append(String.format(Locale.ROOT, "%s=%d ", k.name().toLowerCase(Locale.ROOT),
-          faults.getOrDefault(k, 0L)));
+      f.append(
+          String.format(
+              Locale.ROOT,
+              "%s=%d ",
+              k.name().toLowerCase(Locale.ROOT),
+              faults.getOrDefault(k, 0L)));
     }
     out.printf(Locale.ROOT, "  faults by kind       %s%n", f.toString().trim());
-    out.printf(Locale.ROOT, "  kills (SIGKILL)      %d, restarts %d, pending intents recovered"
-        + " from file stores %d%n", kills, restarts, recoveredPending);
+    out.printf(
+        Locale.ROOT,
+        "  kills (SIGKILL)      %d, restarts %d, pending intents recovered"
+            + " from file stores %d%n",
+        kills,
+        restarts,
+        recoveredPending);
     out.printf(Locale.ROOT, "  side effects/intent  %s%n", effectsHistogram);
     out.printf(Locale.ROOT, "  duplicates           %d%n", duplicates);
     out.printf(Locale.ROOT, "  lost (0 effects)     %d%n", lost);
-    out.printf(Locale.ROOT, "  never resolved       %d (definitive failures %d, charge/effect"
-        + " mismatches %d)%n", neverResolved, failed, chargeMismatches);
-    out.printf(Locale.ROOT, "  latency ms           p50 %.1f  p90 %.1f  p99 %.1f  max %.1f"
-        + " (resolving call, retries included)%n", latencyMillis[0], latencyMillis[1],
-        latencyMillis[2], latencyMillis[3]);
-    out.println(ok() ? "RESULT: OK — every intent caused exactly one side effect"
-        : "RESULT: FAILED — duplicates or lost intents");
+    out.printf(
+        Locale.ROOT,
+        "  never resolved       %d (definitive failures %d, charge/effect" + " mismatches %d)%n",
+        neverResolved,
+        failed,
+        chargeMismatches);
+    out.printf(
+        Locale.ROOT,
+        "  latency ms           p50 %.1f  p90 %.1f  p99 %.1f  max %.1f"
+            + " (resolving call, retries included)%n",
+        latencyMillis[0],
+        latencyMillis[1],
+        latencyMillis[2],
+        latencyMillis[3]);
+    out.println(
+        ok()
+            ? "RESULT: OK — every intent caused exactly one side effect"
+            : "RESULT: FAILED — duplicates or lost intents");
   }
 }

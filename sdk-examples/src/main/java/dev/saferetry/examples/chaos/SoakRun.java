@@ -1,6 +1,7 @@
 package dev.saferetry.examples.chaos;
 
 import dev.saferetry.conformance.server.ReferenceServer;
+import dev.saferetry.examples.ChildClasspath;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -41,13 +42,30 @@ final class SoakRun {
     String runId = SideEffectAudit.uniqueName("soak");
     Path work = Files.createTempDirectory("saferetry-soak");
     Database db = Database.prepare(cfg.jdbcUrl(), runId);
-    try (ReferenceServer server = ReferenceServer.builder().jdbcUrl(db.url())
-            .lockTimeout(cfg.lockTimeout()).build().start();
-        FaultProxy proxy = FaultProxy.start(address(server.baseUrl()), cfg.faultRate(),
-            cfg.readTimeout().multipliedBy(2).plusMillis(100), cfg.seed())) {
-      log.printf(Locale.ROOT, "soak %s: %d intents, %d workers x %d threads, fault rate %.2f,"
-          + " %s, proxy %s, work dir %s%n", runId, cfg.intents(), cfg.workers(), cfg.threads(),
-          cfg.faultRate(), db.backend(), proxy.baseUrl(), work);
+    try (ReferenceServer server =
+            ReferenceServer.builder()
+                .jdbcUrl(db.url())
+                .lockTimeout(cfg.lockTimeout())
+                .build()
+                .start();
+        FaultProxy proxy =
+            FaultProxy.start(
+                address(server.baseUrl()),
+                cfg.faultRate(),
+                cfg.readTimeout().multipliedBy(2).plusMillis(100),
+                cfg.seed())) {
+      log.printf(
+          Locale.ROOT,
+          "soak %s: %d intents, %d workers x %d threads, fault rate %.2f,"
+              + " %s, proxy %s, work dir %s%n",
+          runId,
+          cfg.intents(),
+          cfg.workers(),
+          cfg.threads(),
+          cfg.faultRate(),
+          db.backend(),
+          proxy.baseUrl(),
+          work);
       long start = System.nanoTime();
       startWorkers(work, proxy.baseUrl(), runId);
       drive(start);
@@ -66,17 +84,35 @@ final class SoakRun {
     String classpath = ChildClasspath.build();
     for (int w = 0; w < cfg.workers(); w++) {
       Path store = Files.createDirectories(work.resolve("worker-" + w));
-      List<String> command = List.of(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-          "-Xmx256m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=error", "-cp", classpath,
-          ChaosWorker.class.getName(), "--base-url", baseUrl, "--store", store.toString(),
-          "--prefix", prefix, "--from", "" + (long) w * cfg.intents() / cfg.workers(),
-          "--to", "" + (long) (w + 1) * cfg.intents() / cfg.workers(),
-          "--threads", "" + cfg.threads(), "--read-timeout-ms", "" + cfg.readTimeout().toMillis(),
-          "--store-kind", cfg.durableStore() ? "file" : "memory",
-          "--stop-at-epoch-ms", "" + (System.currentTimeMillis() + cfg.timeCap().toMillis()
-              + 60_000));
-      WorkerHandle h = new WorkerHandle(w, command, work.resolve("worker-" + w + ".log"),
-          progress);
+      List<String> command =
+          List.of(
+              java,
+              "-XX:+UseSerialGC",
+              "-XX:TieredStopAtLevel=1",
+              "-Xmx256m",
+              "-Dorg.slf4j.simpleLogger.defaultLogLevel=error",
+              "-cp",
+              classpath,
+              ChaosWorker.class.getName(),
+              "--base-url",
+              baseUrl,
+              "--store",
+              store.toString(),
+              "--prefix",
+              prefix,
+              "--from",
+              "" + (long) w * cfg.intents() / cfg.workers(),
+              "--to",
+              "" + (long) (w + 1) * cfg.intents() / cfg.workers(),
+              "--threads",
+              "" + cfg.threads(),
+              "--read-timeout-ms",
+              "" + cfg.readTimeout().toMillis(),
+              "--store-kind",
+              cfg.durableStore() ? "file" : "memory",
+              "--stop-at-epoch-ms",
+              "" + (System.currentTimeMillis() + cfg.timeCap().toMillis() + 60_000));
+      WorkerHandle h = new WorkerHandle(w, command, work.resolve("worker-" + w + ".log"), progress);
       h.start();
       handles.add(h);
     }
@@ -87,15 +123,16 @@ final class SoakRun {
     long deadline = start + cfg.timeCap().toNanos();
     long killGap = cfg.killInterval().toNanos();
     long nextKillAt = killGap > 0 ? System.nanoTime() + jitter(killGap) : Long.MAX_VALUE;
-    long nextKillResolved = cfg.killEveryIntents() > 0 ? jitter(cfg.killEveryIntents())
-        : Long.MAX_VALUE;
+    long nextKillResolved =
+        cfg.killEveryIntents() > 0 ? jitter(cfg.killEveryIntents()) : Long.MAX_VALUE;
     long nextReport = System.nanoTime() + 5_000_000_000L;
     while (!handles.stream().allMatch(WorkerHandle::finished) && System.nanoTime() < deadline) {
       for (WorkerHandle h : handles) {
         if (!h.alive() && !h.finished()) {
           h.drain();
           if (!h.finished()) {
-            log.printf("worker %d exited with %d before finishing (log %s): restarting%n",
+            log.printf(
+                "worker %d exited with %d before finishing (log %s): restarting%n",
                 h.index(), h.exitCode(), h.log());
             h.start();
             restarts++;
@@ -106,12 +143,19 @@ final class SoakRun {
       if (now >= nextKillAt || progress.resolved() >= nextKillResolved) {
         killOne();
         nextKillAt = killGap > 0 ? now + jitter(killGap) : Long.MAX_VALUE;
-        nextKillResolved = cfg.killEveryIntents() > 0
-            ? progress.resolved() + jitter(cfg.killEveryIntents()) : Long.MAX_VALUE;
+        nextKillResolved =
+            cfg.killEveryIntents() > 0
+                ? progress.resolved() + jitter(cfg.killEveryIntents())
+                : Long.MAX_VALUE;
       }
       if (now >= nextReport) {
-        log.printf(Locale.ROOT, "  ... %d/%d intents resolved, %d kills, %.0f s%n",
-            progress.resolved(), cfg.intents(), kills, (now - start) / 1e9);
+        log.printf(
+            Locale.ROOT,
+            "  ... %d/%d intents resolved, %d kills, %.0f s%n",
+            progress.resolved(),
+            cfg.intents(),
+            kills,
+            (now - start) / 1e9);
         nextReport = now + 5_000_000_000L;
       }
       progress.awaitChange(50);
@@ -119,8 +163,8 @@ final class SoakRun {
   }
 
   private void killOne() throws Exception {
-    List<WorkerHandle> candidates = handles.stream()
-        .filter(h -> h.alive() && !h.finished()).toList();
+    List<WorkerHandle> candidates =
+        handles.stream().filter(h -> h.alive() && !h.finished()).toList();
     if (candidates.isEmpty()) {
       return;
     }
@@ -145,8 +189,9 @@ final class SoakRun {
     }
   }
 
-  private SoakReport audit(Database db, String prefix, Map<FaultKind, Long> faults,
-      long serverTotal, Duration elapsed) throws Exception {
+  private SoakReport audit(
+      Database db, String prefix, Map<FaultKind, Long> faults, long serverTotal, Duration elapsed)
+      throws Exception {
     Map<String, Long> effects = SideEffectAudit.effectsByIntent(db.url(), prefix);
     Map<String, Long> charges = SideEffectAudit.chargesByIntent(db.url(), prefix);
     TreeMap<Long, Long> histogram = new TreeMap<>();
@@ -165,15 +210,31 @@ final class SoakRun {
     }
     long counted = effects.values().stream().mapToLong(Long::longValue).sum();
     if (counted != serverTotal) {
-      log.printf("side effects: %d counted per intent, %d by the server's own counter%n",
+      log.printf(
+          "side effects: %d counted per intent, %d by the server's own counter%n",
           counted, serverTotal);
       mismatches += Math.abs(counted - serverTotal);
     }
     long posts = faults.values().stream().mapToLong(Long::longValue).sum();
-    return new SoakReport(db.backend(), cfg.intents(), progress.resolved(),
-        progress.attempts(), posts, progress.unresolvedCalls(), faults, kills, restarts,
-        progress.recovered(), histogram, duplicates, lost, neverResolved,
-        progress.failed().size(), mismatches, percentiles(progress.latencies()), elapsed);
+    return new SoakReport(
+        db.backend(),
+        cfg.intents(),
+        progress.resolved(),
+        progress.attempts(),
+        posts,
+        progress.unresolvedCalls(),
+        faults,
+        kills,
+        restarts,
+        progress.recovered(),
+        histogram,
+        duplicates,
+        lost,
+        neverResolved,
+        progress.failed().size(),
+        mismatches,
+        percentiles(progress.latencies()),
+        elapsed);
   }
 
   private static double[] percentiles(List<Long> micros) {

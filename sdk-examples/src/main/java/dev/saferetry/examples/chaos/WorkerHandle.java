@@ -10,8 +10,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One worker slot of the soak: a command line (its store directory and slice of intents never
- * change) and the current child process, which can be SIGKILLed and started again. A reader
- * thread feeds the child's stdout lines to the shared {@link Progress}; stderr goes to a log file.
+ * change) and the current child process, which can be SIGKILLed and started again. A reader thread
+ * feeds the child's stdout lines to the shared {@link Progress}; stderr goes to a log file.
  *
  * <p>Used by the coordinator thread only, apart from the reader threads it starts.
  */
@@ -34,8 +34,8 @@ final class WorkerHandle {
 
   /** Starts (or restarts) the child process. */
   void start() throws IOException {
-    ProcessBuilder pb = new ProcessBuilder(command)
-        .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    ProcessBuilder pb =
+        new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
     Process p = pb.start();
     p.getOutputStream().close();
     process = p;
@@ -46,8 +46,8 @@ final class WorkerHandle {
   }
 
   private void read(Process p) {
-    try (BufferedReader in = new BufferedReader(
-        new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader in =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         try {
           if (progress.accept(line)) {

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Timeout;
  * catches duplicates when the keys are not durable.
  */
 class ChaosSoakTest {
-  private static final String PG_URL = System.getenv().getOrDefault("SAFERETRY_PG_URL",
-      "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
+  private static final String PG_URL =
+      System.getenv()
+          .getOrDefault("SAFERETRY_PG_URL", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
 
   private static SoakConfig shortSoak() {
     return SoakConfig.defaults()
@@ -37,8 +38,11 @@ class ChaosSoakTest {
   @Test
   @Timeout(90)
   void killedWorkersNeitherDuplicateNorLoseIntentsOnPostgres() throws Exception {
-    assumeTrue(reachable(PG_URL), "PostgreSQL not reachable at " + PG_URL
-        + " (set SAFERETRY_PG_URL to run the PostgreSQL soak)");
+    assumeTrue(
+        reachable(PG_URL),
+        "PostgreSQL not reachable at "
+            + PG_URL
+            + " (set SAFERETRY_PG_URL to run the PostgreSQL soak)");
     SoakReport report = ChaosSoak.run(shortSoak().withJdbcUrl(PG_URL));
     report.print(System.out);
     assertNoDuplicateNoLoss(report);

@@ -24,10 +24,11 @@ import org.junit.jupiter.api.Timeout;
 class FaultProxyTest {
   private FixedResponseServer upstream;
   private FaultProxy proxy;
-  private final OkHttpClient http = new OkHttpClient.Builder()
-      .retryOnConnectionFailure(false)
-      .readTimeout(Duration.ofMillis(300))
-      .build();
+  private final OkHttpClient http =
+      new OkHttpClient.Builder()
+          .retryOnConnectionFailure(false)
+          .readTimeout(Duration.ofMillis(300))
+          .build();
 
   @BeforeEach
   void startUpstream() throws IOException {
@@ -45,14 +46,20 @@ class FaultProxyTest {
 
   private void proxyWith(FaultKind kind) throws IOException {
     URI uri = URI.create(upstream.baseUrl());
-    proxy = FaultProxy.start(new InetSocketAddress(uri.getHost(), uri.getPort()),
-        Duration.ofMillis(800), () -> kind);
+    proxy =
+        FaultProxy.start(
+            new InetSocketAddress(uri.getHost(), uri.getPort()),
+            Duration.ofMillis(800),
+            () -> kind);
   }
 
   private Response post() throws IOException {
-    return http.newCall(new Request.Builder().url(proxy.baseUrl() + "/v1/charges")
-        .post(RequestBody.create("{\"amount\":1}", MediaType.get("application/json")))
-        .build()).execute();
+    return http.newCall(
+            new Request.Builder()
+                .url(proxy.baseUrl() + "/v1/charges")
+                .post(RequestBody.create("{\"amount\":1}", MediaType.get("application/json")))
+                .build())
+        .execute();
   }
 
   @Test
@@ -116,8 +123,9 @@ class FaultProxyTest {
   @Test
   void getsPassWithoutFaults() throws Exception {
     proxyWith(FaultKind.RESET_BEFORE_SEND);
-    try (Response r = http.newCall(new Request.Builder().url(proxy.baseUrl() + "/v1/charges/ch_1")
-        .build()).execute()) {
+    try (Response r =
+        http.newCall(new Request.Builder().url(proxy.baseUrl() + "/v1/charges/ch_1").build())
+            .execute()) {
       assertThat(r.code()).isEqualTo(200);
     }
     assertThat(proxy.counts().get(FaultKind.PASS)).isEqualTo(1);

@@ -1,4 +1,4 @@
-package dev.saferetry.examples.chaos;
+package dev.saferetry.examples;
 
 import java.io.File;
 import java.io.IOException;
@@ -14,27 +14,33 @@ import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 
 /**
- * The class path for a child JVM running the worker. {@code java.class.path} alone is not enough:
- * under {@code mvn exec:java} it is Maven's launcher, and under Surefire it may be a jar holding
- * only a manifest. So this unions the class path property (expanding manifest {@code Class-Path}
- * entries), the URLs of the context class loader chain, and the code sources of the classes the
- * worker needs. Stateless; thread-safe.
+ * The class path for a child JVM running an example's or the soak's worker {@code main}. {@code
+ * java.class.path} alone is not enough: under {@code mvn exec:java} it is Maven's launcher, and
+ * under Surefire it may be a jar holding only a manifest. So this unions the class path property
+ * (expanding manifest {@code Class-Path} entries), the URLs of the context class loader chain, and
+ * the code sources of the classes the worker needs. Stateless; thread-safe.
  */
-final class ChildClasspath {
+public final class ChildClasspath {
   private static final String[] NEEDED = {
-    "dev.saferetry.examples.chaos.ChaosWorker", "dev.saferetry.SafeRetryClient",
-    "okhttp3.OkHttpClient", "okio.Buffer", "kotlin.Unit",
-    "com.fasterxml.jackson.databind.ObjectMapper", "com.fasterxml.jackson.core.JsonFactory",
-    "com.fasterxml.jackson.annotation.JsonProperty", "io.github.resilience4j.retry.Retry",
+    "dev.saferetry.examples.ChildClasspath",
+    "dev.saferetry.SafeRetryClient",
+    "okhttp3.OkHttpClient",
+    "okio.Buffer",
+    "kotlin.Unit",
+    "com.fasterxml.jackson.databind.ObjectMapper",
+    "com.fasterxml.jackson.core.JsonFactory",
+    "com.fasterxml.jackson.annotation.JsonProperty",
+    "io.github.resilience4j.retry.Retry",
     "io.github.resilience4j.core.IntervalFunction",
-    "io.github.resilience4j.circuitbreaker.CircuitBreaker", "org.slf4j.LoggerFactory",
+    "io.github.resilience4j.circuitbreaker.CircuitBreaker",
+    "org.slf4j.LoggerFactory",
     "org.slf4j.simple.SimpleLogger"
   };
 
   private ChildClasspath() {}
 
   /** Returns the class path string for {@code java -cp}. */
-  static String build() {
+  public static String build() {
     Set<String> entries = new LinkedHashSet<>();
     for (String name : NEEDED) {
       codeSource(name, entries);
@@ -45,7 +51,8 @@ final class ChildClasspath {
         manifestEntries(Path.of(e), entries);
       }
     }
-    for (ClassLoader cl = Thread.currentThread().getContextClassLoader(); cl != null;
+    for (ClassLoader cl = Thread.currentThread().getContextClassLoader();
+        cl != null;
         cl = cl.getParent()) {
       if (cl instanceof URLClassLoader u) {
         for (URL url : u.getURLs()) {
