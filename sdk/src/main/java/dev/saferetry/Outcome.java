@@ -1,6 +1,10 @@
 package dev.saferetry;
 
-/** The three ways a call can end. There is no fourth: the SDK never guesses. */
+/**
+ * The three ways a call can end. There is no fourth: the SDK never guesses.
+ *
+ * <p>Immutable and thread-safe.
+ */
 public enum Outcome {
   /** The server answered 2xx: the effect exists exactly once. */
   SUCCEEDED,

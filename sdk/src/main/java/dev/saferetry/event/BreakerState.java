@@ -1,6 +1,10 @@
 package dev.saferetry.event;
 
-/** The states of a client's circuit breaker. */
+/**
+ * The states of a client's circuit breaker.
+ *
+ * <p>Immutable and thread-safe.
+ */
 public enum BreakerState {
   /** Calls flow normally. */
   CLOSED,

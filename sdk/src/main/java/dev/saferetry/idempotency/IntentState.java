@@ -7,6 +7,8 @@ package dev.saferetry.idempotency;
  * arrives. An ambiguous outcome (the request may or may not have taken effect) leaves it {@code
  * PENDING}, so that a later call — after a retry budget ran out, a breaker opened or the process
  * restarted — reuses the same key.
+ *
+ * <p>Immutable and thread-safe.
  */
 public enum IntentState {
   /** Recorded before the first byte was sent; outcome not yet known. */

@@ -8,6 +8,8 @@ package dev.saferetry.idempotency;
  *
  * <p>Nothing the store could not understand is dropped or rewritten: fixing the cause (or moving
  * the file aside) and reopening is always safe.
+ *
+ * <p>Instances are immutable and thread-safe.
  */
 public class KeyStoreException extends RuntimeException {
   private static final long serialVersionUID = 1L;

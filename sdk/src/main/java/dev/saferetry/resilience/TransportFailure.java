@@ -6,6 +6,8 @@ package dev.saferetry.resilience;
  * <p>What matters for idempotency is whether the request may have reached the server: a failure
  * before the connection was established proves it did not; any later failure leaves the effect
  * unknown, which is why such attempts are retried with the same key.
+ *
+ * <p>Immutable and thread-safe.
  */
 public enum TransportFailure {
   /** The connection could not be established (refused, unreachable). Nothing was sent. */

@@ -1,6 +1,10 @@
 package dev.saferetry.resilience;
 
-/** What a {@link RetryClassifier} decides about one attempt. */
+/**
+ * What a {@link RetryClassifier} decides about one attempt.
+ *
+ * <p>Immutable and thread-safe.
+ */
 public enum Verdict {
   /** The operation succeeded; stop and return the result. */
   SUCCEEDED,
