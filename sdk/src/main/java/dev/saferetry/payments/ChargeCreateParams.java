@@ -29,7 +29,7 @@ public record ChargeCreateParams(
       throw new IllegalArgumentException("amount must be positive, was " + amount);
     }
     Objects.requireNonNull(currency, "currency");
-    if (!currency.matches("[A-Za-z]{3}")) {
+    if (!isThreeLetters(currency)) {
       throw new IllegalArgumentException("currency must be a three-letter ISO 4217 code");
     }
     currency = currency.toLowerCase(Locale.ROOT);
@@ -38,5 +38,18 @@ public record ChargeCreateParams(
   /** Returns parameters with only amount and currency. */
   public static ChargeCreateParams of(long amount, String currency) {
     return new ChargeCreateParams(amount, currency, null, null);
+  }
+
+  private static boolean isThreeLetters(String code) {
+    if (code.length() != 3) {
+      return false;
+    }
+    for (int i = 0; i < 3; i++) {
+      char c = code.charAt(i);
+      if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
+        return false;
+      }
+    }
+    return true;
   }
 }
