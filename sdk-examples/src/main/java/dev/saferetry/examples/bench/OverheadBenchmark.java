@@ -1,5 +1,6 @@
 package dev.saferetry.examples.bench;
 
+import dev.saferetry.examples.Options;
 import dev.saferetry.idempotency.FileKeyStore;
 import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.payments.ChargeCreateParams;
@@ -54,7 +55,7 @@ public final class OverheadBenchmark {
 
   /** Runs the benchmark and prints the table; see the class comment for the options. */
   public static void main(String[] args) throws Exception {
-    Map<String, String> opts = parse(args);
+    Map<String, String> opts = Options.parse(args);
     int calls = Integer.parseInt(opts.getOrDefault("calls", "10000"));
     int warmup = Integer.parseInt(opts.getOrDefault("warmup", "5000"));
     int rounds = Integer.parseInt(opts.getOrDefault("rounds", "3"));
@@ -157,17 +158,6 @@ public final class OverheadBenchmark {
       System.out.printf(Locale.ROOT, "round %d of %d done%n", round + 1, rounds);
     }
     return results;
-  }
-
-  private static Map<String, String> parse(String[] args) {
-    Map<String, String> opts = new LinkedHashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      if (!args[i].startsWith("--") || i + 1 >= args.length) {
-        throw new IllegalArgumentException("expected --option value, got " + args[i]);
-      }
-      opts.put(args[i].substring(2), args[++i]);
-    }
-    return opts;
   }
 
   private static void deleteTree(Path dir) throws IOException {

@@ -1,5 +1,6 @@
 package dev.saferetry.examples.chaos;
 
+import dev.saferetry.examples.Options;
 import java.util.Map;
 
 /**

@@ -1,10 +1,10 @@
-package dev.saferetry.examples.chaos;
+package dev.saferetry.examples;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Parses {@code --name value} pairs. Stateless; thread-safe. */
-final class Options {
+/** Parses the {@code --name value} arguments of the benchmark and soak mains. Thread-safe. */
+public final class Options {
   private Options() {}
 
   /**
@@ -12,7 +12,7 @@ final class Options {
    *
    * @throws IllegalArgumentException for an argument that is not {@code --name value}
    */
-  static Map<String, String> parse(String[] args) {
+  public static Map<String, String> parse(String[] args) {
     Map<String, String> opts = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {
       if (!args[i].startsWith("--") || i + 1 >= args.length) {
