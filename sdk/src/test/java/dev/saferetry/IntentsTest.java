@@ -94,6 +94,21 @@ class IntentsTest extends ClientFixture {
   }
 
   @Test
+  void theCallersOwnKeyWithAnotherPayloadForTheSameIntentFailsBeforeAnyIo() {
+    server.enqueue(charge());
+    RequestOptions withKey =
+        RequestOptions.builder().intentId("o-own").idempotencyKey("own-key-1").build();
+    client.execute(Charges.CREATE, PARAMS, withKey);
+    time.advance(Duration.ofSeconds(1));
+    assertThatThrownBy(
+            () ->
+                client.execute(
+                    Charges.CREATE, new ChargeCreateParams(5, "eur", "o", null), withKey))
+        .isInstanceOf(IntentMismatchException.class);
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  @Test
   void keyOrderAndFormattingDoNotChangeTheIntentsFingerprint() throws Exception {
     Operation<Object, Object> op = Operation.post("/v1/things", Object.class, Object.class);
     Map<String, Object> a = new LinkedHashMap<>();

@@ -37,7 +37,9 @@ public interface KeyStore extends AutoCloseable {
    * candidate.intentId()}, or the existing one is expired at {@code candidate.createdAt()} and is
    * not {@link IntentState#PENDING}, the candidate is durably recorded and returned. Otherwise the
    * existing record is returned unchanged — including an expired pending one, which the client
-   * refuses to re-send with its stale key. Callers detect "newly recorded" by comparing keys.
+   * refuses to re-send with its stale key. Callers detect "newly recorded" by the returned record
+   * being equal to the candidate, so implementations must return the candidate (or an equal record)
+   * when they record it.
    *
    * @param candidate a {@link IntentState#PENDING} record with a freshly minted key
    * @return the candidate, or the existing record

@@ -49,10 +49,10 @@ final class Intents {
         IntentRecord.pending(
             scope(operation), intentId, fresh, fingerprint, clock.instant(), retention);
     IntentRecord record = store.begin(candidate);
-    if (record.key().equals(fresh)) {
-      return new Claim(fresh, record, false);
+    if (record.equals(candidate)) {
+      return new Claim(fresh, record, false); // newly recorded
     }
-    if (callerKey != null) {
+    if (callerKey != null && !record.key().equals(callerKey)) {
       throw new IllegalArgumentException(
           "intent " + intentId + " is already recorded with another idempotency key");
     }
