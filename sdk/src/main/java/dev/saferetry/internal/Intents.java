@@ -9,6 +9,7 @@ import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStore;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Resolves the key of a call — the caller's, the intent's recorded one, or a fresh one — and
@@ -24,6 +25,7 @@ final class Intents {
   private final String tenant;
   private final Duration retention;
   private final Clock clock;
+  private final ConcurrentHashMap<String, IntentScope> scopes = new ConcurrentHashMap<>();
 
   Intents(KeyStore store, String tenant, Duration retention, Clock clock) {
     this.store = store;
@@ -37,7 +39,8 @@ final class Intents {
   }
 
   IntentScope scope(String operation) {
-    return new IntentScope(tenant, operation);
+    // One scope per operation for the client's life: validated once, not on every call.
+    return scopes.computeIfAbsent(operation, op -> new IntentScope(tenant, op));
   }
 
   Claim claim(String operation, String intentId, IdempotencyKey callerKey, String fingerprint) {
