@@ -8,6 +8,7 @@ import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.event.AttemptFinished;
 import dev.saferetry.event.AttemptStarted;
 import dev.saferetry.event.RetryScheduled;
+import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.resilience.AttemptResponse;
 import dev.saferetry.resilience.StandardRetryClassifier;
 import dev.saferetry.resilience.Verdict;
@@ -37,7 +38,7 @@ public final class CallExecutor {
   private final CircuitBreaker breaker;
   private final Resilience.BreakerStates breakerStates;
   private final Intents intents;
-  private final Events events;
+  private final SafeRetryListener listener;
   private final Endings endings;
   private final RetryBudget budget;
 
@@ -47,7 +48,8 @@ public final class CallExecutor {
   /** Creates the executor for a client. */
   public CallExecutor(ClientConfig config) {
     this.config = config;
-    this.events = new Events(config.listener());
+    // A composite of one: every listener call is isolated from the caller's exceptions.
+    this.listener = SafeRetryListener.composite(config.listener());
     this.wire = new Wire(config.okHttpClient(), config.clock(), config.maxResponseBytes());
     this.retry =
         Resilience.retry(
@@ -55,10 +57,10 @@ public final class CallExecutor {
             config.retryPolicy(),
             new Backoff(config.retryPolicy(), config.jitter()));
     this.breaker = Resilience.breaker(config.name(), config.breakerPolicy(), config.clock());
-    this.breakerStates = new Resilience.BreakerStates(config.name(), breaker, events);
+    this.breakerStates = new Resilience.BreakerStates(config.name(), breaker, listener);
     this.intents =
         new Intents(config.keyStore(), config.tenant(), config.intentRetention(), config.clock());
-    this.endings = new Endings(config, intents, events);
+    this.endings = new Endings(config, intents, listener);
     this.budget = new RetryBudget(config.retryBudget());
   }
 
@@ -120,7 +122,7 @@ public final class CallExecutor {
       if (stop != null) {
         throw stop;
       }
-      events.retryScheduled(
+      listener.onRetryScheduled(
           new RetryScheduled(
               call.op.name(), s.claim.key(), n + 1, delay, out.retryAfter() != null));
       sleep(s, delay);
@@ -170,7 +172,7 @@ public final class CallExecutor {
   private AttemptOutcome attempt(
       PreparedCall call, CallState s, int n, Duration delayBefore, Instant deadline) {
     String requestId = PreparedCall.newRequestId(s.claim.key());
-    events.attemptStart(
+    listener.onAttemptStart(
         new AttemptStarted(call.op.name(), s.intentId, s.claim.key(), n, requestId));
     Duration remaining = Duration.between(config.clock().instant(), deadline);
     Wire.Sent sent =
@@ -183,7 +185,7 @@ public final class CallExecutor {
     Resilience.record(breaker, sent.duration().toNanos(), countsAsBreakerFailure(out));
     breakerStates.observe();
     log(call, s, out);
-    events.attemptEnd(new AttemptFinished(call.op.name(), s.intentId, s.claim.key(), attempt));
+    listener.onAttemptEnd(new AttemptFinished(call.op.name(), s.intentId, s.claim.key(), attempt));
     return out;
   }
 

@@ -11,6 +11,7 @@ import dev.saferetry.error.ResponseBodyException;
 import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.error.TransportException;
 import dev.saferetry.event.GaveUp;
+import dev.saferetry.event.SafeRetryListener;
 import java.io.IOException;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -22,12 +23,12 @@ final class Endings {
 
   private final ClientConfig config;
   private final Intents intents;
-  private final Events events;
+  private final SafeRetryListener listener;
 
-  Endings(ClientConfig config, Intents intents, Events events) {
+  Endings(ClientConfig config, Intents intents, SafeRetryListener listener) {
     this.config = config;
     this.intents = intents;
-    this.events = events;
+    this.listener = listener;
   }
 
   <R> CallResult<R> success(CallExecutor.CallState s, AttemptOutcome out, Class<R> type) {
@@ -73,24 +74,8 @@ final class Endings {
 
   SafeRetryException definitive(CallExecutor.CallState s, AttemptOutcome out) {
     if (out.response() == null) {
-      boolean unknown = s.anyAmbiguous();
-      return gaveUp(
-          s,
-          unknown
-              ? new OutcomeUnknownException(
-                  "non-retryable transport failure " + out.failure(),
-                  null,
-                  s.claim.key(),
-                  s.intentId,
-                  s.attempts,
-                  out.error())
-              : new TransportException(
-                  "request never reached the server: " + out.failure(),
-                  Outcome.FAILED,
-                  s.claim.key(),
-                  s.intentId,
-                  s.attempts,
-                  out.error()));
+      return withoutAnswer(
+          s, "non-retryable transport failure " + out.failure(), null, out.error());
     }
     int status = out.status();
     intents.failed(s.claim, status);
@@ -127,6 +112,15 @@ final class Endings {
     if (last != null && last.response() != null && last.status() == 409) {
       return gaveUp(s, new RequestInProgressException(hint, s.claim.key(), s.intentId, s.attempts));
     }
+    return withoutAnswer(s, reason, hint, last == null ? null : last.error());
+  }
+
+  /**
+   * Ends a call that got no definitive answer: FAILED if provably nothing of this intent ever
+   * reached the server, UNKNOWN otherwise.
+   */
+  private SafeRetryException withoutAnswer(
+      CallExecutor.CallState s, String reason, Duration hint, Throwable cause) {
     if (!s.anyAmbiguous()) {
       return gaveUp(
           s,
@@ -136,17 +130,10 @@ final class Endings {
               s.claim.key(),
               s.intentId,
               s.attempts,
-              last == null ? null : last.error()));
+              cause));
     }
     return gaveUp(
-        s,
-        new OutcomeUnknownException(
-            reason,
-            hint,
-            s.claim.key(),
-            s.intentId,
-            s.attempts,
-            last == null ? null : last.error()));
+        s, new OutcomeUnknownException(reason, hint, s.claim.key(), s.intentId, s.attempts, cause));
   }
 
   SafeRetryException circuitOpen(CallExecutor.CallState s) {
@@ -163,7 +150,7 @@ final class Endings {
           s.attempts.size());
     }
     String reason = e.getClass().getSimpleName();
-    events.gaveUp(
+    listener.onGiveUp(
         new GaveUp(s.op.name(), s.intentId, s.claim.key(), e.outcome(), s.attempts.size(), reason));
     return e;
   }

@@ -2,6 +2,7 @@ package dev.saferetry.internal;
 
 import dev.saferetry.event.BreakerState;
 import dev.saferetry.event.BreakerStateChanged;
+import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryPolicy;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -87,13 +88,13 @@ final class Resilience {
   static final class BreakerStates {
     private final String name;
     private final CircuitBreaker breaker;
-    private final Events events;
+    private final SafeRetryListener listener;
     private final AtomicReference<CircuitBreaker.State> seen;
 
-    BreakerStates(String name, CircuitBreaker breaker, Events events) {
+    BreakerStates(String name, CircuitBreaker breaker, SafeRetryListener listener) {
       this.name = name;
       this.breaker = breaker;
-      this.events = events;
+      this.listener = listener;
       this.seen = new AtomicReference<>(breaker.getState());
     }
 
@@ -105,7 +106,7 @@ final class Resilience {
         BreakerState from = map(before);
         BreakerState to = map(now);
         LOG.warn("circuit breaker {} changed from {} to {}", name, from, to);
-        events.breakerChanged(new BreakerStateChanged(from, to));
+        listener.onBreakerStateChange(new BreakerStateChanged(from, to));
       }
     }
   }
