@@ -72,7 +72,7 @@ public final class FileKeyStore implements KeyStore {
   }
 
   @Override
-  public IntentRecord begin(IntentRecord candidate) {
+  public BeginResult begin(IntentRecord candidate) {
     return store.begin(candidate);
   }
 

@@ -23,18 +23,24 @@ public final class InMemoryKeyStore implements KeyStore {
   public InMemoryKeyStore() {}
 
   @Override
-  public IntentRecord begin(IntentRecord candidate) {
+  public BeginResult begin(IntentRecord candidate) {
+    if (candidate.state() != IntentState.PENDING) {
+      throw new IllegalArgumentException("a candidate must be PENDING");
+    }
     Id id = new Id(candidate.scope(), candidate.intentId());
-    return records.compute(
-        id,
-        (k, existing) -> {
-          if (existing == null) {
-            return candidate;
-          }
-          boolean replaceable =
-              existing.isExpired(candidate.createdAt()) && existing.state() != IntentState.PENDING;
-          return replaceable ? candidate : existing;
-        });
+    boolean[] created = new boolean[1]; // set only inside the atomic compute by the winning call
+    IntentRecord stored =
+        records.compute(
+            id,
+            (k, existing) -> {
+              boolean replaceable =
+                  existing == null
+                      || (existing.isExpired(candidate.createdAt())
+                          && existing.state() != IntentState.PENDING);
+              created[0] = replaceable;
+              return replaceable ? candidate : existing;
+            });
+    return created[0] ? BeginResult.created(stored) : BeginResult.existing(stored);
   }
 
   @Override

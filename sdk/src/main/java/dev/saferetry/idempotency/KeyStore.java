@@ -18,7 +18,7 @@ import java.util.Optional;
  *   <li><b>Atomic claim.</b> {@link #begin} is atomic per (scope, intent id): of two concurrent
  *       callers, across threads and — for shared stores — across processes, exactly one records its
  *       candidate; the other gets the winner's record.
- *   <li><b>Durable before send.</b> When {@link #begin} returns a newly recorded candidate, the
+ *   <li><b>Durable before send.</b> When {@link #begin} reports that it created the record, the
  *       record is on stable storage as far as the store promises durability (the file store:
  *       fsync'd). The client sends the first byte only after {@code begin} returns.
  *   <li><b>Relaxed completion.</b> {@link #complete} need not be durable when it returns: a lost
@@ -37,15 +37,16 @@ public interface KeyStore extends AutoCloseable {
    * candidate.intentId()}, or the existing one is expired at {@code candidate.createdAt()} and is
    * not {@link IntentState#PENDING}, the candidate is durably recorded and returned. Otherwise the
    * existing record is returned unchanged — including an expired pending one, which the client
-   * refuses to re-send with its stale key. Callers detect "newly recorded" by the returned record
-   * being equal to the candidate, so implementations must return the candidate (or an equal record)
-   * when they record it.
+   * refuses to re-send with its stale key. The result says whether this call recorded the
+   * candidate; exactly one of any number of concurrent callers for the same intent gets {@code
+   * created}.
    *
    * @param candidate a {@link IntentState#PENDING} record with a freshly minted key
-   * @return the candidate, or the existing record
+   * @return the candidate with {@code created} true, or the existing record with {@code created}
+   *     false
    * @throws KeyStoreException if the record could not be made durable
    */
-  IntentRecord begin(IntentRecord candidate);
+  BeginResult begin(IntentRecord candidate);
 
   /**
    * Records a definitive outcome for an intent, if the stored record still has {@code

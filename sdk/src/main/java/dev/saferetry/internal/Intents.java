@@ -2,6 +2,7 @@ package dev.saferetry.internal;
 
 import dev.saferetry.error.IntentExpiredException;
 import dev.saferetry.error.IntentMismatchException;
+import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
@@ -51,9 +52,10 @@ final class Intents {
     IntentRecord candidate =
         IntentRecord.pending(
             scope(operation), intentId, fresh, fingerprint, clock.instant(), retention);
-    IntentRecord record = store.begin(candidate);
-    if (record.equals(candidate)) {
-      return new Claim(fresh, record, false); // newly recorded
+    BeginResult begun = store.begin(candidate);
+    IntentRecord record = begun.record();
+    if (begun.created()) {
+      return new Claim(fresh, record, false);
     }
     if (callerKey != null && !record.key().equals(callerKey)) {
       throw new IllegalArgumentException(

@@ -122,7 +122,7 @@ public final class KeyStoreBenchmark {
   }
 
   private void oneIntent(KeyStore store) {
-    IntentRecord begun = store.begin(candidate());
+    IntentRecord begun = store.begin(candidate()).record();
     store.complete(begun.complete(IntentState.SUCCEEDED, 201, "ch_" + begun.intentId()));
   }
 

@@ -34,7 +34,7 @@ class FileKeyStoreCompactionTest {
       assertThat(store.purgeExpired(later)).isEqualTo(1);
 
       assertThat(store.find(CHARGES, "old-done")).isEmpty();
-      IntentRecord next = store.begin(pending(CHARGES, "after-compaction", later));
+      IntentRecord next = store.begin(pending(CHARGES, "after-compaction", later)).record();
       assertThat(store.find(CHARGES, "after-compaction")).contains(next);
     }
     try (FileKeyStore store = FileKeyStore.open(dir)) {
@@ -50,11 +50,11 @@ class FileKeyStoreCompactionTest {
   void compactionDropsSupersededRecordsAndShrinksTheFile() throws Exception {
     try (FileKeyStore store = FileKeyStore.open(dir)) {
       for (int i = 0; i < 50; i++) {
-        IntentRecord r = store.begin(pending("order-" + i));
+        IntentRecord r = store.begin(pending("order-" + i)).record();
         store.complete(succeeded(r, "ch_" + i));
         store.abandon(CHARGES, "order-" + i);
       }
-      IntentRecord kept = store.begin(pending("kept"));
+      IntentRecord kept = store.begin(pending("kept")).record();
       long before = Files.size(dir.resolve("intents.log"));
 
       assertThat(store.purgeExpired(T0)).isZero();

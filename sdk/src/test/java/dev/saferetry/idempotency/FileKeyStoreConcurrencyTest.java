@@ -28,7 +28,7 @@ class FileKeyStoreConcurrencyTest {
   void sameIntentFromManyThreadsGetsOneKeyThatSurvivesReopen() throws Exception {
     Set<IdempotencyKey> keys = new HashSet<>();
     try (FileKeyStore store = FileKeyStore.open(dir)) {
-      keys.addAll(runConcurrently(i -> store.begin(pending("order-1/charge")).key()));
+      keys.addAll(runConcurrently(i -> store.begin(pending("order-1/charge")).record().key()));
       assertThat(keys).hasSize(1);
       assertThat(store.pending()).hasSize(1);
     }
@@ -42,7 +42,7 @@ class FileKeyStoreConcurrencyTest {
     // A window long enough that every thread appends while the first sync waits: deterministic.
     long window = Duration.ofMillis(300).toNanos();
     try (LogStore store = LogStore.open(dir, window)) {
-      List<IntentRecord> begun = runConcurrently(i -> store.begin(pending("order-" + i)));
+      List<IntentRecord> begun = runConcurrently(i -> store.begin(pending("order-" + i)).record());
       assertThat(begun).extracting(IntentRecord::intentId).doesNotHaveDuplicates();
       assertThat(store.appendCount()).isEqualTo(THREADS);
       assertThat(store.syncCount()).isLessThan(THREADS / 2);
@@ -55,7 +55,7 @@ class FileKeyStoreConcurrencyTest {
   @Test
   void beginAndAbandonAreSyncedButCompletionsAreNot() throws Exception {
     try (LogStore store = LogStore.open(dir, 0)) {
-      IntentRecord first = store.begin(pending("order-1"));
+      IntentRecord first = store.begin(pending("order-1")).record();
       long syncsAfterBegin = store.syncCount();
       assertThat(syncsAfterBegin).isEqualTo(1); // begin returned only after its fsync
       store.complete(Intents.succeeded(first, "ch_1"));

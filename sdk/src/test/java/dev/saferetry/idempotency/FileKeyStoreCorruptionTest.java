@@ -178,7 +178,7 @@ class FileKeyStoreCorruptionTest {
       assertThat(store.pending()).containsExactly(records.get(0), records.get(1));
       assertThat(store.find(CHARGES, "order-3")).isEmpty();
       IntentRecord again = pending("order-3");
-      assertThat(store.begin(again)).isEqualTo(again);
+      assertThat(store.begin(again).record()).isEqualTo(again);
     }
     try (FileKeyStore store = FileKeyStore.open(dir)) {
       assertThat(store.pending()).hasSize(3);

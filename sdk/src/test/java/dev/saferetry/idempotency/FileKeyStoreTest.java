@@ -20,7 +20,7 @@ class FileKeyStoreTest {
   void pendingIntentSurvivesReopenWithAllItsFields() {
     IntentRecord first = pending(CHARGES, "order-1/charge", T0);
     try (FileKeyStore store = FileKeyStore.open(dir)) {
-      assertThat(store.begin(first)).isEqualTo(first);
+      assertThat(store.begin(first).record()).isEqualTo(first);
     }
     try (FileKeyStore store = FileKeyStore.open(dir)) {
       assertThat(store.pending()).containsExactly(first);
@@ -33,10 +33,10 @@ class FileKeyStoreTest {
     IntentRecord first = pending("order-1/charge");
     try (FileKeyStore store = FileKeyStore.open(dir)) {
       store.begin(first);
-      assertThat(store.begin(pending("order-1/charge")).key()).isEqualTo(first.key());
+      assertThat(store.begin(pending("order-1/charge")).record().key()).isEqualTo(first.key());
     }
     try (FileKeyStore store = FileKeyStore.open(dir)) {
-      assertThat(store.begin(pending("order-1/charge")).key()).isEqualTo(first.key());
+      assertThat(store.begin(pending("order-1/charge")).record().key()).isEqualTo(first.key());
     }
   }
 
@@ -84,7 +84,9 @@ class FileKeyStoreTest {
       assertThat(store.find(CHARGES, "order-1/charge")).isEmpty();
       assertThat(store.pending()).isEmpty();
       IntentRecord again = pending("order-1/charge");
-      assertThat(store.begin(again).key()).isEqualTo(again.key()).isNotEqualTo(first.key());
+      assertThat(store.begin(again).record().key())
+          .isEqualTo(again.key())
+          .isNotEqualTo(first.key());
     }
   }
 
@@ -94,7 +96,7 @@ class FileKeyStoreTest {
     IntentRecord refund = pending(REFUNDS, "order-1", T0);
     try (FileKeyStore store = FileKeyStore.open(dir)) {
       store.begin(charge);
-      assertThat(store.begin(refund)).isEqualTo(refund);
+      assertThat(store.begin(refund).record()).isEqualTo(refund);
     }
     try (FileKeyStore store = FileKeyStore.open(dir)) {
       assertThat(store.find(CHARGES, "order-1")).contains(charge);
@@ -120,7 +122,7 @@ class FileKeyStoreTest {
     try (FileKeyStore store = FileKeyStore.open(dir)) {
       store.begin(old);
       store.complete(succeeded(old, "ch_1"));
-      assertThat(store.begin(later)).isEqualTo(later);
+      assertThat(store.begin(later).record()).isEqualTo(later);
     }
     try (FileKeyStore store = FileKeyStore.open(dir)) {
       assertThat(store.find(CHARGES, "order-1/charge")).contains(later);
@@ -132,7 +134,7 @@ class FileKeyStoreTest {
     IntentRecord old = pending("order-1/charge");
     try (FileKeyStore store = FileKeyStore.open(dir)) {
       store.begin(old);
-      IntentRecord got = store.begin(pending(CHARGES, "order-1/charge", T0.plus(DAY)));
+      IntentRecord got = store.begin(pending(CHARGES, "order-1/charge", T0.plus(DAY))).record();
       assertThat(got).isEqualTo(old);
       assertThat(got.isExpired(T0.plus(DAY))).isTrue();
     }
@@ -144,7 +146,8 @@ class FileKeyStoreTest {
     try (FileKeyStore store = FileKeyStore.open(dir)) {
       store.begin(first);
       store.complete(succeeded(first, "ch_1"));
-      IntentRecord again = store.begin(pending(CHARGES, "order-1/charge", T0.plusSeconds(5)));
+      IntentRecord again =
+          store.begin(pending(CHARGES, "order-1/charge", T0.plusSeconds(5))).record();
       assertThat(again.key()).isEqualTo(first.key());
       assertThat(again.state()).isEqualTo(IntentState.SUCCEEDED);
     }
@@ -155,7 +158,7 @@ class FileKeyStoreTest {
     FileKeyStore store = FileKeyStore.open(dir);
     store.close();
     store.close();
-    assertThatThrownBy(() -> store.begin(pending("x")))
+    assertThatThrownBy(() -> store.begin(pending("x")).record())
         .isInstanceOf(KeyStoreException.class)
         .hasMessageContaining("closed");
   }
@@ -164,7 +167,7 @@ class FileKeyStoreTest {
   void candidateMustBePendingAndCompletionMustNot() {
     try (FileKeyStore store = FileKeyStore.open(dir)) {
       IntentRecord first = pending("x");
-      assertThatThrownBy(() -> store.begin(succeeded(first, null)))
+      assertThatThrownBy(() -> store.begin(succeeded(first, null)).record())
           .isInstanceOf(IllegalArgumentException.class);
       assertThatThrownBy(() -> store.complete(first)).isInstanceOf(IllegalArgumentException.class);
     }

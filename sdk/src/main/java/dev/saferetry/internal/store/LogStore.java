@@ -1,5 +1,6 @@
 package dev.saferetry.internal.store;
 
+import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
@@ -95,26 +96,29 @@ public final class LogStore implements KeyStore {
   }
 
   @Override
-  public IntentRecord begin(IntentRecord candidate) {
+  public BeginResult begin(IntentRecord candidate) {
     if (candidate.state() != IntentState.PENDING) {
       throw new IllegalArgumentException("a candidate must be PENDING");
     }
     Entry result;
+    boolean created;
     stateLock.lock();
     try {
       ensureOpen();
       Entry existing = index.get(new Id(candidate.scope(), candidate.intentId()));
-      if (existing != null && !replaceable(existing.record(), candidate.createdAt())) {
-        result = existing;
-      } else {
+      created = existing == null || replaceable(existing.record(), candidate.createdAt());
+      if (created) {
         long seq = append(new LogEntry.Begin(candidate));
         result = new Entry(candidate, seq);
+      } else {
+        result = existing;
       }
     } finally {
       stateLock.unlock();
     }
+    // An existing record may still wait for its sync: nobody may use its key before it is durable.
     log.awaitDurable(result.beginSeq());
-    return result.record();
+    return created ? BeginResult.created(result.record()) : BeginResult.existing(result.record());
   }
 
   private static boolean replaceable(IntentRecord existing, Instant now) {
