@@ -1,0 +1,85 @@
+package dev.saferetry.codec;
+
+import dev.saferetry.internal.codec.FormCodec;
+import dev.saferetry.internal.codec.JsonCodec;
+
+/**
+ * Turns a request value into the exact bytes of a request body. A call encodes its body once,
+ * before the first attempt, and re-sends those bytes on every retry.
+ *
+ * <pre>{@code
+ * BodyCodec stripe = BodyCodec.form();   // amount=2000&currency=usd&metadata[order_id]=6735
+ * BodyCodec json = BodyCodec.json();     // {"amount":2000,"currency":"usd"}
+ * }</pre>
+ *
+ * <p>The built-in codecs map values the way Jackson does (record components and bean properties,
+ * {@code @JsonProperty} names, enums by name) and write map entries in key order, so the same value
+ * gives the same bytes in every process. A codec of your own implements this interface; its {@link
+ * #encode} must be deterministic too.
+ *
+ * <p>Implementations must be immutable and thread-safe.
+ */
+public interface BodyCodec {
+
+  /**
+   * Returns the JSON codec, {@code application/json; charset=utf-8}, with a default Jackson
+   * configuration; a client uses the mapper its builder was given instead.
+   */
+  static BodyCodec json() {
+    return JsonCodec.defaults();
+  }
+
+  /** Returns the form codec with Stripe's documented conventions ({@link FormStyle#defaults()}). */
+  static BodyCodec form() {
+    return FormCodec.defaults();
+  }
+
+  /** Returns a form codec with the given conventions. */
+  static BodyCodec form(FormStyle style) {
+    return FormCodec.of(style);
+  }
+
+  /** Returns the {@code Content-Type} of the bodies this codec writes. */
+  String contentType();
+
+  /**
+   * Encodes {@code value}.
+   *
+   * @throws NullPointerException if {@code value} is null (a call without a body sends no body; it
+   *     never asks a codec)
+   * @throws IllegalArgumentException if the value cannot be encoded exactly, e.g. text with an
+   *     unpaired surrogate; the message names the field, never its value
+   */
+  EncodedBody encode(Object value);
+
+  /**
+   * Encodes {@code value} with one more top-level field, added last: how an idempotency key travels
+   * in the body. The call encodes once with its key and re-sends the same bytes.
+   *
+   * @param value the body, or null for a body that holds only the field
+   * @throws IllegalArgumentException if the value is not an object with named fields, already has a
+   *     field of that name, or cannot be encoded
+   * @throws UnsupportedOperationException if the codec cannot add fields ({@link
+   *     #canAddTopLevelField()} is false); the default
+   */
+  default EncodedBody encode(Object value, String fieldName, String fieldValue) {
+    throw new UnsupportedOperationException(
+        "this codec cannot add a top-level field; put the idempotency key in a header");
+  }
+
+  /** Returns whether {@link #encode(Object, String, String)} is supported. Default: false. */
+  default boolean canAddTopLevelField() {
+    return false;
+  }
+
+  /**
+   * Returns the bytes that stand for {@code value} in a request's fingerprint: equal for requests
+   * that mean the same. Default: the encoded bytes. The JSON codec sorts object keys, so that
+   * neither key order nor formatting changes an intent's identity.
+   *
+   * @param value the body, or null for none
+   */
+  default byte[] canonical(Object value) {
+    return value == null ? new byte[0] : encode(value).bytes();
+  }
+}

@@ -1,0 +1,77 @@
+package dev.saferetry.codec;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * A request body as it goes on the wire: exact bytes and their {@code Content-Type}. A call encodes
+ * its body once and every attempt sends these same bytes.
+ *
+ * <p>{@link #toString()} shows the content type and the length, never the bytes: bodies carry
+ * payment and personal data.
+ *
+ * <p>Instances are immutable and thread-safe.
+ */
+public final class EncodedBody {
+  private final byte[] bytes;
+  private final String contentType;
+
+  private EncodedBody(byte[] bytes, String contentType) {
+    this.bytes = bytes;
+    this.contentType = contentType;
+  }
+
+  /**
+   * Returns a body of a copy of {@code bytes}.
+   *
+   * @throws IllegalArgumentException if the content type is blank or holds a CR, LF or other
+   *     control character
+   */
+  public static EncodedBody of(byte[] bytes, String contentType) {
+    Objects.requireNonNull(bytes, "bytes");
+    Objects.requireNonNull(contentType, "contentType");
+    if (contentType.isBlank() || contentType.chars().anyMatch(c -> c < 0x20 || c > 0x7E)) {
+      throw new IllegalArgumentException("contentType must be visible ASCII and not blank");
+    }
+    return new EncodedBody(bytes.clone(), contentType);
+  }
+
+  /** Returns a copy of the bytes. */
+  public byte[] bytes() {
+    return bytes.clone();
+  }
+
+  /** Returns the number of bytes. */
+  public int length() {
+    return bytes.length;
+  }
+
+  /** Returns the {@code Content-Type} header value, e.g. {@code application/json}. */
+  public String contentType() {
+    return contentType;
+  }
+
+  /** Writes the bytes to {@code out} without copying them. */
+  public void writeTo(OutputStream out) throws IOException {
+    out.write(bytes);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof EncodedBody other
+        && contentType.equals(other.contentType)
+        && Arrays.equals(bytes, other.bytes);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * contentType.hashCode() + Arrays.hashCode(bytes);
+  }
+
+  @Override
+  public String toString() {
+    return "EncodedBody[" + contentType + ", " + bytes.length + " bytes]";
+  }
+}

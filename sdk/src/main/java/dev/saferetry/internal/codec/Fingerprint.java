@@ -1,0 +1,116 @@
+package dev.saferetry.internal.codec;
+
+import dev.saferetry.codec.BodyCodec;
+import dev.saferetry.codec.QueryParams;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The identity of a request, as an intent records it: what must be equal for a later call to be the
+ * same intent. Method, encoded path, query (names sorted, the order of a name's values kept),
+ * identity headers (names lower-cased and sorted, values trimmed), content type and the codec's
+ * canonical body.
+ *
+ * <p>A JSON request with no query and no identity headers keeps the exact input earlier versions
+ * hashed ({@code "POST /v1/charges\n"} then the canonical JSON), so intents recorded before still
+ * match after an upgrade. Every other request uses a versioned input whose fields are each prefixed
+ * by their length: two different requests can never produce the same input, and neither form can be
+ * mistaken for the other (the legacy form starts with an HTTP method).
+ */
+public final class Fingerprint {
+  private static final byte[] VERSION_2 =
+      "saferetry-fingerprint/2\n".getBytes(StandardCharsets.UTF_8);
+
+  private Fingerprint() {}
+
+  /** Returns the hex SHA-256 of {@link #input}. */
+  public static String sha256Hex(
+      String method,
+      String encodedPath,
+      QueryParams query,
+      Map<String, String> identityHeaders,
+      BodyCodec codec,
+      Object body) {
+    byte[] input = input(method, encodedPath, query, identityHeaders, codec, body);
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(input));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing", e);
+    }
+  }
+
+  /**
+   * Returns the bytes that identify the request.
+   *
+   * @param encodedPath the path as sent, e.g. {@code /v1/charges/ch_1}
+   * @param body the body value, or null for none
+   * @throws IllegalArgumentException if two identity header names differ only in case
+   */
+  public static byte[] input(
+      String method,
+      String encodedPath,
+      QueryParams query,
+      Map<String, String> identityHeaders,
+      BodyCodec codec,
+      Object body) {
+    byte[] canonicalBody = codec.canonical(body);
+    ByteArrayOutputStream out = new ByteArrayOutputStream(128 + canonicalBody.length);
+    if (query.isEmpty() && identityHeaders.isEmpty() && codec instanceof JsonCodec) {
+      out.writeBytes((method + ' ' + encodedPath + '\n').getBytes(StandardCharsets.UTF_8));
+      out.writeBytes(canonicalBody);
+      return out.toByteArray();
+    }
+    out.writeBytes(VERSION_2);
+    field(out, method);
+    field(out, encodedPath);
+    field(out, sorted(query).encode());
+    Map<String, String> headers = headers(identityHeaders);
+    field(out, Integer.toString(headers.size()));
+    headers.forEach(
+        (name, value) -> {
+          field(out, name);
+          field(out, value);
+        });
+    field(out, codec.contentType());
+    field(out, canonicalBody);
+    return out.toByteArray();
+  }
+
+  private static QueryParams sorted(QueryParams query) {
+    List<QueryParams.Param> params = new ArrayList<>(query.params());
+    params.sort(Comparator.comparing(QueryParams.Param::name)); // stable: value order kept
+    QueryParams.Builder b = QueryParams.builder();
+    params.forEach(p -> b.add(p.name(), p.value()));
+    return b.build();
+  }
+
+  private static Map<String, String> headers(Map<String, String> identityHeaders) {
+    Map<String, String> sorted = new TreeMap<>();
+    identityHeaders.forEach(
+        (name, value) -> {
+          if (sorted.put(name.toLowerCase(Locale.ROOT), value.strip()) != null) {
+            throw new IllegalArgumentException("identity header " + name + " is given twice");
+          }
+        });
+    return sorted;
+  }
+
+  private static void field(ByteArrayOutputStream out, String text) {
+    field(out, text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static void field(ByteArrayOutputStream out, byte[] bytes) {
+    out.writeBytes((bytes.length + ":").getBytes(StandardCharsets.US_ASCII));
+    out.writeBytes(bytes);
+    out.write('\n');
+  }
+}

@@ -1,0 +1,114 @@
+package dev.saferetry.codec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.saferetry.internal.Json;
+import dev.saferetry.internal.codec.Fingerprint;
+import dev.saferetry.payments.ChargeCreateParams;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The identity of a request: what makes two calls the same intent. */
+class FingerprintTest {
+  private static final ObjectMapper MAPPER = Json.lenientCopy(null);
+  private static final BodyCodec JSON = BodyCodec.json();
+  private static final BodyCodec FORM = BodyCodec.form();
+  private static final QueryParams NONE = QueryParams.empty();
+
+  static String fp(String path, QueryParams q, Map<String, String> headers, BodyCodec c, Object b) {
+    return Fingerprint.sha256Hex("POST", path, q, headers, c, b);
+  }
+
+  @Test
+  void aPlainJsonRequestKeepsTheFingerprintEarlierVersionsRecorded() {
+    ChargeCreateParams body = new ChargeCreateParams(500, "usd", "Tee", null);
+    assertThat(fp("/v1/charges", NONE, Map.of(), JSON, body))
+        .isEqualTo(Json.fingerprint(MAPPER, "POST", "/v1/charges", MAPPER.valueToTree(body)));
+    assertThat(fp("/v1/charges", NONE, Map.of(), JSON, null))
+        .isEqualTo(Json.fingerprint(MAPPER, "POST", "/v1/charges", MAPPER.createObjectNode()));
+    Map<String, Object> nested = new LinkedHashMap<>();
+    nested.put("z", Map.of("b", 1, "a", 2.5));
+    nested.put("a", new int[] {3, 1});
+    assertThat(fp("/p", NONE, Map.of(), JSON, nested))
+        .isEqualTo(Json.fingerprint(MAPPER, "POST", "/p", MAPPER.valueToTree(nested)));
+  }
+
+  @Test
+  void theLegacyInputIsMethodPathAndCanonicalJson() {
+    byte[] input =
+        Fingerprint.input("POST", "/v1/charges", NONE, Map.of(), JSON, Map.of("b", 1, "a", 2));
+    assertThat(new String(input, StandardCharsets.UTF_8))
+        .isEqualTo("POST /v1/charges\n{\"a\":2,\"b\":1}");
+  }
+
+  @Test
+  void theVersionedInputLengthPrefixesEveryField() {
+    byte[] input =
+        Fingerprint.input(
+            "POST",
+            "/v1/charges",
+            QueryParams.of("expand[]", "customer"),
+            Map.of("Stripe-Account", " acct_1 "),
+            FORM,
+            Map.of("amount", 1));
+    assertThat(new String(input, StandardCharsets.UTF_8))
+        .isEqualTo(
+            "saferetry-fingerprint/2\n4:POST\n11:/v1/charges\n17:expand[]=customer\n1:1\n"
+                + "14:stripe-account\n6:acct_1\n"
+                + "47:application/x-www-form-urlencoded;charset=UTF-8\n8:amount=1\n");
+  }
+
+  @Test
+  void queryOrderAcrossNamesDoesNotMatterButValueOrderDoes() {
+    QueryParams ab = QueryParams.builder().add("a", "1").add("b", "2").build();
+    QueryParams ba = QueryParams.builder().add("b", "2").add("a", "1").build();
+    assertThat(fp("/x", ab, Map.of(), JSON, null)).isEqualTo(fp("/x", ba, Map.of(), JSON, null));
+    QueryParams xy = QueryParams.builder().add("e[]", "x").add("e[]", "y").build();
+    QueryParams yx = QueryParams.builder().add("e[]", "y").add("e[]", "x").build();
+    assertThat(fp("/x", xy, Map.of(), JSON, null)).isNotEqualTo(fp("/x", yx, Map.of(), JSON, null));
+    assertThat(fp("/x", ab, Map.of(), JSON, null))
+        .isNotEqualTo(fp("/x", NONE, Map.of(), JSON, null));
+  }
+
+  @Test
+  void identityHeadersChangeTheIdentityWhateverTheirNameCase() {
+    String a1 = fp("/x", NONE, Map.of("Stripe-Account", "acct_1"), FORM, Map.of("a", 1));
+    assertThat(fp("/x", NONE, Map.of("stripe-account", "acct_1"), FORM, Map.of("a", 1)))
+        .isEqualTo(a1);
+    assertThat(fp("/x", NONE, Map.of("Stripe-Account", "acct_2"), FORM, Map.of("a", 1)))
+        .isNotEqualTo(a1);
+    assertThat(fp("/x", NONE, Map.of(), FORM, Map.of("a", 1))).isNotEqualTo(a1);
+    Map<String, String> twice = new LinkedHashMap<>();
+    twice.put("Stripe-Account", "a");
+    twice.put("stripe-account", "b");
+    assertThatThrownBy(() -> fp("/x", NONE, twice, FORM, null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("given twice");
+  }
+
+  @Test
+  void theBodyAndItsEncodingArePartOfTheIdentity() {
+    Map<String, Object> body = Map.of("amount", 1);
+    assertThat(fp("/x", NONE, Map.of(), FORM, body))
+        .isNotEqualTo(fp("/x", NONE, Map.of(), JSON, body));
+    assertThat(fp("/x", NONE, Map.of(), FORM, body))
+        .isNotEqualTo(fp("/x", NONE, Map.of(), FORM, Map.of("amount", 2)));
+    assertThat(fp("/x", NONE, Map.of(), FORM, body))
+        .isEqualTo(fp("/x", NONE, Map.of(), FORM, body));
+  }
+
+  @Test
+  void fieldsCannotBleedIntoEachOther() {
+    // Without length prefixes these two would concatenate to the same text.
+    String a = fp("/a", QueryParams.of("b", "1"), Map.of(), FORM, null);
+    String b = fp("/a\n3:b=1", NONE, Map.of(), FORM, null);
+    assertThat(a).isNotEqualTo(b);
+    String c = fp("/a", NONE, Map.of("x", "1\n1:y"), FORM, null);
+    String d = fp("/a", NONE, Map.of("x", "1", "y", ""), FORM, null);
+    assertThat(c).isNotEqualTo(d);
+  }
+}
