@@ -1,0 +1,104 @@
+package dev.saferetry.pagination;
+
+import dev.saferetry.codec.QueryParams;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Which page to fetch next: the first one, the list request with cursor parameters set (Stripe's
+ * {@code starting_after}, Square's {@code cursor}, GoCardless's {@code after}), or a link the
+ * server gave (PayPal's {@code rel: next}).
+ *
+ * <p>A fetch function applies a cursor with {@link #applyTo(QueryParams)}: the cursor's parameters
+ * replace those of the same name in the list request's own query, which keeps everything else
+ * (limit, filters, {@code expand[]}). A link replaces the whole URL; a client follows it only to
+ * the origin it was built for.
+ *
+ * <p>Instances are immutable and thread-safe.
+ */
+public final class PageRequest {
+  private static final PageRequest FIRST = new PageRequest(QueryParams.empty(), null);
+
+  private final QueryParams cursor;
+  private final String link;
+
+  private PageRequest(QueryParams cursor, String link) {
+    this.cursor = cursor;
+    this.link = link;
+  }
+
+  /** Returns the request of the first page: the list request as it is. */
+  public static PageRequest first() {
+    return FIRST;
+  }
+
+  /**
+   * Returns the list request with one cursor parameter set, e.g. {@code cursor("starting_after",
+   * "ch_3")}.
+   *
+   * @throws IllegalArgumentException if the name is empty or either holds an unpaired surrogate
+   */
+  public static PageRequest cursor(String name, String value) {
+    return new PageRequest(QueryParams.of(name, value), null);
+  }
+
+  /** Returns the list request with these cursor parameters set. */
+  public static PageRequest cursor(QueryParams parameters) {
+    Objects.requireNonNull(parameters, "parameters");
+    if (parameters.isEmpty()) {
+      throw new IllegalArgumentException("a cursor needs at least one parameter");
+    }
+    return new PageRequest(parameters, null);
+  }
+
+  /**
+   * Returns a request of the URL the server gave for the next page.
+   *
+   * @throws IllegalArgumentException if the link is blank
+   */
+  public static PageRequest link(String href) {
+    Objects.requireNonNull(href, "href");
+    if (href.isBlank()) {
+      throw new IllegalArgumentException("a next-page link must not be blank");
+    }
+    return new PageRequest(QueryParams.empty(), href);
+  }
+
+  /** Returns whether this is the first page's request. */
+  public boolean isFirst() {
+    return this == FIRST;
+  }
+
+  /** Returns the cursor parameters; empty for the first page and for a link. */
+  public QueryParams cursorParameters() {
+    return cursor;
+  }
+
+  /** Returns the link to follow instead of the list request, if the server gave one. */
+  public Optional<String> link() {
+    return Optional.ofNullable(link);
+  }
+
+  /** Returns {@code listQuery} with the cursor parameters set in it. */
+  public QueryParams applyTo(QueryParams listQuery) {
+    return listQuery.with(cursor);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof PageRequest r && r.cursor.equals(cursor) && Objects.equals(r.link, link);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * cursor.hashCode() + Objects.hashCode(link);
+  }
+
+  @Override
+  public String toString() {
+    if (isFirst()) {
+      return "PageRequest[first]";
+    }
+    return link != null ? "PageRequest[link]" : "PageRequest[cursor " + cursor.names() + "]";
+  }
+}

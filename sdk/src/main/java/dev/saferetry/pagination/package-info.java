@@ -1,0 +1,8 @@
+/**
+ * Lazy iteration over paged lists: a {@link dev.saferetry.pagination.PageStyle} says how an API
+ * pages (Stripe's {@code has_more}/{@code starting_after}, an opaque next cursor as Square and
+ * GoCardless send it, a next link as PayPal sends it), a {@link
+ * dev.saferetry.pagination.PageFetcher} fetches one page, and {@link
+ * dev.saferetry.pagination.Pages#iterate} walks every item, keeping its place when a fetch fails.
+ */
+package dev.saferetry.pagination;
