@@ -104,21 +104,31 @@ final class Charges {
         to = after != null ? to : at;
       }
       int size = (int) (limit == null ? 10 : limit);
-      if (before != null) {
-        from = Math.max(from, to - size);
-      }
-      int end = Math.min(to, from + size);
-      List<Object> data = new ArrayList<>();
-      for (Map<String, Object> charge : ledger.charges.subList(from, end)) {
-        data.add(expanded(ledger, charge, expand, "data."));
-      }
-      Map<String, Object> page = new LinkedHashMap<>();
-      page.put("object", "list");
-      page.put("data", data);
-      page.put("has_more", before != null ? from > 0 : end < to);
-      page.put("url", "/v1/charges");
-      return Reply.ok(page);
+      return Reply.ok(
+          page(
+              ledger,
+              before != null ? Math.max(from, to - size) : from,
+              to,
+              size,
+              before != null,
+              expand));
     }
+  }
+
+  /** The list object of charges {@code [from, min(to, from + size))}. */
+  private static Map<String, Object> page(
+      Ledger ledger, int from, int to, int size, boolean backwards, List<String> expand) {
+    int end = Math.min(to, from + size);
+    List<Object> data = new ArrayList<>();
+    for (Map<String, Object> charge : ledger.charges.subList(from, end)) {
+      data.add(expanded(ledger, charge, expand, "data."));
+    }
+    Map<String, Object> page = new LinkedHashMap<>();
+    page.put("object", "list");
+    page.put("data", data);
+    page.put("has_more", backwards ? from > 0 : end < to);
+    page.put("url", "/v1/charges");
+    return page;
   }
 
   Reply refund(StripeRequest r) throws Params.Bad {
@@ -158,20 +168,26 @@ final class Charges {
       }
       charge.put("amount_refunded", (long) charge.get("amount_refunded") + refunded);
       charge.put("refunded", refunded == remaining);
-      Map<String, Object> refund = new LinkedHashMap<>();
-      refund.put("id", Ledger.newId("re"));
-      refund.put("object", "refund");
-      refund.put("amount", refunded);
-      refund.put("charge", chargeId);
-      refund.put("created", state.now());
-      refund.put("currency", charge.get("currency"));
-      refund.put("metadata", metadata);
-      refund.put("reason", reason);
-      refund.put("status", "succeeded");
+      Map<String, Object> refund = newRefund(charge, refunded, metadata, reason);
       ledger.refunds.put((String) refund.get("id"), refund);
       state.refundsCreated.incrementAndGet();
       return Reply.ok(refund);
     }
+  }
+
+  private Map<String, Object> newRefund(
+      Map<String, Object> charge, long amount, Map<String, Object> metadata, String reason) {
+    Map<String, Object> refund = new LinkedHashMap<>();
+    refund.put("id", Ledger.newId("re"));
+    refund.put("object", "refund");
+    refund.put("amount", amount);
+    refund.put("charge", charge.get("id"));
+    refund.put("created", state.now());
+    refund.put("currency", charge.get("currency"));
+    refund.put("metadata", metadata);
+    refund.put("reason", reason);
+    refund.put("status", "succeeded");
+    return refund;
   }
 
   /** A copy of the charge with its customer expanded when asked ({@code prefix} for lists). */

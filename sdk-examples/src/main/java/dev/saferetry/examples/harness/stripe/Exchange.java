@@ -62,26 +62,16 @@ final class Exchange {
     IdempotencyLayer.Decision d = idempotency.begin(r.apiKey(), r.idempotencyKey(), identity);
     switch (d.kind()) {
       case MISMATCH:
-        return new Answer(
-            Reply.error(
-                400,
-                "idempotency_error",
-                null,
-                "Keys for idempotent requests can only be used with the same parameters they were"
-                    + " first used with.",
-                false),
+        return refused(
+            400,
             null,
-            false);
+            "Keys for idempotent requests can only be used with the same"
+                + " parameters they were first used with.");
       case BUSY:
-        return new Answer(
-            Reply.error(
-                409,
-                "idempotency_error",
-                "idempotency_key_in_use",
-                "There is currently another in-progress request using this idempotency key.",
-                false),
-            null,
-            false);
+        return refused(
+            409,
+            "idempotency_key_in_use",
+            "There is currently another in-progress request using this idempotency key.");
       case REPLAY:
         server.replays.incrementAndGet();
         return new Answer(new Reply(d.saved().status(), null, true), d.saved().body(), true);
@@ -96,6 +86,10 @@ final class Exchange {
           throw e;
         }
     }
+  }
+
+  private static Answer refused(int status, String code, String message) {
+    return new Answer(Reply.error(status, "idempotency_error", code, message, false), null, false);
   }
 
   private Reply execute(StripeRequest r) {
@@ -114,29 +108,9 @@ final class Exchange {
   /** Returns a {@link StripeRequest}, or the {@link Reply} refusing it. */
   private Object parse(HttpExchange ex) throws IOException {
     var headers = ex.getRequestHeaders();
-    String apiKey = apiKey(headers.getFirst("Authorization"));
-    if (apiKey == null) {
-      return new Reply(
-          401,
-          Reply.error(
-              "invalid_request_error",
-              null,
-              "You did not provide an API key. Provide it as a Bearer token or with Basic auth.",
-              null),
-          false);
-    }
-    String version = headers.getFirst("Stripe-Version");
-    if (version != null && !validVersion(version)) {
-      return Reply.invalid("Invalid Stripe API version.", null, null);
-    }
-    String account = headers.getFirst("Stripe-Account");
-    if (account != null && !account.matches("acct_[A-Za-z0-9]{1,64}")) {
-      return Reply.invalid("Invalid Stripe-Account header.", null, null);
-    }
-    String key = headers.getFirst("Idempotency-Key");
-    if (key != null && !key.matches("[\\x21-\\x7E]{1,255}")) {
-      return Reply.invalid(
-          "Invalid idempotency key: 1 to 255 visible ASCII characters.", null, null);
+    Reply refused = headerProblem(headers);
+    if (refused != null) {
+      return refused;
     }
     byte[] body = readBody(ex.getRequestBody());
     if (body == null) {
@@ -163,10 +137,38 @@ final class Exchange {
         ex.getRequestURI().getRawPath(),
         params,
         body.length > 0,
-        apiKey,
-        account,
-        version,
-        key);
+        apiKey(headers.getFirst("Authorization")),
+        headers.getFirst("Stripe-Account"),
+        headers.getFirst("Stripe-Version"),
+        headers.getFirst("Idempotency-Key"));
+  }
+
+  /** Returns the answer refusing the request's headers, or null when they are fine. */
+  private static Reply headerProblem(com.sun.net.httpserver.Headers headers) {
+    if (apiKey(headers.getFirst("Authorization")) == null) {
+      return new Reply(
+          401,
+          Reply.error(
+              "invalid_request_error",
+              null,
+              "You did not provide an API key. Provide it as a Bearer token or with Basic auth.",
+              null),
+          false);
+    }
+    String version = headers.getFirst("Stripe-Version");
+    if (version != null && !validVersion(version)) {
+      return Reply.invalid("Invalid Stripe API version.", null, null);
+    }
+    String account = headers.getFirst("Stripe-Account");
+    if (account != null && !account.matches("acct_[A-Za-z0-9]{1,64}")) {
+      return Reply.invalid("Invalid Stripe-Account header.", null, null);
+    }
+    String key = headers.getFirst("Idempotency-Key");
+    if (key != null && !key.matches("[\\x21-\\x7E]{1,255}")) {
+      return Reply.invalid(
+          "Invalid idempotency key: 1 to 255 visible ASCII characters.", null, null);
+    }
+    return null;
   }
 
   private static boolean validVersion(String version) {
