@@ -20,7 +20,7 @@ class FingerprintTest {
   private static final QueryParams NONE = QueryParams.empty();
 
   static String fp(String path, QueryParams q, Map<String, String> headers, BodyCodec c, Object b) {
-    return Fingerprint.sha256Hex("POST", path, q, headers, c, b);
+    return Fingerprint.sha256Hex(Fingerprint.input("POST", path, q, headers, c, b));
   }
 
   @Test

@@ -11,7 +11,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -48,14 +47,6 @@ class FormCodecTest {
     return new String(codec.encode(value).bytes(), StandardCharsets.US_ASCII);
   }
 
-  static Map<String, Object> map(Object... pairs) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    for (int i = 0; i < pairs.length; i += 2) {
-      m.put((String) pairs[i], pairs[i + 1]);
-    }
-    return m;
-  }
-
   @Test
   void flatFieldsInDeclarationOrderWithStripesContentType() {
     EncodedBody body = FORM.encode(new Charge(2000, "usd", null, null, null));
@@ -68,7 +59,8 @@ class FormCodecTest {
   void nestedObjectsAreBracketedWithLiteralBrackets() {
     Charge c = new Charge(2000, "usd", null, Map.of("order_id", "6735"), null);
     assertThat(form(FORM, c)).isEqualTo("amount=2000&currency=usd&metadata[order_id]=6735");
-    assertThat(form(FORM, map("a", map("b", map("c", "d"))))).isEqualTo("a[b][c]=d");
+    assertThat(form(FORM, Fields.of("a", Fields.of("b", Fields.of("c", "d")))))
+        .isEqualTo("a[b][c]=d");
   }
 
   @Test
@@ -81,7 +73,7 @@ class FormCodecTest {
   void indexedStyleNumbersEveryListElement() {
     Charge c = new Charge(1, "usd", null, null, List.of("customer", "invoice"));
     assertThat(form(INDEXED, c)).endsWith("&expand[0]=customer&expand[1]=invoice");
-    assertThat(form(INDEXED, map("a", List.of(List.of("x", "y")))))
+    assertThat(form(INDEXED, Fields.of("a", List.of(List.of("x", "y")))))
         .isEqualTo("a[0][0]=x&a[0][1]=y");
   }
 
@@ -92,7 +84,7 @@ class FormCodecTest {
         "items[0][price]=p_1&items[0][quantity]=2&items[1][price]=p_2&items[1][quantity]=1";
     assertThat(form(FORM, o)).isEqualTo(expected);
     assertThat(form(INDEXED, o)).isEqualTo(expected);
-    assertThat(form(FORM, map("a", List.of(List.of("x"), List.of("y")))))
+    assertThat(form(FORM, Fields.of("a", List.of(List.of("x"), List.of("y")))))
         .isEqualTo("a[0][]=x&a[1][]=y");
   }
 
@@ -103,25 +95,25 @@ class FormCodecTest {
 
   @Test
   void numbersAreWrittenInPlainDecimal() {
-    assertThat(form(FORM, map("n", 2000L))).isEqualTo("n=2000");
-    assertThat(form(FORM, map("n", -7))).isEqualTo("n=-7");
-    assertThat(form(FORM, map("n", new BigInteger("123456789012345678901234567890"))))
+    assertThat(form(FORM, Fields.of("n", 2000L))).isEqualTo("n=2000");
+    assertThat(form(FORM, Fields.of("n", -7))).isEqualTo("n=-7");
+    assertThat(form(FORM, Fields.of("n", new BigInteger("123456789012345678901234567890"))))
         .isEqualTo("n=123456789012345678901234567890");
-    assertThat(form(FORM, map("n", new BigDecimal("1.50")))).isEqualTo("n=1.50");
-    assertThat(form(FORM, map("n", 2.0d))).isEqualTo("n=2");
-    assertThat(form(FORM, map("n", 0.1d))).isEqualTo("n=0.1");
-    assertThat(form(FORM, map("n", 1e21d))).isEqualTo("n=1000000000000000000000");
-    assertThat(form(FORM, map("n", 1e-7d))).isEqualTo("n=0.0000001");
-    assertThat(form(FORM, map("n", 0.1f))).isEqualTo("n=0.1");
-    assertThat(form(FORM, map("n", -0.0d))).isEqualTo("n=0");
+    assertThat(form(FORM, Fields.of("n", new BigDecimal("1.50")))).isEqualTo("n=1.50");
+    assertThat(form(FORM, Fields.of("n", 2.0d))).isEqualTo("n=2");
+    assertThat(form(FORM, Fields.of("n", 0.1d))).isEqualTo("n=0.1");
+    assertThat(form(FORM, Fields.of("n", 1e21d))).isEqualTo("n=1000000000000000000000");
+    assertThat(form(FORM, Fields.of("n", 1e-7d))).isEqualTo("n=0.0000001");
+    assertThat(form(FORM, Fields.of("n", 0.1f))).isEqualTo("n=0.1");
+    assertThat(form(FORM, Fields.of("n", -0.0d))).isEqualTo("n=0");
   }
 
   @Test
   void nonFiniteNumbersAreRefusedWithTheFieldName() {
-    assertThatThrownBy(() -> FORM.encode(map("rate", Double.NaN)))
+    assertThatThrownBy(() -> FORM.encode(Fields.of("rate", Double.NaN)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("rate");
-    assertThatThrownBy(() -> FORM.encode(map("rate", Double.POSITIVE_INFINITY)))
+    assertThatThrownBy(() -> FORM.encode(Fields.of("rate", Double.POSITIVE_INFINITY)))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
@@ -131,56 +123,56 @@ class FormCodecTest {
     assertThat(form(FORM, c)).isEqualTo("amount=1&currency=usd");
     assertThat(form(EMPTY_NULLS, c))
         .isEqualTo("amount=1&currency=usd&description=&metadata=&expand=");
-    assertThat(form(EMPTY_NULLS, map("metadata", map("old_key", null))))
+    assertThat(form(EMPTY_NULLS, Fields.of("metadata", Fields.of("old_key", null))))
         .isEqualTo("metadata[old_key]=");
   }
 
   @Test
   void emptyTextAndEmptyListsAreSentEmptyAndEmptyObjectsAddNothing() {
-    assertThat(form(FORM, map("description", ""))).isEqualTo("description=");
-    assertThat(form(FORM, map("tax_rates", List.of()))).isEqualTo("tax_rates=");
-    assertThat(form(FORM, map("a", 1, "metadata", Map.of()))).isEqualTo("a=1");
-    assertThat(form(FORM, map())).isEmpty();
+    assertThat(form(FORM, Fields.of("description", ""))).isEqualTo("description=");
+    assertThat(form(FORM, Fields.of("tax_rates", List.of()))).isEqualTo("tax_rates=");
+    assertThat(form(FORM, Fields.of("a", 1, "metadata", Map.of()))).isEqualTo("a=1");
+    assertThat(form(FORM, Fields.of())).isEmpty();
   }
 
   @Test
   void aNullListElementCannotBeOmittedButCanBeSentEmpty() {
     List<String> withNull = Arrays.asList("x", null);
-    assertThatThrownBy(() -> FORM.encode(map("a", withNull)))
+    assertThatThrownBy(() -> FORM.encode(Fields.of("a", withNull)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("a[1]");
-    assertThat(form(EMPTY_NULLS, map("a", withNull))).isEqualTo("a[]=x&a[]=");
+    assertThat(form(EMPTY_NULLS, Fields.of("a", withNull))).isEqualTo("a[]=x&a[]=");
   }
 
   @Test
   void reservedCharactersAndUnicodeArePercentEncoded() {
     String value = "a b+c&d=e[f]%g/h?i#j;k~l*m-n.o_pé😀";
-    assertThat(form(FORM, map("v", value)))
+    assertThat(form(FORM, Fields.of("v", value)))
         .isEqualTo("v=a+b%2Bc%26d%3De%5Bf%5D%25g%2Fh%3Fi%23j%3Bk%7El*m-n.o_p%C3%A9%F0%9F%98%80");
-    assertThat(form(FORM, map("metadata", map("order id&x=y", "1"))))
+    assertThat(form(FORM, Fields.of("metadata", Fields.of("order id&x=y", "1"))))
         .isEqualTo("metadata[order+id%26x%3Dy]=1");
   }
 
   @Test
   void unpairedSurrogatesAreRefusedWithoutEchoingTheText() {
     for (String bad : List.of("pin-\uD83D", "\uDE00x", "a\uD83Db")) {
-      assertThatThrownBy(() -> FORM.encode(map("metadata", map("note", bad))))
+      assertThatThrownBy(() -> FORM.encode(Fields.of("metadata", Fields.of("note", bad))))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("metadata[note]")
           .hasMessageContaining("unpaired surrogate")
           .hasMessageNotContaining(bad);
     }
-    assertThatThrownBy(() -> FORM.encode(map("k\uD83D", "v")))
+    assertThatThrownBy(() -> FORM.encode(Fields.of("k\uD83D", "v")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("unpaired surrogate");
   }
 
   @Test
   void fieldNamesWithBracketsOrEmptyNamesAreRefused() {
-    assertThatThrownBy(() -> FORM.encode(map("metadata", map("a[b]", "1"))))
+    assertThatThrownBy(() -> FORM.encode(Fields.of("metadata", Fields.of("a[b]", "1"))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'['");
-    assertThatThrownBy(() -> FORM.encode(map("", "1")))
+    assertThatThrownBy(() -> FORM.encode(Fields.of("", "1")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("empty");
   }
@@ -204,7 +196,7 @@ class FormCodecTest {
   void mapEntriesAreWrittenInKeyOrderWhateverTheMap() {
     Map<String, Object> ofOrder = Map.of("e", 5, "b", 2, "d", 4, "a", 1, "c", 3);
     Map<String, Object> hash = new HashMap<>(ofOrder);
-    Map<String, Object> linked = map("c", 3, "a", 1, "e", 5, "d", 4, "b", 2);
+    Map<String, Object> linked = Fields.of("c", 3, "a", 1, "e", 5, "d", 4, "b", 2);
     String expected = "a=1&b=2&c=3&d=4&e=5";
     assertThat(form(FORM, ofOrder)).isEqualTo(expected);
     assertThat(form(FORM, hash)).isEqualTo(expected);
@@ -235,16 +227,17 @@ class FormCodecTest {
 
   @Test
   void aTopLevelFieldNeverOverwritesTheCallersField() {
-    assertThatThrownBy(() -> FORM.encode(map("idempotency_key", "mine"), "idempotency_key", "k"))
+    assertThatThrownBy(
+            () -> FORM.encode(Fields.of("idempotency_key", "mine"), "idempotency_key", "k"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("already has a field 'idempotency_key'");
   }
 
   @Test
   void deepOrCyclicStructuresAreRefused() {
-    Map<String, Object> deep = map("leaf", "x");
+    Map<String, Object> deep = Fields.of("leaf", "x");
     for (int i = 0; i < 40; i++) {
-      deep = map("n", deep);
+      deep = Fields.of("n", deep);
     }
     Map<String, Object> tooDeep = deep;
     assertThatThrownBy(() -> FORM.encode(tooDeep))
@@ -257,21 +250,21 @@ class FormCodecTest {
 
   @Test
   void valuesJacksonCannotMapAreRefusedClearly() {
-    assertThatThrownBy(() -> FORM.encode(map("created", Instant.EPOCH)))
+    assertThatThrownBy(() -> FORM.encode(Fields.of("created", Instant.EPOCH)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("cannot be mapped");
-    assertThatThrownBy(() -> FORM.encode(map("blob", new byte[] {1, 2})))
+    assertThatThrownBy(() -> FORM.encode(Fields.of("blob", new byte[] {1, 2})))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("blob");
   }
 
   @Test
   void encodedBodiesAreDefensiveCopies() {
-    EncodedBody body = FORM.encode(map("a", "1"));
+    EncodedBody body = FORM.encode(Fields.of("a", "1"));
     byte[] bytes = body.bytes();
     bytes[0] = 'x';
     assertThat(body.bytes()[0]).isEqualTo((byte) 'a');
     assertThat(body.toString()).doesNotContain("a=1").contains("3 bytes");
-    assertThat(new ArrayList<>(List.of(body))).containsExactly(FORM.encode(map("a", "1")));
+    assertThat(new ArrayList<>(List.of(body))).containsExactly(FORM.encode(Fields.of("a", "1")));
   }
 }

@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.codec.EncodedBody;
+import dev.saferetry.codec.Fields;
 import dev.saferetry.codec.FormStyle;
 import dev.saferetry.codec.QueryParams;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.KeyPlacement;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -37,14 +37,6 @@ class ProviderPresetTest {
             ? p.bodyCodec().encode(body, placement.name(), KEY.value())
             : p.bodyCodec().encode(body);
     return new String(encoded.bytes(), StandardCharsets.UTF_8);
-  }
-
-  static Map<String, Object> map(Object... pairs) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    for (int i = 0; i < pairs.length; i += 2) {
-      m.put((String) pairs[i], pairs[i + 1]);
-    }
-    return m;
   }
 
   @Test
@@ -75,13 +67,13 @@ class ProviderPresetTest {
   void stripeSendsTheFormBodyItsReferenceDocuments() {
     ProviderPreset stripe = ProviderPreset.stripe();
     Map<String, Object> charge =
-        map(
+        Fields.of(
             "amount",
             2000,
             "currency",
             "usd",
             "metadata",
-            map("order_id", "6735"),
+            Fields.of("order_id", "6735"),
             "expand",
             List.of("customer"));
     assertThat(attemptBody(stripe, charge))
@@ -182,7 +174,9 @@ class ProviderPresetTest {
     assertThat(ProviderPreset.goCardless().defaultHeaders())
         .containsExactly(Map.entry("GoCardless-Version", "2015-07-06"));
     Map<String, Object> envelope =
-        map("payments", map("amount", 100, "currency", "GBP", "links", map("mandate", "MD001")));
+        Fields.of(
+            "payments",
+            Fields.of("amount", 100, "currency", "GBP", "links", Fields.of("mandate", "MD001")));
     assertThat(attemptBody(ProviderPreset.goCardless(), envelope))
         .isEqualTo(
             "{\"payments\":{\"amount\":100,\"currency\":\"GBP\",\"links\":{\"mandate\":\"MD001\"}}}");

@@ -32,15 +32,8 @@ public final class Fingerprint {
 
   private Fingerprint() {}
 
-  /** Returns the hex SHA-256 of {@link #input}. */
-  public static String sha256Hex(
-      String method,
-      String encodedPath,
-      QueryParams query,
-      Map<String, String> identityHeaders,
-      BodyCodec codec,
-      Object body) {
-    byte[] input = input(method, encodedPath, query, identityHeaders, codec, body);
+  /** Returns the hex SHA-256 of an {@link #input}: what an intent records. */
+  public static String sha256Hex(byte[] input) {
     try {
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(input));
     } catch (NoSuchAlgorithmException e) {

@@ -69,13 +69,8 @@ public final class FormCodec implements BodyCodec {
 
   @Override
   public EncodedBody encode(Object value, String fieldName, String fieldValue) {
-    Objects.requireNonNull(fieldName, "fieldName");
-    Objects.requireNonNull(fieldValue, "fieldValue");
     ObjectNode root = value == null ? mapper.createObjectNode() : root(value);
-    if (root.has(fieldName)) {
-      throw new IllegalArgumentException(
-          "the request body already has a field '" + fieldName + "'; it is set by the SDK");
-    }
+    JsonCodec.requireFieldFree(root, fieldName, fieldValue);
     return body(new FormWriter(style).fields(root).topLevel(fieldName, fieldValue));
   }
 

@@ -56,13 +56,8 @@ public final class JsonCodec implements BodyCodec {
 
   @Override
   public EncodedBody encode(Object value, String fieldName, String fieldValue) {
-    Objects.requireNonNull(fieldName, "fieldName");
-    Objects.requireNonNull(fieldValue, "fieldValue");
     ObjectNode object = objectTree(value);
-    if (object.has(fieldName)) {
-      throw new IllegalArgumentException(
-          "the request body already has a field '" + fieldName + "'; it is set by the SDK");
-    }
+    requireFieldFree(object, fieldName, fieldValue);
     object.put(fieldName, fieldValue);
     return EncodedBody.of(write(mapper, object), CONTENT_TYPE);
   }
@@ -118,6 +113,16 @@ public final class JsonCodec implements BodyCodec {
   private static IllegalArgumentException cannotWrite(Object value, Exception cause) {
     return new IllegalArgumentException(
         "request body of type " + value.getClass().getName() + " cannot be written as JSON", cause);
+  }
+
+  /** Refuses to add a field the caller's body already has: the caller's value is never replaced. */
+  static void requireFieldFree(ObjectNode body, String fieldName, String fieldValue) {
+    Objects.requireNonNull(fieldName, "fieldName");
+    Objects.requireNonNull(fieldValue, "fieldValue");
+    if (body.has(fieldName)) {
+      throw new IllegalArgumentException(
+          "the request body already has a field '" + fieldName + "'; it is set by the SDK");
+    }
   }
 
   /** Jackson recurses without limit into a value that contains itself. */
