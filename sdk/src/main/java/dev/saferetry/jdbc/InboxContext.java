@@ -1,0 +1,120 @@
+package dev.saferetry.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.OptionalLong;
+
+/**
+ * What a {@link InboxHandler} sees: the transaction its receipt was recorded in, the message's
+ * identity, and the per-resource high-water marks that make it order-aware.
+ *
+ * <p>Messages arrive out of order (a provider's retries, parallel consumers). Give each message a
+ * position on its resource's timeline — its creation time or the resource's version — and call
+ * {@link #advance} before applying it: {@code false} means something newer was already applied, so
+ * skip the change; the message is still recorded and {@link Inbox#receive} reports {@link
+ * InboxOutcome#STALE}.
+ *
+ * <pre>{@code
+ * inbox.receive("billing", event.id(), tx -> {
+ *   if (!tx.advance("charge:" + charge.id(), event.created())) {
+ *     return; // an older event after a newer one: recorded, not applied
+ *   }
+ *   orders.markPaid(tx.connection(), charge);
+ * });
+ * }</pre>
+ *
+ * <p>Valid only during the handler call it was given to; not thread-safe.
+ */
+public final class InboxContext {
+  private final Connection connection;
+  private final InboxDialect dialect;
+  private final InboxTables tables;
+  private final String subscriber;
+  private final String messageId;
+  private final Clock clock;
+  private boolean stale;
+
+  InboxContext(
+      Connection connection,
+      InboxDialect dialect,
+      InboxTables tables,
+      String subscriber,
+      String messageId,
+      Clock clock) {
+    this.connection = connection;
+    this.dialect = dialect;
+    this.tables = tables;
+    this.subscriber = subscriber;
+    this.messageId = messageId;
+    this.clock = clock;
+  }
+
+  /** Returns the transaction to write the message's effects in; do not commit or close it. */
+  public Connection connection() {
+    return connection;
+  }
+
+  /** Returns the subscriber the message was received for. */
+  public String subscriber() {
+    return subscriber;
+  }
+
+  /** Returns the message's id. */
+  public String messageId() {
+    return messageId;
+  }
+
+  /**
+   * Moves the resource's high-water mark up to {@code position}, atomically and under the
+   * resource's row lock, and says whether this message may be applied: true when the resource had
+   * no mark or a mark at or below {@code position} (equal positions are both applied, in arrival
+   * order), false when a message with a higher position was applied already. The move commits or
+   * rolls back with the receipt. Marks are per subscriber.
+   *
+   * @param resourceId the resource the message changes, 1 to 255 characters
+   * @param position the message's place on that resource's timeline (creation time, version)
+   * @return whether to apply the message
+   * @throws InboxException if the database fails
+   */
+  public boolean advance(String resourceId, long position) {
+    Inbox.checkId(resourceId, "resourceId", Inbox.MAX_ID_LENGTH);
+    InboxDialect.Mark mark =
+        new InboxDialect.Mark(
+            subscriber, resourceId, position, messageId, clock.instant().toEpochMilli());
+    try {
+      boolean advanced = dialect.advance(connection, tables, mark);
+      stale |= !advanced;
+      return advanced;
+    } catch (SQLException e) {
+      throw Inbox.failure("could not move the high-water mark of " + resourceId, e);
+    }
+  }
+
+  /**
+   * Returns the resource's current high-water mark as this transaction sees it, or empty when no
+   * message was applied to it yet. For display and diagnostics; decide with {@link #advance}, which
+   * is atomic.
+   *
+   * @throws InboxException if the database fails
+   */
+  public OptionalLong highWaterMark(String resourceId) {
+    Inbox.checkId(resourceId, "resourceId", Inbox.MAX_ID_LENGTH);
+    String sql =
+        "SELECT high_water FROM " + tables.marks() + " WHERE subscriber = ? AND resource_id = ?";
+    try (PreparedStatement s = connection.prepareStatement(sql)) {
+      InboxDialect.bind(s, subscriber, resourceId);
+      try (ResultSet rs = s.executeQuery()) {
+        return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
+      }
+    } catch (SQLException e) {
+      throw Inbox.failure("could not read the high-water mark of " + resourceId, e);
+    }
+  }
+
+  boolean stale() {
+    return stale;
+  }
+}

@@ -1,0 +1,24 @@
+-- SafeRetry inbox schema, version 1, H2 (2.x).
+-- {receipts} and {marks} stand for the configured table names (default saferetry_inbox and
+-- saferetry_inbox_marks). Times are Unix epoch milliseconds.
+
+-- One row per message a subscriber received: the primary key is what turns a redelivery into a
+-- no-op. outcome is APPLIED or STALE (recorded, but older than what was already applied).
+CREATE TABLE IF NOT EXISTS {receipts} (
+  subscriber  VARCHAR(200) NOT NULL,
+  message_id  VARCHAR(255) NOT NULL,
+  outcome     VARCHAR(16)  NOT NULL,
+  received_at BIGINT       NOT NULL,
+  PRIMARY KEY (subscriber, message_id)
+);
+
+-- The high-water mark per resource: the position (creation time or version) of the newest message
+-- applied to it, and which message that was.
+CREATE TABLE IF NOT EXISTS {marks} (
+  subscriber  VARCHAR(200) NOT NULL,
+  resource_id VARCHAR(255) NOT NULL,
+  high_water  BIGINT       NOT NULL,
+  message_id  VARCHAR(255) NOT NULL,
+  updated_at  BIGINT       NOT NULL,
+  PRIMARY KEY (subscriber, resource_id)
+);

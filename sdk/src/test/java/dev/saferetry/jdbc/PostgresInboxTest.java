@@ -1,0 +1,9 @@
+package dev.saferetry.jdbc;
+
+/** The inbox contract on Postgres. */
+class PostgresInboxTest extends InboxContract {
+  @Override
+  InboxDatabase open() {
+    return InboxDatabase.postgres();
+  }
+}
