@@ -1,0 +1,126 @@
+package dev.saferetry.examples;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The webhook receiver's business tables: {@code orders}, changed by charge events, and {@code
+ * order_jobs}, the queue that the slow follow-up work (receipts, fulfilment) goes through so the
+ * webhook can be answered at once. Plain JDBC; every write takes the caller's transaction.
+ *
+ * <p>Thread-safe: it keeps no state besides the JDBC URL.
+ */
+final class OrderBook {
+  private final String jdbcUrl;
+
+  private OrderBook(String jdbcUrl) {
+    this.jdbcUrl = jdbcUrl;
+  }
+
+  /** Creates the tables if they are missing. */
+  static OrderBook open(String jdbcUrl) throws SQLException {
+    try (Connection c = DriverManager.getConnection(jdbcUrl);
+        Statement s = c.createStatement()) {
+      s.execute(
+          "CREATE TABLE IF NOT EXISTS orders (order_id VARCHAR(255) PRIMARY KEY,"
+              + " charge_id VARCHAR(255) NOT NULL, status VARCHAR(16) NOT NULL,"
+              + " amount BIGINT NOT NULL, amount_refunded BIGINT NOT NULL,"
+              + " currency VARCHAR(3) NOT NULL)");
+      s.execute(
+          "CREATE TABLE IF NOT EXISTS order_jobs (event_id VARCHAR(255) PRIMARY KEY,"
+              + " order_id VARCHAR(255) NOT NULL, kind VARCHAR(32) NOT NULL)");
+    }
+    return new OrderBook(jdbcUrl);
+  }
+
+  /**
+   * Applies a charge event to its order, creating the order if this is the first event about it,
+   * and queues the follow-up work. Callers serialise events of one order (the inbox's high-water
+   * mark row lock does), so the update-then-insert cannot race.
+   */
+  void apply(Connection tx, String eventId, ChargeEvent e) throws SQLException {
+    String status = e.type().equals("charge.refunded") ? "refunded" : "paid";
+    Object[] row = {
+      e.chargeId(), status, e.amount(), e.amountRefunded(), e.currency(), e.orderId()
+    };
+    String set = "charge_id = ?, status = ?, amount = ?, amount_refunded = ?, currency = ?";
+    if (update(tx, "UPDATE orders SET " + set + " WHERE order_id = ?", row) == 0) {
+      update(
+          tx,
+          "INSERT INTO orders (charge_id, status, amount, amount_refunded, currency, order_id)"
+              + " VALUES (?, ?, ?, ?, ?, ?)",
+          row);
+    }
+    update(tx, "INSERT INTO order_jobs VALUES (?, ?, ?)", eventId, e.orderId(), "notify-" + status);
+  }
+
+  /**
+   * Starts the worker that does the queued follow-up work (here: prints it) after the webhooks were
+   * answered; jobs it could not take stay queued for the next round.
+   */
+  ScheduledExecutorService startJobWorker() {
+    ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor();
+    Runnable drain =
+        () -> {
+          try {
+            takeJobs(100).forEach(job -> System.out.println("job done: " + job));
+          } catch (SQLException e) {
+            System.err.println("job worker: " + e.getSQLState());
+          }
+        };
+    worker.scheduleWithFixedDelay(drain, 200, 200, TimeUnit.MILLISECONDS);
+    return worker;
+  }
+
+  /** Takes up to {@code max} queued jobs (deleting them in one transaction) and returns them. */
+  List<String> takeJobs(int max) throws SQLException {
+    List<String> jobs = new ArrayList<>();
+    try (Connection c = DriverManager.getConnection(jdbcUrl)) {
+      c.setAutoCommit(false);
+      try (PreparedStatement s =
+              c.prepareStatement("SELECT event_id, order_id, kind FROM order_jobs");
+          ResultSet rs = s.executeQuery()) {
+        while (rs.next() && jobs.size() < max) {
+          if (update(c, "DELETE FROM order_jobs WHERE event_id = ?", rs.getString(1)) == 1) {
+            jobs.add(rs.getString(3) + " " + rs.getString(2));
+          }
+        }
+      }
+      c.commit();
+    }
+    return jobs;
+  }
+
+  /** Returns an order's status and amounts, e.g. {@code paid 1999/0 eur}, or null. */
+  String describe(String orderId) throws SQLException {
+    try (Connection c = DriverManager.getConnection(jdbcUrl);
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT status, amount, amount_refunded, currency FROM orders WHERE order_id = ?")) {
+      s.setString(1, orderId);
+      try (ResultSet rs = s.executeQuery()) {
+        return rs.next()
+            ? rs.getString(1) + " " + rs.getLong(2) + "/" + rs.getLong(3) + " " + rs.getString(4)
+            : null;
+      }
+    }
+  }
+
+  private static int update(Connection c, String sql, Object... values) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      for (int i = 0; i < values.length; i++) {
+        s.setObject(i + 1, values[i]);
+      }
+      return s.executeUpdate();
+    }
+  }
+}

@@ -1,0 +1,91 @@
+package dev.saferetry.examples;
+
+import com.sun.net.httpserver.Headers;
+import dev.saferetry.examples.ReceiverHttp.Reply;
+import dev.saferetry.jdbc.Inbox;
+import dev.saferetry.jdbc.InboxOutcome;
+import dev.saferetry.webhook.StripeWebhookVerifier;
+import dev.saferetry.webhook.VerifiedWebhook;
+import dev.saferetry.webhook.WebhookVerificationException;
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * Receives Stripe webhooks so that a replayed, concurrent or out-of-order delivery changes nothing
+ * twice: verify the signature on the raw bytes, record the event id in the inbox in the same
+ * transaction as the order change, skip events older than what the order already saw, queue the
+ * slow follow-up work and answer at once.
+ *
+ * <pre>
+ * mvn -B -q -pl sdk-examples -am compile exec:java -Dexec.mainClass=dev.saferetry.examples.WebhookReceiver \
+ *     -Dexec.args="--port 8088 --secret whsec_... [--jdbc-url jdbc:postgresql://...]"
+ * </pre>
+ *
+ * {@code POST /webhooks/stripe} answers 200 for applied, duplicate and stale deliveries and 400 for
+ * rejected ones; {@code GET /effects} counts them.
+ */
+public final class WebhookReceiver implements AutoCloseable {
+  private final Effects effects = new Effects();
+  private final StripeWebhookVerifier verifier;
+  private final Inbox inbox;
+  private final OrderBook orders;
+  private final ScheduledExecutorService jobWorker;
+  private final ReceiverHttp http;
+
+  WebhookReceiver(int port, String secret, String jdbcUrl) throws Exception {
+    verifier = StripeWebhookVerifier.builder().secret(secret).build();
+    inbox = Inbox.builder().jdbcUrl(jdbcUrl).createSchema(true).build();
+    orders = OrderBook.open(jdbcUrl);
+    jobWorker = orders.startJobWorker();
+    http = new ReceiverHttp(port).route("POST", "/webhooks/stripe", this::receive);
+    http.route("GET", "/effects", (body, headers) -> new Reply(200, effects.json())).start();
+  }
+
+  private Reply receive(byte[] body, Headers headers) {
+    VerifiedWebhook hook;
+    ChargeEvent event;
+    try {
+      hook = verifier.verify(body, headers); // first, on the raw bytes
+      event = ChargeEvent.parse(hook.payload());
+    } catch (WebhookVerificationException | IllegalArgumentException e) {
+      effects.rejected();
+      String why = e instanceof WebhookVerificationException w ? w.failure().name() : "MALFORMED";
+      return new Reply(400, "{\"error\":\"" + why + "\"}");
+    }
+    // Receipt, order change and queued job commit together; the event id is the dedup key.
+    InboxOutcome outcome =
+        inbox.receive(
+            "orders",
+            hook.id(),
+            tx -> {
+              if (event.isCharge() && tx.advance("order:" + event.orderId(), event.created())) {
+                orders.apply(tx.connection(), hook.id(), event);
+              }
+            });
+    effects.count(outcome);
+    return new Reply(200, "{\"outcome\":\"" + outcome + "\"}");
+  }
+
+  int port() {
+    return http.port();
+  }
+
+  @Override
+  public void close() {
+    http.close();
+    jobWorker.shutdownNow();
+  }
+
+  /** {@code --port N --secret whsec_... [--jdbc-url URL]}; embedded H2 by default. */
+  public static void main(String[] args) throws Exception {
+    Map<String, String> o = Options.parse(args);
+    String secret = o.get("secret");
+    if (secret == null) {
+      throw new IllegalArgumentException("--secret is required (the endpoint's whsec_ secret)");
+    }
+    String jdbcUrl = o.getOrDefault("jdbc-url", "jdbc:h2:mem:webhooks;DB_CLOSE_DELAY=-1");
+    int port = Integer.parseInt(o.getOrDefault("port", "8088"));
+    WebhookReceiver receiver = new WebhookReceiver(port, secret, jdbcUrl);
+    System.out.println("receiving on http://127.0.0.1:" + receiver.port() + "/webhooks/stripe");
+  }
+}

@@ -1,0 +1,195 @@
+package dev.saferetry.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The example receiver over real HTTP, with deliveries signed here as Stripe documents it. */
+class WebhookReceiverTest {
+  static final String SECRET = "whsec_example_receiver_test";
+  final HttpClient http = HttpClient.newHttpClient();
+  final String jdbcUrl = "jdbc:h2:mem:receiver-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+  WebhookReceiver receiver;
+  OrderBook orders;
+
+  @BeforeEach
+  void start() throws Exception {
+    receiver = new WebhookReceiver(0, SECRET, jdbcUrl);
+    orders = OrderBook.open(jdbcUrl);
+  }
+
+  @AfterEach
+  void stop() {
+    receiver.close();
+  }
+
+  static String event(String id, String type, long created, String order, long refunded) {
+    return "{\"id\":\""
+        + id
+        + "\",\"object\":\"event\",\"type\":\""
+        + type
+        + "\",\"created\":"
+        + created
+        + ",\"data\":{\"object\":{\"id\":\"ch_"
+        + order
+        + "\",\"object\":\"charge\",\"amount\":1999,\"amount_refunded\":"
+        + refunded
+        + ",\"currency\":\"eur\",\"metadata\":{\"order_id\":\""
+        + order
+        + "\"}}}}";
+  }
+
+  /** Stripe-Signature: t=..., v1=hex(HMAC-SHA256(secret, t + "." + body)). */
+  static String sign(String secret, long t, String body) throws Exception {
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+    byte[] v1 = mac.doFinal((t + "." + body).getBytes(StandardCharsets.UTF_8));
+    return "t=" + t + ",v1=" + HexFormat.of().formatHex(v1);
+  }
+
+  static long now() {
+    return System.currentTimeMillis() / 1000;
+  }
+
+  int post(String body, String signature) throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(url("/webhooks/stripe"))
+            .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (signature != null) {
+      request.header("Stripe-Signature", signature);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString()).statusCode();
+  }
+
+  int deliver(String body) throws Exception {
+    return post(body, sign(SECRET, now(), body));
+  }
+
+  Map<String, Object> effects() throws Exception {
+    String json =
+        http.send(
+                HttpRequest.newBuilder(url("/effects")).build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
+    @SuppressWarnings("unchecked")
+    Map<String, Object> map = new ObjectMapper().readValue(json, Map.class);
+    return map;
+  }
+
+  URI url(String path) {
+    return URI.create("http://127.0.0.1:" + receiver.port() + path);
+  }
+
+  @Test
+  void aReplayWithTheSameEventIdAppliesOnceAndCreatesTheUnseenOrder() throws Exception {
+    String paid = event("evt_1", "charge.succeeded", now(), "order-1", 0);
+
+    assertThat(deliver(paid)).isEqualTo(200);
+    assertThat(deliver(paid)).isEqualTo(200);
+
+    assertThat(effects())
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of("applied", 1, "duplicates", 1, "stale", 0, "rejected", 0));
+    assertThat(orders.describe("order-1")).isEqualTo("paid 1999/0 eur");
+  }
+
+  @Test
+  void sixteenConcurrentDuplicatesApplyOnce() throws Exception {
+    String paid = event("evt_c", "charge.succeeded", now(), "order-c", 0);
+    ExecutorService pool = Executors.newFixedThreadPool(16);
+    try {
+      CountDownLatch go = new CountDownLatch(1);
+      List<Future<Integer>> statuses = new ArrayList<>();
+      for (int i = 0; i < 16; i++) {
+        statuses.add(
+            pool.submit(
+                () -> {
+                  go.await();
+                  return deliver(paid);
+                }));
+      }
+      go.countDown();
+      for (Future<Integer> status : statuses) {
+        assertThat(status.get(60, TimeUnit.SECONDS)).isEqualTo(200);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(effects()).containsEntry("applied", 1).containsEntry("duplicates", 15);
+    assertThat(orders.describe("order-c")).isEqualTo("paid 1999/0 eur");
+  }
+
+  @Test
+  void anOlderEventAfterANewerOneIsAcknowledgedAsStaleAndNotApplied() throws Exception {
+    long t = now();
+    assertThat(deliver(event("evt_refund", "charge.refunded", t - 10, "order-2", 1999)))
+        .isEqualTo(200);
+    assertThat(deliver(event("evt_paid", "charge.succeeded", t - 60, "order-2", 0))).isEqualTo(200);
+
+    assertThat(effects()).containsEntry("applied", 1).containsEntry("stale", 1);
+    assertThat(orders.describe("order-2")).isEqualTo("refunded 1999/1999 eur");
+  }
+
+  @Test
+  void tamperedStaleUnsignedAndMalformedDeliveriesAreRejectedWith400() throws Exception {
+    String paid = event("evt_x", "charge.succeeded", now(), "order-3", 0);
+    String signature = sign(SECRET, now(), paid);
+
+    assertThat(post(paid.replace("1999", "1"), signature)).isEqualTo(400);
+    assertThat(post(paid, sign(SECRET, now() - 301, paid))).isEqualTo(400);
+    assertThat(post(paid, sign("whsec_wrong", now(), paid))).isEqualTo(400);
+    assertThat(post(paid, null)).isEqualTo(400);
+    assertThat(post(paid, "t=abc,v1=zz")).isEqualTo(400);
+    String noOrder = "{\"id\":\"evt_y\",\"type\":\"charge.succeeded\",\"created\":1}";
+    assertThat(deliver(noOrder)).isEqualTo(400);
+
+    assertThat(effects())
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of("applied", 0, "duplicates", 0, "stale", 0, "rejected", 6));
+    assertThat(orders.describe("order-3")).isNull();
+    assertThat(deliver(paid)).isEqualTo(200);
+    assertThat(orders.describe("order-3")).isEqualTo("paid 1999/0 eur");
+  }
+
+  @Test
+  void otherRoutesAndMethodsAreRefused() throws Exception {
+    HttpResponse<String> get =
+        http.send(
+            HttpRequest.newBuilder(url("/webhooks/stripe")).build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(get.statusCode()).isEqualTo(405);
+    HttpResponse<String> other =
+        http.send(
+            HttpRequest.newBuilder(url("/webhooks/stripe/x")).build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(other.statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void theSecretIsRequired() {
+    assertThatThrownBy(() -> WebhookReceiver.main(new String[] {"--port", "0"}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--secret");
+  }
+}
