@@ -1,6 +1,5 @@
 package dev.saferetry.webhook;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -35,8 +34,8 @@ public final class GitHubWebhookVerifier implements WebhookVerifier {
 
   private final List<byte[]> keys;
 
-  private GitHubWebhookVerifier(List<String> secrets) {
-    this.keys = Secrets.utf8(secrets);
+  private GitHubWebhookVerifier(Builder b) {
+    this.keys = Secrets.utf8(b.requiredSecrets());
   }
 
   /** Returns a builder; {@link Builder#secret} is required. */
@@ -72,23 +71,15 @@ public final class GitHubWebhookVerifier implements WebhookVerifier {
     return "GitHubWebhookVerifier[secrets=" + keys.size() + "]";
   }
 
-  /** Builds a {@link GitHubWebhookVerifier}. Not thread-safe. */
-  public static final class Builder {
-    private List<String> secrets;
-
+  /**
+   * Builds a {@link GitHubWebhookVerifier}: {@link #secret} (or {@link #secrets}) is required. Not
+   * thread-safe.
+   */
+  public static final class Builder extends SecretsBuilder<Builder> {
     private Builder() {}
 
-    /** Sets the webhook's secret. Required, no default. */
-    public Builder secret(String secret) {
-      return secrets(List.of(Objects.requireNonNull(secret, "secret")));
-    }
-
-    /**
-     * Sets every currently valid secret, for a rotation. Required (or {@link #secret}), no default;
-     * 1 to 16 secrets.
-     */
-    public Builder secrets(List<String> secrets) {
-      this.secrets = new ArrayList<>(Objects.requireNonNull(secrets, "secrets"));
+    @Override
+    Builder self() {
       return this;
     }
 
@@ -99,7 +90,7 @@ public final class GitHubWebhookVerifier implements WebhookVerifier {
      * @throws NullPointerException if no secret was set
      */
     public GitHubWebhookVerifier build() {
-      return new GitHubWebhookVerifier(Objects.requireNonNull(secrets, "secret"));
+      return new GitHubWebhookVerifier(this);
     }
   }
 }

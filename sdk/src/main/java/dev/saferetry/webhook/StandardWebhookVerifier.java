@@ -1,8 +1,6 @@
 package dev.saferetry.webhook;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -52,8 +50,8 @@ public final class StandardWebhookVerifier implements WebhookVerifier {
   private final Freshness freshness;
 
   private StandardWebhookVerifier(Builder b) {
-    this.keys = Secrets.standard(b.secrets);
-    this.freshness = new Freshness(b.tolerance, b.clock);
+    this.keys = Secrets.standard(b.requiredSecrets());
+    this.freshness = b.freshness();
   }
 
   /** Returns a builder; {@link Builder#secret} is required. */
@@ -126,37 +124,15 @@ public final class StandardWebhookVerifier implements WebhookVerifier {
     return "StandardWebhookVerifier[secrets=" + keys.size() + ", " + freshness + "]";
   }
 
-  /** Builds a {@link StandardWebhookVerifier}. Not thread-safe. */
-  public static final class Builder {
-    private List<String> secrets;
-    private Duration tolerance = Freshness.DEFAULT_TOLERANCE;
-    private Clock clock = Clock.systemUTC();
-
+  /**
+   * Builds a {@link StandardWebhookVerifier}: {@link #secret} (or {@link #secrets}) is required;
+   * tolerance and clock have defaults. Not thread-safe.
+   */
+  public static final class Builder extends SecretsBuilder.Timed<Builder> {
     private Builder() {}
 
-    /** Sets the one signing secret ({@code whsec_} + base64). Required, no default. */
-    public Builder secret(String secret) {
-      return secrets(List.of(Objects.requireNonNull(secret, "secret")));
-    }
-
-    /**
-     * Sets every currently valid signing secret, for a rotation. Required (or {@link #secret}), no
-     * default; 1 to 16 secrets.
-     */
-    public Builder secrets(List<String> secrets) {
-      this.secrets = new ArrayList<>(Objects.requireNonNull(secrets, "secrets"));
-      return this;
-    }
-
-    /** Sets how far the signed time may be from the clock, either way. Default 5 minutes. */
-    public Builder tolerance(Duration tolerance) {
-      this.tolerance = Freshness.checkTolerance(tolerance);
-      return this;
-    }
-
-    /** Sets the clock timestamps are checked against. Default {@link Clock#systemUTC()}. */
-    public Builder clock(Clock clock) {
-      this.clock = Objects.requireNonNull(clock, "clock");
+    @Override
+    Builder self() {
       return this;
     }
 
@@ -167,7 +143,6 @@ public final class StandardWebhookVerifier implements WebhookVerifier {
      * @throws NullPointerException if no secret was set
      */
     public StandardWebhookVerifier build() {
-      Objects.requireNonNull(secrets, "secret");
       return new StandardWebhookVerifier(this);
     }
   }
