@@ -131,13 +131,16 @@ enum InboxDialect {
   /** Picks the dialect of the database behind {@code c}. */
   static InboxDialect of(Connection c) throws SQLException {
     String product = c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT);
-    if (product.contains("postgresql")) {
+    String version = c.getMetaData().getDatabaseProductVersion();
+    if (product.equals("postgresql")) {
       return POSTGRESQL;
     }
-    if (product.contains("h2")) {
+    if (product.equals("h2")) {
       return H2;
     }
-    if (product.contains("mariadb") || product.contains("mysql")) {
+    // Not MySQL: it lacks the nopad binary collation the MariaDB DDL relies on.
+    if (product.equals("mariadb")
+        || (product.equals("mysql") && version != null && version.contains("MariaDB"))) {
       return MARIADB;
     }
     throw new InboxException(
