@@ -1,0 +1,234 @@
+package dev.saferetry.internal.jdbc;
+
+import dev.saferetry.idempotency.BeginResult;
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentScope;
+import dev.saferetry.idempotency.IntentState;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The key store's operations on its table, on a connection the caller provides (and commits).
+ *
+ * <p><b>Begin wins a race exactly once</b>, in one round trip when the intent is new, without
+ * reading anything a concurrent transaction might hide from a snapshot:
+ *
+ * <ul>
+ *   <li>PostgreSQL: {@code INSERT ... ON CONFLICT DO UPDATE ... WHERE} the stored record is
+ *       completed and expired. The conflict check and the update see the latest committed row (not
+ *       the statement's snapshot), and a concurrent inserter is waited for. One row affected means
+ *       this call recorded the candidate; none means a live record exists, read by a second
+ *       statement (whose fresh snapshot sees it). No error is raised, so a caller's transaction is
+ *       never aborted by a lost race.
+ *   <li>MariaDB: {@code INSERT ... ON DUPLICATE KEY UPDATE} (a no-op) {@code RETURNING} the row. A
+ *       random {@code begin_nonce} written by the insert tells this call's row from an existing
+ *       one. No {@code INSERT IGNORE}, which would also turn other errors into warnings.
+ *   <li>H2: a plain {@code INSERT}; only a unique-key violation (SQL state 23505) means the intent
+ *       exists, which is then read. No {@code MERGE}, which does not lock against a concurrent
+ *       insert.
+ * </ul>
+ *
+ * An existing record that is completed and expired is replaced by a conditional update naming its
+ * old key, so that of two callers replacing it, one wins. A record that vanishes between the two
+ * steps (abandoned, purged) sends the begin round again.
+ */
+public final class IntentTable {
+  private static final int ROUNDS = 8;
+
+  private final Dialect dialect;
+  private final String schema;
+  private final String name;
+  private final IntentSql sql;
+
+  /** The table {@code name} in {@code schema} (null: the connection's), both checked names. */
+  public IntentTable(Dialect dialect, String schema, String name) {
+    this.dialect = dialect;
+    this.schema = schema;
+    this.name = name;
+    this.sql = new IntentSql(SqlNames.qualify(schema, name));
+  }
+
+  /** The script that creates version {@code version} of the table. */
+  public SqlScript script(int version) {
+    String resource =
+        "/dev/saferetry/jdbc/schema/keystore-v" + version + "-" + dialect.scriptName();
+    return SqlScript.load(
+        IntentTable.class,
+        resource + ".sql",
+        Map.of("table", sql.table, "index", dialect.indexName(schema, name)));
+  }
+
+  /** Fails unless every column this code uses exists. */
+  public void probe(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.probe)) {
+      ps.executeQuery().close();
+    }
+  }
+
+  /** Records the row's candidate unless a live record exists; see the class comment. */
+  public BeginResult begin(Connection c, IntentRow row) throws SQLException {
+    for (int round = 0; round < ROUNDS; round++) {
+      BeginResult result =
+          switch (dialect) {
+            case POSTGRESQL -> beginPostgres(c, row);
+            case MARIADB -> beginMariaDb(c, row);
+            case H2 -> beginH2(c, row);
+          };
+      if (result != null) {
+        return result;
+      }
+    }
+    throw new SQLException("the intent's record kept changing during begin", "40001");
+  }
+
+  private BeginResult beginPostgres(Connection c, IntentRow row) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.upsertIfReplaceable)) {
+      IntentRows.bindInsert(ps, row, nonce());
+      if (ps.executeUpdate() == 1) {
+        return BeginResult.created(row.record());
+      }
+    }
+    return find(c, row.record().scope(), row.record().intentId())
+        .map(BeginResult::existing)
+        .orElse(null);
+  }
+
+  private BeginResult beginMariaDb(Connection c, IntentRow row) throws SQLException {
+    long nonce = nonce();
+    IntentRecord found;
+    try (PreparedStatement ps = c.prepareStatement(sql.insertOrReturn)) {
+      IntentRows.bindInsert(ps, row, nonce);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw new SQLException("INSERT ... RETURNING returned no row");
+        }
+        if (rs.getLong(11) == nonce) {
+          return BeginResult.created(row.record());
+        }
+        found = IntentRows.read(rs);
+      }
+    }
+    return replaceOrKeep(c, row, found);
+  }
+
+  private BeginResult beginH2(Connection c, IntentRow row) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.insert)) {
+      IntentRows.bindInsert(ps, row, nonce());
+      ps.executeUpdate();
+      return BeginResult.created(row.record());
+    } catch (SQLException e) {
+      if (!dialect.isDuplicateKey(e)) {
+        throw e;
+      }
+    }
+    Optional<IntentRecord> found = find(c, row.record().scope(), row.record().intentId());
+    return found.isEmpty() ? null : replaceOrKeep(c, row, found.get());
+  }
+
+  private BeginResult replaceOrKeep(Connection c, IntentRow row, IntentRecord found)
+      throws SQLException {
+    Instant now = row.record().createdAt();
+    if (found.state() == IntentState.PENDING || !found.isExpired(now)) {
+      return BeginResult.existing(found);
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql.replaceIfExpired)) {
+      IntentRows.bindReplaced(ps, 1, row, nonce());
+      IntentRows.bindPk(ps, 16, found.scope(), found.intentId());
+      ps.setString(19, found.key().value());
+      ps.setLong(20, IntentRows.nanos("createdAt", now));
+      return ps.executeUpdate() == 1 ? BeginResult.created(row.record()) : null;
+    }
+  }
+
+  private static long nonce() {
+    return ThreadLocalRandom.current().nextLong();
+  }
+
+  /** The stored record of an intent, expired or not. */
+  public Optional<IntentRecord> find(Connection c, IntentScope scope, String intentId)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.find)) {
+      IntentRows.bindPk(ps, 1, scope, intentId);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Optional.of(IntentRows.read(rs)) : Optional.empty();
+      }
+    }
+  }
+
+  /** Every pending record, oldest first. */
+  public List<IntentRecord> pending(Connection c) throws SQLException {
+    List<IntentRecord> out = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(sql.pending);
+        ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(IntentRows.read(rs));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Records an outcome if the stored record has the completion's key. On PostgreSQL in auto-commit
+   * mode the commit does not wait for its WAL flush (see {@link IntentSql}).
+   */
+  public void complete(Connection c, IntentRecord completed) throws SQLException {
+    boolean async = dialect == Dialect.POSTGRESQL && c.getAutoCommit();
+    try (PreparedStatement ps = c.prepareStatement(async ? sql.completeAsync : sql.complete)) {
+      ps.setInt(1, IntentRows.code(completed.state()));
+      ps.setInt(2, completed.status());
+      ps.setString(3, IntentRows.storable("resource id", completed.resourceId(), 1 << 20));
+      IntentRows.bindPk(ps, 4, completed.scope(), completed.intentId());
+      ps.setString(7, completed.key().value());
+      ps.execute();
+    }
+  }
+
+  /** Deletes an intent's record; returns whether there was one. */
+  public boolean abandon(Connection c, IntentScope scope, String intentId) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.abandon)) {
+      IntentRows.bindPk(ps, 1, scope, intentId);
+      return ps.executeUpdate() > 0;
+    }
+  }
+
+  /**
+   * Deletes up to {@code limit} completed records expired at {@code now}, skipping rows another
+   * transaction holds (so purges from many instances do not wait for each other) and intents held
+   * for a person. Run in a transaction; returns how many rows it found, all of which it deleted.
+   */
+  public int purgeBatch(Connection c, Instant now, int limit) throws SQLException {
+    long at = IntentRows.nanos("now", now);
+    List<String[]> keys = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(sql.expiredBatch)) {
+      ps.setLong(1, at);
+      ps.setInt(2, limit);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          keys.add(new String[] {rs.getString(1), rs.getString(2), rs.getString(3)});
+        }
+      }
+    }
+    if (keys.isEmpty()) {
+      return 0;
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql.deleteExpired)) {
+      for (String[] key : keys) {
+        ps.setString(1, key[0]);
+        ps.setString(2, key[1]);
+        ps.setString(3, key[2]);
+        ps.setLong(4, at);
+        ps.addBatch();
+      }
+      ps.executeBatch(); // the rows are locked by this transaction: each delete succeeds
+    }
+    return keys.size();
+  }
+}

@@ -1,0 +1,28 @@
+package dev.saferetry.internal.jdbc;
+
+import dev.saferetry.jdbc.HoldReason;
+import java.sql.SQLException;
+
+/** The codes stored in {@code relay_state} and {@code hold_reason}; never enum ordinals. */
+final class RelayCodes {
+  static final int QUEUED = 0;
+  static final int DONE = 1;
+  static final int HELD = 2;
+
+  private RelayCodes() {}
+
+  static int code(HoldReason reason) {
+    return switch (reason) {
+      case EXPIRED -> 1;
+      case REJECTED -> 2;
+    };
+  }
+
+  static HoldReason reason(int code) throws SQLException {
+    return switch (code) {
+      case 1 -> HoldReason.EXPIRED;
+      case 2 -> HoldReason.REJECTED;
+      default -> throw new SQLException("unknown hold reason code " + code + " in the table");
+    };
+  }
+}

@@ -1,0 +1,29 @@
+package dev.saferetry.jdbc;
+
+import dev.saferetry.idempotency.IntentRecord;
+import java.util.Objects;
+
+/**
+ * An outbox intent the relay no longer works on because a person must decide what happens to it.
+ * Once decided (reconciled with the provider, refunded, the order cancelled), remove it with {@link
+ * JdbcKeyStore#abandon}.
+ *
+ * @param record the intent: still pending when {@link HoldReason#EXPIRED}, failed with the
+ *     provider's status when {@link HoldReason#REJECTED}
+ * @param request the request that was to be sent
+ * @param reason why it was held
+ * @param note what the relay last noted about it (a status and error code, never a body), or {@code
+ *     null}
+ * @param attempts how many times it was claimed for sending
+ *     <p>Instances are immutable and thread-safe.
+ */
+public record HeldIntent(
+    IntentRecord record, StoredRequest request, HoldReason reason, String note, int attempts) {
+
+  /** Validates the entry. */
+  public HeldIntent {
+    Objects.requireNonNull(record, "record");
+    Objects.requireNonNull(request, "request");
+    Objects.requireNonNull(reason, "reason");
+  }
+}

@@ -1,0 +1,185 @@
+package dev.saferetry.jdbc;
+
+import dev.saferetry.idempotency.BeginResult;
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentScope;
+import dev.saferetry.idempotency.KeyStore;
+import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.internal.jdbc.IntentRow;
+import dev.saferetry.internal.jdbc.IntentTable;
+import dev.saferetry.internal.jdbc.Jdbc;
+import dev.saferetry.internal.jdbc.RelayTable;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.sql.DataSource;
+
+/**
+ * A {@link KeyStore} in a relational database — PostgreSQL (the fleet default), H2 (embedded) or
+ * MariaDB — shared by every instance of a service: an intent one instance left pending is listed by
+ * {@code pendingIntents()} on any other, and re-driving it there reuses its key.
+ *
+ * <pre>{@code
+ * DataSource pool = ...; // your pool (HikariCP, the app server's, ...); the driver is yours too
+ * JdbcKeyStore store = JdbcKeyStore.builder(pool).schema("payments").createSchema(true).build();
+ * SafeRetryClient client = SafeRetryClient.builder().keyStore(store)...build();
+ * }</pre>
+ *
+ * <p><b>Schema.</b> One table (default {@value JdbcKeyStoreBuilder#DEFAULT_TABLE}) with one row per
+ * intent, keyed by tenant, operation and intent id; instants are stored as BIGINT nanoseconds, so
+ * they round-trip exactly. Its version is recorded in {@code saferetry_schema} beside it. The
+ * scripts are in the jar under {@code dev/saferetry/jdbc/schema/}. {@link
+ * JdbcKeyStoreBuilder#build} creates the table when asked, and otherwise checks it, failing with
+ * {@link JdbcSchemaException} when it is missing, older or newer than this code.
+ *
+ * <p><b>Guarantees.</b> {@link #begin} records a new intent with one statement, committed (and so
+ * durable, as far as the database is configured to be) before it returns; of any number of
+ * concurrent callers on any number of instances, exactly one records its candidate and all get the
+ * same record. {@link #complete} is conditional on the recorded key; on PostgreSQL it does not wait
+ * for its commit to be flushed (the SPI allows a lost completion: it only causes a replay with the
+ * same key). {@link #purgeExpired} deletes in bounded batches that skip rows other instances are
+ * purging, so every instance may run it at once. Text a column would not give back exactly (an
+ * unpaired surrogate, a NUL, a tenant over 128 or an operation over 255 characters) is refused
+ * before anything is written.
+ *
+ * <p><b>Joining a transaction.</b> {@link #begin(Connection, IntentRecord)} records an intent on
+ * the caller's own connection, inside the caller's transaction, next to their business rows: it
+ * exists only if that transaction commits. {@link #outbox()} records intents with their request for
+ * a relay to send.
+ *
+ * <p>The store borrows a connection from the data source for each operation and returns it at once;
+ * {@link #close} does not close the data source.
+ *
+ * <p>This class is thread-safe.
+ */
+public final class JdbcKeyStore implements KeyStore {
+  private final Jdbc jdbc;
+  private final IntentTable table;
+  private final String name;
+  private final int purgeBatch;
+  private final JdbcOutbox outbox;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  JdbcKeyStore(Jdbc jdbc, IntentTable table, RelayTable relay, String name, int purgeBatch) {
+    this.jdbc = jdbc;
+    this.table = table;
+    this.name = name;
+    this.purgeBatch = purgeBatch;
+    this.outbox = new JdbcOutbox(this, table, relay);
+  }
+
+  /** Returns a builder for a store on {@code dataSource}. */
+  public static JdbcKeyStoreBuilder builder(DataSource dataSource) {
+    return new JdbcKeyStoreBuilder(dataSource);
+  }
+
+  @Override
+  public BeginResult begin(IntentRecord candidate) {
+    IntentRow row = IntentRow.direct(candidate);
+    return open().autoCommit("begin", c -> table.begin(c, row));
+  }
+
+  /**
+   * Records the candidate like {@link #begin(IntentRecord)}, but on the caller's connection and
+   * inside the caller's transaction, which this method neither commits nor rolls back. The intent
+   * exists for everyone else once that transaction commits, and never if it rolls back. A
+   * concurrent transaction beginning the same intent waits for this one to end.
+   *
+   * @param transaction a connection to this store's database with auto-commit off
+   * @throws IllegalArgumentException if the connection is in auto-commit mode
+   * @throws KeyStoreException if the database refused the statement; the caller's transaction
+   *     should then be rolled back
+   */
+  public BeginResult begin(Connection transaction, IntentRecord candidate) {
+    return inTransaction(transaction, "begin", c -> table.begin(c, IntentRow.direct(candidate)));
+  }
+
+  @Override
+  public void complete(IntentRecord completed) {
+    try {
+      IntentRecord checked = Objects.requireNonNull(completed, "completed");
+      open()
+          .autoCommit(
+              "complete",
+              c -> {
+                table.complete(c, checked);
+                return null;
+              });
+    } catch (IllegalArgumentException e) {
+      throw new KeyStoreException("cannot record the outcome: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public Optional<IntentRecord> find(IntentScope scope, String intentId) {
+    return open().autoCommit("find", c -> table.find(c, scope, intentId));
+  }
+
+  @Override
+  public List<IntentRecord> pending() {
+    return open().autoCommit("pending", table::pending);
+  }
+
+  @Override
+  public boolean abandon(IntentScope scope, String intentId) {
+    return open().autoCommit("abandon", c -> table.abandon(c, scope, intentId));
+  }
+
+  /**
+   * Deletes completed records expired at {@code now}, in transactions of at most {@link
+   * JdbcKeyStoreBuilder#purgeBatchSize} rows each; rows another instance is purging are skipped,
+   * not waited for. Pending intents and intents held for a person are never purged.
+   */
+  @Override
+  public int purgeExpired(Instant now) {
+    Objects.requireNonNull(now, "now");
+    int total = 0;
+    int batch;
+    do {
+      batch = open().transaction("purge", c -> table.purgeBatch(c, now, purgeBatch));
+      total += batch;
+    } while (batch == purgeBatch);
+    return total;
+  }
+
+  /** Returns the outbox: intents recorded with their request, sent later under leases. */
+  public JdbcOutbox outbox() {
+    return outbox;
+  }
+
+  /** Marks the store closed; later calls fail. The data source is left open. */
+  @Override
+  public void close() {
+    closed.set(true);
+  }
+
+  @Override
+  public String toString() {
+    return "JdbcKeyStore[" + jdbc.dialect() + " " + name + "]";
+  }
+
+  <T> T inTransaction(Connection transaction, String operation, Jdbc.Work<T> work) {
+    Objects.requireNonNull(transaction, "transaction");
+    open();
+    try {
+      if (transaction.getAutoCommit()) {
+        throw new IllegalArgumentException(
+            "the connection is in auto-commit mode: there is no transaction to join");
+      }
+      return work.run(transaction);
+    } catch (SQLException e) {
+      throw jdbc.failed(operation, e);
+    }
+  }
+
+  Jdbc open() {
+    if (closed.get()) {
+      throw new KeyStoreException("the key store " + name + " is closed");
+    }
+    return jdbc;
+  }
+}

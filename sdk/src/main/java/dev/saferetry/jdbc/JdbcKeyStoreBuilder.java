@@ -1,0 +1,119 @@
+package dev.saferetry.jdbc;
+
+import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.internal.jdbc.Dialect;
+import dev.saferetry.internal.jdbc.IntentTable;
+import dev.saferetry.internal.jdbc.Jdbc;
+import dev.saferetry.internal.jdbc.RelayTable;
+import dev.saferetry.internal.jdbc.SchemaVersions;
+import dev.saferetry.internal.jdbc.SqlNames;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.Objects;
+import javax.sql.DataSource;
+
+/**
+ * Options of a {@link JdbcKeyStore}. Names are checked when set (letters, digits and underscores
+ * only, so nothing can be injected through them); the database is first contacted by {@link
+ * #build}.
+ *
+ * <p>Builders are not thread-safe; the stores they build are.
+ */
+public final class JdbcKeyStoreBuilder {
+  /** The table used when none is set. */
+  public static final String DEFAULT_TABLE = "saferetry_intents";
+
+  private final DataSource dataSource;
+  private String table = DEFAULT_TABLE;
+  private String schema;
+  private boolean createSchema;
+  private int purgeBatchSize = 1000;
+
+  JdbcKeyStoreBuilder(DataSource dataSource) {
+    this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+  }
+
+  /**
+   * The table's name. Default {@value #DEFAULT_TABLE}. Index names are derived from it.
+   *
+   * @throws IllegalArgumentException unless a letter or underscore followed by at most 47 letters,
+   *     digits or underscores
+   */
+  public JdbcKeyStoreBuilder table(String table) {
+    this.table = SqlNames.check("table", table);
+    return this;
+  }
+
+  /**
+   * The schema (on MariaDB: the database) holding the table, which must exist. Default: none, so
+   * the connection's current schema is used.
+   *
+   * @throws IllegalArgumentException as {@link #table}
+   */
+  public JdbcKeyStoreBuilder schema(String schema) {
+    this.schema = SqlNames.check("schema", schema);
+    return this;
+  }
+
+  /**
+   * Whether {@link #build} creates the table (and its version record) when it is missing, or
+   * upgrades it when it is older. Instances starting at once are safe: creation runs under a
+   * database lock. Default {@code false}: the table is only checked, for deployments where a DBA or
+   * a migration tool owns the schema.
+   */
+  public JdbcKeyStoreBuilder createSchema(boolean createSchema) {
+    this.createSchema = createSchema;
+    return this;
+  }
+
+  /**
+   * The most rows {@link JdbcKeyStore#purgeExpired} deletes in one transaction. Default 1000.
+   *
+   * @throws IllegalArgumentException unless 1 to 100,000
+   */
+  public JdbcKeyStoreBuilder purgeBatchSize(int rows) {
+    if (rows < 1 || rows > 100_000) {
+      throw new IllegalArgumentException("purgeBatchSize must be 1..100000");
+    }
+    this.purgeBatchSize = rows;
+    return this;
+  }
+
+  /**
+   * Connects once to recognise the database, then creates or checks the table.
+   *
+   * @throws JdbcSchemaException if the table is missing (without {@link #createSchema}), older,
+   *     newer than this code understands, or lacks its columns
+   * @throws KeyStoreException if the database cannot be reached or is not supported
+   */
+  public JdbcKeyStore build() {
+    String where = SqlNames.qualify(schema, table);
+    try (Connection c = dataSource.getConnection()) {
+      Dialect dialect = Dialect.detect(c.getMetaData());
+      IntentTable intents = new IntentTable(dialect, schema, table);
+      boolean auto = c.getAutoCommit();
+      c.setAutoCommit(true);
+      try {
+        StoreSchema.prepare(
+            c, new SchemaVersions(dialect, schema), intents, schema, table, createSchema);
+      } finally {
+        c.setAutoCommit(auto);
+      }
+      Jdbc jdbc = new Jdbc(dataSource, dialect, KeyStoreException::new);
+      return new JdbcKeyStore(jdbc, intents, new RelayTable(schema, table), where, purgeBatchSize);
+    } catch (SQLFeatureNotSupportedException e) {
+      throw new KeyStoreException(e.getMessage(), e);
+    } catch (SQLException e) {
+      throw new KeyStoreException(
+          "cannot prepare the key store table "
+              + where
+              + " (SQL state "
+              + e.getSQLState()
+              + ", error "
+              + e.getErrorCode()
+              + ")",
+          e);
+    }
+  }
+}

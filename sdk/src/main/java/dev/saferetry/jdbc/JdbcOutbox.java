@@ -1,0 +1,181 @@
+package dev.saferetry.jdbc;
+
+import dev.saferetry.idempotency.BeginResult;
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.internal.jdbc.IntentRow;
+import dev.saferetry.internal.jdbc.IntentTable;
+import dev.saferetry.internal.jdbc.RelayTable;
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The transactional outbox of a {@link JdbcKeyStore}: intents recorded together with the exact
+ * request to send, inside the caller's own transaction, and claimed afterwards by any number of
+ * relay instances under leases. These are the building blocks of a relay; every intent here is also
+ * an ordinary pending intent of the key store, with its key.
+ *
+ * <p><b>Rules.</b>
+ *
+ * <ul>
+ *   <li>{@link #claim} takes due intents no one holds a live lease on ({@code FOR UPDATE SKIP
+ *       LOCKED}: concurrent relays take different intents and never wait for each other), grants a
+ *       lease until {@code now + leaseFor}, and counts the attempt. An intent whose lease expired
+ *       (its owner died or stalled) is due again and is taken over by the next claim.
+ *   <li>Every change on behalf of a lease is <b>fenced</b>: it applies only if the intent still has
+ *       the lease's token (see {@link Lease}), and returns {@code false} otherwise. A completion
+ *       from an owner that lost its lease is refused, so it never overwrites a newer result.
+ *       Sending twice under two leases is possible and harmless (same key: the provider replays);
+ *       sending with a second key is not possible.
+ *   <li>An intent past its record's expiry is never claimed, and {@link #holdOverdue} holds it (or
+ *       one older than the relay's maximum age) for a person; so does a definitive rejection
+ *       recorded by {@link #complete}. {@link #held} lists them.
+ * </ul>
+ *
+ * <p>Times are passed in by the caller (the relay's clock). Clocks of relay instances that disagree
+ * by more than a lease can cause an early takeover — a harmless resend with the same key — but
+ * never a lost or overwritten outcome, which fencing prevents.
+ *
+ * <p>This class is thread-safe.
+ */
+public final class JdbcOutbox {
+  private final JdbcKeyStore store;
+  private final IntentTable table;
+  private final RelayTable relay;
+
+  JdbcOutbox(JdbcKeyStore store, IntentTable table, RelayTable relay) {
+    this.store = store;
+    this.table = table;
+    this.relay = relay;
+  }
+
+  /**
+   * Records a pending intent with the request to send, on the caller's connection and inside the
+   * caller's transaction (not committed here): it becomes due at {@code firstAttempt} once that
+   * transaction commits, and never exists if it rolls back. An intent already recorded is returned
+   * unchanged, as {@link JdbcKeyStore#begin(Connection, IntentRecord)} does.
+   *
+   * @param transaction a connection to the store's database with auto-commit off
+   * @param firstAttempt when a relay may first send it (later than now to give the code that
+   *     committed it time to send it itself)
+   * @throws IllegalArgumentException if the connection is in auto-commit mode
+   * @throws KeyStoreException if the database refused the statement
+   */
+  public BeginResult enqueue(
+      Connection transaction, IntentRecord candidate, StoredRequest request, Instant firstAttempt) {
+    IntentRow row =
+        new IntentRow(
+            candidate,
+            Objects.requireNonNull(request, "request"),
+            Objects.requireNonNull(firstAttempt, "firstAttempt"));
+    return store.inTransaction(transaction, "enqueue", c -> table.begin(c, row));
+  }
+
+  /**
+   * Claims up to {@code limit} intents due at {@code now}, oldest due first, for {@code owner}.
+   *
+   * @param owner who claims (an instance name, for people reading the table), 1..128 characters
+   * @param leaseFor how long the lease lasts: longer than a send with all its retries takes
+   * @throws IllegalArgumentException for a blank owner, a non-positive lease or limit
+   */
+  public List<LeasedIntent> claim(String owner, Instant now, Duration leaseFor, int limit) {
+    Objects.requireNonNull(owner, "owner");
+    if (owner.isBlank() || owner.length() > 128) {
+      throw new IllegalArgumentException("owner must be 1..128 characters");
+    }
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be positive");
+    }
+    Instant leaseEnd = leaseEnd(now, leaseFor);
+    return store.open().transaction("claim", c -> relay.claim(c, owner, now, leaseEnd, limit));
+  }
+
+  /**
+   * Extends a lease to {@code now + leaseFor} if it is still current.
+   *
+   * @return the extended lease, or empty if the lease was lost
+   */
+  public Optional<Lease> renew(Lease lease, Instant now, Duration leaseFor) {
+    Instant end = leaseEnd(now, leaseFor);
+    boolean renewed = store.open().autoCommit("renew", c -> relay.renew(c, lease, end));
+    return renewed
+        ? Optional.of(
+            new Lease(
+                lease.scope(), lease.intentId(), lease.key(), lease.owner(), lease.token(), end))
+        : Optional.empty();
+  }
+
+  /**
+   * Records the definitive outcome of a leased intent and ends the lease: {@link
+   * IntentState#SUCCEEDED} finishes it, {@link IntentState#FAILED} holds it for a person as {@link
+   * HoldReason#REJECTED}.
+   *
+   * @param note what to show a person (status, error code; never a body), or {@code null}
+   * @return whether it was recorded; {@code false} when the lease was lost (fencing)
+   * @throws IllegalArgumentException if the outcome is pending or for another intent or key
+   */
+  public boolean complete(Lease lease, IntentRecord outcome, String note) {
+    Objects.requireNonNull(outcome, "outcome");
+    if (outcome.state() == IntentState.PENDING
+        || !outcome.scope().equals(lease.scope())
+        || !outcome.intentId().equals(lease.intentId())
+        || !outcome.key().equals(lease.key())) {
+      throw new IllegalArgumentException("the outcome must complete the leased intent");
+    }
+    return store.open().autoCommit("complete", c -> relay.complete(c, lease, outcome, note));
+  }
+
+  /**
+   * Ends the lease without an outcome and makes the intent due again at {@code next} (backoff).
+   *
+   * @return whether it was rescheduled; {@code false} when the lease was lost
+   */
+  public boolean retryAt(Lease lease, Instant next, String note) {
+    Objects.requireNonNull(next, "next");
+    return store.open().autoCommit("retryAt", c -> relay.retryAt(c, lease, next, note));
+  }
+
+  /**
+   * Ends the lease and holds the intent for a person, its outcome unchanged.
+   *
+   * @return whether it was held; {@code false} when the lease was lost
+   */
+  public boolean hold(Lease lease, HoldReason reason, String note) {
+    Objects.requireNonNull(reason, "reason");
+    return store.open().autoCommit("hold", c -> relay.hold(c, lease, reason, note));
+  }
+
+  /**
+   * Holds as {@link HoldReason#EXPIRED} every queued intent, with no live lease, that is past its
+   * record's expiry at {@code now} or older than {@code maxAge}. Safe to run from every instance.
+   *
+   * @return how many intents were held
+   */
+  public int holdOverdue(Instant now, Duration maxAge) {
+    Objects.requireNonNull(maxAge, "maxAge");
+    if (maxAge.isNegative() || maxAge.isZero()) {
+      throw new IllegalArgumentException("maxAge must be positive");
+    }
+    Instant oldest = now.minus(maxAge);
+    return store.open().autoCommit("holdOverdue", c -> relay.holdOverdue(c, now, oldest));
+  }
+
+  /** Returns every intent held for a person, oldest first. */
+  public List<HeldIntent> held() {
+    return store.open().autoCommit("held", relay::held);
+  }
+
+  private static Instant leaseEnd(Instant now, Duration leaseFor) {
+    Objects.requireNonNull(now, "now");
+    Objects.requireNonNull(leaseFor, "leaseFor");
+    if (leaseFor.isNegative() || leaseFor.isZero()) {
+      throw new IllegalArgumentException("leaseFor must be positive");
+    }
+    return now.plus(leaseFor);
+  }
+}

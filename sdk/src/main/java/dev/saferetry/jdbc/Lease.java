@@ -1,0 +1,42 @@
+package dev.saferetry.jdbc;
+
+import dev.saferetry.idempotency.IdempotencyKey;
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentScope;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * The right, for a limited time, to send one outbox intent and record its outcome: handed out by
+ * {@link JdbcOutbox#claim} and checked by every call that changes the intent on its behalf.
+ *
+ * <p>The {@code token} is a fencing token: the stored intent's token changes whenever the intent
+ * changes hands or state (a claim, a takeover after the lease expired, a completion from any path,
+ * a reschedule, a hold). A call with a lease whose token no longer matches is refused, so an owner
+ * that was paused past its lease cannot overwrite what the new owner recorded.
+ *
+ * @param scope the intent's scope
+ * @param intentId the intent's id
+ * @param key the intent's key (a lease never applies to a later intent with the same id)
+ * @param owner who holds the lease, as given to {@link JdbcOutbox#claim}
+ * @param token the fencing token the stored intent had when this lease was granted
+ * @param expiresAt when another owner may take the intent over
+ *     <p>Instances are immutable and thread-safe.
+ */
+public record Lease(
+    IntentScope scope,
+    String intentId,
+    IdempotencyKey key,
+    String owner,
+    long token,
+    Instant expiresAt) {
+
+  /** Validates the lease. */
+  public Lease {
+    Objects.requireNonNull(scope, "scope");
+    IntentRecord.checkIntentId(intentId);
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(owner, "owner");
+    Objects.requireNonNull(expiresAt, "expiresAt");
+  }
+}

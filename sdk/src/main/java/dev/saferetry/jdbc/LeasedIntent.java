@@ -1,0 +1,26 @@
+package dev.saferetry.jdbc;
+
+import dev.saferetry.idempotency.IntentRecord;
+import java.util.Objects;
+
+/**
+ * An outbox intent claimed for sending: what to send, with which key, under which lease.
+ *
+ * @param record the intent (pending), with the key to send
+ * @param request the exact request to send
+ * @param lease the lease to complete, reschedule or hold it with
+ * @param attempts how many times it has been claimed, this claim included
+ *     <p>Instances are immutable and thread-safe.
+ */
+public record LeasedIntent(IntentRecord record, StoredRequest request, Lease lease, int attempts) {
+
+  /** Validates the claim. */
+  public LeasedIntent {
+    Objects.requireNonNull(record, "record");
+    Objects.requireNonNull(request, "request");
+    Objects.requireNonNull(lease, "lease");
+    if (attempts < 1) {
+      throw new IllegalArgumentException("attempts must be positive");
+    }
+  }
+}
