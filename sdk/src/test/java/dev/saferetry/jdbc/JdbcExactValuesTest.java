@@ -1,0 +1,140 @@
+package dev.saferetry.jdbc;
+
+import static dev.saferetry.jdbc.JdbcBeginRaceTest.SCOPE;
+import static dev.saferetry.jdbc.JdbcBeginRaceTest.T0;
+import static dev.saferetry.jdbc.JdbcBeginRaceTest.candidate;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.saferetry.idempotency.IdempotencyKey;
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentScope;
+import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.jdbc.TestDatabase.Db;
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** What is stored comes back exactly; what could not is refused before anything is written. */
+class JdbcExactValuesTest {
+
+  @ParameterizedTest
+  @EnumSource(Db.class)
+  void idsDifferingOnlyInCaseOrTrailingSpacesAreDifferentIntents(Db db) throws Exception {
+    try (TestDatabase database = db.open();
+        JdbcKeyStore store = database.builder().build()) {
+      for (String id : new String[] {"order-1", "ORDER-1", "order-1 ", "orde\u0301r-1"}) {
+        assertThat(store.begin(candidate(id, "fp", T0)).created()).as(id).isTrue();
+      }
+      assertThat(store.pending()).hasSize(4);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Db.class)
+  void textBeyondTheBasicPlaneAndOldOrPreciseInstantsRoundTrip(Db db) throws Exception {
+    try (TestDatabase database = db.open();
+        JdbcKeyStore store = database.builder().build()) {
+      IntentScope scope = new IntentScope("t\uD83D\uDE00-".repeat(32), "POST /v1/\u00fcber");
+      Instant created = Instant.parse("1901-12-13T20:45:52.999999999Z");
+      IntentRecord r =
+          IntentRecord.pending(
+              scope,
+              "\uD834\uDD1E-" + "x".repeat(252),
+              IdempotencyKey.of("k".repeat(255)),
+              "f".repeat(512),
+              created,
+              Duration.ofDays(365 * 300));
+      assertThat(store.begin(r).created()).isTrue();
+      assertThat(store.find(scope, r.intentId())).contains(r);
+      IntentRecord done = r.complete(IntentState.SUCCEEDED, 201, "ch_\u00e9".repeat(5000));
+      store.complete(done);
+      assertThat(store.find(scope, r.intentId())).contains(done);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Db.class)
+  void textOrTimesAColumnWouldChangeAreRefusedBeforeAnythingIsWritten(Db db) throws Exception {
+    try (TestDatabase database = db.open();
+        JdbcKeyStore store = database.builder().build()) {
+      IntentScope longTenant = new IntentScope("t".repeat(129), "POST /v1/charges");
+      IntentScope longOperation = new IntentScope("default", "o".repeat(256));
+      IntentRecord[] refused = {
+        candidate("order-\uD83D", "fp", T0),
+        candidate("order-\uDE00x", "fp", T0),
+        candidate("order-1", "fp\u0000", T0),
+        candidate("order-1", "f".repeat(513), T0),
+        IntentRecord.pending(longTenant, "o", IdempotencyKey.random(), "fp", T0, Duration.ZERO),
+        IntentRecord.pending(longOperation, "o", IdempotencyKey.random(), "fp", T0, Duration.ZERO),
+        candidate("order-1", "fp", Instant.parse("2262-04-12T00:00:00Z")),
+        candidate("order-1", "fp", Instant.parse("1677-09-21T00:00:00Z")),
+      };
+      for (IntentRecord r : refused) {
+        assertThatThrownBy(() -> store.begin(r))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageNotContaining("fp\u0000");
+      }
+      assertThat(store.pending()).isEmpty();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Db.class)
+  void anOutcomeThatCannotBeStoredExactlyLeavesTheIntentPending(Db db) throws Exception {
+    try (TestDatabase database = db.open();
+        JdbcKeyStore store = database.builder().build()) {
+      IntentRecord r = candidate("order-1", "fp", T0);
+      store.begin(r);
+      assertThatThrownBy(() -> store.complete(r.complete(IntentState.SUCCEEDED, 201, "ch_\u0000")))
+          .isInstanceOf(KeyStoreException.class)
+          .hasMessageContaining("NUL");
+      assertThat(store.find(SCOPE, "order-1")).contains(r);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Db.class)
+  void aStoredRequestComesBackByteForByte(Db db) throws Exception {
+    try (TestDatabase database = db.open();
+        JdbcKeyStore store = database.builder().build()) {
+      byte[] body = new byte[256 * 4];
+      for (int i = 0; i < body.length; i++) {
+        body[i] = (byte) i;
+      }
+      StoredRequest request =
+          new StoredRequest(
+              "POST",
+              "v1/customers/cus_1/charges?expand[]=customer&note=%E2%82%AC",
+              Map.of("Idempotency-Replay-Hint", "  spaced\tvalue "),
+              "application/octet-stream",
+              body);
+      try (Connection c = database.pool().getConnection()) {
+        c.setAutoCommit(false);
+        store.outbox().enqueue(c, candidate("order-1", "fp", T0), request, T0);
+        c.commit();
+      }
+      LeasedIntent leased = store.outbox().claim("relay", T0, Duration.ofSeconds(30), 1).get(0);
+      assertThat(leased.request()).isEqualTo(request);
+      assertThat(leased.request().body()).isEqualTo(body);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Db.class)
+  void aClosedStoreRefusesEveryCall(Db db) throws Exception {
+    try (TestDatabase database = db.open()) {
+      JdbcKeyStore store = database.builder().build();
+      store.close();
+      assertThatThrownBy(() -> store.begin(candidate("order-1", "fp", T0)))
+          .isInstanceOf(KeyStoreException.class)
+          .hasMessageContaining("closed");
+      assertThatThrownBy(store::pending).isInstanceOf(KeyStoreException.class);
+      assertThatThrownBy(() -> store.outbox().held()).isInstanceOf(KeyStoreException.class);
+    }
+  }
+}
