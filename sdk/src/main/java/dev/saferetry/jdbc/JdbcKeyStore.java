@@ -7,6 +7,7 @@ import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.internal.jdbc.IntentRow;
 import dev.saferetry.internal.jdbc.IntentTable;
+import dev.saferetry.internal.jdbc.IntentWrites;
 import dev.saferetry.internal.jdbc.Jdbc;
 import dev.saferetry.internal.jdbc.RelayTable;
 import java.sql.Connection;
@@ -59,14 +60,22 @@ import javax.sql.DataSource;
 public final class JdbcKeyStore implements KeyStore {
   private final Jdbc jdbc;
   private final IntentTable table;
+  private final IntentWrites writes;
   private final String name;
   private final int purgeBatch;
   private final JdbcOutbox outbox;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  JdbcKeyStore(Jdbc jdbc, IntentTable table, RelayTable relay, String name, int purgeBatch) {
+  JdbcKeyStore(
+      Jdbc jdbc,
+      IntentTable table,
+      IntentWrites writes,
+      RelayTable relay,
+      String name,
+      int purgeBatch) {
     this.jdbc = jdbc;
     this.table = table;
+    this.writes = writes;
     this.name = name;
     this.purgeBatch = purgeBatch;
     this.outbox = new JdbcOutbox(this, table, relay);
@@ -79,8 +88,8 @@ public final class JdbcKeyStore implements KeyStore {
 
   @Override
   public BeginResult begin(IntentRecord candidate) {
-    IntentRow row = IntentRow.direct(candidate);
-    return open().autoCommit("begin", c -> table.begin(c, row));
+    open();
+    return writes.begin(IntentRow.direct(candidate));
   }
 
   /**
@@ -95,20 +104,17 @@ public final class JdbcKeyStore implements KeyStore {
    *     should then be rolled back
    */
   public BeginResult begin(Connection transaction, IntentRecord candidate) {
-    return inTransaction(transaction, "begin", c -> table.begin(c, IntentRow.direct(candidate)));
+    IntentRow row = IntentRow.direct(candidate);
+    IntentWrites.check(row);
+    return inTransaction(transaction, "begin", c -> table.begin(c, row));
   }
 
   @Override
   public void complete(IntentRecord completed) {
+    Objects.requireNonNull(completed, "completed");
+    open();
     try {
-      IntentRecord checked = Objects.requireNonNull(completed, "completed");
-      open()
-          .autoCommit(
-              "complete",
-              c -> {
-                table.complete(c, checked);
-                return null;
-              });
+      writes.complete(completed);
     } catch (IllegalArgumentException e) {
       throw new KeyStoreException("cannot record the outcome: " + e.getMessage(), e);
     }

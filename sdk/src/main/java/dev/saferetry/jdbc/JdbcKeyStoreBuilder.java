@@ -3,6 +3,7 @@ package dev.saferetry.jdbc;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.internal.jdbc.Dialect;
 import dev.saferetry.internal.jdbc.IntentTable;
+import dev.saferetry.internal.jdbc.IntentWrites;
 import dev.saferetry.internal.jdbc.Jdbc;
 import dev.saferetry.internal.jdbc.RelayTable;
 import dev.saferetry.internal.jdbc.SchemaVersions;
@@ -101,7 +102,9 @@ public final class JdbcKeyStoreBuilder {
         c.setAutoCommit(auto);
       }
       Jdbc jdbc = new Jdbc(dataSource, dialect, KeyStoreException::new);
-      return new JdbcKeyStore(jdbc, intents, new RelayTable(schema, table), where, purgeBatchSize);
+      IntentWrites writes = new IntentWrites(jdbc, intents, schema, table);
+      return new JdbcKeyStore(
+          jdbc, intents, writes, new RelayTable(schema, table), where, purgeBatchSize);
     } catch (SQLFeatureNotSupportedException e) {
       throw new KeyStoreException(e.getMessage(), e);
     } catch (SQLException e) {

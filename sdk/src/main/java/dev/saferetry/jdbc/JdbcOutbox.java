@@ -6,6 +6,7 @@ import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.internal.jdbc.IntentRow;
 import dev.saferetry.internal.jdbc.IntentTable;
+import dev.saferetry.internal.jdbc.IntentWrites;
 import dev.saferetry.internal.jdbc.RelayTable;
 import java.sql.Connection;
 import java.time.Duration;
@@ -73,6 +74,7 @@ public final class JdbcOutbox {
             candidate,
             Objects.requireNonNull(request, "request"),
             Objects.requireNonNull(firstAttempt, "firstAttempt"));
+    IntentWrites.check(row);
     return store.inTransaction(transaction, "enqueue", c -> table.begin(c, row));
   }
 

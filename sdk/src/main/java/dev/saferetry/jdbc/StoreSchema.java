@@ -32,7 +32,15 @@ final class StoreSchema {
     String qualified = SqlNames.qualify(schema, name);
     String component = name.toLowerCase(Locale.ROOT);
     if (create) {
-      versions.install(c, component, VERSION, MIN_READER, table::script);
+      try {
+        versions.install(c, component, VERSION, MIN_READER, table::script);
+      } catch (SQLException e) {
+        // Another process may have created the same table at the same moment (H2 in server
+        // mode has no lock across processes): what counts is whether the schema is there now.
+        if (versions.read(c, component).isEmpty()) {
+          throw e;
+        }
+      }
     }
     Optional<SchemaVersions.Found> found = versions.read(c, component);
     if (found.isEmpty()) {

@@ -23,6 +23,7 @@ final class IntentRows {
   static final int MAX_TENANT = 128;
   static final int MAX_OPERATION = 255;
   static final int MAX_FINGERPRINT = 512;
+  static final int MAX_RESOURCE_ID = 1 << 20;
   private static final long NANOS = 1_000_000_000L;
 
   private IntentRows() {}
@@ -93,9 +94,30 @@ final class IntentRows {
   }
 
   /** Binds the primary key and the 15 replaced columns of {@link IntentSql}: 18 parameters. */
-  static void bindInsert(PreparedStatement ps, IntentRow row, long nonce) throws SQLException {
-    bindPk(ps, 1, row.record().scope(), row.record().intentId());
-    bindReplaced(ps, 4, row, nonce);
+  static void bindInsert(PreparedStatement ps, int at, IntentRow row, long nonce)
+      throws SQLException {
+    bindPk(ps, at, row.record().scope(), row.record().intentId());
+    bindReplaced(ps, at + 3, row, nonce);
+  }
+
+  /**
+   * Checks everything {@link #bindInsert} would refuse, so that one caller's bad value never fails
+   * a batch of others.
+   *
+   * @throws IllegalArgumentException naming the value
+   */
+  static void check(IntentRow row) {
+    IntentRecord r = row.record();
+    storable("tenant", r.scope().tenant(), MAX_TENANT);
+    storable("operation", r.scope().operation(), MAX_OPERATION);
+    storable("intent id", r.intentId(), IntentRecord.MAX_INTENT_ID_LENGTH);
+    storable("fingerprint", r.fingerprint(), MAX_FINGERPRINT);
+    storable("resource id", r.resourceId(), MAX_RESOURCE_ID);
+    nanos("createdAt", r.createdAt());
+    nanos("expiresAt", r.expiresAt());
+    if (row.firstAttempt() != null) {
+      nanos("first attempt", row.firstAttempt());
+    }
   }
 
   /** Binds the 15 columns a replacement overwrites, from {@code at}. */
@@ -108,7 +130,7 @@ final class IntentRows {
     ps.setLong(at + 3, nanos("createdAt", r.createdAt()));
     ps.setLong(at + 4, nanos("expiresAt", r.expiresAt()));
     ps.setInt(at + 5, r.status());
-    ps.setString(at + 6, storable("resource id", r.resourceId(), Integer.MAX_VALUE));
+    ps.setString(at + 6, storable("resource id", r.resourceId(), MAX_RESOURCE_ID));
     ps.setLong(at + 7, nonce);
     StoredRequest q = row.request();
     ps.setString(at + 8, q == null ? null : q.method());

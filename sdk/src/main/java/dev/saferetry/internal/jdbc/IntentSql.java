@@ -66,9 +66,8 @@ final class IntentSql {
 
   IntentSql(String table) {
     this.table = table;
-    String values = " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    insert = "INSERT INTO " + table + " (" + INSERTED + ")" + values;
-    upsertIfReplaceable = postgresUpsert(table, values);
+    insert = "INSERT INTO " + table + " (" + INSERTED + ") VALUES (?" + ", ?".repeat(17) + ")";
+    upsertIfReplaceable = postgresUpsert(table, 1);
     insertOrReturn =
         insert + " ON DUPLICATE KEY UPDATE tenant = tenant RETURNING " + RECORD + ", begin_nonce";
     replaceIfExpired =
@@ -116,13 +115,16 @@ final class IntentSql {
             + " WHERE 1 = 0";
   }
 
-  private static String postgresUpsert(String table, String values) {
+  /** PostgreSQL's begin of {@code rows} rows: inserts or replaces an expired, completed record. */
+  static String postgresUpsert(String table, int rows) {
+    String row = "(?" + ", ?".repeat(17) + ")";
     return "INSERT INTO "
         + table
         + " AS t ("
         + INSERTED
-        + ")"
-        + values
+        + ") VALUES "
+        + row
+        + (", " + row).repeat(rows - 1)
         + " ON CONFLICT (tenant, operation, intent_id) DO UPDATE SET "
         + assignments("EXCLUDED.")
         + RESET

@@ -91,7 +91,7 @@ public final class IntentTable {
 
   private BeginResult beginPostgres(Connection c, IntentRow row) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(sql.upsertIfReplaceable)) {
-      IntentRows.bindInsert(ps, row, nonce());
+      IntentRows.bindInsert(ps, 1, row, nonce());
       if (ps.executeUpdate() == 1) {
         return BeginResult.created(row.record());
       }
@@ -105,7 +105,7 @@ public final class IntentTable {
     long nonce = nonce();
     IntentRecord found;
     try (PreparedStatement ps = c.prepareStatement(sql.insertOrReturn)) {
-      IntentRows.bindInsert(ps, row, nonce);
+      IntentRows.bindInsert(ps, 1, row, nonce);
       try (ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
           throw new SQLException("INSERT ... RETURNING returned no row");
@@ -121,7 +121,7 @@ public final class IntentTable {
 
   private BeginResult beginH2(Connection c, IntentRow row) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(sql.insert)) {
-      IntentRows.bindInsert(ps, row, nonce());
+      IntentRows.bindInsert(ps, 1, row, nonce());
       ps.executeUpdate();
       return BeginResult.created(row.record());
     } catch (SQLException e) {
@@ -148,7 +148,7 @@ public final class IntentTable {
     }
   }
 
-  private static long nonce() {
+  static long nonce() {
     return ThreadLocalRandom.current().nextLong();
   }
 
@@ -184,7 +184,9 @@ public final class IntentTable {
     try (PreparedStatement ps = c.prepareStatement(async ? sql.completeAsync : sql.complete)) {
       ps.setInt(1, IntentRows.code(completed.state()));
       ps.setInt(2, completed.status());
-      ps.setString(3, IntentRows.storable("resource id", completed.resourceId(), 1 << 20));
+      ps.setString(
+          3,
+          IntentRows.storable("resource id", completed.resourceId(), IntentRows.MAX_RESOURCE_ID));
       IntentRows.bindPk(ps, 4, completed.scope(), completed.intentId());
       ps.setString(7, completed.key().value());
       ps.execute();

@@ -126,7 +126,8 @@ public final class RelayTable {
       boolean rejected = outcome.state() == IntentState.FAILED;
       ps.setInt(1, IntentRows.code(outcome.state()));
       ps.setInt(2, outcome.status());
-      ps.setString(3, IntentRows.storable("resource id", outcome.resourceId(), 1 << 20));
+      ps.setString(
+          3, IntentRows.storable("resource id", outcome.resourceId(), IntentRows.MAX_RESOURCE_ID));
       ps.setInt(4, rejected ? RelayCodes.HELD : RelayCodes.DONE);
       if (rejected) {
         ps.setInt(5, RelayCodes.code(HoldReason.REJECTED));

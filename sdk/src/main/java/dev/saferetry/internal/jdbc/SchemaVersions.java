@@ -14,13 +14,16 @@ import java.util.function.IntFunction;
  * have and the oldest version of the code that can still use them ({@code min_reader}), so that a
  * fleet can be upgraded one instance at a time when a new version only adds to the old one.
  *
- * <p>Installing and upgrading run under a database lock (an advisory lock on PostgreSQL, a named
- * lock on MariaDB), so that any number of instances starting at once create the tables exactly
- * once.
+ * <p>Installing and upgrading run under a lock (an advisory lock on PostgreSQL, a named lock on
+ * MariaDB, a lock in this JVM for the embedded H2), so that any number of instances starting at
+ * once create the tables exactly once.
  */
 public final class SchemaVersions {
   /** The version table's name. */
   public static final String TABLE = "saferetry_schema";
+
+  /** H2 runs in the application's process: a lock in this JVM serialises its installs. */
+  private static final Object H2_LOCK = new Object();
 
   /**
    * A component's recorded version.
@@ -66,6 +69,18 @@ public final class SchemaVersions {
    * @return what was recorded before, or empty when the component was new
    */
   public Optional<Found> install(
+      Connection c, String component, int target, int minReader, IntFunction<SqlScript> step)
+      throws SQLException {
+    if (dialect == Dialect.H2) {
+      synchronized (
+          H2_LOCK) { // H2's own DDL is not safe against a concurrent CREATE ... IF NOT EXISTS
+        return installLocked(c, component, target, minReader, step);
+      }
+    }
+    return installLocked(c, component, target, minReader, step);
+  }
+
+  private Optional<Found> installLocked(
       Connection c, String component, int target, int minReader, IntFunction<SqlScript> step)
       throws SQLException {
     boolean autoCommit = c.getAutoCommit();
@@ -127,7 +142,7 @@ public final class SchemaVersions {
         switch (dialect) {
           case POSTGRESQL -> "SELECT pg_advisory_xact_lock(?)";
           case MARIADB -> "SELECT GET_LOCK(?, 60)";
-          case H2 -> null; // one process; its DDL is serialised by the database itself
+          case H2 -> null; // see H2_LOCK
         };
     if (sql == null) {
       return;

@@ -1,0 +1,80 @@
+package dev.saferetry.internal.jdbc;
+
+import dev.saferetry.idempotency.BeginResult;
+import dev.saferetry.idempotency.IntentRecord;
+import java.util.Collections;
+
+/**
+ * The key store's begins and completions on connections of its own. On PostgreSQL, concurrent
+ * callers are grouped (see {@link Combiner} and {@link PostgresBatch}): a lone caller still costs
+ * one round trip per begin, while many callers share statements and commits. H2 and MariaDB write
+ * each intent on its own connection.
+ *
+ * <p>Values are checked in the caller's thread, before any grouping, so a value that cannot be
+ * stored fails only its own call.
+ */
+public final class IntentWrites {
+  private final Jdbc jdbc;
+  private final IntentTable table;
+  private final Combiner<IntentRow, BeginResult> begins;
+  private final Combiner<IntentRecord, Boolean> completes;
+
+  public IntentWrites(Jdbc jdbc, IntentTable table, String schema, String name) {
+    this.jdbc = jdbc;
+    this.table = table;
+    if (jdbc.dialect() == Dialect.POSTGRESQL) {
+      PostgresBatch batch = new PostgresBatch(table, schema, name);
+      begins =
+          new Combiner<>(
+              PostgresBatch.MAX_ROWS,
+              rows -> jdbc.autoCommit("begin", c -> batch.beginAll(c, rows)));
+      completes =
+          new Combiner<>(
+              PostgresBatch.MAX_ROWS,
+              records ->
+                  jdbc.autoCommit(
+                      "complete",
+                      c -> {
+                        batch.completeAll(c, records);
+                        return Collections.nCopies(records.size(), true);
+                      }));
+    } else {
+      begins = null;
+      completes = null;
+    }
+  }
+
+  /**
+   * Records the row's candidate unless a live record exists.
+   *
+   * @throws IllegalArgumentException if a value cannot be stored exactly; nothing is written
+   */
+  public BeginResult begin(IntentRow row) {
+    IntentRows.check(row);
+    return begins == null ? jdbc.autoCommit("begin", c -> table.begin(c, row)) : begins.submit(row);
+  }
+
+  /**
+   * Records an outcome if the stored record still has its key.
+   *
+   * @throws IllegalArgumentException if the resource id cannot be stored exactly
+   */
+  public void complete(IntentRecord completed) {
+    IntentRows.storable("resource id", completed.resourceId(), IntentRows.MAX_RESOURCE_ID);
+    if (completes == null) {
+      jdbc.autoCommit(
+          "complete",
+          c -> {
+            table.complete(c, completed);
+            return null;
+          });
+    } else {
+      completes.submit(completed);
+    }
+  }
+
+  /** Checks a row as {@link #begin} does, for a begin on the caller's own connection. */
+  public static void check(IntentRow row) {
+    IntentRows.check(row);
+  }
+}

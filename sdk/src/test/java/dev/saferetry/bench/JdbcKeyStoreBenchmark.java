@@ -1,0 +1,213 @@
+package dev.saferetry.bench;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.saferetry.idempotency.FileKeyStore;
+import dev.saferetry.idempotency.IdempotencyKey;
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentScope;
+import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.idempotency.KeyStore;
+import dev.saferetry.jdbc.JdbcKeyStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A bounded benchmark (about 40 s) of {@link JdbcKeyStore} on PostgreSQL: begin + complete per
+ * intent at 1, 8 and 32 callers, with the database round trips each costs, next to {@link
+ * FileKeyStore} on the same machine in the same run. Not a test; run it on an otherwise idle
+ * machine:
+ *
+ * <pre>
+ * mvn -B -q -pl sdk test-compile exec:java@bench-jdbc [-Dexec.args="JDBC_URL [DIR]"]
+ * </pre>
+ *
+ * <p>JDBC_URL defaults to {@code SAFERETRY_PG_URL} or the local server; the run uses a fresh schema
+ * and drops it. DIR (default {@code target/bench}) is where the file store writes.
+ */
+public final class JdbcKeyStoreBenchmark {
+  private static final IntentScope SCOPE = new IntentScope("bench", "POST /v1/charges");
+  private static final Duration RUN = Duration.ofSeconds(4);
+  private static final int[] CALLERS = {1, 8, 32};
+  private static final int SEQUENTIAL = 1_000;
+
+  private final AtomicInteger ids = new AtomicInteger();
+
+  private JdbcKeyStoreBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    String url =
+        args.length > 0
+            ? args[0]
+            : System.getenv()
+                .getOrDefault(
+                    "SAFERETRY_PG_URL", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
+    Path dir = Path.of(args.length > 1 ? args[1] : "target/bench").toAbsolutePath();
+    Files.createDirectories(dir);
+    String schema = "sr_bench_" + Long.toHexString(System.nanoTime());
+    try (Connection c = DriverManager.getConnection(url);
+        Statement st = c.createStatement()) {
+      st.execute("CREATE SCHEMA " + schema);
+    }
+    try {
+      new JdbcKeyStoreBenchmark().run(url, schema, dir);
+    } finally {
+      try (Connection c = DriverManager.getConnection(url);
+          Statement st = c.createStatement()) {
+        st.execute("DROP SCHEMA " + schema + " CASCADE");
+      }
+    }
+  }
+
+  private void run(String url, String schema, Path dir) throws Exception {
+    System.out.printf(
+        "SafeRetry JDBC key store benchmark (%d cores, Java %s)%n",
+        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+    try (HikariDataSource pool = pool(url, 32)) {
+      CountingDataSource counted = new CountingDataSource(pool);
+      try (JdbcKeyStore store =
+          JdbcKeyStore.builder(counted).schema(schema).createSchema(true).build()) {
+        System.out.println();
+        System.out.printf(
+            "raw single-row INSERT, auto-commit (the physical limit): %.1f µs%n",
+            rawInsertMicros(pool, schema));
+        sequentialRoundTrips(store, counted);
+        System.out.println();
+        System.out.println(
+            "| store | callers | intents/s | round trips per intent | speed-up vs 1 caller |"
+                + " target |");
+        System.out.println("|---|---:|---:|---:|---:|---|");
+        throughput("JdbcKeyStore (PostgreSQL)", store, counted);
+      }
+    }
+    Path files = Files.createTempDirectory(dir, "file-store");
+    try (FileKeyStore store = FileKeyStore.open(files)) {
+      throughput("FileKeyStore", store, null);
+    } finally {
+      try (var list = Files.list(files)) {
+        for (Path p : list.toList()) {
+          Files.deleteIfExists(p);
+        }
+      }
+      Files.deleteIfExists(files);
+    }
+  }
+
+  private static HikariDataSource pool(String url, int size) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(url);
+    config.setMaximumPoolSize(size);
+    config.setMinimumIdle(size);
+    return new HikariDataSource(config);
+  }
+
+  /** One autocommitted INSERT of a small row per round trip: what any durable begin costs. */
+  private static double rawInsertMicros(HikariDataSource pool, String schema) throws Exception {
+    try (Connection c = pool.getConnection();
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE " + schema + ".raw (id BIGINT PRIMARY KEY, v VARCHAR(64))");
+      try (PreparedStatement ps =
+          c.prepareStatement("INSERT INTO " + schema + ".raw VALUES (?, ?)")) {
+        long start = 0;
+        for (int i = -100; i < SEQUENTIAL; i++) {
+          if (i == 0) {
+            start = System.nanoTime();
+          }
+          ps.setLong(1, i);
+          ps.setString(2, IdempotencyKey.random().value());
+          ps.executeUpdate();
+        }
+        return (System.nanoTime() - start) / 1_000.0 / SEQUENTIAL;
+      }
+    }
+  }
+
+  private void sequentialRoundTrips(KeyStore store, CountingDataSource counted) {
+    long begins = 0;
+    long completes = 0;
+    for (int i = 0; i < SEQUENTIAL; i++) {
+      long before = counted.roundTrips();
+      IntentRecord begun = store.begin(candidate()).record();
+      long between = counted.roundTrips();
+      store.complete(begun.complete(IntentState.SUCCEEDED, 201, "ch_" + i));
+      begins += between - before;
+      completes += counted.roundTrips() - between;
+    }
+    long again = counted.roundTrips();
+    IntentRecord existing = candidate();
+    store.begin(existing);
+    long first = counted.roundTrips();
+    store.begin(existing); // a re-drive of a recorded intent
+    System.out.printf(
+        "sequential round trips: begin of a new intent %.2f (target 1), complete %.2f,"
+            + " begin of a recorded intent %d%n",
+        begins / (double) SEQUENTIAL,
+        completes / (double) SEQUENTIAL,
+        counted.roundTrips() - first);
+    if (first - again != 1) {
+      System.out.println("(unexpected: a new intent's begin took " + (first - again) + ")");
+    }
+  }
+
+  private void throughput(String name, KeyStore store, CountingDataSource counted)
+      throws Exception {
+    double base = 0;
+    for (int callers : CALLERS) {
+      runCallers(store, callers, Duration.ofMillis(500)); // warm-up
+      long trips = counted == null ? 0 : counted.roundTrips();
+      long start = System.nanoTime();
+      int intents = runCallers(store, callers, RUN);
+      double perSecond = intents / ((System.nanoTime() - start) / 1e9);
+      base = base == 0 ? perSecond : base;
+      String perIntent =
+          counted == null
+              ? "–"
+              : String.format("%.2f", (counted.roundTrips() - trips) / (double) intents);
+      String target =
+          callers == 32 ? "≥ 5.0× (" + (perSecond >= 5 * base ? "met" : "not met") + ")" : "";
+      System.out.printf(
+          "| %s | %d | %,.0f | %s | %.1f× | %s |%n",
+          name, callers, perSecond, perIntent, perSecond / base, target);
+    }
+  }
+
+  private int runCallers(KeyStore store, int callers, Duration duration) throws Exception {
+    long deadline = System.nanoTime() + duration.toNanos();
+    AtomicInteger done = new AtomicInteger();
+    CountDownLatch finished = new CountDownLatch(callers);
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < callers; t++) {
+      Thread thread =
+          new Thread(
+              () -> {
+                while (System.nanoTime() < deadline) {
+                  IntentRecord begun = store.begin(candidate()).record();
+                  store.complete(begun.complete(IntentState.SUCCEEDED, 201, "ch_1"));
+                  done.incrementAndGet();
+                }
+                finished.countDown();
+              });
+      threads.add(thread);
+      thread.start();
+    }
+    finished.await();
+    return done.get();
+  }
+
+  private IntentRecord candidate() {
+    String id = "order-" + ids.incrementAndGet() + "/charge";
+    String fingerprint = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+    return IntentRecord.pending(
+        SCOPE, id, IdempotencyKey.random(), fingerprint, Instant.now(), Duration.ofHours(24));
+  }
+}

@@ -1,0 +1,150 @@
+package dev.saferetry.internal.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** Group commit: alone at once, together while a batch is in flight, failures shared. */
+class CombinerTest {
+  private final List<List<Integer>> batches = new CopyOnWriteArrayList<>();
+
+  @Test
+  void aLoneCallerWritesAloneEveryTime() {
+    Combiner<Integer, String> combiner = new Combiner<>(8, this::echo);
+    for (int i = 0; i < 3; i++) {
+      assertThat(combiner.submit(i)).isEqualTo("r" + i);
+    }
+    assertThat(batches).containsExactly(List.of(0), List.of(1), List.of(2));
+  }
+
+  @Test
+  void callersArrivingDuringAWriteShareTheNextOneAndEachGetsItsOwnResult() throws Exception {
+    CountDownLatch firstWriteStarted = new CountDownLatch(1);
+    CountDownLatch releaseFirstWrite = new CountDownLatch(1);
+    Combiner<Integer, String> combiner =
+        new Combiner<>(
+            4,
+            items -> {
+              if (items.contains(0)) {
+                firstWriteStarted.countDown();
+                await(releaseFirstWrite);
+              }
+              return echo(items);
+            });
+    ExecutorService threads = Executors.newFixedThreadPool(7);
+    try {
+      Future<String> first = threads.submit(() -> combiner.submit(0));
+      await(firstWriteStarted);
+      List<Thread> waiting = new CopyOnWriteArrayList<>();
+      List<Future<String>> others = new ArrayList<>();
+      for (int i = 1; i <= 6; i++) {
+        int item = i;
+        others.add(
+            threads.submit(
+                () -> {
+                  waiting.add(Thread.currentThread());
+                  return combiner.submit(item);
+                }));
+      }
+      awaitAllWaiting(waiting, 6);
+      releaseFirstWrite.countDown();
+
+      assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("r0");
+      for (int i = 1; i <= 6; i++) {
+        assertThat(others.get(i - 1).get(10, TimeUnit.SECONDS)).isEqualTo("r" + i);
+      }
+      assertThat(batches).hasSize(3); // [0], then 4 of the 6 waiting (the cap), then the last 2
+      assertThat(batches.get(1)).hasSize(4);
+      assertThat(batches.get(2)).hasSize(2);
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  @Test
+  void aFailedWriteFailsEveryCallerOfItsBatchAndTheNextBatchStillRuns() {
+    Combiner<Integer, String> combiner =
+        new Combiner<>(
+            8,
+            items -> {
+              if (items.contains(13)) {
+                throw new IllegalStateException("disk full");
+              }
+              return echo(items);
+            });
+    assertThatThrownBy(() -> combiner.submit(13)).hasMessage("disk full");
+    assertThat(combiner.submit(14)).isEqualTo("r14");
+  }
+
+  @Test
+  void aCallerInterruptedWhileQueuedStillGetsItsResultAndKeepsTheInterrupt() throws Exception {
+    CountDownLatch firstWriteStarted = new CountDownLatch(1);
+    CountDownLatch releaseFirstWrite = new CountDownLatch(1);
+    Combiner<Integer, String> combiner =
+        new Combiner<>(
+            8,
+            items -> {
+              if (items.contains(0)) {
+                firstWriteStarted.countDown();
+                await(releaseFirstWrite);
+              }
+              return echo(items);
+            });
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try {
+      Future<String> first = threads.submit(() -> combiner.submit(0));
+      await(firstWriteStarted);
+      List<Thread> waiting = new CopyOnWriteArrayList<>();
+      Future<Boolean> queued =
+          threads.submit(
+              () -> {
+                waiting.add(Thread.currentThread());
+                String result = combiner.submit(1);
+                return result.equals("r1") && Thread.interrupted();
+              });
+      awaitAllWaiting(waiting, 1);
+      waiting.get(0).interrupt();
+      releaseFirstWrite.countDown();
+
+      assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("r0");
+      assertThat(queued.get(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(batches).containsExactly(List.of(0), List.of(1));
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  private List<String> echo(List<Integer> items) {
+    batches.add(List.copyOf(items));
+    return items.stream().map(i -> "r" + i).toList();
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      assertThat(latch.await(10, TimeUnit.SECONDS)).isTrue();
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /** Spins until {@code count} threads are blocked in the combiner (bounded by ten seconds). */
+  private static void awaitAllWaiting(List<Thread> threads, int count) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (threads.size() < count
+        || !threads.stream().allMatch(t -> t.getState() == Thread.State.WAITING)) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("callers did not queue up");
+      }
+      Thread.onSpinWait();
+    }
+  }
+}
