@@ -132,6 +132,32 @@ class JdbcTransactionTest {
 
   @ParameterizedTest
   @EnumSource(Db.class)
+  void aBeginWaitingForAnotherTransactionDoesNotHoldUpOtherIntents(Db db) throws Exception {
+    try (TestDatabase database = db.open();
+        JdbcKeyStore store = database.builder().build();
+        Connection a = database.pool().getConnection()) {
+      a.setAutoCommit(false);
+      store.begin(a, candidate("order-1/charge", "fp", T0));
+      CountDownLatch started = new CountDownLatch(1);
+      CompletableFuture<BeginResult> blocked =
+          CompletableFuture.supplyAsync(
+              () -> {
+                started.countDown();
+                return store.begin(candidate("order-1/charge", "fp", T0));
+              });
+      started.await(10, TimeUnit.SECONDS);
+
+      CompletableFuture<BeginResult> other =
+          CompletableFuture.supplyAsync(() -> store.begin(candidate("order-2/charge", "fp", T0)));
+      assertThat(other.get(10, TimeUnit.SECONDS).created()).isTrue();
+      assertThat(blocked).isNotDone();
+      a.commit();
+      assertThat(blocked.get(10, TimeUnit.SECONDS).created()).isFalse();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Db.class)
   void joiningNeedsATransaction(Db db) throws Exception {
     try (TestDatabase database = db.open();
         JdbcKeyStore store = database.builder().build();

@@ -6,20 +6,25 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Group commit for database writes: concurrent callers' items are written together, one batch at a
- * time. A caller that finds no batch in flight writes at once, alone (so a single caller pays
- * exactly one write per item, with no added wait); callers arriving meanwhile queue up and the
- * first of them, once the batch in flight ends, writes everything queued (up to {@code maxBatch})
- * for all of them. Every caller returns only after its own item was written.
+ * Group commit for database writes: concurrent callers' items are written together. A caller that
+ * finds a free writer slot writes at once with whatever is queued (alone, when it is alone: a
+ * single caller pays exactly one write per item and never waits for a timer); callers arriving
+ * while every slot is busy queue up, and the first of them to find a free slot writes everything
+ * queued (up to {@code maxBatch}) for all of them. Every caller returns only after its own item was
+ * written.
+ *
+ * <p>More than one writer slot keeps one slow batch (one that waits for a row another transaction
+ * holds, say) from holding up every other caller.
  *
  * <p>Thread-safe.
  */
 public final class Combiner<I, O> {
   private static final class Slot<I, O> {
     final I item;
+    boolean taken;
+    boolean done;
     O result;
     RuntimeException failure;
-    boolean done;
 
     Slot(I item) {
       this.item = item;
@@ -27,42 +32,49 @@ public final class Combiner<I, O> {
   }
 
   private final int maxBatch;
+  private final int writers;
   private final Function<List<I>, List<O>> write;
   private final ArrayDeque<Slot<I, O>> queue = new ArrayDeque<>();
-  private boolean writing;
+  private int busy;
 
   /**
+   * @param maxBatch the most items one write takes
+   * @param writers how many writes may run at once
    * @param write writes a batch and returns one result per item, in order; an exception fails every
    *     item of the batch
    */
-  public Combiner(int maxBatch, Function<List<I>, List<O>> write) {
+  public Combiner(int maxBatch, int writers, Function<List<I>, List<O>> write) {
     this.maxBatch = maxBatch;
+    this.writers = writers;
     this.write = write;
   }
 
   /** Writes {@code item}, alone or with others, and returns its result. */
   public O submit(I item) {
     Slot<I, O> mine = new Slot<>(item);
-    List<Slot<I, O>> batch;
     boolean interrupted = false;
     synchronized (this) {
       queue.add(mine);
-      while (writing && !mine.done) {
-        try {
-          wait();
-        } catch (InterruptedException e) {
-          interrupted = true; // the item may already be in a batch in flight: see it through
-        }
-      }
-      batch = mine.done ? null : startBatch();
     }
-    while (batch != null) {
+    while (true) {
+      List<Slot<I, O>> batch;
+      synchronized (this) {
+        while (!mine.done && (mine.taken || busy >= writers)) {
+          try {
+            wait();
+          } catch (InterruptedException e) {
+            interrupted = true; // the item may be in a write already: see it through
+          }
+        }
+        if (mine.done) {
+          break;
+        }
+        busy++;
+        batch = take();
+      }
       writeBatch(batch);
       synchronized (this) {
-        batch = mine.done ? null : startBatch();
-        if (batch == null) {
-          writing = false;
-        }
+        busy--;
         notifyAll();
       }
     }
@@ -75,11 +87,12 @@ public final class Combiner<I, O> {
     return mine.result;
   }
 
-  private List<Slot<I, O>> startBatch() {
-    writing = true;
+  private List<Slot<I, O>> take() {
     List<Slot<I, O>> batch = new ArrayList<>();
     while (!queue.isEmpty() && batch.size() < maxBatch) {
-      batch.add(queue.poll());
+      Slot<I, O> s = queue.poll();
+      s.taken = true;
+      batch.add(s);
     }
     return batch;
   }

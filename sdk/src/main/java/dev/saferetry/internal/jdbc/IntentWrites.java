@@ -14,6 +14,13 @@ import java.util.Collections;
  * stored fails only its own call.
  */
 public final class IntentWrites {
+  /**
+   * Statements of one kind in flight at once per store: few enough to batch well under load, more
+   * than one so that a begin waiting for another transaction's uncommitted row delays only the
+   * callers batched with it.
+   */
+  private static final int WRITERS = 4;
+
   private final Jdbc jdbc;
   private final IntentTable table;
   private final Combiner<IntentRow, BeginResult> begins;
@@ -27,10 +34,12 @@ public final class IntentWrites {
       begins =
           new Combiner<>(
               PostgresBatch.MAX_ROWS,
+              WRITERS,
               rows -> jdbc.autoCommit("begin", c -> batch.beginAll(c, rows)));
       completes =
           new Combiner<>(
               PostgresBatch.MAX_ROWS,
+              WRITERS,
               records ->
                   jdbc.autoCommit(
                       "complete",

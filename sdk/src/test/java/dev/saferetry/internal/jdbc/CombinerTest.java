@@ -19,7 +19,7 @@ class CombinerTest {
 
   @Test
   void aLoneCallerWritesAloneEveryTime() {
-    Combiner<Integer, String> combiner = new Combiner<>(8, this::echo);
+    Combiner<Integer, String> combiner = new Combiner<>(8, 1, this::echo);
     for (int i = 0; i < 3; i++) {
       assertThat(combiner.submit(i)).isEqualTo("r" + i);
     }
@@ -33,6 +33,7 @@ class CombinerTest {
     Combiner<Integer, String> combiner =
         new Combiner<>(
             4,
+            1,
             items -> {
               if (items.contains(0)) {
                 firstWriteStarted.countDown();
@@ -75,6 +76,7 @@ class CombinerTest {
     Combiner<Integer, String> combiner =
         new Combiner<>(
             8,
+            1,
             items -> {
               if (items.contains(13)) {
                 throw new IllegalStateException("disk full");
@@ -92,6 +94,7 @@ class CombinerTest {
     Combiner<Integer, String> combiner =
         new Combiner<>(
             8,
+            1,
             items -> {
               if (items.contains(0)) {
                 firstWriteStarted.countDown();
@@ -118,6 +121,36 @@ class CombinerTest {
       assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("r0");
       assertThat(queued.get(10, TimeUnit.SECONDS)).isTrue();
       assertThat(batches).containsExactly(List.of(0), List.of(1));
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  @Test
+  void aSlowBatchDoesNotHoldUpCallersWhileAnotherWriterIsFree() throws Exception {
+    CountDownLatch slowWriteStarted = new CountDownLatch(1);
+    CountDownLatch releaseSlowWrite = new CountDownLatch(1);
+    Combiner<Integer, String> combiner =
+        new Combiner<>(
+            8,
+            2,
+            items -> {
+              if (items.contains(0)) {
+                slowWriteStarted.countDown();
+                await(releaseSlowWrite); // e.g. waiting for a row another transaction holds
+              }
+              return echo(items);
+            });
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try {
+      Future<String> slow = threads.submit(() -> combiner.submit(0));
+      await(slowWriteStarted);
+
+      assertThat(threads.submit(() -> combiner.submit(1)).get(10, TimeUnit.SECONDS))
+          .isEqualTo("r1");
+      assertThat(slow).isNotDone();
+      releaseSlowWrite.countDown();
+      assertThat(slow.get(10, TimeUnit.SECONDS)).isEqualTo("r0");
     } finally {
       threads.shutdownNow();
     }
