@@ -8,6 +8,8 @@ import java.util.Objects;
  * Once decided (reconciled with the provider, refunded, the order cancelled), remove it with {@link
  * JdbcKeyStore#abandon}.
  *
+ * <p>Instances are immutable and thread-safe.
+ *
  * @param record the intent: still pending when {@link HoldReason#EXPIRED}, failed with the
  *     provider's status when {@link HoldReason#REJECTED}
  * @param request the request that was to be sent
@@ -15,7 +17,6 @@ import java.util.Objects;
  * @param note what the relay last noted about it (a status and error code, never a body), or {@code
  *     null}
  * @param attempts how many times it was claimed for sending
- *     <p>Instances are immutable and thread-safe.
  */
 public record HeldIntent(
     IntentRecord record, StoredRequest request, HoldReason reason, String note, int attempts) {

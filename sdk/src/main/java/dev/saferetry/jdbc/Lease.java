@@ -15,13 +15,14 @@ import java.util.Objects;
  * a reschedule, a hold). A call with a lease whose token no longer matches is refused, so an owner
  * that was paused past its lease cannot overwrite what the new owner recorded.
  *
+ * <p>Instances are immutable and thread-safe.
+ *
  * @param scope the intent's scope
  * @param intentId the intent's id
  * @param key the intent's key (a lease never applies to a later intent with the same id)
  * @param owner who holds the lease, as given to {@link JdbcOutbox#claim}
  * @param token the fencing token the stored intent had when this lease was granted
  * @param expiresAt when another owner may take the intent over
- *     <p>Instances are immutable and thread-safe.
  */
 public record Lease(
     IntentScope scope,

@@ -6,11 +6,12 @@ import java.util.Objects;
 /**
  * An outbox intent claimed for sending: what to send, with which key, under which lease.
  *
+ * <p>Instances are immutable and thread-safe.
+ *
  * @param record the intent (pending), with the key to send
  * @param request the exact request to send
  * @param lease the lease to complete, reschedule or hold it with
  * @param attempts how many times it has been claimed, this claim included
- *     <p>Instances are immutable and thread-safe.
  */
 public record LeasedIntent(IntentRecord record, StoredRequest request, Lease lease, int attempts) {
 

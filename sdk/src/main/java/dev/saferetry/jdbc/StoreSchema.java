@@ -11,6 +11,8 @@ import java.util.Optional;
 /**
  * Creates or checks the key store's table when a store is built. The table's version is recorded in
  * the {@code saferetry_schema} table beside it; see {@link SchemaVersions}.
+ *
+ * <p>Stateless and thread-safe.
  */
 final class StoreSchema {
   /** The schema version this code writes. */

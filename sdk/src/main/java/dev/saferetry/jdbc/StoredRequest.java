@@ -19,6 +19,8 @@ import java.util.regex.Pattern;
  * not a header here either: it is the intent's, and the sender places it as its client is
  * configured to.
  *
+ * <p>Instances are immutable and thread-safe.
+ *
  * @param method the HTTP method, upper case, e.g. {@code POST}
  * @param target the path and query relative to the client's base URL, without a leading slash, e.g.
  *     {@code v1/charges?expand[]=customer}; no {@code .} or {@code ..} segments, no scheme, no
@@ -27,7 +29,6 @@ import java.util.regex.Pattern;
  *     are HTTP tokens, unique ignoring case; values visible ASCII, spaces and tabs
  * @param contentType the body's media type, or {@code null} when there is no body
  * @param body the exact body bytes, or {@code null}; at most {@value #MAX_BODY_BYTES} bytes
- *     <p>Instances are immutable and thread-safe.
  */
 public record StoredRequest(
     String method, String target, Map<String, String> headers, String contentType, byte[] body) {

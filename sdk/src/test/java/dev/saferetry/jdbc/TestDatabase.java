@@ -2,6 +2,7 @@ package dev.saferetry.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -152,7 +153,7 @@ final class TestDatabase implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
+  public void close() throws SQLException, IOException {
     pools.forEach(HikariDataSource::close);
     try (Connection c = DriverManager.getConnection(url);
         Statement st = c.createStatement()) {

@@ -10,6 +10,8 @@ import java.util.Locale;
  * how a schema script is named, and the oldest server version that has every feature the stores
  * rely on ({@code INSERT ... ON CONFLICT}, {@code FOR UPDATE SKIP LOCKED}, {@code INSERT ...
  * RETURNING}).
+ *
+ * <p>Immutable and thread-safe.
  */
 public enum Dialect {
   /** PostgreSQL 12 or newer: the fleet default. */

@@ -10,6 +10,8 @@ import java.util.Objects;
  * What a begin writes: an intent record and, for an intent recorded for the relay, the request to
  * send and when to send it first.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param record the pending candidate
  * @param request the stored request, or null for an intent the caller sends itself
  * @param firstAttempt when the relay may send it, or null exactly when {@code request} is

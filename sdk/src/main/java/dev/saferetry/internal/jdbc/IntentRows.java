@@ -18,6 +18,8 @@ import java.util.Map;
  * written: text a database would change (an unpaired surrogate, a NUL character, more characters
  * than its column holds) and instants a BIGINT of nanoseconds cannot hold are refused, never stored
  * altered.
+ *
+ * <p>Stateless and thread-safe.
  */
 final class IntentRows {
   static final int MAX_TENANT = 128;

@@ -5,6 +5,8 @@ import java.util.List;
 /**
  * The key store's SQL on one table, built once from checked names. Every value is a statement
  * parameter; only the table name (checked by {@link SqlNames}) is spliced into the text.
+ *
+ * <p>Immutable and thread-safe.
  */
 final class IntentSql {
   /** An intent record, in the order {@link IntentRows#read} reads it. */

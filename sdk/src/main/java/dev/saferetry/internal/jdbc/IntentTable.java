@@ -39,6 +39,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * An existing record that is completed and expired is replaced by a conditional update naming its
  * old key, so that of two callers replacing it, one wins. A record that vanishes between the two
  * steps (abandoned, purged) sends the begin round again.
+ *
+ * <p>Thread-safe: all state is in the database and the caller's connection.
  */
 public final class IntentTable {
   private static final int ROUNDS = 8;

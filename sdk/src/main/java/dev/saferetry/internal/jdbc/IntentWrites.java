@@ -12,6 +12,8 @@ import java.util.Collections;
  *
  * <p>Values are checked in the caller's thread, before any grouping, so a value that cannot be
  * stored fails only its own call.
+ *
+ * <p>Thread-safe.
  */
 public final class IntentWrites {
   /**

@@ -10,6 +10,8 @@ import javax.sql.DataSource;
  * mode the pool hands out, and runs it again when it lost a race the database reported as transient
  * (a deadlock or a serialization failure). A {@link SQLException} that remains becomes the store's
  * own exception, with a message that names the operation and the SQL state but never a value.
+ *
+ * <p>Thread-safe.
  */
 public final class Jdbc {
   /** Work on a connection. */

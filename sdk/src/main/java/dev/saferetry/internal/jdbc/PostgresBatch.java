@@ -24,6 +24,8 @@ import java.util.function.IntFunction;
  * written in key order, so that two batches never wait for each other in opposite orders; an intent
  * that appears twice in a batch, or whose record vanished between the two steps, takes the
  * single-row path afterwards.
+ *
+ * <p>Thread-safe.
  */
 public final class PostgresBatch {
   /** The most rows one statement writes (18 parameters each). */
@@ -47,23 +49,7 @@ public final class PostgresBatch {
       return List.of(single.begin(c, rows.get(0)));
     }
     TreeMap<String, Integer> unique = firstOfEachKey(rows.size(), i -> rows.get(i).record());
-    Set<String> created = new HashSet<>();
-    String upsert =
-        upserts.computeIfAbsent(
-            unique.size(),
-            n -> IntentSql.postgresUpsert(table, n) + " RETURNING tenant, operation, intent_id");
-    try (PreparedStatement ps = c.prepareStatement(upsert)) {
-      int at = 1;
-      for (int i : unique.values()) {
-        IntentRows.bindInsert(ps, at, rows.get(i), IntentTable.nonce());
-        at += 18;
-      }
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          created.add(key(rs.getString(1), rs.getString(2), rs.getString(3)));
-        }
-      }
-    }
+    Set<String> created = upsert(c, rows, unique);
     List<IntentRecord> others = new ArrayList<>();
     unique.forEach(
         (k, i) -> {
@@ -88,6 +74,29 @@ public final class PostgresBatch {
       }
     }
     return List.of(out);
+  }
+
+  /** Inserts (or replaces) the unique rows in one statement; returns the keys it recorded. */
+  private Set<String> upsert(Connection c, List<IntentRow> rows, TreeMap<String, Integer> unique)
+      throws SQLException {
+    String upsert =
+        upserts.computeIfAbsent(
+            unique.size(),
+            n -> IntentSql.postgresUpsert(table, n) + " RETURNING tenant, operation, intent_id");
+    Set<String> created = new HashSet<>();
+    try (PreparedStatement ps = c.prepareStatement(upsert)) {
+      int at = 1;
+      for (int i : unique.values()) {
+        IntentRows.bindInsert(ps, at, rows.get(i), IntentTable.nonce());
+        at += 18;
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          created.add(key(rs.getString(1), rs.getString(2), rs.getString(3)));
+        }
+      }
+    }
+    return created;
   }
 
   private Map<String, IntentRecord> find(Connection c, List<IntentRecord> wanted)

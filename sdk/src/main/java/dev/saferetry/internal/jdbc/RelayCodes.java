@@ -3,7 +3,11 @@ package dev.saferetry.internal.jdbc;
 import dev.saferetry.jdbc.HoldReason;
 import java.sql.SQLException;
 
-/** The codes stored in {@code relay_state} and {@code hold_reason}; never enum ordinals. */
+/**
+ * The codes stored in {@code relay_state} and {@code hold_reason}; never enum ordinals. *
+ *
+ * <p>Stateless and thread-safe.
+ */
 final class RelayCodes {
   static final int QUEUED = 0;
   static final int DONE = 1;

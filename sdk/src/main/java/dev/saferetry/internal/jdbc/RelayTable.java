@@ -23,6 +23,8 @@ import java.util.List;
  * the due rows it takes with {@code FOR UPDATE SKIP LOCKED} (rows another claimer holds are passed
  * over, not waited for; H2 locks every row the query reads, so there two claims take turns) and
  * still checks the token it read in each update.
+ *
+ * <p>Thread-safe: all state is in the database and the caller's connection.
  */
 public final class RelayTable {
   private static final int MAX_NOTE = 1000;

@@ -17,6 +17,8 @@ import java.util.function.IntFunction;
  * <p>Installing and upgrading run under a lock (an advisory lock on PostgreSQL, a named lock on
  * MariaDB, a lock in this JVM for the embedded H2), so that any number of instances starting at
  * once create the tables exactly once.
+ *
+ * <p>Thread-safe: all state is in the database.
  */
 public final class SchemaVersions {
   /** The version table's name. */

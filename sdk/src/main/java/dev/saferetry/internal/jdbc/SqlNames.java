@@ -12,6 +12,8 @@ import java.util.regex.Pattern;
  *
  * <p>Names are used unquoted, so each database applies its usual case rule (PostgreSQL folds to
  * lower case, H2 to upper case).
+ *
+ * <p>Stateless and thread-safe.
  */
 public final class SqlNames {
   /** The longest name accepted. */

@@ -17,6 +17,7 @@ import java.util.Map;
  * names (see {@link SqlNames}) before anything runs.
  *
  * @param statements the statements, placeholders replaced, without their terminating semicolons
+ *     <p>Immutable and thread-safe.
  */
 public record SqlScript(List<String> statements) {
 
