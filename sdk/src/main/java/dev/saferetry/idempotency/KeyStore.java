@@ -10,7 +10,8 @@ import java.util.Optional;
  *
  * <p>The SPI is deliberately small and storage-neutral, so that a file, a database table or any
  * shared store can implement it. The SDK ships {@link InMemoryKeyStore} (the default; keys live as
- * long as the process) and {@link FileKeyStore} (keys survive a crash).
+ * long as the process), {@link FileKeyStore} (keys survive a crash) and {@link
+ * dev.saferetry.jdbc.JdbcKeyStore} (keys in a database, shared by every instance of a service).
  *
  * <p><b>What implementations must guarantee.</b>
  *
