@@ -45,61 +45,55 @@ final class StoreSchema {
       }
     }
     Optional<SchemaVersions.Found> found = versions.read(c, component);
-    if (found.isEmpty()) {
-      throw new JdbcSchemaException(
-          qualified,
-          -1,
-          VERSION,
-          "table "
-              + qualified
-              + " has no SafeRetry schema recorded (in "
-              + SchemaVersions.TABLE
-              + "): build the store with createSchema(true), or run the script"
-              + " dev/saferetry/jdbc/schema/keystore-v"
-              + VERSION
-              + "-<database>.sql and record its version");
-    }
-    int version = found.get().version();
-    if (version < VERSION) {
-      throw new JdbcSchemaException(
-          qualified,
-          version,
-          VERSION,
-          "table "
-              + qualified
-              + " has schema version "
-              + version
-              + " but this SafeRetry needs "
-              + VERSION
-              + ": upgrade it with createSchema(true) or the upgrade scripts");
-    }
-    if (found.get().minReader() > VERSION) {
-      throw new JdbcSchemaException(
-          qualified,
-          version,
-          VERSION,
-          "table "
-              + qualified
-              + " has schema version "
-              + version
-              + ", written by a newer SafeRetry that this one ("
-              + VERSION
-              + ") cannot use: upgrade the SDK");
-    }
+    int version = check(qualified, found);
     try {
       table.probe(c);
     } catch (SQLException e) {
-      throw new JdbcSchemaException(
+      throw refused(
           qualified,
           version,
-          VERSION,
-          "table "
-              + qualified
-              + " is recorded as schema version "
-              + version
-              + " but lacks its columns (SQL state "
-              + e.getSQLState()
-              + "): was it created by hand or altered?");
+          String.format(
+              "is recorded as schema version %d but lacks its columns (SQL state %s): was it"
+                  + " created by hand or altered?",
+              version, e.getSQLState()));
     }
+  }
+
+  /** Returns the recorded version if this code can use the table; throws otherwise. */
+  private static int check(String qualified, Optional<SchemaVersions.Found> found) {
+    if (found.isEmpty()) {
+      throw refused(
+          qualified,
+          -1,
+          String.format(
+              "has no SafeRetry schema recorded (in %s): build the store with createSchema(true),"
+                  + " or run the script dev/saferetry/jdbc/schema/keystore-v%d-<database>.sql"
+                  + " and record its version",
+              SchemaVersions.TABLE, VERSION));
+    }
+    int version = found.get().version();
+    if (version < VERSION) {
+      throw refused(
+          qualified,
+          version,
+          String.format(
+              "has schema version %d but this SafeRetry needs %d: upgrade it with"
+                  + " createSchema(true)",
+              version, VERSION));
+    }
+    if (found.get().minReader() > VERSION) {
+      throw refused(
+          qualified,
+          version,
+          String.format(
+              "has schema version %d, written by a newer SafeRetry that this one (%d) cannot"
+                  + " use: upgrade the SDK",
+              version, VERSION));
+    }
+    return version;
+  }
+
+  private static JdbcSchemaException refused(String table, int found, String problem) {
+    return new JdbcSchemaException(table, found, VERSION, "table " + table + " " + problem);
   }
 }

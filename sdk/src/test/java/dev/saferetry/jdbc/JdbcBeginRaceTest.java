@@ -41,11 +41,7 @@ class JdbcBeginRaceTest {
   void thirtyTwoThreadsBeginningTheSameIntentsRecordEachExactlyOnce(Db db) throws Exception {
     int intents = 25;
     try (TestDatabase database = db.open();
-        JdbcKeyStore store =
-            JdbcKeyStore.builder(database.newPool(16))
-                .schema(database.schema)
-                .createSchema(true)
-                .build()) {
+        JdbcKeyStore store = storeWith16Connections(database)) {
       List<List<BeginResult>> perThread =
           race(
               t -> {
@@ -79,11 +75,7 @@ class JdbcBeginRaceTest {
   @EnumSource(Db.class)
   void racersWithAnotherPayloadGetTheWinnersRecordNeverASecondKey(Db db) throws Exception {
     try (TestDatabase database = db.open();
-        JdbcKeyStore store =
-            JdbcKeyStore.builder(database.newPool(16))
-                .schema(database.schema)
-                .createSchema(true)
-                .build()) {
+        JdbcKeyStore store = storeWith16Connections(database)) {
       List<BeginResult> results =
           race(t -> store.begin(candidate("order-1", t % 2 == 0 ? "fp-a" : "fp-b", T0)));
       assertThat(results.stream().filter(BeginResult::created)).hasSize(1);
@@ -101,11 +93,7 @@ class JdbcBeginRaceTest {
   @EnumSource(Db.class)
   void racingReplacementsOfAnExpiredCompletedIntentMintExactlyOneNewKey(Db db) throws Exception {
     try (TestDatabase database = db.open();
-        JdbcKeyStore store =
-            JdbcKeyStore.builder(database.newPool(16))
-                .schema(database.schema)
-                .createSchema(true)
-                .build()) {
+        JdbcKeyStore store = storeWith16Connections(database)) {
       IntentRecord old = candidate("order-1", "fp", T0);
       store.begin(old);
       store.complete(old.complete(IntentState.SUCCEEDED, 201, "ch_1"));
@@ -119,6 +107,13 @@ class JdbcBeginRaceTest {
       assertThat(stored.state()).isEqualTo(IntentState.PENDING);
       assertThat(results).allSatisfy(r -> assertThat(r.record().key()).isEqualTo(stored.key()));
     }
+  }
+
+  private static JdbcKeyStore storeWith16Connections(TestDatabase database) {
+    return JdbcKeyStore.builder(database.newPool(16))
+        .schema(database.schema)
+        .createSchema(true)
+        .build();
   }
 
   /** Runs {@code work(thread)} on 32 threads released at once; returns the results in order. */

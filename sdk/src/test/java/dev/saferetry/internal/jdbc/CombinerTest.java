@@ -16,6 +16,22 @@ import org.junit.jupiter.api.Test;
 /** Group commit: alone at once, together while a batch is in flight, failures shared. */
 class CombinerTest {
   private final List<List<Integer>> batches = new CopyOnWriteArrayList<>();
+  private final CountDownLatch slowWriteStarted = new CountDownLatch(1);
+  private final CountDownLatch releaseSlowWrite = new CountDownLatch(1);
+
+  /** A combiner whose write of any batch holding item 0 waits until {@code releaseSlowWrite}. */
+  private Combiner<Integer, String> slowOnZero(int maxBatch, int writers) {
+    return new Combiner<>(
+        maxBatch,
+        writers,
+        items -> {
+          if (items.contains(0)) {
+            slowWriteStarted.countDown();
+            await(releaseSlowWrite);
+          }
+          return echo(items);
+        });
+  }
 
   @Test
   void aLoneCallerWritesAloneEveryTime() {
@@ -28,23 +44,11 @@ class CombinerTest {
 
   @Test
   void callersArrivingDuringAWriteShareTheNextOneAndEachGetsItsOwnResult() throws Exception {
-    CountDownLatch firstWriteStarted = new CountDownLatch(1);
-    CountDownLatch releaseFirstWrite = new CountDownLatch(1);
-    Combiner<Integer, String> combiner =
-        new Combiner<>(
-            4,
-            1,
-            items -> {
-              if (items.contains(0)) {
-                firstWriteStarted.countDown();
-                await(releaseFirstWrite);
-              }
-              return echo(items);
-            });
+    Combiner<Integer, String> combiner = slowOnZero(4, 1);
     ExecutorService threads = Executors.newFixedThreadPool(7);
     try {
       Future<String> first = threads.submit(() -> combiner.submit(0));
-      await(firstWriteStarted);
+      await(slowWriteStarted);
       List<Thread> waiting = new CopyOnWriteArrayList<>();
       List<Future<String>> others = new ArrayList<>();
       for (int i = 1; i <= 6; i++) {
@@ -57,7 +61,7 @@ class CombinerTest {
                 }));
       }
       awaitAllWaiting(waiting, 6);
-      releaseFirstWrite.countDown();
+      releaseSlowWrite.countDown();
 
       assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("r0");
       for (int i = 1; i <= 6; i++) {
@@ -89,23 +93,11 @@ class CombinerTest {
 
   @Test
   void aCallerInterruptedWhileQueuedStillGetsItsResultAndKeepsTheInterrupt() throws Exception {
-    CountDownLatch firstWriteStarted = new CountDownLatch(1);
-    CountDownLatch releaseFirstWrite = new CountDownLatch(1);
-    Combiner<Integer, String> combiner =
-        new Combiner<>(
-            8,
-            1,
-            items -> {
-              if (items.contains(0)) {
-                firstWriteStarted.countDown();
-                await(releaseFirstWrite);
-              }
-              return echo(items);
-            });
+    Combiner<Integer, String> combiner = slowOnZero(8, 1);
     ExecutorService threads = Executors.newFixedThreadPool(2);
     try {
       Future<String> first = threads.submit(() -> combiner.submit(0));
-      await(firstWriteStarted);
+      await(slowWriteStarted);
       List<Thread> waiting = new CopyOnWriteArrayList<>();
       Future<Boolean> queued =
           threads.submit(
@@ -116,7 +108,7 @@ class CombinerTest {
               });
       awaitAllWaiting(waiting, 1);
       waiting.get(0).interrupt();
-      releaseFirstWrite.countDown();
+      releaseSlowWrite.countDown();
 
       assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("r0");
       assertThat(queued.get(10, TimeUnit.SECONDS)).isTrue();
@@ -128,19 +120,8 @@ class CombinerTest {
 
   @Test
   void aSlowBatchDoesNotHoldUpCallersWhileAnotherWriterIsFree() throws Exception {
-    CountDownLatch slowWriteStarted = new CountDownLatch(1);
-    CountDownLatch releaseSlowWrite = new CountDownLatch(1);
-    Combiner<Integer, String> combiner =
-        new Combiner<>(
-            8,
-            2,
-            items -> {
-              if (items.contains(0)) {
-                slowWriteStarted.countDown();
-                await(releaseSlowWrite); // e.g. waiting for a row another transaction holds
-              }
-              return echo(items);
-            });
+    // the slow write stands for one waiting for a row another transaction holds
+    Combiner<Integer, String> combiner = slowOnZero(8, 2);
     ExecutorService threads = Executors.newFixedThreadPool(2);
     try {
       Future<String> slow = threads.submit(() -> combiner.submit(0));
