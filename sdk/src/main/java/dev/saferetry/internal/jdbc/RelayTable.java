@@ -46,46 +46,35 @@ public final class RelayTable {
   /** The outbox on the table {@code name} in {@code schema} (null: the connection's). */
   public RelayTable(String schema, String name) {
     String t = SqlNames.qualify(schema, name);
-    String record = IntentSql.RECORD + ", " + IntentSql.RELAY;
+    String select = "SELECT " + IntentSql.RECORD + ", " + IntentSql.RELAY + " FROM " + t;
     claimSelect =
-        "SELECT "
-            + record
-            + " FROM "
-            + t
+        select
             + " WHERE relay_state = 0 AND next_attempt_ns <= ? AND expires_at_ns > ?"
             + " AND (lease_expires_ns IS NULL OR lease_expires_ns <= ?)"
             + " ORDER BY next_attempt_ns LIMIT ? FOR UPDATE SKIP LOCKED";
+    held = select + " WHERE relay_state = 2 ORDER BY created_at_ns, tenant, operation, intent_id";
+    String update = "UPDATE " + t + " SET ";
     claimUpdate =
-        "UPDATE "
-            + t
-            + " SET lease_owner = ?, lease_expires_ns = ?, lease_token = lease_token + 1,"
+        update
+            + "lease_owner = ?, lease_expires_ns = ?, lease_token = lease_token + 1,"
             + " attempts = attempts + 1"
             + FENCE;
     complete =
-        "UPDATE "
-            + t
-            + " SET state = ?, status = ?, resource_id = ?, relay_state = ?, hold_reason = ?,"
+        update
+            + "state = ?, status = ?, resource_id = ?, relay_state = ?, hold_reason = ?,"
             + " relay_note = ?"
             + RELEASE
             + FENCE;
-    retryAt = "UPDATE " + t + " SET next_attempt_ns = ?, relay_note = ?" + RELEASE + FENCE;
-    hold =
-        "UPDATE " + t + " SET relay_state = 2, hold_reason = ?, relay_note = ?" + RELEASE + FENCE;
-    renew = "UPDATE " + t + " SET lease_expires_ns = ?" + FENCE;
+    retryAt = update + "next_attempt_ns = ?, relay_note = ?" + RELEASE + FENCE;
+    hold = update + "relay_state = 2, hold_reason = ?, relay_note = ?" + RELEASE + FENCE;
+    renew = update + "lease_expires_ns = ?" + FENCE;
     holdOverdue =
-        "UPDATE "
-            + t
-            + " SET relay_state = 2, hold_reason = 1, relay_note = ?"
+        update
+            + "relay_state = 2, hold_reason = 1, relay_note = ?"
             + RELEASE
             + " WHERE relay_state = 0 AND state = 0"
             + " AND (lease_expires_ns IS NULL OR lease_expires_ns <= ?)"
             + " AND (expires_at_ns <= ? OR created_at_ns <= ?)";
-    held =
-        "SELECT "
-            + record
-            + " FROM "
-            + t
-            + " WHERE relay_state = 2 ORDER BY created_at_ns, tenant, operation, intent_id";
   }
 
   /** Claims up to {@code limit} due intents for {@code owner}; run in a transaction. */
