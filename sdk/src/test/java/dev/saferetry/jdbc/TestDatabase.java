@@ -122,8 +122,14 @@ final class TestDatabase implements AutoCloseable {
 
   /** Another pool on the same database, as a second instance of a service would have. */
   HikariDataSource newPool(int size) {
+    return newPool(size, null);
+  }
+
+  /** Another pool whose connections first run {@code initSql} (null: nothing). */
+  HikariDataSource newPool(int size, String initSql) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(url);
+    config.setConnectionInitSql(initSql);
     config.setMaximumPoolSize(size);
     config.setMinimumIdle(1);
     config.setPoolName(schema + "-" + pools.size());

@@ -96,18 +96,14 @@ public enum Dialect {
 
   /**
    * Whether the statement lost a race with another transaction and may simply be run again: a
-   * serialization failure, a deadlock or a lock wait that timed out.
+   * serialization failure or a deadlock (the database rolled the loser back). A lock wait that
+   * timed out is not: running it again would only wait as long once more.
    */
   public boolean isTransient(SQLException e) {
     String state = e.getSQLState();
-    if ("40001".equals(state) || "40P01".equals(state)) {
-      return true;
-    }
-    return switch (this) {
-      case POSTGRESQL -> false;
-      case H2 -> e.getErrorCode() == 50200 || e.getErrorCode() == 40001;
-      case MARIADB -> e.getErrorCode() == 1213 || e.getErrorCode() == 1205;
-    };
+    return "40001".equals(state)
+        || "40P01".equals(state)
+        || (this == MARIADB && e.getErrorCode() == 1213);
   }
 
   /** Options appended to every {@code CREATE TABLE}: MariaDB needs exact, binary text. */

@@ -157,7 +157,7 @@ public final class PostgresBatch {
         ps.setString(at + 6, r.resourceId());
         at += 7;
       }
-      ps.execute();
+      IntentTable.executeAsync(c, ps, async);
     }
     Set<Integer> written = new HashSet<>(unique.values());
     for (int i = 0; i < records.size(); i++) {
