@@ -21,7 +21,7 @@ public final class IntentWrites {
    * than one so that a begin waiting for another transaction's uncommitted row delays only the
    * callers batched with it.
    */
-  private static final int WRITERS = 4;
+  private static final int WRITERS = 2;
 
   private final Jdbc jdbc;
   private final IntentTable table;
