@@ -1,5 +1,6 @@
 package dev.saferetry;
 
+import dev.saferetry.internal.Redaction;
 import dev.saferetry.resilience.TransportFailure;
 import java.time.Duration;
 import java.util.Objects;
@@ -13,7 +14,9 @@ import java.util.Optional;
  *
  * @param number 1 for the first attempt
  * @param requestId the {@code X-Request-Id} sent with this attempt
- * @param serverRequestId the server's {@code Request-Id} or {@code X-Request-Id}, or {@code null}
+ * @param serverRequestId the server's {@code Request-Id} or {@code X-Request-Id} (as the SDK
+ *     records it: printable ASCII, at most 128 characters, echoed credentials masked), or {@code
+ *     null}
  * @param status the HTTP status, or 0 when the attempt ended with a transport failure
  * @param failure the transport failure, or {@code null} when an HTTP answer arrived
  * @param duration how long the attempt took
@@ -48,7 +51,8 @@ public record Attempt(
   }
 
   /**
-   * Returns a short description safe to log, e.g. {@code "#2 503"} or {@code "#1 READ_TIMEOUT"}.
+   * Returns a short description safe to log, e.g. {@code "#2 503"} or {@code "#1 READ_TIMEOUT"};
+   * the server's request id is shown as printable ASCII, capped.
    */
   @Override
   public String toString() {
@@ -60,7 +64,9 @@ public record Attempt(
         + duration.toMillis()
         + " ms, request id "
         + requestId
-        + (serverRequestId != null ? ", server request id " + serverRequestId : "")
+        + (serverRequestId != null
+            ? ", server request id " + Redaction.printable(serverRequestId)
+            : "")
         + ")";
   }
 }

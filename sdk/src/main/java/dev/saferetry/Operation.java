@@ -15,7 +15,10 @@ import java.util.Objects;
  * }</pre>
  *
  * <p>Every method except GET, HEAD and OPTIONS carries an idempotency key. Path variables are
- * written {@code {name}} and filled from {@link RequestOptions#pathParams()}.
+ * written {@code {name}}, each a whole segment, and filled from {@link
+ * RequestOptions#pathParams()}: a value is always one segment ({@code /}, {@code %}, {@code ?} and
+ * {@code #} are encoded), and empty, {@code .} or {@code ..} values are refused before any I/O.
+ * Templates have no query, no dot segments, no spaces and no control characters.
  *
  * @param <Q> the request body type ({@code Void} for none)
  * @param <R> the response body type
@@ -37,14 +40,36 @@ public record Operation<Q, R>(
     Objects.requireNonNull(requestType, "requestType");
     Objects.requireNonNull(responseType, "responseType");
     method = method.toUpperCase(Locale.ROOT);
-    if (!pathTemplate.startsWith("/")) {
-      throw new IllegalArgumentException("pathTemplate must start with '/': " + pathTemplate);
-    }
+    checkTemplate(pathTemplate);
     if (name == null) {
       name = method + " " + pathTemplate;
     }
-    if (name.isBlank()) {
-      throw new IllegalArgumentException("name must not be blank");
+    if (name.isBlank() || name.chars().anyMatch(Character::isISOControl)) {
+      throw new IllegalArgumentException("name must not be blank or contain control characters");
+    }
+  }
+
+  private static void checkTemplate(String template) {
+    if (!template.startsWith("/")) {
+      throw new IllegalArgumentException("pathTemplate must start with '/': " + template);
+    }
+    for (String segment : template.substring(1).split("/", -1)) {
+      boolean variable =
+          segment.length() > 2
+              && segment.startsWith("{")
+              && segment.endsWith("}")
+              && segment.indexOf('{', 1) < 0
+              && segment.indexOf('}') == segment.length() - 1;
+      if (segment.equals(".")
+          || segment.equals("..")
+          || (!variable && (segment.contains("{") || segment.contains("}")))
+          || segment.chars().anyMatch(c -> c == '?' || c == '#' || c < 0x21 || c == 0x7F)) {
+        throw new IllegalArgumentException(
+            "pathTemplate segment '"
+                + segment
+                + "' is not a plain segment or a whole {variable}: "
+                + template);
+      }
     }
   }
 

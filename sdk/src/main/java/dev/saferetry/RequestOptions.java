@@ -120,18 +120,48 @@ public final class RequestOptions {
     }
 
     /**
-     * Adds a header to every attempt. The idempotency key and request id headers cannot be set this
-     * way.
+     * Adds a header to every attempt, validated now: before anything is recorded or sent. The
+     * idempotency key and request id headers cannot be set this way. Default: none.
      *
-     * @throws IllegalArgumentException for {@code Idempotency-Key} or {@code X-Request-Id}
+     * @throws IllegalArgumentException for {@code Idempotency-Key} or {@code X-Request-Id}, a name
+     *     that is not 1 or more visible ASCII characters (without {@code :}), or a value with
+     *     characters other than tab and printable ASCII (CR, LF, non-ASCII); the message names the
+     *     header and the index, never the value
      */
     public Builder header(String name, String value) {
-      String lower = Objects.requireNonNull(name, "name").toLowerCase(Locale.ROOT);
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(value, "value");
+      String lower = name.toLowerCase(Locale.ROOT);
       if (lower.equals("idempotency-key") || lower.equals("x-request-id")) {
         throw new IllegalArgumentException(name + " is set by the SDK; use idempotencyKey()");
       }
-      headers.put(name, Objects.requireNonNull(value, "value"));
+      checkHeader(name, value);
+      headers.put(name, value);
       return this;
+    }
+
+    private static void checkHeader(String name, String value) {
+      if (name.isEmpty()) {
+        throw new IllegalArgumentException("header name must not be empty");
+      }
+      for (int i = 0; i < name.length(); i++) {
+        char c = name.charAt(i);
+        if (c < 0x21 || c > 0x7E || c == ':') {
+          throw new IllegalArgumentException(
+              "header name has a character outside visible ASCII (or ':') at index " + i);
+        }
+      }
+      for (int i = 0; i < value.length(); i++) {
+        char c = value.charAt(i);
+        if (c != '\t' && (c < 0x20 || c > 0x7E)) {
+          throw new IllegalArgumentException(
+              "value of header "
+                  + name
+                  + " has a character other than tab or printable ASCII at index "
+                  + i
+                  + " (CR, LF and non-ASCII text cannot be sent)");
+        }
+      }
     }
 
     /** Returns the options. */

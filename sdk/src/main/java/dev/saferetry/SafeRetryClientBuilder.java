@@ -6,8 +6,10 @@ import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.idempotency.KeyStore;
+import dev.saferetry.internal.ClientChecks;
 import dev.saferetry.internal.ClientConfig;
 import dev.saferetry.internal.Json;
+import dev.saferetry.internal.Redaction;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryBudgetPolicy;
 import dev.saferetry.resilience.RetryClassifier;
@@ -19,8 +21,6 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.DoubleSupplier;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
@@ -51,6 +51,10 @@ public final class SafeRetryClientBuilder {
   private DoubleSupplier jitter;
   private long maxResponseBytes = 8L * 1024 * 1024;
   private Executor asyncExecutor;
+  private int asyncThreads = DEFAULT_ASYNC_THREADS;
+
+  /** How many calls the default async executor runs at once. */
+  public static final int DEFAULT_ASYNC_THREADS = 32;
 
   SafeRetryClientBuilder() {}
 
@@ -73,24 +77,41 @@ public final class SafeRetryClientBuilder {
     sleeper = c.sleeper();
     jitter = c.jitter();
     maxResponseBytes = c.maxResponseBytes();
+    asyncThreads = c.asyncThreads();
   }
 
-  /** The API's base URL, e.g. {@code https://api.example.com}. Required. */
+  /**
+   * The API's base URL, e.g. {@code https://api.example.com}. Required. A query string is kept and
+   * sent, but never printed; user info ({@code user:password@}) is refused by {@link #build()}.
+   *
+   * @throws IllegalArgumentException if it is not an absolute http or https URL (the message does
+   *     not repeat it)
+   */
   public SafeRetryClientBuilder baseUrl(String url) {
-    this.baseUrl = HttpUrl.get(Objects.requireNonNull(url, "baseUrl"));
+    this.baseUrl = ClientChecks.baseUrl(Objects.requireNonNull(url, "baseUrl"));
     return this;
   }
 
-  /** The API key, sent as {@code Authorization: Bearer <key>}; never logged. Default: none. */
+  /**
+   * The API key, sent as {@code Authorization: Bearer <key>}: 1 to 4,096 visible ASCII characters,
+   * checked by {@link #build()}. Never logged or printed, and masked wherever a server echoes it
+   * (error fields, request ids). Default: none.
+   */
   public SafeRetryClientBuilder apiKey(String key) {
     this.apiKey = key;
     return this;
   }
 
   /**
-   * The caller's OkHttp client; its interceptors, pool and timeouts are kept, its silent retry on
-   * connection failure and its redirect following are switched off in the SDK's derived client.
-   * Default: a client with 10 s connect, 30 s read and 30 s write timeouts, owned by the SDK.
+   * The caller's OkHttp client; its interceptors, pool, timeouts and proxy are kept. Everything
+   * with which OkHttp would send a request the SDK did not decide on is switched off in the SDK's
+   * derived client: the silent retry on connection failure, redirects, the {@link
+   * okhttp3.Authenticator} (a 401 is an answer: put credentials on every request with {@link
+   * #apiKey} or an interceptor; a warning is logged if one is set), the proxy authenticator except
+   * for a tunnel's {@code CONNECT}, and any second request within one attempt (a 503 with {@code
+   * Retry-After: 0}, a 421, an interceptor calling {@code proceed} twice), which is refused before
+   * it is written. Default: a client with 10 s connect, 30 s read and 30 s write timeouts, owned by
+   * the SDK.
    */
   public SafeRetryClientBuilder okHttpClient(OkHttpClient client) {
     this.okHttpClient = Objects.requireNonNull(client, "okHttpClient");
@@ -189,13 +210,31 @@ public final class SafeRetryClientBuilder {
     return this;
   }
 
-  /** The executor of {@code executeAsync}. Default: a cached pool of daemon threads. */
+  /**
+   * The executor of {@code executeAsync}, for full control (for example virtual threads). It is not
+   * shut down by {@link SafeRetryClient#close()}. Default: the client's own pool of {@link
+   * #asyncThreads} daemon threads.
+   */
   public SafeRetryClientBuilder asyncExecutor(Executor executor) {
     this.asyncExecutor = Objects.requireNonNull(executor, "asyncExecutor");
     return this;
   }
 
-  /** The client's name in logs and metrics. Default: {@code saferetry}. */
+  /**
+   * How many {@code executeAsync} calls the client's own pool runs at once; further calls wait in
+   * FIFO order (their deadline starts when they run). Threads are created on demand and retired
+   * after a minute idle. Ignored when an {@link #asyncExecutor} is set. Default: {@value
+   * #DEFAULT_ASYNC_THREADS}.
+   */
+  public SafeRetryClientBuilder asyncThreads(int threads) {
+    this.asyncThreads = threads;
+    return this;
+  }
+
+  /**
+   * The client's name in logs, metrics and thread names: printable ASCII. Default: {@code
+   * saferetry}.
+   */
   public SafeRetryClientBuilder name(String clientName) {
     this.name = Objects.requireNonNull(clientName, "name");
     return this;
@@ -205,12 +244,13 @@ public final class SafeRetryClientBuilder {
    * Builds the client.
    *
    * @throws IllegalStateException if {@code baseUrl} was not set
-   * @throws IllegalArgumentException naming the first bad parameter
+   * @throws IllegalArgumentException naming the first bad parameter (never echoing a secret)
    */
   public SafeRetryClient build() {
     if (baseUrl == null) {
       throw new IllegalStateException("baseUrl is required");
     }
+    ClientChecks.check(baseUrl, apiKey, name, keyPlacement);
     new IntentScope(tenant, "check");
     if (intentRetention.isNegative() || intentRetention.isZero()) {
       throw new IllegalArgumentException("intentRetention must be positive");
@@ -218,6 +258,10 @@ public final class SafeRetryClientBuilder {
     if (maxResponseBytes < 1) {
       throw new IllegalArgumentException("maxResponseBytes must be positive");
     }
+    if (asyncThreads < 1) {
+      throw new IllegalArgumentException("asyncThreads must be >= 1");
+    }
+    ClientChecks.noteAuthenticator(okHttpClient);
     boolean owns = okHttpClient == null;
     OkHttpClient http =
         owns
@@ -227,7 +271,8 @@ public final class SafeRetryClientBuilder {
                 .writeTimeout(Duration.ofSeconds(30))
                 .build()
             : okHttpClient;
-    ExecutorService owned = asyncExecutor == null ? daemonPool(name) : null;
+    ExecutorService owned =
+        asyncExecutor == null ? ClientChecks.asyncPool(name, asyncThreads) : null;
     SecureRandom secure = new SecureRandom();
     ClientConfig config =
         new ClientConfig(
@@ -250,22 +295,13 @@ public final class SafeRetryClientBuilder {
             sleeper,
             jitter == null ? secure::nextDouble : jitter,
             maxResponseBytes,
-            owned != null ? owned : asyncExecutor);
+            owned != null ? owned : asyncExecutor,
+            asyncThreads);
     return new SafeRetryClient(config, owned);
-  }
-
-  private static ExecutorService daemonPool(String name) {
-    AtomicInteger n = new AtomicInteger();
-    return Executors.newCachedThreadPool(
-        r -> {
-          Thread t = new Thread(r, name + "-async-" + n.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
   }
 
   @Override
   public String toString() {
-    return "SafeRetryClientBuilder[" + name + ", " + baseUrl + "]";
+    return "SafeRetryClientBuilder[" + name + ", " + Redaction.url(baseUrl) + "]";
   }
 }

@@ -13,10 +13,15 @@ import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.Charges;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.resilience.TransportFailure;
+import java.io.IOException;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
 import mockwebserver3.MockResponse;
+import mockwebserver3.MockResponseBody;
 import mockwebserver3.SocketEffect;
 import okhttp3.OkHttpClient;
+import okio.BufferedSink;
 import org.junit.jupiter.api.Test;
 
 class BadResponsesTest extends ClientFixture {
@@ -45,15 +50,60 @@ class BadResponsesTest extends ClientFixture {
         .isInstanceOf(ResponseBodyException.class);
   }
 
+  /** A body of {@code size} bytes produced while it is written, counting what left the server. */
+  private static final class EndlessJson implements MockResponseBody {
+    final long size;
+    final AtomicLong written = new AtomicLong();
+
+    EndlessJson(long size) {
+      this.size = size;
+    }
+
+    @Override
+    public long getContentLength() {
+      return size;
+    }
+
+    @Override
+    public void writeTo(BufferedSink sink) throws IOException {
+      byte[] chunk = new byte[64 * 1024];
+      Arrays.fill(chunk, (byte) 'x');
+      chunk[0] = '[';
+      for (long left = size; left > 0; ) {
+        int n = (int) Math.min(chunk.length, left);
+        sink.write(chunk, 0, n);
+        sink.flush();
+        written.addAndGet(n);
+        left -= n;
+        chunk[0] = 'x';
+      }
+    }
+  }
+
   @Test
-  void anOversizedBodyIsRefusedNotBuffered() {
-    server.enqueue(json(200, "{\"id\":\"" + "x".repeat(10_000) + "\"}"));
+  void anOversizedBodyIsRefusedNotBuffered() throws Exception {
+    long size = 1L << 30; // 1 GiB: buffering it would exhaust the test JVM's heap
+    EndlessJson body = new EndlessJson(size);
+    server.enqueue(
+        new MockResponse.Builder()
+            .code(200)
+            .setHeader("Content-Type", "application/json")
+            .body(body)
+            .build());
     try (SafeRetryClient c = builder().maxResponseBytes(1024).build()) {
       assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
           .isInstanceOfSatisfying(
               ResponseBodyException.class,
-              e -> assertThat(e.getMessage()).contains("limit of 1024 bytes"));
+              e -> {
+                assertThat(e.getMessage()).contains("limit of 1024 bytes");
+                assertThat(e.outcome()).isEqualTo(Outcome.SUCCEEDED);
+              });
     }
+    // The client stopped reading at the limit and dropped the connection: the server could write
+    // only what socket buffers hold, not the body (nor drain it to reuse the connection).
+    server.close();
+    assertThat(body.written.get()).isLessThan(16L << 20);
+    assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
   @Test

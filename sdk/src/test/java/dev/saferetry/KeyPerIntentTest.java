@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.SafeRetryException;
+import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.Charges;
 import java.util.List;
@@ -90,21 +91,37 @@ class KeyPerIntentTest extends ClientFixture {
 
   @Test
   void malformedCallerKeysAreRejectedBeforeAnyIo() {
+    InMemoryKeyStore store = new InMemoryKeyStore();
     String tooLong = "k".repeat(256);
-    for (String bad :
-        new String[] {"", "has space", "line\r\nInjected: 1", tooLong, "tab\t", "é"}) {
-      assertThatThrownBy(() -> RequestOptions.builder().idempotencyKey(bad))
-          .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContaining("idempotency key");
+    try (SafeRetryClient c = builder().keyStore(store).build()) {
+      int n = 0;
+      for (String bad :
+          new String[] {"", "has space", "line\r\nInjected: 1", tooLong, "tab\t", "é", "\uD800"}) {
+        String intent = "order-" + n++;
+        // The whole call, as a caller writes it: the bad key stops it before the store or wire.
+        assertThatThrownBy(
+                () ->
+                    c.execute(
+                        Charges.CREATE,
+                        PARAMS,
+                        RequestOptions.builder().intentId(intent).idempotencyKey(bad).build()))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("idempotency key");
+      }
+      assertThat(server.getRequestCount()).isZero();
+      assertThat(store.pending()).isEmpty();
+
+      // The longest valid key goes through: the counters above could have moved.
+      server.enqueue(charge());
+      String longest = "k".repeat(255);
+      CallResult<?> ok =
+          c.execute(
+              Charges.CREATE,
+              PARAMS,
+              RequestOptions.builder().intentId("order-ok").idempotencyKey(longest).build());
+      assertThat(ok.key().value()).isEqualTo(longest);
     }
-    assertThat(
-            RequestOptions.builder()
-                .idempotencyKey("k".repeat(255))
-                .build()
-                .idempotencyKey()
-                .value())
-        .hasSize(255);
-    assertThat(server.getRequestCount()).isZero();
+    assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
   @Test

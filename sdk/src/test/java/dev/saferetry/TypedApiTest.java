@@ -2,6 +2,7 @@ package dev.saferetry;
 
 import static dev.saferetry.Answers.charge;
 import static dev.saferetry.Answers.drain;
+import static dev.saferetry.Answers.dropAfterRequest;
 import static dev.saferetry.Answers.json;
 import static dev.saferetry.Answers.status;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -15,11 +16,17 @@ import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.PaymentsClient;
 import dev.saferetry.payments.Refund;
 import dev.saferetry.payments.RefundCreateParams;
+import dev.saferetry.resilience.TransportFailure;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import mockwebserver3.RecordedRequest;
+import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
 import org.junit.jupiter.api.Test;
 
 class TypedApiTest extends ClientFixture {
@@ -112,16 +119,49 @@ class TypedApiTest extends ClientFixture {
                       chain.request().newBuilder().header("X-Caller", "yes").build());
                 })
             .build();
-    server.enqueue(status(502));
+    assertThat(own.retryOnConnectionFailure()).isTrue();
+
+    // The caller's client on its own: a pooled connection whose answer is lost after the server
+    // read the request is re-sent silently: one call, two deliveries of the request.
+    Request post =
+        new Request.Builder()
+            .url(server.url("/v1/charges"))
+            .post(RequestBody.create("{}", MediaType.get("application/json")))
+            .build();
     server.enqueue(charge());
+    server.enqueue(dropAfterRequest());
+    server.enqueue(charge());
+    for (int call = 0; call < 2; call++) {
+      try (Response r = own.newCall(post).execute()) {
+        assertThat(r.code()).isEqualTo(200);
+      }
+    }
+    assertThat(drain(server)).hasSize(3);
+
+    // Through the SDK, the same fault is an attempt the SDK sees, records and retries itself.
+    seen.set(0);
+    server.enqueue(charge());
+    server.enqueue(dropAfterRequest());
+    server.enqueue(charge());
+    CallResult<Charge> result;
     try (SafeRetryClient c = builder().okHttpClient(own).build()) {
       c.execute(dev.saferetry.payments.Charges.CREATE, ChargeCreateParams.of(1, "eur"));
+      server.takeRequest(); // the first call, priming the pooled connection
+      result = c.execute(dev.saferetry.payments.Charges.CREATE, ChargeCreateParams.of(1, "eur"));
     }
-    assertThat(seen).hasValue(2);
-    assertThat(drain(server))
+    List<RecordedRequest> requests = List.of(server.takeRequest(), server.takeRequest());
+    assertThat(server.getRequestCount()).isEqualTo(3 + 3);
+    assertThat(result.attempts()).hasSize(2);
+    assertThat(result.attempts().get(0).failure()).isEqualTo(TransportFailure.UNEXPECTED_EOF);
+    assertThat(requests)
+        .extracting(r -> r.getHeaders().get("X-Request-Id"))
+        .containsExactlyElementsOf(result.attempts().stream().map(Attempt::requestId).toList());
+    assertThat(seen).hasValue(3);
+    assertThat(requests)
         .extracting(r -> r.getHeaders().get("X-Caller"))
         .containsExactly("yes", "yes");
     assertThat(own.retryOnConnectionFailure()).isTrue(); // the caller's own client is untouched
+    own.connectionPool().evictAll();
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.saferetry.error;
 import dev.saferetry.Attempt;
 import dev.saferetry.Outcome;
 import dev.saferetry.idempotency.IdempotencyKey;
+import dev.saferetry.internal.Redaction;
 import java.util.List;
 
 /**
@@ -13,7 +14,10 @@ import java.util.List;
  * <p>The error body is parsed when it is JSON in the common shapes ({@code
  * {"error":{"type","code","message"}}} or the same fields at the top level); otherwise the typed
  * fields are {@code null} and {@link #errorBody()} holds the text (at most 64 KiB). The body is
- * never part of {@link #getMessage()}.
+ * never part of {@link #getMessage()}; the message shows the type, code and server request id as
+ * one line of printable ASCII, each capped at 128 characters. A credential of the call (the API
+ * key, an {@code Authorization} or other credential header) that the server echoes is masked as
+ * {@code [redacted]} in every field, the body included.
  *
  * <p>Instances are immutable and thread-safe.
  */
@@ -50,18 +54,19 @@ public sealed class ApiException extends SafeRetryException permits IdempotencyK
     this.errorBody = errorBody == null ? "" : errorBody;
   }
 
+  /** The message: server-supplied text reduced to one capped line of printable ASCII. */
   private static String summary(int status, String type, String code, List<Attempt> attempts) {
     StringBuilder sb = new StringBuilder("HTTP ").append(status);
     if (type != null) {
-      sb.append(' ').append(type);
+      sb.append(' ').append(Redaction.printable(type));
     }
     if (code != null) {
-      sb.append(" (").append(code).append(')');
+      sb.append(" (").append(Redaction.printable(code)).append(')');
     }
     if (!attempts.isEmpty()) {
       String rid = attempts.get(attempts.size() - 1).serverRequestId();
       if (rid != null) {
-        sb.append(", server request id ").append(rid);
+        sb.append(", server request id ").append(Redaction.printable(rid));
       }
     }
     return sb.toString();

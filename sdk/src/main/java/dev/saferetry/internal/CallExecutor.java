@@ -4,6 +4,7 @@ import dev.saferetry.Attempt;
 import dev.saferetry.CallResult;
 import dev.saferetry.Operation;
 import dev.saferetry.RequestOptions;
+import dev.saferetry.error.CircuitOpenException;
 import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.event.AttemptFinished;
 import dev.saferetry.event.AttemptStarted;
@@ -41,6 +42,7 @@ public final class CallExecutor {
   private final SafeRetryListener listener;
   private final Endings endings;
   private final RetryBudget budget;
+  private final Redaction redaction;
 
   /** Expanded URLs of templates without variables: the same for every call. */
   private final ConcurrentHashMap<String, HttpUrl> fixedUrls = new ConcurrentHashMap<>();
@@ -62,6 +64,7 @@ public final class CallExecutor {
         new Intents(config.keyStore(), config.tenant(), config.intentRetention(), config.clock());
     this.endings = new Endings(config, intents, listener);
     this.budget = new RetryBudget(config.retryBudget());
+    this.redaction = Redaction.ofApiKey(config.apiKey());
   }
 
   /** Returns the OkHttp client the SDK sends with (the caller's, with SDK-owned retries). */
@@ -93,7 +96,8 @@ public final class CallExecutor {
       claim = intents.claim(op.name(), options.intentId(), options.idempotencyKey(), fingerprint);
     }
     call.bind(config, claim.key());
-    CallState state = new CallState(op, options.intentId(), claim);
+    CallState state =
+        new CallState(op, options.intentId(), claim, redaction.withHeaders(options.headers()));
     return loop(call, state, op.responseType());
   }
 
@@ -120,6 +124,7 @@ public final class CallExecutor {
       Duration delay = Duration.ofMillis(Math.max(0, delayMs));
       SafeRetryException stop = whyStop(s, out, delayMs, delay, deadline);
       if (stop != null) {
+        recordUnresolved(s, stop);
         throw stop;
       }
       listener.onRetryScheduled(
@@ -177,13 +182,20 @@ public final class CallExecutor {
     Duration remaining = Duration.between(config.clock().instant(), deadline);
     Wire.Sent sent =
         wire.send(
-            call.forAttempt(requestId), remaining.isNegative() ? Duration.ofMillis(1) : remaining);
+            call.forAttempt(requestId),
+            remaining.isNegative() ? Duration.ofMillis(1) : remaining,
+            s.redaction);
     Attempt attempt = Wire.attempt(n, requestId, sent, delayBefore);
     AttemptOutcome out = classify(attempt, sent);
     s.attempts.add(attempt);
     s.last = out;
-    Resilience.record(breaker, sent.duration().toNanos(), countsAsBreakerFailure(out));
-    breakerStates.observe();
+    if (isLostAnswer(out)) {
+      // Judged when the call ends (recordUnresolved): a retry usually resolves a lost answer.
+      breaker.releasePermission();
+    } else {
+      Resilience.record(breaker, sent.duration().toNanos(), countsAsBreakerFailure(out));
+      breakerStates.observe();
+    }
     log(call, s, out);
     listener.onAttemptEnd(new AttemptFinished(call.op.name(), s.intentId, s.claim.key(), attempt));
     return out;
@@ -211,6 +223,26 @@ public final class CallExecutor {
     return out.response() == null || StandardRetryClassifier.isBreakerFailure(out.status());
   }
 
+  /**
+   * A retryable failure after the request may have reached the server (a lost or late answer:
+   * reset, unexpected end, read or call timeout). It proves nothing about the server's health by
+   * itself — a burst of them against a healthy server is exactly what retries with the same key are
+   * for — so the breaker counts it only if the call ends without an answer.
+   */
+  private static boolean isLostAnswer(AttemptOutcome out) {
+    return out.response() == null
+        && out.verdict() == Verdict.RETRY
+        && out.attempt().failure().mayHaveReachedServer();
+  }
+
+  /** Counts one failure for a call that ended after a lost answer that retries did not resolve. */
+  private void recordUnresolved(CallState s, SafeRetryException stop) {
+    if (s.last != null && isLostAnswer(s.last) && !(stop instanceof CircuitOpenException)) {
+      Resilience.record(breaker, 0, true);
+      breakerStates.observe();
+    }
+  }
+
   private void log(PreparedCall call, CallState s, AttemptOutcome out) {
     if (LOG.isDebugEnabled()) {
       Attempt a = out.attempt();
@@ -233,13 +265,15 @@ public final class CallExecutor {
     final Operation<?, ?> op;
     final String intentId;
     final Intents.Claim claim;
+    final Redaction redaction;
     final List<Attempt> attempts = new ArrayList<>();
     AttemptOutcome last;
 
-    CallState(Operation<?, ?> op, String intentId, Intents.Claim claim) {
+    CallState(Operation<?, ?> op, String intentId, Intents.Claim claim, Redaction redaction) {
       this.op = op;
       this.intentId = intentId;
       this.claim = claim;
+      this.redaction = redaction;
     }
 
     boolean anyAmbiguous() {

@@ -37,11 +37,12 @@ public record ClientConfig(
     Sleeper sleeper,
     DoubleSupplier jitter,
     long maxResponseBytes,
-    Executor asyncExecutor) {
+    Executor asyncExecutor,
+    int asyncThreads) {
 
-  /** Hides the API key from any accidental printing of the config. */
+  /** Prints no secret: no API key, and the base URL without user info or query. */
   @Override
   public String toString() {
-    return "ClientConfig[" + name + ", " + baseUrl + ", " + keyPlacement + "]";
+    return "ClientConfig[" + name + ", " + Redaction.url(baseUrl) + ", " + keyPlacement + "]";
   }
 }

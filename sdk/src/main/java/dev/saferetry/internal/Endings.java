@@ -12,6 +12,7 @@ import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.error.TransportException;
 import dev.saferetry.event.GaveUp;
 import dev.saferetry.event.SafeRetryListener;
+import dev.saferetry.idempotency.IntentState;
 import java.io.IOException;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -20,6 +21,9 @@ import org.slf4j.LoggerFactory;
 /** Turns the end of a call into a result or the one exception that describes it. */
 final class Endings {
   private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry");
+
+  /** The longest resource id recorded with a completion, in characters; longer ones are absent. */
+  static final int MAX_RESOURCE_ID = 1024;
 
   private final ClientConfig config;
   private final Intents intents;
@@ -34,7 +38,7 @@ final class Endings {
   <R> CallResult<R> success(CallExecutor.CallState s, AttemptOutcome out, Class<R> type) {
     int status = out.status();
     if (out.oversized()) {
-      intents.succeeded(s.claim, status, null);
+      complete(s, IntentState.SUCCEEDED, status, null);
       throw new ResponseBodyException(
           "the body exceeds the limit of " + config.maxResponseBytes() + " bytes",
           status,
@@ -54,7 +58,7 @@ final class Endings {
         }
       }
     } catch (IOException | IllegalArgumentException e) {
-      intents.succeeded(s.claim, status, null);
+      complete(s, IntentState.SUCCEEDED, status, null);
       throw new ResponseBodyException(
           "the body is not valid JSON for "
               + type.getSimpleName()
@@ -67,7 +71,7 @@ final class Endings {
           s.attempts,
           null);
     }
-    intents.succeeded(s.claim, status, resourceId);
+    complete(s, IntentState.SUCCEEDED, status, resourceId);
     boolean replayed = "true".equalsIgnoreCase(out.response().header("Idempotent-Replayed"));
     return new CallResult<>(value, status, s.claim.key(), s.intentId, replayed, s.attempts);
   }
@@ -78,33 +82,97 @@ final class Endings {
           s, "non-retryable transport failure " + out.failure(), null, out.error());
     }
     int status = out.status();
-    intents.failed(s.claim, status);
-    String body = out.response().errorBody();
-    Json.ErrorFields f = Json.parseError(config.mapper(), body);
+    complete(s, IntentState.FAILED, status, null);
+    String raw = out.response().errorBody();
+    Json.ErrorFields f = Json.parseError(config.mapper(), raw);
     boolean keyReused =
         status == 422
             || (status == 400 && "idempotency_error".equals(f.type())); // Stripe's variant
+    // A server may echo a credential back: it never leaves through the exception.
+    Redaction r = s.redaction;
+    String type = r.mask(f.type());
+    String code = r.mask(f.code());
+    String message = r.mask(f.message());
+    String body = r.mask(raw);
     ApiException e =
         keyReused
             ? new IdempotencyKeyReusedException(
-                status,
-                f.type(),
-                f.code(),
-                f.message(),
-                body,
-                s.claim.key(),
-                s.intentId,
-                s.attempts)
+                status, type, code, message, body, s.claim.key(), s.intentId, s.attempts)
             : new ApiException(
-                status,
-                f.type(),
-                f.code(),
-                f.message(),
-                body,
-                s.claim.key(),
-                s.intentId,
-                s.attempts);
+                status, type, code, message, body, s.claim.key(), s.intentId, s.attempts);
     return gaveUp(s, e);
+  }
+
+  /**
+   * Records a definitive answer. Recording must never turn the answer into an error: the caller
+   * gets what the server said, and an intent whose completion could not be written stays pending,
+   * so that a re-drive replays it with the same key. A resource id the store cannot hold is
+   * recorded as absent.
+   */
+  private void complete(
+      CallExecutor.CallState s, IntentState state, int status, String resourceId) {
+    if (s.claim.record() == null) {
+      return;
+    }
+    String id = storable(resourceId) ? resourceId : null;
+    if (id == null && resourceId != null) {
+      LOG.warn(
+          "resource id of {} characters from {} is not recorded (idempotency key {})",
+          resourceId.length(),
+          s.op.name(),
+          s.claim.key());
+    }
+    try {
+      write(s.claim, state, status, id);
+    } catch (RuntimeException first) {
+      try {
+        if (id == null) {
+          throw first;
+        }
+        write(s.claim, state, status, null); // perhaps the id was what it refused
+      } catch (RuntimeException e) {
+        LOG.warn(
+            "could not record the {} answer of {} (idempotency key {}, intent {}): the intent stays"
+                + " pending and a re-drive replays it with the same key",
+            status,
+            s.op.name(),
+            s.claim.key(),
+            s.intentId,
+            e);
+      }
+    }
+  }
+
+  private void write(Intents.Claim claim, IntentState state, int status, String resourceId) {
+    if (state == IntentState.SUCCEEDED) {
+      intents.succeeded(claim, status, resourceId);
+    } else {
+      intents.failed(claim, status);
+    }
+  }
+
+  /** Whether a resource id fits a record: bounded, printable, text that round-trips exactly. */
+  static boolean storable(String id) {
+    if (id == null || id.isEmpty() || id.length() > MAX_RESOURCE_ID) {
+      return false;
+    }
+    for (int i = 0; i < id.length(); i++) {
+      char c = id.charAt(i);
+      if (Character.isISOControl(c)) {
+        return false;
+      }
+      if (Character.isSurrogate(c)) {
+        boolean paired =
+            Character.isHighSurrogate(c)
+                && i + 1 < id.length()
+                && Character.isLowSurrogate(id.charAt(i + 1));
+        if (!paired) {
+          return false;
+        }
+        i++;
+      }
+    }
+    return true;
   }
 
   SafeRetryException exhausted(CallExecutor.CallState s, String reason, Duration hint) {

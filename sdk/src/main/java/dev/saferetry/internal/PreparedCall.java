@@ -44,9 +44,18 @@ final class PreparedCall {
   static PreparedCall of(
       ClientConfig config, Operation<?, ?> op, HttpUrl url, Object body, RequestOptions options) {
     PreparedCall call = new PreparedCall(op, url, body, options, config.mapper());
-    if (op.carriesKey() && config.keyPlacement().inBody() && !call.tree().isObject()) {
+    KeyPlacement placement = config.keyPlacement();
+    if (op.carriesKey() && placement.inBody() && !call.tree().isObject()) {
       throw new IllegalArgumentException(
           "the idempotency key goes into the body, so the request must be a JSON object");
+    }
+    if (op.carriesKey() && !placement.inBody()) {
+      for (String name : options.headers().keySet()) {
+        if (name.equalsIgnoreCase(placement.name())) {
+          throw new IllegalArgumentException(
+              name + " carries the idempotency key; use RequestOptions.idempotencyKey()");
+        }
+      }
     }
     return call;
   }
@@ -80,12 +89,38 @@ final class PreparedCall {
         if (value == null) {
           throw new IllegalArgumentException("missing path parameter '" + name + "'");
         }
-        b.addPathSegment(value);
+        checkPathValue(name, value);
+        b.addPathSegment(value); // encodes '/', '%', '?', '#' and '\\': one segment, always
+
       } else {
         b.addPathSegment(segment);
       }
     }
     return b.build();
+  }
+
+  /**
+   * Refuses a path variable that would change which resource the request names: empty, {@code .}
+   * and {@code ..} are resolved away by URL normalisation (on the client or any proxy), so {@code
+   * /customers/{id}/refunds} with {@code id=".."} would become {@code /refunds}; an unpaired
+   * surrogate cannot be encoded and would silently become {@code ?}.
+   */
+  static void checkPathValue(String name, String value) {
+    if (value.isEmpty() || value.equals(".") || value.equals("..")) {
+      throw new IllegalArgumentException(
+          "path parameter '" + name + "' must not be empty, '.' or '..'");
+    }
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < value.length()
+          && Character.isLowSurrogate(value.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        throw new IllegalArgumentException(
+            "path parameter '" + name + "' has an unpaired surrogate at index " + i);
+      }
+    }
   }
 
   /** Fixes the key: serialises the body once and builds the request every attempt copies. */

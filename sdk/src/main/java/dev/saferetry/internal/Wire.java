@@ -12,12 +12,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.Call;
 import okhttp3.Headers;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
-import okhttp3.ResponseBody;
 import okio.BufferedSource;
 
 /** Sends one attempt over OkHttp and reads its answer within the size limit. */
@@ -26,12 +26,16 @@ final class Wire {
   static final int MAX_ERROR_BODY = 64 * 1024;
 
   /**
-   * Per-attempt flags: {@code connected} is set by a network interceptor once a connection carries
-   * the request; {@code timedOut} by the deadline watchdog when it cancels the call.
+   * Per-attempt state: {@code connected} is set by the follow-up guard once a connection carries
+   * the request; {@code timedOut} by the deadline watchdog when it cancels the call; {@code
+   * requests}, {@code head} and {@code refused} by the guard (see {@link FollowUps}).
    */
   static final class AttemptTag {
     final AtomicBoolean connected = new AtomicBoolean();
     final AtomicBoolean timedOut = new AtomicBoolean();
+    final AtomicInteger requests = new AtomicInteger();
+    volatile Response head;
+    volatile boolean refused;
   }
 
   private final OkHttpClient http;
@@ -39,23 +43,7 @@ final class Wire {
   private final long maxBodyBytes;
 
   Wire(OkHttpClient userOrDefault, Clock clock, long maxBodyBytes) {
-    // The SDK owns every retry: OkHttp must not silently resend on a connection failure, and a
-    // redirected POST would be re-issued as another request, so redirects surface as answers.
-    this.http =
-        userOrDefault
-            .newBuilder()
-            .retryOnConnectionFailure(false)
-            .followRedirects(false)
-            .followSslRedirects(false)
-            .addNetworkInterceptor(
-                chain -> {
-                  AttemptTag tag = chain.request().tag(AttemptTag.class);
-                  if (tag != null) {
-                    tag.connected.set(true);
-                  }
-                  return chain.proceed(chain.request());
-                })
-            .build();
+    this.http = FollowUps.sdkOwned(userOrDefault);
     this.clock = clock;
     this.maxBodyBytes = maxBodyBytes;
   }
@@ -71,47 +59,75 @@ final class Wire {
   record Sent(Raw raw, IOException error, TransportFailure failure, Duration duration) {}
 
   /** Sends one attempt; the deadline watchdog cancels it if {@code timeout} passes first. */
-  Sent send(Request.Builder request, Duration timeout) {
+  Sent send(Request.Builder request, Duration timeout, Redaction redaction) {
     AttemptTag tag = new AttemptTag();
     Call call = http.newCall(request.tag(AttemptTag.class, tag).build());
     DeadlineWatchdog watchdog = DeadlineWatchdog.get();
     watchdog.watch(call, System.nanoTime() + Math.max(0, timeout.toNanos()), tag);
     Instant start = clock.instant();
     try (Response response = call.execute()) {
-      Raw raw = read(response);
+      Raw raw = read(call, response, redaction);
       return new Sent(raw, null, null, Duration.between(start, clock.instant()));
     } catch (IOException e) {
-      TransportFailure kind =
-          tag.timedOut.get()
-              ? (tag.connected.get()
-                  ? TransportFailure.CALL_TIMEOUT
-                  : TransportFailure.CONNECT_TIMEOUT)
-              : Failures.classify(e, tag.connected.get());
-      return new Sent(null, e, kind, Duration.between(start, clock.instant()));
+      return failed(tag, e, false, redaction, start);
+    } catch (RuntimeException e) {
+      // OkHttp's follow-up logic (e.g. a Retry-After too large for an int) or a caller's
+      // interceptor threw: still an attempt, ending with what is known of it.
+      return failed(
+          tag, new IOException("the HTTP client failed: " + e, e), true, redaction, start);
     } finally {
       watchdog.release(call);
     }
   }
 
-  private Raw read(Response response) throws IOException {
-    int status = response.code();
-    AttemptResponse head = new AttemptResponse(status, headerMap(response.headers()), "");
+  private Sent failed(
+      AttemptTag tag, IOException e, boolean clientFailed, Redaction redaction, Instant start) {
+    Duration took = Duration.between(start, clock.instant());
+    if (tag.head != null && (tag.refused || clientFailed)) {
+      // The server answered the request that was sent; what failed came after that answer (the
+      // guard refused a second request, or the client broke while deciding on one).
+      return new Sent(answer(tag.head, redaction), null, null, took);
+    }
+    TransportFailure kind =
+        tag.timedOut.get()
+            ? (tag.connected.get()
+                ? TransportFailure.CALL_TIMEOUT
+                : TransportFailure.CONNECT_TIMEOUT)
+            : Failures.classify(e, tag.connected.get());
+    return new Sent(null, e, kind, took);
+  }
+
+  private Raw read(Call call, Response response, Redaction redaction) throws IOException {
+    Raw head = answer(response, redaction);
+    int status = head.response().status();
+    BufferedSource source = response.body().source();
+    boolean success = status >= 200 && status < 300;
+    long limit = success ? maxBodyBytes : MAX_ERROR_BODY;
+    boolean over = source.request(limit + 1);
+    Raw raw;
+    if (success) {
+      byte[] bytes = over ? null : source.readByteArray();
+      raw = new Raw(head.response(), bytes, over, head.serverRequestId());
+    } else {
+      String text = over ? source.readUtf8(limit) : source.readUtf8();
+      AttemptResponse withBody = new AttemptResponse(status, head.response().headers(), text);
+      raw = new Raw(withBody, null, false, head.serverRequestId());
+    }
+    if (over) {
+      // Closing would drain the rest of the body to reuse the connection: drop it unread instead.
+      call.cancel();
+    }
+    return raw;
+  }
+
+  /** Status, headers and the server's request id of an answer, without its body. */
+  private static Raw answer(Response response, Redaction redaction) {
+    AttemptResponse head = new AttemptResponse(response.code(), headerMap(response.headers()), "");
     String serverRequestId = head.header("Request-Id");
     if (serverRequestId == null) {
       serverRequestId = head.header("X-Request-Id");
     }
-    ResponseBody body = response.body();
-    BufferedSource source = body.source();
-    boolean success = status >= 200 && status < 300;
-    long limit = success ? maxBodyBytes : MAX_ERROR_BODY;
-    boolean over = source.request(limit + 1);
-    if (success) {
-      byte[] bytes = over ? null : source.readByteArray();
-      return new Raw(head, bytes, over, serverRequestId);
-    }
-    String text = over ? source.readUtf8(limit) : source.readUtf8();
-    AttemptResponse withBody = new AttemptResponse(status, head.headers(), text);
-    return new Raw(withBody, null, false, serverRequestId);
+    return new Raw(head, new byte[0], false, redaction.printableMasked(serverRequestId));
   }
 
   /** The headers in one pass; toMultimap() lower-cases every name and builds a second map. */

@@ -1,0 +1,102 @@
+package dev.saferetry.internal;
+
+import dev.saferetry.idempotency.KeyPlacement;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import okhttp3.Authenticator;
+import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The client builder's checks of its own settings, run by {@code build()} so that nothing a call
+ * could only discover after recording an intent is left to the call. Messages name the setting and
+ * never echo a secret. Stateless.
+ */
+public final class ClientChecks {
+  private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry");
+
+  /** The longest API key accepted, in characters. */
+  static final int MAX_API_KEY = 4096;
+
+  private ClientChecks() {}
+
+  /** Parses a base URL; the message never repeats it (it may hold credentials). */
+  public static HttpUrl baseUrl(String url) {
+    HttpUrl parsed = HttpUrl.parse(url);
+    if (parsed == null) {
+      throw new IllegalArgumentException("baseUrl is not an absolute http or https URL");
+    }
+    return parsed;
+  }
+
+  /** Checks everything {@code build()} validates beyond plain ranges. */
+  public static void check(HttpUrl baseUrl, String apiKey, String name, KeyPlacement placement) {
+    if (!baseUrl.username().isEmpty() || !baseUrl.password().isEmpty()) {
+      throw new IllegalArgumentException(
+          "baseUrl must not contain user info: it is never sent; use apiKey or an interceptor");
+    }
+    if (apiKey != null) {
+      if (apiKey.isEmpty() || apiKey.length() > MAX_API_KEY) {
+        throw new IllegalArgumentException("apiKey must be 1.." + MAX_API_KEY + " characters");
+      }
+      for (int i = 0; i < apiKey.length(); i++) {
+        char c = apiKey.charAt(i);
+        if (c < 0x21 || c > 0x7E) {
+          throw new IllegalArgumentException(
+              "apiKey must be visible ASCII without spaces; the character at index "
+                  + i
+                  + " is not");
+        }
+      }
+    }
+    if (name.isBlank() || name.chars().anyMatch(c -> c < 0x20 || c > 0x7E)) {
+      throw new IllegalArgumentException("name must be non-blank printable ASCII");
+    }
+    if (!placement.inBody()) {
+      String header = placement.name();
+      for (int i = 0; i < header.length(); i++) {
+        char c = header.charAt(i);
+        if (c < 0x21 || c > 0x7E || c == ':') {
+          throw new IllegalArgumentException(
+              "keyPlacement header name has a character outside visible ASCII at index " + i);
+        }
+      }
+    }
+  }
+
+  /** Warns once per client that the caller's authenticator is not used (see {@link FollowUps}). */
+  public static void noteAuthenticator(OkHttpClient callers) {
+    if (callers != null && callers.authenticator() != Authenticator.NONE) {
+      LOG.warn(
+          "the OkHttpClient's authenticator is not used: a 401 ends the call as ApiException;"
+              + " put credentials on every request (apiKey or an interceptor)");
+    }
+  }
+
+  /**
+   * The default async executor: at most {@code threads} daemon threads, created on demand and
+   * retired after a minute idle; further calls wait in FIFO order.
+   */
+  public static ExecutorService asyncPool(String name, int threads) {
+    AtomicInteger n = new AtomicInteger();
+    ThreadPoolExecutor pool =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            60,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            r -> {
+              Thread t = new Thread(r, name + "-async-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
+  }
+}

@@ -1,0 +1,155 @@
+package dev.saferetry.internal;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import okhttp3.HttpUrl;
+
+/**
+ * Makes text safe to print in exception messages, logs and {@code toString()}: secrets masked,
+ * control and non-ASCII characters replaced, length capped.
+ *
+ * <p>What counts as a secret: the client's API key and the credentials in a call's own
+ * credential-like headers ({@code Authorization}, cookies, names containing "key", "token",
+ * "secret", "password" or "signature"). A server that echoes one of them — whole, or any run of
+ * {@value #GRAM} or more of its characters — in an error type, code, message, body or request id
+ * has that run replaced by {@value #MASK}. Idempotency keys are not secrets: they are printed on
+ * purpose, so that a caller can retry the same intent.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class Redaction {
+  /** The most characters of server-supplied text that a message or log line shows. */
+  public static final int MAX_PRINTED = 128;
+
+  static final String MASK = "[redacted]";
+  static final int GRAM = 8;
+  private static final int MIN_SECRET = 4;
+
+  /** No secrets: only the character and length rules apply. */
+  public static final Redaction NONE = new Redaction(List.of());
+
+  private final List<String> secrets;
+  private final Set<String> grams = new HashSet<>();
+
+  private Redaction(List<String> secrets) {
+    this.secrets = secrets;
+    for (String s : secrets) {
+      for (int i = 0; i + GRAM <= s.length(); i++) {
+        grams.add(s.substring(i, i + GRAM));
+      }
+    }
+  }
+
+  /** Returns a redaction of the client's API key (which may be null). */
+  static Redaction ofApiKey(String apiKey) {
+    return apiKey == null || apiKey.length() < MIN_SECRET ? NONE : new Redaction(List.of(apiKey));
+  }
+
+  /** Returns this redaction plus the credentials in a call's own headers (itself if none). */
+  Redaction withHeaders(Map<String, String> headers) {
+    List<String> more = null;
+    for (Map.Entry<String, String> h : headers.entrySet()) {
+      if (isCredentialHeader(h.getKey())) {
+        String v = h.getValue().trim();
+        int space = v.indexOf(' ');
+        String credential = space < 0 ? v : v.substring(space + 1).trim(); // "Bearer <token>"
+        if (credential.length() >= MIN_SECRET) {
+          more = more == null ? new ArrayList<>(secrets) : more;
+          more.add(credential);
+        }
+      }
+    }
+    return more == null ? this : new Redaction(List.copyOf(more));
+  }
+
+  /** Returns whether a header name looks like it carries a credential. */
+  static boolean isCredentialHeader(String name) {
+    String n = name.toLowerCase(Locale.ROOT);
+    return n.contains("auth")
+        || n.contains("cookie")
+        || n.contains("key")
+        || n.contains("token")
+        || n.contains("secret")
+        || n.contains("password")
+        || n.contains("signature");
+  }
+
+  /** Returns the text with every echoed secret replaced by {@value #MASK}; null stays null. */
+  public String mask(String text) {
+    if (text == null || secrets.isEmpty() || text.length() < MIN_SECRET) {
+      return text;
+    }
+    boolean[] hit = null;
+    for (String s : secrets) {
+      for (int i = text.indexOf(s); i >= 0; i = text.indexOf(s, i + 1)) {
+        hit = mark(hit, text.length(), i, s.length());
+      }
+    }
+    for (int i = 0; !grams.isEmpty() && i + GRAM <= text.length(); i++) {
+      if (grams.contains(text.substring(i, i + GRAM))) {
+        hit = mark(hit, text.length(), i, GRAM);
+      }
+    }
+    if (hit == null) {
+      return text;
+    }
+    StringBuilder out = new StringBuilder(text.length());
+    for (int i = 0; i < text.length(); i++) {
+      if (!hit[i]) {
+        out.append(text.charAt(i));
+      } else if (i == 0 || !hit[i - 1]) {
+        out.append(MASK);
+      }
+    }
+    return out.toString();
+  }
+
+  private static boolean[] mark(boolean[] hit, int size, int from, int length) {
+    boolean[] h = hit == null ? new boolean[size] : hit;
+    for (int i = from; i < from + length; i++) {
+      h[i] = true;
+    }
+    return h;
+  }
+
+  /** Returns server-supplied text ready to print: secrets masked, then {@link #printable}. */
+  public String printableMasked(String text) {
+    if (text == null) {
+      return null;
+    }
+    // Bound the work; a secret cut here lies far beyond what printable() keeps anyway.
+    String head = text.length() > 4 * MAX_PRINTED ? text.substring(0, 4 * MAX_PRINTED) : text;
+    return printable(mask(head));
+  }
+
+  /**
+   * Returns text safe for one log line: every character outside printable ASCII (CR, LF, escapes,
+   * bidi controls, ...) becomes {@code ?}, and at most {@value #MAX_PRINTED} characters are kept.
+   */
+  public static String printable(String text) {
+    if (text == null) {
+      return null;
+    }
+    int n = Math.min(text.length(), MAX_PRINTED);
+    StringBuilder out = new StringBuilder(n + 3);
+    for (int i = 0; i < n; i++) {
+      char c = text.charAt(i);
+      out.append(c >= 0x20 && c <= 0x7E ? c : '?');
+    }
+    return text.length() > MAX_PRINTED ? out.append("...").toString() : out.toString();
+  }
+
+  /** Returns a URL without user info, query or fragment: what may be printed of a base URL. */
+  public static String url(HttpUrl url) {
+    if (url == null) {
+      return "null";
+    }
+    String shown =
+        url.newBuilder().username("").password("").query(null).fragment(null).build().toString();
+    return url.encodedQuery() == null ? shown : shown + "?" + MASK;
+  }
+}
