@@ -1,5 +1,6 @@
 package dev.saferetry;
 
+import dev.saferetry.codec.PathTemplate;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -25,7 +26,7 @@ import java.util.Objects;
  * @param name the operation's name: the scope of its intents and a label in logs; defaults to
  *     {@code "METHOD /path/template"}
  * @param method the HTTP method, upper case
- * @param pathTemplate the path, starting with {@code /}
+ * @param pathTemplate the path, starting with {@code /}, as {@link PathTemplate#of} accepts it
  * @param requestType the request body class
  * @param responseType the response body class
  *     <p>Instances are immutable and thread-safe.
@@ -40,36 +41,12 @@ public record Operation<Q, R>(
     Objects.requireNonNull(requestType, "requestType");
     Objects.requireNonNull(responseType, "responseType");
     method = method.toUpperCase(Locale.ROOT);
-    checkTemplate(pathTemplate);
+    PathTemplate.of(pathTemplate); // validates: whole-segment variables, no dot segments, no query
     if (name == null) {
       name = method + " " + pathTemplate;
     }
     if (name.isBlank() || name.chars().anyMatch(Character::isISOControl)) {
       throw new IllegalArgumentException("name must not be blank or contain control characters");
-    }
-  }
-
-  private static void checkTemplate(String template) {
-    if (!template.startsWith("/")) {
-      throw new IllegalArgumentException("pathTemplate must start with '/': " + template);
-    }
-    for (String segment : template.substring(1).split("/", -1)) {
-      boolean variable =
-          segment.length() > 2
-              && segment.startsWith("{")
-              && segment.endsWith("}")
-              && segment.indexOf('{', 1) < 0
-              && segment.indexOf('}') == segment.length() - 1;
-      if (segment.equals(".")
-          || segment.equals("..")
-          || (!variable && (segment.contains("{") || segment.contains("}")))
-          || segment.chars().anyMatch(c -> c == '?' || c == '#' || c < 0x21 || c == 0x7F)) {
-        throw new IllegalArgumentException(
-            "pathTemplate segment '"
-                + segment
-                + "' is not a plain segment or a whole {variable}: "
-                + template);
-      }
     }
   }
 

@@ -2,6 +2,7 @@ package dev.saferetry;
 
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.internal.ClientChecks;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -135,33 +136,10 @@ public final class RequestOptions {
       if (lower.equals("idempotency-key") || lower.equals("x-request-id")) {
         throw new IllegalArgumentException(name + " is set by the SDK; use idempotencyKey()");
       }
-      checkHeader(name, value);
+      ClientChecks.headerName("header name", name);
+      ClientChecks.headerValue(name, value);
       headers.put(name, value);
       return this;
-    }
-
-    private static void checkHeader(String name, String value) {
-      if (name.isEmpty()) {
-        throw new IllegalArgumentException("header name must not be empty");
-      }
-      for (int i = 0; i < name.length(); i++) {
-        char c = name.charAt(i);
-        if (c < 0x21 || c > 0x7E || c == ':') {
-          throw new IllegalArgumentException(
-              "header name has a character outside visible ASCII (or ':') at index " + i);
-        }
-      }
-      for (int i = 0; i < value.length(); i++) {
-        char c = value.charAt(i);
-        if (c != '\t' && (c < 0x20 || c > 0x7E)) {
-          throw new IllegalArgumentException(
-              "value of header "
-                  + name
-                  + " has a character other than tab or printable ASCII at index "
-                  + i
-                  + " (CR, LF and non-ASCII text cannot be sent)");
-        }
-      }
     }
 
     /** Returns the options. */

@@ -57,10 +57,12 @@ public final class SafeRetryClient implements AutoCloseable {
    * @return the result of the successful attempt, with the key and every attempt
    * @throws dev.saferetry.error.SafeRetryException when the call did not succeed; see its
    *     subclasses
-   * @throws IllegalArgumentException for a bad key, intent id or missing path variable, before any
-   *     I/O
+   * @throws IllegalArgumentException for a bad key, intent id, header, or a missing, empty, {@code
+   *     .} or {@code ..} path variable: before anything is recorded or sent
    * @throws dev.saferetry.idempotency.KeyStoreException if the key store cannot record the intent
-   *     (nothing is sent then)
+   *     (nothing is sent then). Once the server has answered, the store can no longer turn the
+   *     answer into an error: a completion it cannot record is logged at WARN with the key and the
+   *     intent stays pending, so that a re-drive replays it with the same key.
    */
   public <Q, R> CallResult<R> execute(Operation<Q, R> op, Q body, RequestOptions options) {
     return executor.execute(op, body, options == null ? RequestOptions.none() : options);
@@ -74,7 +76,8 @@ public final class SafeRetryClient implements AutoCloseable {
   /**
    * Executes an operation on the client's async executor, with exactly the semantics of {@link
    * #execute}. The future fails with a {@link CompletionException} whose cause is the exception
-   * {@code execute} would have thrown.
+   * {@code execute} would have thrown. The client's own executor runs at most {@link
+   * SafeRetryClientBuilder#asyncThreads} calls at once; the others wait in FIFO order.
    */
   public <Q, R> CompletableFuture<CallResult<R>> executeAsync(
       Operation<Q, R> op, Q body, RequestOptions options) {

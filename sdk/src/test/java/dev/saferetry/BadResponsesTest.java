@@ -148,6 +148,7 @@ class BadResponsesTest extends ClientFixture {
 
   @Test
   void aResponseThatNeverEndsIsCutByTheDeadline() {
+    server.enqueue(json(200, Answers.CHARGE_JSON)); // opens the connection the stalled call reuses
     server.enqueue(
         new MockResponse.Builder()
             .code(200)
@@ -155,12 +156,14 @@ class BadResponsesTest extends ClientFixture {
             .setHeader("Content-Length", "100")
             .onResponseEnd(SocketEffect.Stall.INSTANCE)
             .build());
-    // Real time is needed here: the deadline bounds a real socket read. 150 ms keeps it short.
+    // Real time is needed here: the deadline bounds a real socket read. 300 ms keeps it short;
+    // the connection is already open, so a loaded machine cannot turn it into a connect timeout.
     try (SafeRetryClient c =
         builder()
             .clock(java.time.Clock.systemUTC())
-            .retryPolicy(RetryPolicy.noRetries().withDeadline(Duration.ofMillis(150)))
+            .retryPolicy(RetryPolicy.noRetries().withDeadline(Duration.ofMillis(300)))
             .build()) {
+      c.execute(Charges.CREATE, PARAMS);
       assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
           .isInstanceOfSatisfying(
               OutcomeUnknownException.class,

@@ -101,7 +101,7 @@ class PathVariablesTest extends ClientFixture {
       assertThatThrownBy(() -> Operation.post(bad, Object.class, Object.class))
           .as(bad)
           .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContaining("pathTemplate");
+          .hasMessageContaining(bad);
     }
   }
 }

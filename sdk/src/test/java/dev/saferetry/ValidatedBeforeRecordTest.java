@@ -28,6 +28,14 @@ class ValidatedBeforeRecordTest extends ClientFixture {
     ((QueueDispatcher) server.getDispatcher()).setFailFast(true);
   }
 
+  /** The whole call, as a caller writes it, as an intent. */
+  private static CallResult<?> chargeWithHeader(SafeRetryClient c, String name, String value) {
+    return c.execute(
+        Charges.CREATE,
+        PARAMS,
+        RequestOptions.builder().intentId("order-1/charge").header(name, value).build());
+  }
+
   private void assertNothingRecordedOrSent() {
     assertThat(store.pending()).isEmpty();
     assertThat(server.getRequestCount()).isZero();
@@ -44,15 +52,7 @@ class ValidatedBeforeRecordTest extends ClientFixture {
       })
   void aHeaderValueThatCannotBeSentIsRefusedBeforeTheIntentIsRecorded(String value) {
     try (SafeRetryClient c = builder().keyStore(store).build()) {
-      assertThatThrownBy(
-              () ->
-                  c.execute(
-                      Charges.CREATE,
-                      PARAMS,
-                      RequestOptions.builder()
-                          .intentId("order-1/charge")
-                          .header("X-Merchant-Token", value)
-                          .build()))
+      assertThatThrownBy(() -> chargeWithHeader(c, "X-Merchant-Token", value))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("X-Merchant-Token")
           .hasMessageNotContaining(SECRET);
@@ -72,15 +72,7 @@ class ValidatedBeforeRecordTest extends ClientFixture {
   void theKeysOwnHeaderCannotBeOverriddenByACallHeader() {
     try (SafeRetryClient c =
         builder().keyStore(store).keyPlacement(KeyPlacement.header("PayPal-Request-Id")).build()) {
-      assertThatThrownBy(
-              () ->
-                  c.execute(
-                      Charges.CREATE,
-                      PARAMS,
-                      RequestOptions.builder()
-                          .intentId("order-1/charge")
-                          .header("paypal-request-id", "mine")
-                          .build()))
+      assertThatThrownBy(() -> chargeWithHeader(c, "paypal-request-id", "mine"))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("idempotency key");
     }
@@ -122,13 +114,7 @@ class ValidatedBeforeRecordTest extends ClientFixture {
   void aValidCallAfterwardsIsRecordedAndSent() {
     server.enqueue(Answers.charge());
     try (SafeRetryClient c = builder().keyStore(store).apiKey(SECRET).build()) {
-      c.execute(
-          Charges.CREATE,
-          PARAMS,
-          RequestOptions.builder()
-              .intentId("order-1/charge")
-              .header("X-Merchant-Token", "tab\tand printable")
-              .build());
+      chargeWithHeader(c, "X-Merchant-Token", "tab\tand printable");
     }
     assertThat(server.getRequestCount()).isEqualTo(1);
     assertThat(store.pending()).isEmpty();

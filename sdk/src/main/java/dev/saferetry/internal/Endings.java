@@ -13,6 +13,7 @@ import dev.saferetry.error.TransportException;
 import dev.saferetry.event.GaveUp;
 import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.internal.codec.Percent;
 import java.io.IOException;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -153,26 +154,18 @@ final class Endings {
 
   /** Whether a resource id fits a record: bounded, printable, text that round-trips exactly. */
   static boolean storable(String id) {
-    if (id == null || id.isEmpty() || id.length() > MAX_RESOURCE_ID) {
+    if (id == null
+        || id.isEmpty()
+        || id.length() > MAX_RESOURCE_ID
+        || id.chars().anyMatch(Character::isISOControl)) {
       return false;
     }
-    for (int i = 0; i < id.length(); i++) {
-      char c = id.charAt(i);
-      if (Character.isISOControl(c)) {
-        return false;
-      }
-      if (Character.isSurrogate(c)) {
-        boolean paired =
-            Character.isHighSurrogate(c)
-                && i + 1 < id.length()
-                && Character.isLowSurrogate(id.charAt(i + 1));
-        if (!paired) {
-          return false;
-        }
-        i++;
-      }
+    try {
+      Percent.requireWellFormed(id, "resource id");
+      return true;
+    } catch (IllegalArgumentException unpairedSurrogate) {
+      return false;
     }
-    return true;
   }
 
   SafeRetryException exhausted(CallExecutor.CallState s, String reason, Duration hint) {

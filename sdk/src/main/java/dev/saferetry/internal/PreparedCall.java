@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.saferetry.Operation;
 import dev.saferetry.RequestOptions;
+import dev.saferetry.codec.PathTemplate;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.KeyPlacement;
 import java.util.Map;
@@ -89,8 +90,7 @@ final class PreparedCall {
         if (value == null) {
           throw new IllegalArgumentException("missing path parameter '" + name + "'");
         }
-        checkPathValue(name, value);
-        b.addPathSegment(value); // encodes '/', '%', '?', '#' and '\\': one segment, always
+        b.addEncodedPathSegment(segment(name, value));
 
       } else {
         b.addPathSegment(segment);
@@ -99,27 +99,13 @@ final class PreparedCall {
     return b.build();
   }
 
-  /**
-   * Refuses a path variable that would change which resource the request names: empty, {@code .}
-   * and {@code ..} are resolved away by URL normalisation (on the client or any proxy), so {@code
-   * /customers/{id}/refunds} with {@code id=".."} would become {@code /refunds}; an unpaired
-   * surrogate cannot be encoded and would silently become {@code ?}.
-   */
-  static void checkPathValue(String name, String value) {
-    if (value.isEmpty() || value.equals(".") || value.equals("..")) {
+  /** One segment, always: '/', '%', '?', '#' are encoded; '', '.', '..' are refused. */
+  private static String segment(String name, String value) {
+    try {
+      return PathTemplate.encodeSegment(value);
+    } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "path parameter '" + name + "' must not be empty, '.' or '..'");
-    }
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      if (Character.isHighSurrogate(c)
-          && i + 1 < value.length()
-          && Character.isLowSurrogate(value.charAt(i + 1))) {
-        i++;
-      } else if (Character.isSurrogate(c)) {
-        throw new IllegalArgumentException(
-            "path parameter '" + name + "' has an unpaired surrogate at index " + i);
-      }
+          "path parameter '" + name + "' cannot be one segment: " + e.getMessage(), e);
     }
   }
 
