@@ -2,7 +2,7 @@ package dev.saferetry;
 
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
-import dev.saferetry.internal.ClientChecks;
+import dev.saferetry.internal.ClientSettings;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -136,8 +136,8 @@ public final class RequestOptions {
       if (lower.equals("idempotency-key") || lower.equals("x-request-id")) {
         throw new IllegalArgumentException(name + " is set by the SDK; use idempotencyKey()");
       }
-      ClientChecks.headerName("header name", name);
-      ClientChecks.headerValue(name, value);
+      ClientSettings.headerName("header name", name);
+      ClientSettings.headerValue(name, value);
       headers.put(name, value);
       return this;
     }

@@ -6,8 +6,8 @@ import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.idempotency.KeyStore;
-import dev.saferetry.internal.ClientChecks;
 import dev.saferetry.internal.ClientConfig;
+import dev.saferetry.internal.ClientSettings;
 import dev.saferetry.internal.Json;
 import dev.saferetry.internal.Redaction;
 import dev.saferetry.resilience.BreakerPolicy;
@@ -88,7 +88,7 @@ public final class SafeRetryClientBuilder {
    *     not repeat it)
    */
   public SafeRetryClientBuilder baseUrl(String url) {
-    this.baseUrl = ClientChecks.baseUrl(Objects.requireNonNull(url, "baseUrl"));
+    this.baseUrl = ClientSettings.baseUrl(Objects.requireNonNull(url, "baseUrl"));
     return this;
   }
 
@@ -250,7 +250,7 @@ public final class SafeRetryClientBuilder {
     if (baseUrl == null) {
       throw new IllegalStateException("baseUrl is required");
     }
-    ClientChecks.check(baseUrl, apiKey, name, keyPlacement);
+    ClientSettings.check(baseUrl, apiKey, name, keyPlacement);
     new IntentScope(tenant, "check");
     if (intentRetention.isNegative() || intentRetention.isZero()) {
       throw new IllegalArgumentException("intentRetention must be positive");
@@ -261,18 +261,11 @@ public final class SafeRetryClientBuilder {
     if (asyncThreads < 1) {
       throw new IllegalArgumentException("asyncThreads must be >= 1");
     }
-    ClientChecks.noteAuthenticator(okHttpClient);
+    ClientSettings.noteAuthenticator(okHttpClient);
     boolean owns = okHttpClient == null;
-    OkHttpClient http =
-        owns
-            ? new OkHttpClient.Builder()
-                .connectTimeout(Duration.ofSeconds(10))
-                .readTimeout(Duration.ofSeconds(30))
-                .writeTimeout(Duration.ofSeconds(30))
-                .build()
-            : okHttpClient;
+    OkHttpClient http = owns ? ClientSettings.defaultHttpClient() : okHttpClient;
     ExecutorService owned =
-        asyncExecutor == null ? ClientChecks.asyncPool(name, asyncThreads) : null;
+        asyncExecutor == null ? ClientSettings.asyncPool(name, asyncThreads) : null;
     SecureRandom secure = new SecureRandom();
     ClientConfig config =
         new ClientConfig(

@@ -205,6 +205,7 @@ class EveryRequestIsAnAttemptTest {
                 List.of(
                     answer("401 Unauthorized", "WWW-Authenticate: Bearer", "Request-Id: req_1"),
                     ok(CHARGE)));
+        LogCapture log = new LogCapture();
         SafeRetryClient client =
             SafeRetryClient.builder()
                 .baseUrl(raw.baseUrl())
@@ -230,6 +231,7 @@ class EveryRequestIsAnAttemptTest {
                     .isEqualTo("req_1");
               });
       assertThat(raw.received()).hasSize(1);
+      assertThat(log.linesWith("WARN")).anyMatch(l -> l.contains("authenticator is not used"));
     }
     assertThat(asked).hasValue(0);
   }

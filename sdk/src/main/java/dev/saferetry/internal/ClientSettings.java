@@ -1,6 +1,7 @@
 package dev.saferetry.internal;
 
 import dev.saferetry.idempotency.KeyPlacement;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -13,17 +14,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The client builder's checks of its own settings, run by {@code build()} so that nothing a call
- * could only discover after recording an intent is left to the call. Messages name the setting and
- * never echo a secret. Stateless.
+ * The client builder's checks of its settings — run by {@code build()}, so that nothing a call
+ * could only discover after recording an intent is left to the call — and the parts it creates when
+ * the caller brings none. Messages name the setting and never echo a secret. Stateless.
  */
-public final class ClientChecks {
+public final class ClientSettings {
   private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry");
 
   /** The longest API key accepted, in characters. */
   static final int MAX_API_KEY = 4096;
 
-  private ClientChecks() {}
+  private ClientSettings() {}
 
   /** Parses a base URL; the message never repeats it (it may hold credentials). */
   public static HttpUrl baseUrl(String url) {
@@ -104,6 +105,15 @@ public final class ClientChecks {
           "the OkHttpClient's authenticator is not used: a 401 ends the call as ApiException;"
               + " put credentials on every request (apiKey or an interceptor)");
     }
+  }
+
+  /** The client the SDK creates when the caller brings none: 10 s connect, 30 s read and write. */
+  public static OkHttpClient defaultHttpClient() {
+    return new OkHttpClient.Builder()
+        .connectTimeout(Duration.ofSeconds(10))
+        .readTimeout(Duration.ofSeconds(30))
+        .writeTimeout(Duration.ofSeconds(30))
+        .build();
   }
 
   /**
