@@ -1,88 +1,185 @@
 package dev.saferetry.conformance;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static dev.saferetry.conformance.Check.require;
+import static dev.saferetry.conformance.Check.runOnlyIf;
 
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import okhttp3.Request;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
-/**
- * Races: concurrent requests with one key execute once.
- *
- * <p>Not thread-safe and need not be: JUnit creates an instance per case, run sequentially.
- */
-@ExtendWith(ConformanceExtension.class)
-public class ConcurrencyCases {
+/** Races: concurrent requests with one key execute once. */
+final class ConcurrencyCases {
+  private static final int BURSTS = 3;
 
-  @Test
-  @Case(
-      id = "concurrent.one-effect",
-      level = Level.MUST,
-      description =
-          "N concurrent requests"
-              + " with one key yield one resource: every 2xx has the same id, the rest are 409")
-  void concurrentRequestsExecuteOnce(Target t) {
-    String key = t.newKey();
-    Target.Payload p = t.newPayload();
-    if (t.hooks().hasFaults()) {
-      t.hooks().arm("{\"fault\":\"delay\",\"millis\":300}"); // widen the race window
-    }
-    int n = t.cfg.getInt("concurrency", 8);
-    Request request = t.request(t.config("create.path"), p.json(), key, t.tenant1());
-    List<Target.Response> burst = Concurrent.burst(t, n, request);
-    assertOneResource(t, key, p, burst);
+  private ConcurrencyCases() {}
+
+  static List<CaseSpec> cases() {
+    return List.of(
+        CaseSpec.must(
+            "concurrent.one-effect",
+            "N concurrent requests (default 16) with one key yield one resource and one effect",
+            ConcurrencyCases::concurrentRequestsExecuteOnce),
+        CaseSpec.must(
+            "inflight.other-payload",
+            "Another payload under the key of a request still in flight is not executed",
+            ConcurrencyCases::otherPayloadWhileInFlightIsNotExecuted),
+        CaseSpec.should(
+            "concurrent.in-progress-status",
+            "A request arriving while the first with its key still runs gets the in-progress"
+                + " status (409)",
+            ConcurrencyCases::secondRequestWhileFirstRunsGetsInProgress),
+        CaseSpec.should(
+            "in-progress.retry-after",
+            "The in-progress answer carries Retry-After (seconds or an HTTP date)",
+            ConcurrencyCases::inProgressAnswerCarriesRetryAfter));
   }
 
-  /** Every 2xx carries one id, the rest are in-progress, and a final retry replays it. */
-  static void assertOneResource(
-      Target t, String key, Target.Payload p, List<Target.Response> burst) {
-    int inProgress = t.cfg.getInt("status.in-progress", 409);
-    Set<String> ids = new TreeSet<>();
-    for (Target.Response r : burst) {
-      if (r.ok()) {
-        ids.add(String.valueOf(t.id(r)));
-      } else {
-        assertTrue(
-            r.status() == inProgress || r.status() == 409,
-            "a concurrent duplicate must get 2xx (replay) or in-progress, got " + r.status());
+  static void concurrentRequestsExecuteOnce(Probe t) {
+    int n = t.cfg.getInt("concurrency", 16);
+    for (int attempt = 1; attempt <= BURSTS; attempt++) {
+      t.effects().begin();
+      Intent i = t.intent();
+      List<Answer> burst = race(t, i, n);
+      if (Concurrent.overlapped(burst)) {
+        requireOneResource(t, i, burst);
+        return;
       }
+      t.note("burst " + attempt + ": the requests did not overlap");
     }
-    assertTrue(ids.size() <= 1, "concurrent requests created distinct resources " + ids);
-    Target.Response after = t.create(key, p.json());
-    assertTrue(after.ok(), "a retry after the race must succeed, got " + after.status());
-    assertTrue(ids.isEmpty() || ids.contains(t.id(after)), "retry replays the race's resource");
-    if (t.hooks().hasCounter()) {
-      assertEquals(1, t.hooks().sideEffects(p.marker()), "side effects for one key");
+    throw new NotRun(
+        "race not exercised: in " + BURSTS + " bursts of " + n + " the requests never overlapped");
+  }
+
+  /**
+   * Sends {@code n} copies of the intent's first request at once, widening the window if it can.
+   */
+  static List<Answer> race(Probe t, Intent i, int n) {
+    if (t.hooks().has(FaultKind.DELAY)) {
+      t.hooks().arm(FaultKind.DELAY, t.cfg.getLong("race-delay-millis", 300));
+    }
+    Request request =
+        t.request("POST", t.config("create.path"), i.payload.json(), i.key, t.tenant1());
+    return Concurrent.burst(t, n, request);
+  }
+
+  /** Every 2xx carries one id, a retry afterwards replays it, and one effect was counted. */
+  static void requireOneResource(Probe t, Intent i, List<Answer> burst) {
+    Set<String> ids = new TreeSet<>();
+    burst.stream().filter(Answer::ok).forEach(r -> ids.add(String.valueOf(t.id(r))));
+    require(ids.size() <= 1, "concurrent requests with one key created distinct resources " + ids);
+    Answer after = i.send("retry after the race");
+    require(after.ok(), "a retry after the race answered " + after.status());
+    require(
+        ids.isEmpty() || ids.contains(t.id(after)),
+        "the retry after the race returned " + t.id(after) + ", not the race's resource " + ids);
+    t.effects().expect(1, "one key raced by " + burst.size() + " requests", i.payload);
+  }
+
+  static void otherPayloadWhileInFlightIsNotExecuted(Probe t) {
+    long delay = t.cfg.getLong("in-flight-delay-millis", 800);
+    t.hooks().arm(FaultKind.DELAY, delay);
+    Intent i = t.intent();
+    Payload other = t.newPayload();
+    CountDownLatch open = new CountDownLatch(0);
+    Concurrent.InFlight first =
+        Concurrent.start(
+            t,
+            "first (delayed)",
+            t.request("POST", t.config("create.path"), i.payload.json(), i.key, t.tenant1()),
+            open);
+    headStart();
+    Answer b = i.sendWith("same key, other payload, while the first runs", other);
+    Answer a = first.await();
+    t.note("first→" + a.brief());
+    // The delay fault slows whichever request executes first: a slow B overtook A.
+    runOnlyIf(
+        !b.ok() || millis(b) < delay,
+        "the second request overtook the first, so the case proves nothing");
+    require(
+        !b.ok(),
+        "the other payload was executed ("
+            + b.status()
+            + ", "
+            + t.id(b)
+            + ") under a key whose first request was still in flight");
+    runOnlyIf(a.ok(), "the first request was not accepted (" + a.brief() + ")");
+    t.effects().expect(1, "the first payload only", i.payload, other);
+  }
+
+  private static long millis(Answer a) {
+    return TimeUnit.NANOSECONDS.toMillis(a.endNanos() - a.startNanos());
+  }
+
+  private static void headStart() {
+    try {
+      TimeUnit.MILLISECONDS.sleep(150); // let the first request claim its key
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
     }
   }
 
-  @Test
-  @Case(
-      id = "concurrent.in-progress-status",
-      level = Level.SHOULD,
-      description =
-          "A request"
-              + " arriving while the first with its key still runs gets the in-progress status (409)")
-  void secondRequestWhileFirstRunsGetsInProgress(Target t) {
-    t.hooks().arm("{\"fault\":\"delay\",\"millis\":1500}");
-    String key = t.newKey();
-    Target.Payload p = t.newPayload();
-    Request request = t.request(t.config("create.path"), p.json(), key, t.tenant1());
+  /** Two requests with one key while the handler is delayed: {a, b}. */
+  private static Answer[] pair(Probe t) {
+    t.hooks().arm(FaultKind.DELAY, t.cfg.getLong("in-flight-delay-millis", 800));
+    Intent i = t.intent();
+    Request request =
+        t.request("POST", t.config("create.path"), i.payload.json(), i.key, t.tenant1());
     CountDownLatch gate = new CountDownLatch(1);
-    Concurrent.InFlight a = Concurrent.start(t, request, gate);
-    Concurrent.InFlight b = Concurrent.start(t, request, gate);
+    Concurrent.InFlight a = Concurrent.start(t, "request A", request, gate);
+    Concurrent.InFlight b = Concurrent.start(t, "request B", request, gate);
     gate.countDown();
-    int sa = a.await().status();
-    int sb = b.await().status();
-    t.evidence.note("statuses " + sa + "," + sb);
+    Answer[] both = {a.await(), b.await()};
+    t.note("statuses " + both[0].brief() + ", " + both[1].brief());
+    return both;
+  }
+
+  static void secondRequestWhileFirstRunsGetsInProgress(Probe t) {
+    Answer[] both = pair(t);
     int inProgress = t.cfg.getInt("status.in-progress", 409);
     boolean oneRanOneWaited =
-        (sa / 100 == 2 && sb == inProgress) || (sb / 100 == 2 && sa == inProgress);
-    assertTrue(oneRanOneWaited, "expected one 2xx and one " + inProgress);
+        both[0].ok() && both[1].status() == inProgress
+            || both[1].ok() && both[0].status() == inProgress;
+    require(
+        oneRanOneWaited,
+        "expected one 2xx and one "
+            + inProgress
+            + ", got "
+            + both[0].brief()
+            + " and "
+            + both[1].brief());
+  }
+
+  static void inProgressAnswerCarriesRetryAfter(Probe t) {
+    Answer[] both = pair(t);
+    int inProgress = t.cfg.getInt("status.in-progress", 409);
+    Answer waited =
+        both[0].status() == inProgress ? both[0] : both[1].status() == inProgress ? both[1] : null;
+    runOnlyIf(
+        waited != null,
+        "no in-progress answer to inspect (" + both[0].brief() + ", " + both[1].brief() + ")");
+    String retryAfter = waited.header("Retry-After");
+    t.note("Retry-After: " + retryAfter);
+    require(
+        retryAfter != null && validRetryAfter(retryAfter),
+        "the in-progress answer has "
+            + (retryAfter == null
+                ? "no Retry-After"
+                : "an invalid Retry-After '" + retryAfter + "'"));
+  }
+
+  static boolean validRetryAfter(String value) {
+    if (value.strip().matches("\\d{1,9}")) {
+      return true;
+    }
+    try {
+      java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.parse(value.strip());
+      return true;
+    } catch (java.time.format.DateTimeParseException e) {
+      return false;
+    }
   }
 }

@@ -1,6 +1,5 @@
 package dev.saferetry.conformance;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -8,56 +7,50 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import okhttp3.Call;
-import okhttp3.Headers;
 import okhttp3.Request;
 
 /** Bounded concurrent requests for the race cases. Stateless and thread-safe. */
 final class Concurrent {
-  private static final long TIMEOUT_SECONDS = 30;
+  private static final long TIMEOUT_SECONDS = 60;
 
   private Concurrent() {}
 
-  /** A request running on its own thread; status 0 means an I/O failure or cancellation. */
-  record InFlight(Call call, CompletableFuture<Target.Response> result) {
-    Target.Response await() {
+  /** A request running on its own thread. */
+  record InFlight(CompletableFuture<Answer> result) {
+    Answer await() {
       try {
         return result.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException(e);
       } catch (ExecutionException | TimeoutException e) {
-        call.cancel();
-        throw new IllegalStateException("request did not finish in " + TIMEOUT_SECONDS + "s", e);
+        throw new IllegalStateException("a request did not end in " + TIMEOUT_SECONDS + "s", e);
       }
     }
   }
 
-  /** Starts {@code request} once {@code gate} opens. */
-  static InFlight start(Target t, Request request, CountDownLatch gate) {
-    Call call = t.call(request);
-    CompletableFuture<Target.Response> result = new CompletableFuture<>();
+  /** Starts {@code request} once {@code gate} opens; recorded in the probe's exchanges. */
+  static InFlight start(Probe t, String label, Request request, CountDownLatch gate) {
+    CompletableFuture<Answer> result = new CompletableFuture<>();
     Thread thread =
         new Thread(
             () -> {
               try {
                 gate.await();
-                try (okhttp3.Response r = call.execute()) {
-                  result.complete(Target.Response.of(r, Target.readBody(r)));
-                }
-              } catch (IOException e) {
-                result.complete(new Target.Response(0, e.toString(), null, Headers.of()));
+                result.complete(t.attempt(label, request, t.session.http, false));
               } catch (InterruptedException e) {
+                result.completeExceptionally(e);
+              } catch (RuntimeException e) {
                 result.completeExceptionally(e);
               }
             },
             "conformance-request");
     thread.setDaemon(true);
     thread.start();
-    return new InFlight(call, result);
+    return new InFlight(result);
   }
 
-  /** Waits until one of two requests finishes; returns {finished, other}. */
+  /** Waits until one of two requests ends; returns {ended, other}. */
   static InFlight[] firstDone(InFlight a, InFlight b) {
     try {
       CompletableFuture.anyOf(a.result(), b.result()).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -65,28 +58,40 @@ final class Concurrent {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     } catch (ExecutionException | TimeoutException e) {
-      a.call().cancel();
-      b.call().cancel();
-      throw new IllegalStateException("neither request finished in " + TIMEOUT_SECONDS + "s", e);
+      throw new IllegalStateException("neither request ended in " + TIMEOUT_SECONDS + "s", e);
     }
     return a.result().isDone() ? new InFlight[] {a, b} : new InFlight[] {b, a};
   }
 
-  /** Sends {@code n} copies of a request at the same moment and returns every response. */
-  static List<Target.Response> burst(Target t, int n, Request request) {
+  /** Sends {@code n} copies of a request at the same moment and returns every answer. */
+  static List<Answer> burst(Probe t, int n, Request request) {
     CountDownLatch gate = new CountDownLatch(1);
     List<InFlight> inFlight = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      inFlight.add(start(t, request, gate));
+      inFlight.add(start(t, "racer " + (i + 1), request, gate));
     }
     gate.countDown();
-    List<Target.Response> responses = new ArrayList<>();
+    List<Answer> answers = new ArrayList<>();
     for (InFlight f : inFlight) {
-      responses.add(f.await());
+      answers.add(f.await());
     }
-    StringBuilder statuses = new StringBuilder("burst→");
-    responses.forEach(r -> statuses.append(r.status()).append(' '));
-    t.evidence.note(statuses.toString().strip());
-    return responses;
+    StringBuilder statuses = new StringBuilder("burst of " + n + "→");
+    answers.forEach(r -> statuses.append(r.brief()).append(' '));
+    t.note(statuses.toString().strip());
+    return answers;
+  }
+
+  /** Whether at least two of the requests were in flight at the same time. */
+  static boolean overlapped(List<Answer> answers) {
+    for (int i = 0; i < answers.size(); i++) {
+      for (int j = i + 1; j < answers.size(); j++) {
+        Answer a = answers.get(i);
+        Answer b = answers.get(j);
+        if (a.startNanos() < b.endNanos() && b.startNanos() < a.endNanos()) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 }

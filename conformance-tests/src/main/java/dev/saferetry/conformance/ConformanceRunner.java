@@ -2,18 +2,11 @@ package dev.saferetry.conformance;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
-import org.junit.platform.engine.discovery.DiscoverySelectors;
-import org.junit.platform.launcher.Launcher;
-import org.junit.platform.launcher.LauncherDiscoveryRequest;
-import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
-import org.junit.platform.launcher.core.LauncherFactory;
-import org.junit.platform.reporting.legacy.xml.LegacyXmlReportGeneratingListener;
 
 /**
  * Runs the conformance suite against a server and reports, case by case, whether it honours the
@@ -25,10 +18,12 @@ import org.junit.platform.reporting.legacy.xml.LegacyXmlReportGeneratingListener
  *
  * <p>Options: {@code --target URL} (default: the in-process reference server), {@code --profile
  * ietf|stripe|reference|file.properties[,...]} (default {@code ietf}), {@code --set key=value} (any
- * profile property, repeatable), {@code --report-dir DIR} (default {@code conformance-report}),
- * {@code --list}. System properties {@code -Dsaferetry.<key>=value} work too. Exit status: 0, or 1
- * when a MUST case failed, 2 on a usage error. Writes {@code conformance-report.md} and JUnit XML
- * into the report directory.
+ * property, repeatable), {@code --report-dir DIR} (default {@code conformance-report}), {@code
+ * --list}. System properties {@code -Dsaferetry.<key>=value} work too. Exit status (see {@link
+ * ExitStatus}): 0 every MUST case ran and passed; 1 a MUST case failed; 2 configuration or
+ * infrastructure error (including usage errors); 3 MUST cases did not run. Writes {@code
+ * conformance-report.md} and {@code junit-xml/TEST-saferetry-conformance.xml} into the report
+ * directory.
  *
  * <p>Thread-safe: each {@link #run} call is independent.
  */
@@ -43,11 +38,6 @@ public final class ConformanceRunner {
   /** Runs with command-line arguments; returns the exit status instead of exiting. */
   public static int execute(String[] args, PrintStream out) {
     Map<String, String> explicit = new LinkedHashMap<>(SuiteConfig.fromSystemProperties());
-    // Secrets given as system properties must not leak into the JUnit XML's property dump.
-    explicit.keySet().stream()
-        .filter(Redaction::isSecret)
-        .toList()
-        .forEach(k -> System.clearProperty(SuiteConfig.PREFIX + k));
     Path reportDir = Path.of("conformance-report");
     try {
       for (int i = 0; i < args.length; i++) {
@@ -57,21 +47,31 @@ public final class ConformanceRunner {
           case "--report-dir" -> reportDir = Path.of(args[++i]);
           case "--set" -> put(explicit, args[++i]);
           case "--list" -> {
-            ConformanceSuite.cases()
-                .forEach(c -> out.printf("%-32s %-6s %s%n", c.id(), c.level(), c.description()));
+            list(explicit, out);
             return 0;
           }
           default -> throw new IllegalArgumentException("unknown option: " + args[i]);
         }
       }
-      return run(SuiteConfig.resolve(explicit), reportDir, out).mustFailed() ? 1 : 0;
+      return run(SuiteConfig.resolve(explicit), reportDir, out).exitStatus().code();
     } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
       out.println(
-          "usage: --target URL --profile ietf|stripe|FILE --set key=value"
-              + " --report-dir DIR --list  ("
+          "usage: --target URL --profile ietf|stripe|reference|FILE[,...] --set key=value --report-dir DIR --list");
+      out.println(
+          "configuration error: "
               + e.getMessage()
+              + " (exit "
+              + ExitStatus.CONFIGURATION_ERROR.code()
               + ")");
-      return 2;
+      return ExitStatus.CONFIGURATION_ERROR.code();
+    }
+  }
+
+  private static void list(Map<String, String> explicit, PrintStream out) {
+    SuiteConfig config = SuiteConfig.resolve(explicit);
+    for (CaseSpec c : Contract.named(config.get("contract")).cases()) {
+      out.printf(
+          Locale.ROOT, "%-34s %-6s %s%n", c.id(), config.level(c.id(), c.level()), c.description());
     }
   }
 
@@ -84,37 +84,25 @@ public final class ConformanceRunner {
   }
 
   /**
-   * Runs every case against the configured target, prints progress and the summary table to {@code
-   * out}, and writes the Markdown and JUnit XML reports into {@code reportDir}.
+   * Runs every case against the configured target, prints progress and the summary to {@code out},
+   * and writes the Markdown and JUnit XML reports into {@code reportDir}.
+   *
+   * @throws IllegalArgumentException when the configuration is malformed (e.g. a hook template)
+   * @throws UncheckedIOException when a report cannot be written
    */
   public static RunResult run(SuiteConfig config, Path reportDir, PrintStream out) {
-    String target = config.target() == null ? "embedded reference server" : config.target();
-    String profile =
-        config.get("profile") == null ? config.get("profile.name") : config.get("profile");
-    out.println("SafeRetry conformance suite -> " + target + " (profile " + profile + ")");
-    LauncherDiscoveryRequest request =
-        LauncherDiscoveryRequestBuilder.request()
-            .selectors(
-                ConformanceSuite.CASE_CLASSES.stream()
-                    .map(DiscoverySelectors::selectClass)
-                    .toList())
-            .configurationParameters(config.toLauncherParameters())
-            .configurationParameter("junit.jupiter.execution.parallel.enabled", "false")
-            .build();
-    ProgressListener progress = new ProgressListener(config, out);
-    PrintWriter xmlErrors = new PrintWriter(out, true, StandardCharsets.UTF_8);
-    Path xmlDir = reportDir.resolve("junit-xml");
-    Launcher launcher = LauncherFactory.create();
-    launcher.execute(request, progress, new LegacyXmlReportGeneratingListener(xmlDir, xmlErrors));
+    RunResult run = new SuiteRun(config, out).run();
     Path markdown = reportDir.resolve("conformance-report.md");
-    RunResult result = new RunResult(target, profile, progress.results(), markdown, xmlDir);
-    Reports.printSummary(result, out);
+    Path xml = reportDir.resolve("junit-xml").resolve("TEST-saferetry-conformance.xml");
+    RunResult reported = run.withReports(markdown, xml);
+    ConsoleReport.print(reported, out);
     try {
-      Reports.writeMarkdown(result, config, markdown);
+      MarkdownReport.write(reported, config, markdown);
+      JunitXmlReport.write(reported, xml);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException("cannot write the reports into " + reportDir, e);
     }
-    out.println("Reports: " + markdown.toAbsolutePath() + ", " + xmlDir.toAbsolutePath());
-    return result;
+    out.println("Reports: " + markdown.toAbsolutePath() + ", " + xml.toAbsolutePath());
+    return reported;
   }
 }

@@ -1,67 +1,74 @@
 package dev.saferetry.conformance;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static dev.saferetry.conformance.Check.require;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import okhttp3.Request;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
-/**
- * Retention: after the declared retention a key's record no longer counts.
- *
- * <p>Not thread-safe and need not be: JUnit creates an instance per case, run sequentially.
- */
-@ExtendWith(ConformanceExtension.class)
-public class ExpiryCases {
+/** Retention: after the declared retention a key's record no longer counts. */
+final class ExpiryCases {
+  private static final int BURSTS = 3;
 
-  @Test
-  @Case(
-      id = "expiry.late-retry-is-new",
-      level = Level.SHOULD,
-      description = "A late retry" + " after the server's declared retention is a new request")
-  void lateRetryAfterRetentionIsANewRequest(Target t) {
-    Duration retention = t.hooks().retention();
-    t.hooks().assumeTimeCanPass(retention);
-    String key = t.newKey();
-    Target.Payload p = t.newPayload();
-    Target.Response first = t.create(key, p.json());
-    t.hooks().pass(retention.plusSeconds(1));
-    Target.Response late = t.create(key, p.json());
-    assertTrue(first.ok() && late.ok(), "both requests must succeed");
-    assertNotEquals(t.id(first), t.id(late), "a late retry creates a new resource");
+  private ExpiryCases() {}
+
+  static List<CaseSpec> cases() {
+    return List.of(
+        CaseSpec.should(
+            "expiry.late-retry-is-new",
+            "A late retry after the server's declared retention is a new request",
+            ExpiryCases::lateRetryAfterRetentionIsANewRequest),
+        CaseSpec.must(
+            "expiry.concurrent-retries",
+            "Concurrent retries right after expiry produce at most one new resource and effect",
+            ExpiryCases::concurrentRetriesAfterExpiryExecuteOnce));
   }
 
-  @Test
-  @Case(
-      id = "expiry.concurrent-retries",
-      level = Level.MUST,
-      description =
-          "Concurrent" + " retries right after expiry still produce exactly one new effect")
-  void concurrentRetriesAfterExpiryExecuteOnce(Target t) {
+  static void lateRetryAfterRetentionIsANewRequest(Probe t) {
     Duration retention = t.hooks().retention();
-    t.hooks().assumeTimeCanPass(retention);
-    Assumptions.assumeTrue(
-        t.hooks().hasCounter(), "target declares no side-effect counter (side-effects.url)");
-    String key = t.newKey();
-    Target.Payload p = t.newPayload();
-    Target.Response first = t.create(key, p.json());
-    assertTrue(first.ok(), "first request must succeed, got " + first.status());
+    t.hooks().assumeTimeCanPass(retention.plusSeconds(1));
+    Intent i = t.intent();
+    Answer first = i.created("first");
     t.hooks().pass(retention.plusSeconds(1));
-    if (t.hooks().hasFaults()) {
-      t.hooks().arm("{\"fault\":\"delay\",\"millis\":300}");
+    Answer late = i.send("late retry");
+    require(late.ok(), "a late retry after the retention answered " + late.status());
+    require(
+        !Objects.equals(t.id(first), t.id(late)),
+        "a late retry after the retention still replayed " + t.id(first));
+  }
+
+  static void concurrentRetriesAfterExpiryExecuteOnce(Probe t) {
+    Duration retention = t.hooks().retention();
+    t.hooks().assumeTimeCanPass(retention.plusSeconds(1));
+    int n = t.cfg.getInt("concurrency", 16);
+    for (int attempt = 1; attempt <= BURSTS; attempt++) {
+      t.effects().begin();
+      Intent i = t.intent();
+      Answer first = i.created("first");
+      t.hooks().pass(retention.plusSeconds(1));
+      List<Answer> burst = ConcurrencyCases.race(t, i, n);
+      if (Concurrent.overlapped(burst)) {
+        Set<String> fresh = new TreeSet<>();
+        burst.stream()
+            .filter(Answer::ok)
+            .map(t::id)
+            .filter(id -> !Objects.equals(id, t.id(first)))
+            .forEach(id -> fresh.add(String.valueOf(id)));
+        require(
+            fresh.size() <= 1,
+            "concurrent retries after expiry created " + fresh.size() + " new resources " + fresh);
+        long effects =
+            t.effects().counted() ? t.effects().count("at most one new effect", i.payload) : -1;
+        require(
+            effects <= 2,
+            "concurrent retries after expiry caused " + (effects - 1) + " new side effects");
+        return;
+      }
+      t.note("burst " + attempt + ": the retries did not overlap");
     }
-    Request request = t.request(t.config("create.path"), p.json(), key, t.tenant1());
-    List<Target.Response> burst = Concurrent.burst(t, t.cfg.getInt("concurrency", 8), request);
-    Set<String> ids = new TreeSet<>();
-    burst.stream().filter(Target.Response::ok).forEach(r -> ids.add(String.valueOf(t.id(r))));
-    assertTrue(ids.size() <= 1, "concurrent post-expiry retries created " + ids);
-    assertEquals(2, t.hooks().sideEffects(p.marker()), "one original + exactly one new effect");
+    throw new NotRun(
+        "race not exercised: in " + BURSTS + " bursts of " + n + " the retries never overlapped");
   }
 }

@@ -1,99 +1,90 @@
 package dev.saferetry.conformance;
 
-import com.fasterxml.jackson.core.JsonPointer;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import okhttp3.MediaType;
-import okhttp3.Request;
-import okhttp3.RequestBody;
-import org.junit.jupiter.api.Assumptions;
 
 /**
- * The optional cooperation a target may declare: side-effect counter, fault hook, clock hook,
- * restart hook, lock timeout and retention. Cases that need an undeclared one are skipped with the
- * reason. Thread-safe.
+ * The optional cooperation a target may declare, as request templates: one fault hook per {@link
+ * FaultKind} ({@code hook.fault.<kind>}), {@code hook.fault.reset}, {@code hook.clock} (advances
+ * the server clock by {@code ${seconds}}), {@code hook.restart}; and the declared timings {@code
+ * lock-timeout-seconds} and {@code retention-seconds}. Hooks are sent with {@code hook.headers.*}
+ * if any, else with tenant 1's headers. A case that needs an undeclared one ends as NOT RUN with
+ * the reason; a declared one that fails ends it as ERROR. Thread-safe.
  */
-public final class Hooks {
-  private final Target target;
+final class Hooks {
+  private final Probe t;
+  private boolean armed;
 
-  Hooks(Target target) {
-    this.target = target;
+  Hooks(Probe t) {
+    this.t = t;
   }
 
-  /** Side effects recorded for {@code marker}; skips the case when no counter is declared. */
-  public long sideEffects(String marker) {
-    String url = require("side-effects.url", "a side-effect counter (side-effects.url)");
-    try (okhttp3.Response r =
-        target
-            .http()
-            .newCall(
-                new Request.Builder()
-                    .url(target.url(Target.fill(url, marker, "")))
-                    .headers(headers())
-                    .build())
-            .execute()) {
-      com.fasterxml.jackson.databind.JsonNode body = Target.parse(Target.readBody(r));
-      long count =
-          r.code() != 200 || body == null
-              ? -1
-              : body.at(JsonPointer.compile(target.config("side-effects.pointer"))).asLong(-1);
-      target.evidence.note("effects=" + count);
-      return count;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+  /** Whether the fault hook for {@code kind} is declared. */
+  boolean has(FaultKind kind) {
+    return t.config(kind.property()) != null;
+  }
+
+  /**
+   * Arms {@code kind} for the next request the target handles.
+   *
+   * @param millis the delay of {@link FaultKind#DELAY}, ignored by the others
+   * @throws NotRun when the hook is not declared
+   */
+  void arm(FaultKind kind, long millis) {
+    Check.runOnlyIf(has(kind), "needs the " + kind + " fault hook (" + kind.property() + ")");
+    Map<String, String> values = new LinkedHashMap<>();
+    values.put("millis", Long.toString(millis));
+    values.put("seconds", Long.toString(Math.max(1, TimeUnit.MILLISECONDS.toSeconds(millis))));
+    values.put("status", Integer.toString(kind.status(t.cfg)));
+    send(kind.template(t.cfg), values);
+    armed = true;
+  }
+
+  /** Disarms leftover faults if a fault was armed and a reset hook is declared. */
+  void resetIfArmed() {
+    if (armed && t.config("hook.fault.reset") != null) {
+      send(HookTemplate.parse("hook.fault.reset", t.config("hook.fault.reset")), Map.of());
     }
+    armed = false;
   }
 
-  /** Whether a side-effect counter is declared. */
-  public boolean hasCounter() {
-    return target.config("side-effects.url") != null;
+  /** Simulates a server restart; NOT RUN when no restart hook is declared. */
+  void restart() {
+    send(template("hook.restart", "a restart hook"), Map.of());
   }
 
-  /** Arms a fault ({@code {"fault":"delay","millis":300}} etc.); skips when no hook. */
-  public void arm(String faultJson) {
-    post(require("fault.url", "a fault hook (fault.url)"), faultJson);
+  /** The declared lock timeout; NOT RUN when undeclared. */
+  Duration lockTimeout() {
+    return seconds("lock-timeout-seconds", "the lock timeout");
   }
 
-  /** Whether a fault hook is declared. */
-  public boolean hasFaults() {
-    return target.config("fault.url") != null;
+  /** The declared retention; NOT RUN when undeclared. */
+  Duration retention() {
+    return seconds("retention-seconds", "the retention");
   }
 
-  /** Simulates a server restart; skips when no restart hook is declared. */
-  public void restart() {
-    post(require("restart.url", "a restart hook (restart.url)"), "{}");
-  }
-
-  /** The declared lock timeout; skips when undeclared. */
-  public Duration lockTimeout() {
-    return Duration.ofSeconds(
-        Long.parseLong(require("lock-timeout-seconds", "the lock timeout (lock-timeout-seconds)")));
-  }
-
-  /** The declared retention; skips when undeclared. */
-  public Duration retention() {
-    return Duration.ofSeconds(
-        Long.parseLong(require("retention-seconds", "the retention (retention-seconds)")));
-  }
-
-  /** Skips unless time can pass by {@code d}: via the clock hook, or by waiting if short. */
-  public void assumeTimeCanPass(Duration d) {
-    int maxWait = target.cfg.getInt("max-wait-seconds", 20);
-    Assumptions.assumeTrue(
-        target.config("clock.url") != null || d.getSeconds() < maxWait,
-        "needs a clock hook (clock.url) or a declared time under max-wait-seconds=" + maxWait);
+  /** NOT RUN unless {@code d} can pass: by the clock hook, or by waiting when under max-wait. */
+  void assumeTimeCanPass(Duration d) {
+    long maxWait = t.cfg.getLong("max-wait-seconds", 20);
+    Check.runOnlyIf(
+        t.config("hook.clock") != null || d.getSeconds() <= maxWait,
+        "needs a clock hook (hook.clock) or a declared time of at most max-wait-seconds="
+            + maxWait
+            + "s to wait for real, here "
+            + d.getSeconds()
+            + "s");
   }
 
   /** Lets {@code d} pass on the server: advances its clock, or really waits. */
-  public void pass(Duration d) {
+  void pass(Duration d) {
     assumeTimeCanPass(d);
-    String clock = target.config("clock.url");
-    target.evidence.note("time+" + d.getSeconds() + "s");
-    if (clock != null) {
-      post(clock, "{\"advance_seconds\":" + d.getSeconds() + "}");
+    t.note("time+" + d.getSeconds() + "s");
+    if (t.config("hook.clock") != null) {
+      send(
+          HookTemplate.parse("hook.clock", t.config("hook.clock")),
+          Map.of("seconds", Long.toString(d.getSeconds())));
       return;
     }
     try {
@@ -104,32 +95,34 @@ public final class Hooks {
     }
   }
 
-  private String require(String key, String what) {
-    String value = target.config(key);
-    Assumptions.assumeTrue(value != null, "needs " + what + ", not declared by the target");
-    return value;
+  private HookTemplate template(String property, String what) {
+    String spec = Check.declared(t, property, what);
+    return HookTemplate.parse(property, spec);
   }
 
-  private okhttp3.Headers headers() {
-    okhttp3.Headers.Builder b = new okhttp3.Headers.Builder();
-    Map<String, String> tenant = target.tenant1();
-    tenant.forEach(b::set);
-    return b.build();
+  private Duration seconds(String key, String what) {
+    Check.declared(t, key, what);
+    long s = t.cfg.getLong(key, 0);
+    Check.runOnlyIf(s > 0, key + " must be positive, got " + s);
+    return Duration.ofSeconds(s);
   }
 
-  private void post(String url, String json) {
-    Request request =
-        new Request.Builder()
-            .url(target.url(url))
-            .headers(headers())
-            .post(RequestBody.create(json, MediaType.get("application/json")))
-            .build();
-    try (okhttp3.Response r = target.http().newCall(request).execute()) {
-      if (r.code() >= 300) {
-        throw new IllegalStateException("hook " + url + " answered " + r.code());
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+  /** Sends a hook; anything but 2xx is a {@link HookFailure}. */
+  void send(HookTemplate hook, Map<String, String> values) {
+    Answer a =
+        t.attempt(
+            "hook " + hook.property(),
+            t.request(hook.method(), hook.url(values), hook.body(values), null, headers(t)),
+            t.session.http,
+            false);
+    if (!a.ok()) {
+      throw new HookFailure(hook.property() + " answered " + a.brief() + ", not 2xx");
     }
+  }
+
+  /** The headers hooks are sent with. */
+  static Map<String, String> headers(Probe t) {
+    Map<String, String> own = t.cfg.withPrefix("hook.headers.");
+    return own.isEmpty() ? t.tenant1() : own;
   }
 }

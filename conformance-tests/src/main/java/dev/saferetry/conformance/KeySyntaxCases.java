@@ -1,74 +1,100 @@
 package dev.saferetry.conformance;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static dev.saferetry.conformance.Check.require;
+import static dev.saferetry.conformance.Check.runOnlyIf;
 
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import java.util.List;
+import java.util.Objects;
 
-/**
- * The key itself: required, bounded, and accepted in the draft's Structured Field syntax.
- *
- * <p>Not thread-safe and need not be: JUnit creates an instance per case, run sequentially.
- */
-@ExtendWith(ConformanceExtension.class)
-public class KeySyntaxCases {
+/** The key itself: required, bounded, and accepted in the draft's Structured Field syntax. */
+final class KeySyntaxCases {
+  private KeySyntaxCases() {}
 
-  @Test
-  @Case(
-      id = "key.missing",
-      level = Level.SHOULD,
-      description =
-          "A missing key on an endpoint"
-              + " that requires one is rejected (IETF: 400) and creates nothing")
-  void missingKeyIsRejected(Target t) {
-    Assumptions.assumeTrue(
+  static List<CaseSpec> cases() {
+    return List.of(
+        CaseSpec.should(
+            "key.missing",
+            "A missing key on an endpoint that requires one is rejected (IETF: 400) and creates"
+                + " nothing",
+            KeySyntaxCases::missingKeyIsRejected),
+        CaseSpec.should(
+            "key.empty",
+            "An empty key is rejected (400) and creates nothing (not run when keys are optional)",
+            KeySyntaxCases::emptyKeyIsRejected),
+        CaseSpec.should(
+            "key.too-long",
+            "A key of the maximum length (255) is accepted and a longer one is rejected (400)"
+                + " without creating anything",
+            KeySyntaxCases::overLongKeyIsRejected),
+        CaseSpec.may(
+            "key.structured-field",
+            "The key is accepted as a quoted Structured Field string, and \"abc\" and abc denote"
+                + " the same key",
+            KeySyntaxCases::quotedAndBareKeysAreTheSame));
+  }
+
+  static void missingKeyIsRejected(Probe t) {
+    runOnlyIf(
         t.cfg.getBoolean("require-key", true),
         "the target does not require keys (require-key=false)");
-    rejected(t, null, "status.missing-key");
+    rejected(t, null, "status.missing-key", "no key");
   }
 
-  @Test
-  @Case(
-      id = "key.empty",
-      level = Level.SHOULD,
-      description = "An empty key is rejected (400) and creates nothing")
-  void emptyKeyIsRejected(Target t) {
-    rejected(t, "", "status.invalid-key");
+  static void emptyKeyIsRejected(Probe t) {
+    runOnlyIf(
+        t.cfg.getBoolean("require-key", true),
+        "keys are optional (require-key=false): an empty key may be treated as absent");
+    rejected(t, "", "status.invalid-key", "an empty key");
   }
 
-  @Test
-  @Case(
-      id = "key.too-long",
-      level = Level.SHOULD,
-      description = "A key longer than 255 characters is rejected (400) and creates nothing")
-  void overLongKeyIsRejected(Target t) {
-    rejected(t, "k".repeat(256), "status.invalid-key");
+  static void overLongKeyIsRejected(Probe t) {
+    int max = t.cfg.getInt("key.max-length", 255);
+    Payload atMax = t.newPayload();
+    Answer accepted = t.create("key of " + max + " characters", longKey(t, max), atMax.json());
+    require(
+        accepted.ok(), "a key of " + max + " characters was rejected with " + accepted.status());
+    rejected(t, longKey(t, max + 1), "status.invalid-key", "a key of " + (max + 1) + " characters");
   }
 
-  @Test
-  @Case(
-      id = "key.structured-field",
-      level = Level.MAY,
-      description =
-          "The key is accepted"
-              + " as a quoted Structured Field string, and \"abc\" and abc denote the same key")
-  void quotedAndBareKeysAreTheSame(Target t) {
+  /** A key unique to this run, padded to exactly {@code length} characters. */
+  static String longKey(Probe t, int length) {
+    String unique = t.newKey() + "-";
+    return unique.length() >= length
+        ? unique.substring(0, length)
+        : unique + "k".repeat(length - unique.length());
+  }
+
+  static void quotedAndBareKeysAreTheSame(Probe t) {
     String key = t.newKey();
-    Target.Payload p = t.newPayload();
-    Target.Response quoted = t.create("\"" + key + "\"", p.json());
-    assertTrue(quoted.ok(), "a quoted key must be accepted, got " + quoted.status());
-    Target.Response bare = t.create(key, p.json());
-    assertEquals(t.id(quoted), t.id(bare), "quoted and bare forms must be the same key");
+    Payload p = t.newPayload();
+    Answer quoted = t.create("quoted key", "\"" + key + "\"", p.json());
+    require(quoted.ok(), "a quoted key was rejected with " + quoted.status());
+    Answer bare = t.create("bare key", key, p.json());
+    require(
+        bare.ok() && Objects.equals(t.id(quoted), t.id(bare)),
+        "\"" + key + "\" and " + key + " were not treated as one key");
   }
 
-  private static void rejected(Target t, String key, String statusKey) {
-    Target.Payload p = t.newPayload();
-    Target.Response response = t.create(key, p.json());
-    assertEquals(t.cfg.getInt(statusKey, 400), response.status(), "rejection status");
-    if (t.hooks().hasCounter()) {
-      assertEquals(0, t.hooks().sideEffects(p.marker()), "side effects of a rejected request");
-    }
+  /** The request is rejected with the profile's status, and the payload works with a real key. */
+  private static void rejected(Probe t, String key, String statusKey, String what) {
+    t.effects().begin();
+    Payload p = t.newPayload();
+    Answer response = t.create(what, key, p.json());
+    int expected = t.cfg.getInt(statusKey, 400);
+    require(
+        response.status() == expected,
+        "a request with "
+            + what
+            + " answered "
+            + response.status()
+            + ", the profile expects "
+            + expected);
+    Answer fresh = t.create("same payload, valid key", t.newKey(), p.json());
+    runOnlyIf(
+        fresh.ok(),
+        "the same payload is rejected with a valid key too ("
+            + fresh.status()
+            + "), so the rejection proves nothing");
+    t.effects().expect(1, "the rejected request and the valid one", p);
   }
 }

@@ -44,7 +44,7 @@ final class LossyProxy implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
           });
-  private final List<Target.Response> swallowed = new CopyOnWriteArrayList<>();
+  private final List<Answer> swallowed = new CopyOnWriteArrayList<>();
 
   LossyProxy(String upstream, OkHttpClient http) {
     this.upstream = upstream;
@@ -66,7 +66,7 @@ final class LossyProxy implements AutoCloseable {
   }
 
   /** The upstream responses the client never received, in order. */
-  List<Target.Response> swallowed() {
+  List<Answer> swallowed() {
     return List.copyOf(swallowed);
   }
 
@@ -90,10 +90,11 @@ final class LossyProxy implements AutoCloseable {
                       ? null
                       : RequestBody.create(body, type == null ? null : MediaType.parse(type)))
               .build();
+      long start = System.nanoTime();
       try (okhttp3.Response r = http.newCall(request).execute()) {
-        swallowed.add(Target.Response.of(r, Target.readBody(r)));
+        swallowed.add(Answer.of(r.code(), r.body().string(), r.headers(), start));
       } catch (IOException e) {
-        swallowed.add(new Target.Response(0, e.toString(), null, Headers.of()));
+        swallowed.add(Answer.failed(e, start));
       }
       // Closing before sendResponseHeaders closes the socket: the client gets no response.
       exchange.getResponseHeaders().set("Connection", "close");

@@ -1,38 +1,84 @@
 package dev.saferetry.conformance;
 
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The results of one suite run and where its reports were written.
  *
  * <p>Immutable and thread-safe.
  *
+ * @param suiteVersion the suite's version
+ * @param startedAt when the run started
  * @param target the graded base URL (or {@code embedded reference server})
- * @param profile the profile name
- * @param results one result per case, in execution order
- * @param markdownReport the Markdown report file
- * @param junitXmlDir the directory holding the JUnit XML report
+ * @param profile the profiles applied, as given
+ * @param preflight the checks made before any case (first create, every declared hook), with their
+ *     exchanges; its verdict is {@link Verdict#ERROR} when the run could not start
+ * @param results one result per case, in execution order; empty when the preflight failed
+ * @param markdownReport the Markdown report file, or null when none was written
+ * @param junitXml the JUnit XML report file, or null when none was written
  */
 public record RunResult(
+    String suiteVersion,
+    Instant startedAt,
     String target,
     String profile,
+    CaseResult preflight,
     List<CaseResult> results,
     Path markdownReport,
-    Path junitXmlDir) {
+    Path junitXml) {
 
-  /** Copies the result list. */
+  /** Copies the result list and rejects nulls. */
   public RunResult {
+    Objects.requireNonNull(suiteVersion, "suiteVersion");
+    Objects.requireNonNull(startedAt, "startedAt");
+    Objects.requireNonNull(target, "target");
+    Objects.requireNonNull(profile, "profile");
+    Objects.requireNonNull(preflight, "preflight");
     results = List.copyOf(results);
   }
 
-  /** Whether any MUST case failed (the run's exit status is then 1). */
+  /** Whether the preflight failed, so that no case ran. */
+  public boolean configurationError() {
+    return preflight.verdict() != Verdict.PASS;
+  }
+
+  /** Whether any MUST case failed. */
   public boolean mustFailed() {
     return results.stream().anyMatch(CaseResult::mustFailed);
+  }
+
+  /** Ids of the MUST cases that did not run or broke off. */
+  public List<String> mustUnproven() {
+    return results.stream().filter(CaseResult::mustUnproven).map(CaseResult::id).toList();
+  }
+
+  /**
+   * The exit status: a MUST failure first, then a configuration or infrastructure error, then MUST
+   * cases not run, else passed.
+   */
+  public ExitStatus exitStatus() {
+    if (mustFailed()) {
+      return ExitStatus.MUST_FAILED;
+    }
+    if (configurationError()
+        || results.stream()
+            .anyMatch(r -> r.level() == Level.MUST && r.verdict() == Verdict.ERROR)) {
+      return ExitStatus.CONFIGURATION_ERROR;
+    }
+    return mustUnproven().isEmpty() ? ExitStatus.PASSED : ExitStatus.MUST_NOT_RUN;
   }
 
   /** The result of case {@code id}, or null. */
   public CaseResult result(String id) {
     return results.stream().filter(r -> r.id().equals(id)).findFirst().orElse(null);
+  }
+
+  /** Returns a copy with the report locations set. */
+  RunResult withReports(Path markdown, Path xml) {
+    return new RunResult(
+        suiteVersion, startedAt, target, profile, preflight, results, markdown, xml);
   }
 }

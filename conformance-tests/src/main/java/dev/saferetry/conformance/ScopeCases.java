@@ -1,144 +1,221 @@
 package dev.saferetry.conformance;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static dev.saferetry.conformance.Check.require;
+import static dev.saferetry.conformance.Check.runOnlyIf;
 
+import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
-/**
- * Payload comparison and key scope: a key means one request of one operation of one tenant.
- *
- * <p>Not thread-safe and need not be: JUnit creates an instance per case, run sequentially.
- */
-@ExtendWith(ConformanceExtension.class)
-public class ScopeCases {
+/** Payload comparison and key scope: a key means one request of one operation of one tenant. */
+final class ScopeCases {
+  private ScopeCases() {}
 
-  @Test
-  @Case(
-      id = "mismatch.rejected",
-      level = Level.MUST,
-      description =
-          "Same key + different"
-              + " payload is rejected (non-2xx), is not a replay, and creates nothing")
-  void differentPayloadIsRejected(Target t) {
-    String key = t.newKey();
-    Target.Response first = t.create(key, t.newPayload().json());
-    assertTrue(first.ok(), "first request must succeed, got " + first.status());
-    Target.Payload other = t.newPayload();
-    Target.Response reuse = t.create(key, other.json());
-    assertFalse(reuse.ok(), "a different payload under a used key must be rejected");
-    if (t.hooks().hasCounter()) {
-      assertEquals(0, t.hooks().sideEffects(other.marker()), "side effects of the reuse");
-    }
+  static List<CaseSpec> cases() {
+    return List.of(
+        CaseSpec.must(
+            "mismatch.rejected",
+            "Same key + another payload is rejected, creates nothing, and the payload is accepted"
+                + " with a fresh key",
+            ScopeCases::otherPayloadIsRejected),
+        CaseSpec.should(
+            "mismatch.status",
+            "The mismatch rejection uses the profile's status (IETF 422; Stripe 400 with an"
+                + " idempotency error type)",
+            ScopeCases::mismatchUsesConfiguredStatus),
+        CaseSpec.must(
+            "scope.per-tenant",
+            "Keys are scoped per tenant: another tenant's same key + payload creates its own"
+                + " resource",
+            ScopeCases::keysArePerTenant),
+        CaseSpec.should(
+            "scope.per-operation",
+            "The same key on another operation behaves as the profile says: executed as that"
+                + " operation (IETF) or rejected (Stripe)",
+            ScopeCases::otherOperationAsTheProfileSays),
+        CaseSpec.must(
+            "scope.cross-endpoint",
+            "The same key on another endpoint never replays the first operation's outcome",
+            ScopeCases::otherEndpointNeverReplaysTheWrongOperation),
+        CaseSpec.must(
+            "scope.query-string",
+            "The same key with an added query string never creates a second effect",
+            ScopeCases::queryStringNeverCreatesADuplicate),
+        CaseSpec.must(
+            "scope.path-variants",
+            "The same key on a path variant (trailing slash, letter case) never creates a second"
+                + " effect",
+            ScopeCases::pathVariantsNeverCreateADuplicate),
+        CaseSpec.may(
+            "validation.not-stored",
+            "A request failing validation is stored or not as the profile says (not stored: the"
+                + " key can then carry a corrected request)",
+            ScopeCases::validationFailureStorageAsTheProfileSays));
   }
 
-  @Test
-  @Case(
-      id = "mismatch.status",
-      level = Level.SHOULD,
-      description =
-          "The mismatch rejection"
-              + " uses the profile's status (IETF 422; Stripe 400 with an idempotency error type)")
-  void mismatchUsesConfiguredStatus(Target t) {
-    String key = t.newKey();
-    t.create(key, t.newPayload().json());
-    Target.Response reuse = t.create(key, t.newPayload().json());
-    assertEquals(t.cfg.getInt("status.mismatch", 422), reuse.status(), "mismatch status");
+  static void otherPayloadIsRejected(Probe t) {
+    Intent i = t.intent();
+    i.created("first");
+    Payload other = t.newPayload();
+    Answer reuse = i.sendWith("same key, other payload", other);
+    require(!reuse.ok(), "another payload under a used key was accepted with " + reuse.status());
+    Answer fresh = t.create("other payload, fresh key", t.newKey(), other.json());
+    runOnlyIf(
+        fresh.ok(),
+        "the other payload is rejected even with a fresh key ("
+            + fresh.status()
+            + "), so the rejection proves nothing");
+    t.effects().expect(2, "the first request and the fresh-key request", i.payload, other);
+  }
+
+  static void mismatchUsesConfiguredStatus(Probe t) {
+    Intent i = t.intent();
+    i.created("first");
+    Answer reuse = i.sendWith("same key, other payload", t.newPayload());
+    int expected = t.cfg.getInt("status.mismatch", 422);
+    require(
+        reuse.status() == expected,
+        "the mismatch answered " + reuse.status() + ", the profile expects " + expected);
     String pointer = t.config("mismatch.error-pointer");
     if (pointer != null) {
       String type = reuse.json() == null ? null : reuse.json().at(pointer).asText(null);
-      t.evidence.note(pointer + "=" + type);
-      assertEquals(t.config("mismatch.error-value"), type, "mismatch error type");
+      require(
+          Objects.equals(t.config("mismatch.error-value"), type),
+          "the error at "
+              + pointer
+              + " is "
+              + type
+              + ", the profile expects "
+              + t.config("mismatch.error-value"));
     }
   }
 
-  @Test
-  @Case(
-      id = "scope.per-tenant",
-      level = Level.MUST,
-      description =
-          "Keys are scoped per"
-              + " tenant: another tenant's same key + payload creates its own resource")
-  void keysArePerTenant(Target t) {
-    Assumptions.assumeFalse(t.tenant2().isEmpty(), "no second tenant (tenant2.headers.*)");
-    String key = t.newKey();
-    Target.Payload p = t.newPayload();
-    Target.Response a = t.create(key, p.json());
-    Target.Response b = t.post("tenant2", t.config("create.path"), p.json(), key, t.tenant2());
-    assertTrue(a.ok() && b.ok(), "both tenants' requests must succeed");
-    assertNotEquals(t.id(a), t.id(b), "tenant 2 must not receive tenant 1's resource");
+  static void keysArePerTenant(Probe t) {
+    runOnlyIf(!t.tenant2().isEmpty(), "needs a second tenant (tenant2.headers.*)");
+    Intent i = t.intent();
+    Answer a = i.created("tenant 1");
+    Answer b =
+        t.send(
+            "tenant 2, same key",
+            "POST",
+            t.config("create.path"),
+            i.payload.json(),
+            i.key,
+            t.tenant2());
+    require(
+        !(b.ok() && Objects.equals(t.id(a), t.id(b))),
+        "tenant 2 received tenant 1's resource " + t.id(a) + ": keys are shared across tenants");
+    require(
+        b.ok(),
+        "tenant 2's request collided with tenant 1's key and was rejected with " + b.status());
   }
 
-  @Test
-  @Case(
-      id = "scope.per-operation",
-      level = Level.SHOULD,
-      description =
-          "Keys are scoped per"
-              + " operation: the same key on another operation is executed as that operation")
-  void keysArePerOperation(Target t) {
-    Target.Response[] pair = createThenSecond(t);
-    assertTrue(pair[1].ok(), "the second operation must succeed, got " + pair[1].status());
-    assertNotEquals(pair[0].json(), pair[1].json(), "must not replay the first operation");
+  static void otherOperationAsTheProfileSays(Probe t) {
+    Answer[] pair = createThenSecond(t);
+    String expected = t.cfg.all().getOrDefault("scope.other-endpoint", "execute").strip();
+    boolean executed = pair[1].ok() && !Objects.equals(pair[0].json(), pair[1].json());
+    boolean rejected = pair[1].status() >= 400 && pair[1].status() < 500;
+    t.note(
+        "other operation "
+            + (executed ? "executed" : rejected ? "rejected" : "answered " + pair[1].status()));
+    switch (expected) {
+      case "execute" ->
+          require(
+              executed,
+              "the same key on another operation was not executed as that operation ("
+                  + pair[1].status()
+                  + "); the profile expects per-operation keys");
+      case "reject" ->
+          require(
+              rejected,
+              "the same key on another operation was not rejected ("
+                  + pair[1].status()
+                  + "); the profile expects keys unique across endpoints");
+      default ->
+          require(
+              executed || rejected,
+              "the same key on another operation answered " + pair[1].status());
+    }
   }
 
-  @Test
-  @Case(
-      id = "scope.cross-endpoint",
-      level = Level.MUST,
-      description =
-          "The same key on" + " another endpoint never replays the first operation's outcome")
-  void otherEndpointNeverReplaysTheWrongOperation(Target t) {
-    Target.Response[] pair = createThenSecond(t);
-    assertNotEquals(pair[0].json(), pair[1].json(), "replayed the wrong operation");
-    assertFalse(
-        pair[1].ok() && Objects.equals(t.id(pair[0]), t.id(pair[1])),
-        "returned the first operation's resource id");
+  static void otherEndpointNeverReplaysTheWrongOperation(Probe t) {
+    Answer[] pair = createThenSecond(t);
+    require(
+        !Objects.equals(pair[0].json(), pair[1].json()),
+        "the other endpoint replayed the first operation's outcome");
+    require(
+        !(pair[1].ok() && Objects.equals(t.id(pair[0]), t.id(pair[1]))),
+        "the other endpoint returned the first operation's resource id " + t.id(pair[0]));
   }
 
-  @Test
-  @Case(
-      id = "scope.query-string",
-      level = Level.MUST,
-      description = "The same key with an" + " added query string never creates a silent duplicate")
-  void queryStringNeverCreatesADuplicate(Target t) {
-    String key = t.newKey();
-    Target.Payload p = t.newPayload();
-    Target.Response first = t.create(key, p.json());
+  private static Answer[] createThenSecond(Probe t) {
+    String path =
+        Check.declared(t, "second.path", "another operation (second.path, second.payload)");
+    Intent i = t.intent();
+    Answer first = i.created("first");
+    Payload second =
+        new Payload(
+            i.payload.marker() + "-second",
+            Payload.fill(t.config("second.payload"), i.payload.marker(), t.id(first)));
+    Answer other =
+        t.send("same key, other endpoint", "POST", path, second.json(), i.key, t.tenant1());
+    t.effects().expect(1, other.ok() ? 1 : 0, "the first operation", i.payload);
+    return new Answer[] {first, other};
+  }
+
+  static void queryStringNeverCreatesADuplicate(Probe t) {
+    Intent i = t.intent();
+    Answer first = i.created("first");
     String path = t.config("create.path");
     String probe = path + (path.contains("?") ? "&" : "?") + "conformance_probe=1";
-    Target.Response second = t.post("create?probe", probe, p.json(), key, t.tenant1());
-    assertFalse(
-        second.ok() && !Objects.equals(t.id(first), t.id(second)),
-        "a second resource was created under the same key");
-    if (t.hooks().hasCounter()) {
-      assertEquals(1, t.hooks().sideEffects(p.marker()), "side effects for one key");
-    }
+    Answer second =
+        t.send("same key, query string", "POST", probe, i.payload.json(), i.key, t.tenant1());
+    requireNoSecondResource(t, first, second, "the query string");
+    t.effects().expect(1, "one key", i.payload);
   }
 
-  private static Target.Response[] createThenSecond(Target t) {
-    Assumptions.assumeTrue(
-        t.config("second.path") != null,
-        "no second operation declared (second.path, second.payload)");
-    String key = t.newKey();
-    Target.Payload p = t.newPayload();
-    Target.Response first = t.create(key, p.json());
-    assertTrue(first.ok(), "first request must succeed, got " + first.status());
-    Target.Response second =
-        t.post(
-            "second",
-            t.config("second.path"),
-            Target.fill(t.config("second.payload"), p.marker(), t.id(first)),
-            key,
-            t.tenant1());
-    if (t.hooks().hasCounter()) {
-      assertEquals(1, t.hooks().sideEffects(p.marker()), "side effects of the first operation");
+  static void pathVariantsNeverCreateADuplicate(Probe t) {
+    Intent i = t.intent();
+    Answer first = i.created("first");
+    String path = t.config("create.path");
+    String bare = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
+    String query = path.substring(bare.length());
+    String slash = bare.endsWith("/") ? bare.substring(0, bare.length() - 1) : bare + "/";
+    String upper = bare.toUpperCase(Locale.ROOT);
+    for (String variant : List.of(slash + query, upper + query)) {
+      Answer a =
+          t.send(
+              "same key, path " + variant, "POST", variant, i.payload.json(), i.key, t.tenant1());
+      requireNoSecondResource(t, first, a, "the path variant " + variant);
     }
-    return new Target.Response[] {first, second};
+    t.effects().expect(1, "one key on path variants", i.payload);
+  }
+
+  private static void requireNoSecondResource(Probe t, Answer first, Answer second, String what) {
+    require(
+        !(second.ok() && !Objects.equals(t.id(first), t.id(second))),
+        what + " created a second resource " + t.id(second) + " under the same key");
+  }
+
+  static void validationFailureStorageAsTheProfileSays(Probe t) {
+    String invalid =
+        Check.declared(t, "invalid.payload", "a payload the target rejects as invalid");
+    Intent i = t.intent();
+    Answer bad = t.create("invalid payload", i.key, Payload.fill(invalid, i.payload.marker(), ""));
+    runOnlyIf(
+        bad.status() >= 400 && bad.status() < 500,
+        "the invalid payload answered " + bad.status() + ", not a 4xx");
+    Answer good = i.send("same key, valid payload");
+    boolean stored = !good.ok();
+    t.note("validation failure " + (stored ? "stored" : "not stored"));
+    String expected = t.cfg.all().getOrDefault("validation-failure", "either").strip();
+    require(
+        !expected.equals("not-stored") || !stored,
+        "after a validation failure the key rejects a corrected request ("
+            + good.status()
+            + "); the profile expects validation failures not to be stored");
+    require(
+        !expected.equals("stored") || stored,
+        "after a validation failure the key accepted another request; the profile expects the failure to be stored");
   }
 }

@@ -7,36 +7,55 @@ import java.util.concurrent.atomic.AtomicLong;
 import okhttp3.OkHttpClient;
 
 /**
- * One suite run's shared state: configuration, the HTTP client, unique-name generation and, without
- * a target, the in-process reference server. Closed when the run ends. Thread-safe.
+ * One suite run's shared state: configuration, the HTTP client, redaction, the declared hooks and
+ * side-effect counter, unique-name generation and, without a target, the in-process reference
+ * server. Closed when the run ends. Thread-safe.
  */
 final class Session implements AutoCloseable {
   final SuiteConfig config;
   final String baseUrl;
   final OkHttpClient http;
+  final Redaction redaction;
+  final EffectCounter counter;
   private final ReferenceServer embedded;
   private final String runId = UUID.randomUUID().toString().substring(0, 8);
-  private final AtomicLong counter = new AtomicLong();
+  private final AtomicLong names = new AtomicLong();
 
+  /**
+   * Opens a session; starts the reference server in-process when no target is given.
+   *
+   * @throws IllegalArgumentException when a declared hook or counter is malformed
+   */
   Session(SuiteConfig config) {
     this.config = config;
+    this.redaction = new Redaction(config);
+    this.counter = EffectCounter.declared(config);
+    FaultKind.validateDeclared(config);
     this.embedded =
         config.target() == null ? ReferenceServer.builder().testHooks(true).build().start() : null;
     this.baseUrl = embedded == null ? config.target() : embedded.baseUrl();
-    // The suite observes the server itself: OkHttp must never retry on its own.
+    // The suite observes the server itself: OkHttp must never retry or follow on its own.
     this.http =
         new OkHttpClient.Builder()
             .retryOnConnectionFailure(false)
             .followRedirects(false)
+            .followSslRedirects(false)
             .connectTimeout(Duration.ofSeconds(5))
-            .readTimeout(Duration.ofSeconds(30))
-            .callTimeout(Duration.ofSeconds(60))
+            .readTimeout(Duration.ofSeconds(config.getLong("read-timeout-seconds", 30)))
+            .callTimeout(Duration.ofSeconds(config.getLong("read-timeout-seconds", 30) * 2))
             .build();
   }
 
-  /** A name unique to this run, e.g. for keys and payload markers. */
+  /** A name unique to this run (and, by its random part, across runs). */
   String unique(String prefix) {
-    return prefix + "-" + runId + "-" + counter.incrementAndGet();
+    return prefix + "-" + runId + "-" + names.incrementAndGet();
+  }
+
+  /** Absolute URL of a configured path or URL. */
+  String url(String pathOrUrl) {
+    return pathOrUrl.startsWith("http://") || pathOrUrl.startsWith("https://")
+        ? pathOrUrl
+        : baseUrl + (pathOrUrl.startsWith("/") ? "" : "/") + pathOrUrl;
   }
 
   @Override

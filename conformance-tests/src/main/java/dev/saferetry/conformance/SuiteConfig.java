@@ -2,6 +2,7 @@ package dev.saferetry.conformance;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -9,28 +10,41 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.TreeMap;
 
 /**
- * The resolved configuration of one suite run: target, API shape, expected statuses, declared
- * server cooperation (hooks, timings) and level overrides. Layers, later wins: built-in defaults;
- * the {@code reference} profile when no target is given; each profile named in {@code profile}
- * (comma-separated; a built-in name or a {@code .properties} path); explicit overrides (system
- * properties or launcher parameters {@code saferetry.<key>}).
+ * The resolved configuration of one suite run: target, API shape, expected statuses, declared hooks
+ * and timings, and level overrides. Layers, later wins: built-in defaults; the {@code reference}
+ * profile when no target is given; each profile named in {@code profile} (comma-separated; a
+ * built-in name or a {@code .properties} path); explicit overrides.
+ *
+ * <pre>{@code
+ * SuiteConfig config = SuiteConfig.builder()
+ *     .target("http://127.0.0.1:8080")
+ *     .profile("ietf,src/test/resources/my-server.properties")
+ *     .set("headers.Authorization", "Bearer sk_test_123")
+ *     .build();
+ * }</pre>
  *
  * <p>Immutable and thread-safe.
  */
 public final class SuiteConfig {
-  /** Prefix of system properties and launcher configuration parameters. */
+  /** Prefix of system properties read as overrides, e.g. {@code -Dsaferetry.target=...}. */
   public static final String PREFIX = "saferetry.";
 
-  private static final String KEYS = PREFIX + "cfg.keys";
   private final Map<String, String> values;
 
   private SuiteConfig(Map<String, String> values) {
     this.values = Collections.unmodifiableMap(new TreeMap<>(values));
+  }
+
+  /** Returns a builder; with nothing set it grades the in-process reference server. */
+  public static Builder builder() {
+    return new Builder();
   }
 
   /**
@@ -52,6 +66,7 @@ public final class SuiteConfig {
       }
     }
     merged.putAll(explicit);
+    merged.putIfAbsent("profile", profiles);
     return new SuiteConfig(merged);
   }
 
@@ -59,31 +74,9 @@ public final class SuiteConfig {
   public static Map<String, String> fromSystemProperties() {
     Map<String, String> explicit = new LinkedHashMap<>();
     System.getProperties().stringPropertyNames().stream()
-        .filter(name -> name.startsWith(PREFIX) && !name.startsWith(PREFIX + "cfg."))
+        .filter(name -> name.startsWith(PREFIX))
         .forEach(name -> explicit.put(name.substring(PREFIX.length()), System.getProperty(name)));
     return explicit;
-  }
-
-  /** Encodes this configuration as launcher configuration parameters. */
-  public Map<String, String> toLauncherParameters() {
-    Map<String, String> params = new LinkedHashMap<>();
-    values.forEach((k, v) -> params.put(PREFIX + "cfg." + k, v));
-    params.put(KEYS, String.join("\n", values.keySet()));
-    return params;
-  }
-
-  /** Decodes launcher parameters; falls back to system properties when none were passed. */
-  static SuiteConfig fromLauncher(java.util.function.Function<String, String> parameter) {
-    String keys = parameter.apply(KEYS);
-    if (keys == null) {
-      return resolve(fromSystemProperties());
-    }
-    Map<String, String> decoded = new LinkedHashMap<>();
-    for (String key : keys.split("\n")) {
-      String value = parameter.apply(PREFIX + "cfg." + key);
-      decoded.put(key, value == null ? "" : value);
-    }
-    return new SuiteConfig(decoded);
   }
 
   private static Map<String, String> builtIn(String name) {
@@ -92,51 +85,61 @@ public final class SuiteConfig {
       if (in == null) {
         return null;
       }
-      Properties properties = new Properties();
-      properties.load(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
-      return toMap(properties);
+      return toMap(new InputStreamReader(in, StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
   private static Map<String, String> load(String profile) {
-    Map<String, String> builtIn = builtIn(profile);
+    Map<String, String> builtIn = profile.contains("/") ? null : builtIn(profile);
     if (builtIn != null) {
       return builtIn;
     }
     Path path = Path.of(profile);
     if (!Files.isRegularFile(path)) {
       throw new IllegalArgumentException(
-          "unknown profile (neither ietf, stripe, reference nor a"
-              + " readable .properties file): "
+          "unknown profile (neither ietf, stripe, reference nor a readable .properties file): "
               + profile);
     }
     try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
-      Properties properties = new Properties();
-      properties.load(reader);
-      return toMap(properties);
+      return toMap(reader);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException("cannot read profile " + path, e);
     }
   }
 
-  private static Map<String, String> toMap(Properties properties) {
+  private static Map<String, String> toMap(Reader reader) throws IOException {
+    Properties properties = new Properties();
+    properties.load(reader);
     Map<String, String> map = new LinkedHashMap<>();
     properties.stringPropertyNames().forEach(k -> map.put(k, properties.getProperty(k)));
     return map;
   }
 
-  /** The value of {@code key}, or null when absent or blank. */
+  /** The value of {@code key}, stripped, or null when absent or blank. */
   public String get(String key) {
     String value = values.get(key);
     return value == null || value.isBlank() ? null : value.strip();
   }
 
-  /** Integer value, or {@code fallback} when absent. */
-  public int getInt(String key, int fallback) {
+  /**
+   * Integer value, or {@code fallback} when absent.
+   *
+   * @throws IllegalArgumentException naming the key when the value is not an integer
+   */
+  public long getLong(String key, long fallback) {
     String value = get(key);
-    return value == null ? fallback : Integer.parseInt(value);
+    try {
+      return value == null ? fallback : Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " must be an integer, got " + value);
+    }
+  }
+
+  /** Integer value, or {@code fallback} when absent; see {@link #getLong}. */
+  public int getInt(String key, int fallback) {
+    return Math.toIntExact(getLong(key, fallback));
   }
 
   /** Boolean value, or {@code fallback} when absent. */
@@ -151,30 +154,81 @@ public final class SuiteConfig {
     values.forEach(
         (k, v) -> {
           if (k.startsWith(prefix) && !v.isBlank()) {
-            out.put(k.substring(prefix.length()), v);
+            out.put(k.substring(prefix.length()), v.strip());
           }
         });
     return out;
   }
 
-  /** The effective level of a case: {@code level.<id>} if set, else its default. */
-  public Level level(Case c) {
-    String override = get("level." + c.id());
-    return override == null
-        ? c.level()
-        : Level.valueOf(override.toUpperCase(java.util.Locale.ROOT));
+  /**
+   * The effective level of a case: {@code level.<id>} if set, else {@code fallback}.
+   *
+   * @throws IllegalArgumentException when the override is not MUST, SHOULD or MAY
+   */
+  public Level level(String caseId, Level fallback) {
+    String override = get("level." + caseId);
+    try {
+      return override == null ? fallback : Level.valueOf(override.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "level." + caseId + " must be MUST, SHOULD or MAY, got " + override);
+    }
   }
 
-  /** Target base URL, or null for the in-process reference server. */
+  /** Target base URL without trailing slashes, or null for the in-process reference server. */
   public String target() {
     String target = get("target");
     return target == null ? null : target.replaceAll("/+$", "");
   }
 
-  /** All values with header values that look secret replaced by {@code ***}. */
+  /** The profiles applied, as given ({@code ietf} when none was named). */
+  public String profile() {
+    return Objects.requireNonNullElse(get("profile"), "ietf");
+  }
+
+  /** All values with the values of secret-looking keys replaced by {@code ***}. */
   public Map<String, String> redacted() {
     Map<String, String> out = new TreeMap<>();
     values.forEach((k, v) -> out.put(k, Redaction.isSecret(k) ? "***" : v));
     return out;
+  }
+
+  /** Every value, unredacted: for the suite's own use only. */
+  Map<String, String> all() {
+    return values;
+  }
+
+  /** Collects overrides and profiles; {@link #build()} resolves them. Not thread-safe. */
+  public static final class Builder {
+    private final Map<String, String> explicit = new LinkedHashMap<>();
+
+    private Builder() {}
+
+    /** Base URL of the server under test; default none (the in-process reference server). */
+    public Builder target(String baseUrl) {
+      explicit.put("target", Objects.requireNonNull(baseUrl, "baseUrl"));
+      return this;
+    }
+
+    /** Profiles, comma-separated built-in names or {@code .properties} paths; default ietf. */
+    public Builder profile(String profiles) {
+      explicit.put("profile", Objects.requireNonNull(profiles, "profiles"));
+      return this;
+    }
+
+    /** Sets any property (wins over every profile); no default. */
+    public Builder set(String key, String value) {
+      explicit.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+      return this;
+    }
+
+    /**
+     * Resolves the layers.
+     *
+     * @throws IllegalArgumentException if a named profile does not exist
+     */
+    public SuiteConfig build() {
+      return resolve(explicit);
+    }
   }
 }

@@ -57,7 +57,11 @@ final class ApiHandler implements HttpHandler {
     if ("GET".equals(method) && path.startsWith("/v1/charges/")) {
       return getCharge(tenant, path.substring("/v1/charges/".length()));
     }
-    if ("POST".equals(method) && path.equals("/v1/charges")) {
+    String route = route(path);
+    if ("GET".equals(method) && route.equals("/v1/charges")) {
+      return listCharges(tenant, TestHooks.param(exchange.getRequestURI(), "description"));
+    }
+    if ("POST".equals(method) && route.equals("/v1/charges")) {
       return mutate(
           exchange,
           tenant,
@@ -66,7 +70,7 @@ final class ApiHandler implements HttpHandler {
           ChargesApi::validateCharge,
           (json) -> (c, now) -> ChargesApi.createCharge(c, tenant, json, now));
     }
-    if ("POST".equals(method) && path.equals("/v1/refunds")) {
+    if ("POST".equals(method) && route.equals("/v1/refunds")) {
       return mutate(
           exchange,
           tenant,
@@ -96,7 +100,7 @@ final class ApiHandler implements HttpHandler {
     }
     String key;
     try {
-      key = rawKey == null ? null : IdempotencyKeys.parse(rawKey);
+      key = rawKey == null ? null : IdempotencyKeys.parse(rawKey, settings.maxKeyLength());
     } catch (IllegalArgumentException e) {
       return Reply.invalid(e.getMessage());
     }
@@ -111,9 +115,22 @@ final class ApiHandler implements HttpHandler {
     if (settings.keyBodyField() != null) {
       hashed.remove(settings.keyBodyField());
     }
-    String hash =
-        Json.requestHash("POST", exchange.getRequestURI().getRawPath() + query(exchange), hashed);
-    return flow.handle(new IdempotencyRequest(tenant, operation, key, hash), work.apply(json));
+    String path = exchange.getRequestURI().getRawPath();
+    String hash = Json.requestHash("POST", route(path) + query(exchange), hashed);
+    return flow.handle(
+        new IdempotencyRequest(tenant, operation, path, key, hash), work.apply(json));
+  }
+
+  /**
+   * The route a path selects: letter case and trailing slashes do not matter (as with most
+   * routers), so a path variant is the same operation, and the same key on it replays.
+   */
+  static String route(String path) {
+    String route = path.toLowerCase(java.util.Locale.ROOT);
+    while (route.length() > 1 && route.endsWith("/")) {
+      route = route.substring(0, route.length() - 1);
+    }
+    return route;
   }
 
   private String rawKey(HttpExchange exchange, ObjectNode json) {
@@ -137,6 +154,14 @@ final class ApiHandler implements HttpHandler {
       return charge == null
           ? Reply.of(404, Json.error("invalid_request_error", "resource_missing", "No such charge"))
           : Reply.of(200, charge);
+    }
+  }
+
+  private Reply listCharges(String tenant, String description) throws SQLException {
+    try (Tx tx = db.begin()) {
+      String list = ChargesApi.listCharges(tx.connection(), tenant, description);
+      tx.commit();
+      return Reply.of(200, list);
     }
   }
 

@@ -140,6 +140,32 @@ final class ChargesApi {
     return new Outcome(201, Json.write(refund), "refund", id);
   }
 
+  /** The tenant's newest charges (at most 100), optionally only those with {@code description}. */
+  static String listCharges(Connection c, String tenant, String description) throws SQLException {
+    String sql =
+        "select id from charges where tenant_id = ?"
+            + (description == null ? "" : " and description = ?")
+            + " order by created desc, id limit 100";
+    com.fasterxml.jackson.databind.node.ArrayNode data = Json.MAPPER.createArrayNode();
+    try (PreparedStatement select = c.prepareStatement(sql)) {
+      select.setString(1, tenant);
+      if (description != null) {
+        select.setString(2, description);
+      }
+      try (ResultSet rs = select.executeQuery()) {
+        while (rs.next()) {
+          data.add(
+              Json.parseObject(
+                  findCharge(c, tenant, rs.getString(1))
+                      .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        }
+      }
+    }
+    ObjectNode list = Json.object().put("object", "list");
+    list.set("data", data);
+    return Json.write(list);
+  }
+
   /** The current charge as JSON, or null when the tenant has no such charge. */
   static String findCharge(Connection c, String tenant, String id) throws SQLException {
     try (PreparedStatement select =

@@ -36,6 +36,11 @@ public final class Faults {
     armed.clear();
   }
 
+  /** The next armed fault without taking it, or null. */
+  Fault peek() {
+    return armed.peek();
+  }
+
   /** Takes the next armed fault, or null. */
   Fault poll() {
     return armed.poll();

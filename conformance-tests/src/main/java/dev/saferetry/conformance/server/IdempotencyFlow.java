@@ -137,7 +137,7 @@ class IdempotencyFlow {
         tx.rollback();
         return failedBeforeCommit(r, owner, fault.status());
       }
-      if (!complete(tx.connection(), r, owner, outcome)) {
+      if (!complete(tx.connection(), r, owner, stored(outcome, fault))) {
         tx.rollback();
         return Reply.inProgress(); // our claim was taken over: its new owner executes
       }
@@ -167,6 +167,11 @@ class IdempotencyFlow {
       tx.commit();
     }
     return afterCommit(outcome, fault);
+  }
+
+  /** The outcome stored for replay: the mutation's own (a fault's 5xx is never stored). */
+  Outcome stored(Outcome outcome, Fault fault) {
+    return outcome;
   }
 
   boolean complete(Connection c, IdempotencyRequest r, String owner, Outcome outcome)

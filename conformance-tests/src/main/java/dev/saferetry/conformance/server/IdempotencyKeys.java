@@ -11,10 +11,10 @@ final class IdempotencyKeys {
 
   /**
    * Returns the key, or throws {@link IllegalArgumentException} with a client-safe message when it
-   * is empty, longer than 255 characters, contains control characters or is a malformed quoted
-   * string.
+   * is empty, longer than {@code maxLength} characters, contains control characters or is a
+   * malformed quoted string.
    */
-  static String parse(String raw) {
+  static String parse(String raw, int maxLength) {
     String value = raw.strip();
     if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
       value = unquote(value.substring(1, value.length() - 1));
@@ -22,8 +22,8 @@ final class IdempotencyKeys {
     if (value.isEmpty()) {
       throw new IllegalArgumentException("idempotency key must not be empty");
     }
-    if (value.length() > MAX_LENGTH) {
-      throw new IllegalArgumentException("idempotency key longer than " + MAX_LENGTH + " chars");
+    if (value.length() > maxLength) {
+      throw new IllegalArgumentException("idempotency key longer than " + maxLength + " chars");
     }
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);

@@ -38,6 +38,7 @@ import java.util.function.Function;
 public final class ReferenceServer implements AutoCloseable {
   private final ServerSettings settings;
   private final Function<FlowContext, IdempotencyFlow> flowFactory;
+  private final Function<TestHooks, TestHooks> hooksFactory;
   private final boolean privateDatabase;
   private final Faults faults = new Faults();
   private final CountDownLatch closing = new CountDownLatch(1);
@@ -62,8 +63,10 @@ public final class ReferenceServer implements AutoCloseable {
             b.lockTimeout,
             b.clock,
             b.requireKey,
-            b.testHooks);
+            b.testHooks,
+            b.maxKeyLength);
     this.flowFactory = b.flowFactory;
+    this.hooksFactory = b.hooksFactory;
   }
 
   /** Returns a builder with the defaults documented on each setter. */
@@ -100,7 +103,8 @@ public final class ReferenceServer implements AutoCloseable {
             faults,
             closing);
     IdempotencyFlow flow = flowFactory.apply(ctx);
-    TestHooks hooks = settings.testHooks() ? new TestHooks(db, faults, clock, flow) : null;
+    TestHooks hooks =
+        settings.testHooks() ? hooksFactory.apply(new TestHooks(db, faults, clock, flow)) : null;
     System.setProperty("sun.net.httpserver.nodelay", "true");
     try {
       http = HttpServer.create(new InetSocketAddress(settings.host(), settings.port()), 128);
@@ -177,6 +181,8 @@ public final class ReferenceServer implements AutoCloseable {
     private boolean requireKey = true;
     private boolean testHooks = true;
     private Function<FlowContext, IdempotencyFlow> flowFactory = IdempotencyFlow::new;
+    private Function<TestHooks, TestHooks> hooksFactory = Function.identity();
+    private int maxKeyLength = IdempotencyKeys.MAX_LENGTH;
 
     private Builder() {}
 
@@ -251,6 +257,18 @@ public final class ReferenceServer implements AutoCloseable {
     /** Replaces the idempotency flow: used by the suite's broken-server fixtures only. */
     Builder flow(Function<FlowContext, IdempotencyFlow> flowFactory) {
       this.flowFactory = Objects.requireNonNull(flowFactory, "flowFactory");
+      return this;
+    }
+
+    /** Replaces the test hooks' shape: used by the suite's server fixtures only. */
+    Builder hooks(Function<TestHooks, TestHooks> hooksFactory) {
+      this.hooksFactory = Objects.requireNonNull(hooksFactory, "hooksFactory");
+      return this;
+    }
+
+    /** The longest key accepted: used by the suite's server fixtures only. */
+    Builder maxKeyLength(int maxKeyLength) {
+      this.maxKeyLength = maxKeyLength;
       return this;
     }
 

@@ -16,6 +16,7 @@ import java.time.Duration;
  * @param clock server clock
  * @param requireKey whether POSTs without a key are rejected
  * @param testHooks whether {@code /_test/...} endpoints are served
+ * @param maxKeyLength the longest key accepted (255)
  */
 record ServerSettings(
     String host,
@@ -27,4 +28,5 @@ record ServerSettings(
     Duration lockTimeout,
     Clock clock,
     boolean requireKey,
-    boolean testHooks) {}
+    boolean testHooks,
+    int maxKeyLength) {}

@@ -12,13 +12,14 @@ import java.time.Duration;
 
 /**
  * The {@code /_test/...} endpoints: side-effect counter, fault hook, clock hook and a simulated
- * restart. Only served when the server was built with {@code testHooks(true)}. Thread-safe.
+ * restart. Only served when the server was built with {@code testHooks(true)}. Package-private and
+ * not final: the suite's server fixtures give the same hooks other shapes. Thread-safe.
  */
-final class TestHooks {
-  private final Database db;
-  private final Faults faults;
-  private final OffsetClock clock;
-  private final IdempotencyFlow flow;
+class TestHooks {
+  final Database db;
+  final Faults faults;
+  final OffsetClock clock;
+  final IdempotencyFlow flow;
 
   TestHooks(Database db, Faults faults, OffsetClock clock, IdempotencyFlow flow) {
     this.db = db;
@@ -53,6 +54,11 @@ final class TestHooks {
       default:
         return Reply.of(404, Json.error("invalid_request_error", "not_found", "Unknown hook"));
     }
+  }
+
+  /** Copies the collaborators of another hooks object (for fixtures that reshape the hooks). */
+  TestHooks(TestHooks other) {
+    this(other.db, other.faults, other.clock, other.flow);
   }
 
   private Reply armFault(ObjectNode json) {
@@ -96,7 +102,7 @@ final class TestHooks {
     }
   }
 
-  private static String param(URI uri, String name) {
+  static String param(URI uri, String name) {
     String query = uri.getRawQuery();
     if (query == null) {
       return null;

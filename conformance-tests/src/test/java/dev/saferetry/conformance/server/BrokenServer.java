@@ -5,16 +5,17 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
  * Negative-control fixtures: real reference servers whose idempotency flow has one classic bug
- * each, and the MUST case of the conformance suite that must catch it.
+ * each, and exactly the MUST cases of the conformance suite that must catch it.
  */
 public enum BrokenServer {
   /** Never compares request hashes: a reused key with another payload replays. */
   NO_PAYLOAD_COMPARISON(
-      "mismatch.rejected",
+      Set.of("mismatch.rejected"),
       ctx ->
           new IdempotencyFlow(ctx) {
             @Override
@@ -23,10 +24,21 @@ public enum BrokenServer {
             }
           }),
   /** Checks for the key, then mutates and records it afterwards: no unique constraint wins. */
-  CHECK_THEN_ACT("concurrent.one-effect", CheckThenActFlow::new),
+  CHECK_THEN_ACT(Set.of("concurrent.one-effect", "inflight.other-payload"), CheckThenActFlow::new),
   /** Executes but never keeps the record: nothing to replay. */
   NOTHING_STORED(
-      "replay.same-payload",
+      Set.of(
+          "replay.same-payload",
+          "replay.after-change",
+          "mismatch.rejected",
+          "scope.query-string",
+          "scope.path-variants",
+          "concurrent.one-effect",
+          "lost-response.retry-replays",
+          "fault.5xx-after-commit",
+          "fault.5xx-before-commit",
+          "lock.never-finishing-request",
+          "durability.restart"),
       ctx ->
           new IdempotencyFlow(ctx) {
             @Override
@@ -36,9 +48,9 @@ public enum BrokenServer {
               return true;
             }
           }),
-  /** Stores a 5xx as the completed outcome: the key is wedged on the failure forever. */
-  FAILURES_STORED_AS_COMPLETED(
-      "fault.5xx-before-commit",
+  /** Stores a 5xx as the outcome but not its status: the failure is replayed as a 201. */
+  FAILURE_REPLAYED_AS_SUCCESS(
+      Set.of("fault.5xx-before-commit"),
       ctx ->
           new IdempotencyFlow(ctx) {
             @Override
@@ -48,7 +60,7 @@ public enum BrokenServer {
               try (Tx tx = ctx.db().begin()) {
                 ctx.keys()
                     .complete(
-                        tx.connection(), r, owner, new Outcome(status, reply.body(), null, null));
+                        tx.connection(), r, owner, new Outcome(201, reply.body(), null, null));
                 tx.commit();
               }
               return reply;
@@ -56,17 +68,47 @@ public enum BrokenServer {
           }),
   /** One global key space: keys are not scoped per tenant or per operation. */
   GLOBAL_KEYS(
-      "scope.per-tenant",
+      Set.of("scope.per-tenant"),
       ctx ->
           new IdempotencyFlow(ctx) {
             @Override
             IdempotencyRequest scope(IdempotencyRequest r) {
-              return new IdempotencyRequest("*", "*", r.key(), r.requestHash());
+              return new IdempotencyRequest("*", "*", r.path(), r.key(), r.requestHash());
+            }
+          }),
+  /** Keys scoped by the literal request path, while the router accepts path variants. */
+  PATH_SCOPED_KEYS(
+      Set.of("scope.path-variants"),
+      ctx ->
+          new IdempotencyFlow(ctx) {
+            @Override
+            IdempotencyRequest scope(IdempotencyRequest r) {
+              String operation = "POST " + r.path();
+              return new IdempotencyRequest(
+                  r.tenant(), operation, r.path(), r.key(), r.requestHash());
+            }
+          }),
+  /** A pending key with another payload is taken over and executed: "it is a new request". */
+  OTHER_PAYLOAD_TAKES_OVER_PENDING(
+      Set.of("inflight.other-payload"),
+      ctx ->
+          new IdempotencyFlow(ctx) {
+            @Override
+            Claim decide(
+                Connection c, IdempotencyRequest r, KeyRecord record, String owner, Instant now)
+                throws SQLException {
+              if (record != null
+                  && !record.completed()
+                  && !sameRequest(record.requestHash(), r.requestHash())) {
+                ctx.keys().claim(c, r, owner, now, now.plus(ctx.retention()));
+                return new Claim(Decision.CLAIMED, record);
+              }
+              return super.decide(c, r, record, owner, now);
             }
           }),
   /** Releases the pending lock before the mutation commits, then upserts the result. */
   LOCK_RELEASED_EARLY(
-      "concurrent.one-effect",
+      Set.of("concurrent.one-effect", "inflight.other-payload", "expiry.concurrent-retries"),
       ctx ->
           new IdempotencyFlow(ctx) {
             @Override
@@ -86,10 +128,10 @@ public enum BrokenServer {
             }
           }),
   /** Replays the resource as it is now instead of the stored original response. */
-  REPLAY_CURRENT_RESOURCE("replay.after-change", ReplayCurrentFlow::new),
+  REPLAY_CURRENT_RESOURCE(Set.of("replay.after-change"), ReplayCurrentFlow::new),
   /** Keeps keys only in memory: a restart forgets them. */
   KEYS_FORGOTTEN_ON_RESTART(
-      "durability.restart",
+      Set.of("durability.restart"),
       ctx ->
           new IdempotencyFlow(ctx) {
             @Override
@@ -102,10 +144,10 @@ public enum BrokenServer {
             }
           }),
   /** Commits the mutation and the stored result in two transactions, releasing on failure. */
-  NON_ATOMIC_RESULT("fault.5xx-after-commit", NonAtomicFlow::new),
+  NON_ATOMIC_RESULT(Set.of("fault.5xx-after-commit"), NonAtomicFlow::new),
   /** Runs a retry of an expired key without re-claiming the record under its row lock. */
   EXPIRY_WITHOUT_RECLAIM(
-      "expiry.concurrent-retries",
+      Set.of("expiry.concurrent-retries"),
       ctx ->
           new IdempotencyFlow(ctx) {
             @Override
@@ -129,7 +171,7 @@ public enum BrokenServer {
           }),
   /** Never lets a retry take over a pending record: a hung request wedges its key. */
   LOCK_NEVER_EXPIRES(
-      "lock.never-finishing-request",
+      Set.of("lock.never-finishing-request"),
       ctx ->
           new IdempotencyFlow(ctx) {
             @Override
@@ -138,17 +180,17 @@ public enum BrokenServer {
             }
           });
 
-  private final String mustCase;
+  private final Set<String> mustFailures;
   private final Function<FlowContext, IdempotencyFlow> flow;
 
-  BrokenServer(String mustCase, Function<FlowContext, IdempotencyFlow> flow) {
-    this.mustCase = mustCase;
+  BrokenServer(Set<String> mustFailures, Function<FlowContext, IdempotencyFlow> flow) {
+    this.mustFailures = mustFailures;
     this.flow = flow;
   }
 
-  /** The MUST case that must catch this bug. */
-  public String mustCase() {
-    return mustCase;
+  /** Exactly the MUST cases that must catch this bug. */
+  public Set<String> mustFailures() {
+    return mustFailures;
   }
 
   /** A (not yet started) reference server with this bug. */

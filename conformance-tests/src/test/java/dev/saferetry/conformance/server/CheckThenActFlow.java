@@ -21,10 +21,18 @@ final class CheckThenActFlow extends IdempotencyFlow {
           : Reply.mismatch();
     }
     Fault fault = ctx.faults().poll();
+    if (is(fault, Fault.Kind.HANG)) {
+      awaitClose();
+      return Reply.dropped();
+    }
     Outcome outcome;
     try (Tx tx = ctx.db().begin()) {
       outcome = mutation.run(tx.connection(), ctx.clock().instant());
       pause(fault);
+      if (is(fault, Fault.Kind.FAIL_BEFORE_COMMIT)) {
+        tx.rollback();
+        return injectedFailure(fault.status());
+      }
       tx.commit();
     }
     try (Tx tx = ctx.db().begin()) {

@@ -14,13 +14,21 @@ final class NonAtomicFlow extends IdempotencyFlow {
   @Override
   Reply execute(IdempotencyRequest r, String owner, Mutation mutation) throws SQLException {
     Fault fault = ctx.faults().poll();
+    if (is(fault, Fault.Kind.HANG)) {
+      awaitClose();
+      return Reply.dropped();
+    }
     Outcome outcome;
     try (Tx tx = ctx.db().begin()) {
       outcome = mutation.run(tx.connection(), ctx.clock().instant());
       pause(fault);
+      if (is(fault, Fault.Kind.FAIL_BEFORE_COMMIT)) {
+        tx.rollback();
+        return failedBeforeCommit(r, owner, fault.status());
+      }
       tx.commit();
     }
-    if (is(fault, Fault.Kind.FAIL_AFTER_COMMIT) || is(fault, Fault.Kind.FAIL_BEFORE_COMMIT)) {
+    if (is(fault, Fault.Kind.FAIL_AFTER_COMMIT)) {
       release(r, owner); // "the request failed", so the key is handed back
       return injectedFailure(fault.status());
     }

@@ -1,0 +1,198 @@
+package dev.saferetry.conformance;
+
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import okhttp3.OkHttpClient;
+
+/**
+ * Everything checked once before the Idempotency-Key cases run: that a normal create succeeds with
+ * an id, and that every declared hook answers and does what it is declared to do (the counter
+ * counts that create, each fault shows on the next create, the clock and restart hooks answer, the
+ * second tenant and the extra operations work). Any problem is a {@link ConfigurationError}.
+ */
+final class IdempotencyPreflight {
+  private static final long DELAY_MILLIS = 300;
+  private static final Duration HANG_PROBE = Duration.ofMillis(400);
+
+  private IdempotencyPreflight() {}
+
+  static void run(Probe t) {
+    try {
+      t.effects().begin();
+      Intent first = t.intent();
+      Answer created = created(t, first, "first create");
+      if (t.effects().counted()) {
+        long n = t.effects().count("that the counter counts", first.payload);
+        require(
+            n == 1,
+            t.session.counter.property()
+                + " counted "
+                + n
+                + " effects for the first create, not 1");
+      }
+      String id = t.id(created);
+      optionalOperations(t, id, first.payload);
+      faults(t);
+      timeHooks(t, first);
+    } catch (HookFailure | UncheckedIOException | NotRun e) {
+      throw new ConfigurationError(e.getMessage());
+    }
+  }
+
+  private static Answer created(Probe t, Intent intent, String label) {
+    Answer a =
+        t.attempt(
+            label,
+            t.request(
+                "POST", t.config("create.path"), intent.payload.json(), intent.key, t.tenant1()));
+    require(
+        !a.lost(),
+        "the target does not answer ("
+            + a.error()
+            + "): is it running at "
+            + t.session.baseUrl
+            + "?");
+    require(
+        a.ok() && t.id(a) != null,
+        label
+            + " failed: got "
+            + a.status()
+            + (a.ok() ? " without an id at " + t.config("id.pointer") : "")
+            + " (check create.path, create.payload, id.pointer and headers.*)");
+    return a;
+  }
+
+  private static void optionalOperations(Probe t, String id, Payload payload) {
+    if (!t.tenant2().isEmpty()) {
+      Answer a =
+          t.attempt(
+              "tenant 2 create",
+              t.request(
+                  "POST", t.config("create.path"), t.newPayload().json(), t.newKey(), t.tenant2()));
+      require(a.ok(), "tenant 2 cannot create (" + a.brief() + "): check tenant2.headers.*");
+    }
+    if (t.config("retrieve.path") != null) {
+      Answer a =
+          t.attempt(
+              "retrieve",
+              t.request(
+                  "GET",
+                  Payload.fill(t.config("retrieve.path"), payload.marker(), id),
+                  null,
+                  null,
+                  t.tenant1()));
+      require(
+          a.ok() && id.equals(t.id(a)),
+          "retrieve.path did not return the created resource (" + a.brief() + ")");
+    }
+    operation(t, "second", id);
+    operation(t, "change", id);
+    if (t.config("error.path") != null) {
+      Answer a =
+          t.attempt(
+              "error operation",
+              t.request(
+                  "POST",
+                  t.config("error.path"),
+                  Payload.fill(t.config("error.payload"), t.session.unique("conformance"), id),
+                  t.newKey(),
+                  t.tenant1()));
+      require(
+          a.status() >= 400 && a.status() < 500,
+          "error.path/error.payload must end in a 4xx, got " + a.brief());
+    }
+  }
+
+  private static void operation(Probe t, String name, String id) {
+    if (t.config(name + ".path") == null) {
+      return;
+    }
+    String body = Payload.fill(t.config(name + ".payload"), t.session.unique("conformance"), id);
+    Answer a =
+        t.attempt(
+            name + " operation",
+            t.request("POST", t.config(name + ".path"), body, t.newKey(), t.tenant1()));
+    require(a.ok(), name + ".path/" + name + ".payload failed on a fresh resource: " + a.brief());
+  }
+
+  private static void faults(Probe t) {
+    if (t.hooks().has(FaultKind.DELAY)) {
+      t.hooks().arm(FaultKind.DELAY, DELAY_MILLIS);
+      Answer a = t.intent().send("create after delay hook");
+      long ms = TimeUnit.NANOSECONDS.toMillis(a.endNanos() - a.startNanos());
+      require(
+          a.ok() && ms >= DELAY_MILLIS - 50,
+          "hook.fault.delay did not delay the next create by "
+              + DELAY_MILLIS
+              + " ms ("
+              + a.brief()
+              + " after "
+              + ms
+              + " ms)");
+    }
+    failure(t, FaultKind.FAIL_BEFORE_COMMIT, 0);
+    failure(t, FaultKind.FAIL_AFTER_COMMIT, 1);
+    if (t.hooks().has(FaultKind.HANG)) {
+      t.hooks().arm(FaultKind.HANG, 0);
+      Intent i = t.intent();
+      OkHttpClient impatient =
+          t.session.http.newBuilder().readTimeout(HANG_PROBE).callTimeout(HANG_PROBE).build();
+      Answer a =
+          t.attempt(
+              "create after hang hook",
+              t.request("POST", t.config("create.path"), i.payload.json(), i.key, t.tenant1()),
+              impatient,
+              true);
+      require(a.lost(), "hook.fault.hang did not hang the next create: it answered " + a.status());
+    }
+  }
+
+  private static void failure(Probe t, FaultKind kind, long effects) {
+    if (!t.hooks().has(kind)) {
+      return;
+    }
+    t.hooks().arm(kind, 0);
+    Intent i = t.intent();
+    t.effects().begin();
+    Answer a = i.send("create after " + kind + " hook");
+    int status = kind.status(t.cfg);
+    require(
+        a.status() == status,
+        kind.property()
+            + " did not make the next create answer "
+            + status
+            + " (got "
+            + a.brief()
+            + ")");
+    if (t.effects().counted()) {
+      long n = t.effects().count("what the fault committed", i.payload);
+      require(
+          n == effects,
+          kind.property()
+              + " must "
+              + (effects == 0 ? "commit nothing" : "commit the effect")
+              + ", counted "
+              + n);
+    }
+  }
+
+  private static void timeHooks(Probe t, Intent first) {
+    if (t.config("hook.clock") != null) {
+      t.hooks()
+          .send(HookTemplate.parse("hook.clock", t.config("hook.clock")), Map.of("seconds", "0"));
+    }
+    if (t.config("hook.restart") != null) {
+      t.hooks().restart();
+      Answer a = first.send("retry after restart hook");
+      require(!a.lost(), "the target does not answer after hook.restart (" + a.error() + ")");
+    }
+  }
+
+  private static void require(boolean condition, String message) {
+    if (!condition) {
+      throw new ConfigurationError(message);
+    }
+  }
+}

@@ -1,0 +1,181 @@
+package dev.saferetry.conformance;
+
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Runs one contract's preflight and cases against a session, sequentially, turning each case's end
+ * into a verdict: normal end PASS, {@link CaseFailure} FAIL, {@link NotRun} NOT_RUN, anything else
+ * (I/O error, a hook that stopped answering) ERROR. Confined to the calling thread.
+ */
+final class SuiteRun {
+  private final SuiteConfig config;
+  private final PrintStream out;
+
+  SuiteRun(SuiteConfig config, PrintStream out) {
+    this.config = config;
+    this.out = out;
+  }
+
+  RunResult run() {
+    Instant started = Instant.now();
+    String target = config.target() == null ? "embedded reference server" : config.target();
+    out.println(
+        "SafeRetry conformance suite "
+            + SuiteVersion.get()
+            + " -> "
+            + target
+            + " (profile "
+            + config.profile()
+            + ")");
+    Contract contract = Contract.named(config.get("contract"));
+    List<CaseResult> results = new ArrayList<>();
+    CaseResult preflight;
+    try (Session session = new Session(config)) {
+      preflight = preflight(session, contract);
+      if (preflight.verdict() == Verdict.PASS) {
+        List<CaseSpec> cases = contract.cases();
+        for (CaseSpec spec : cases) {
+          CaseResult r = selected(spec) ? runCase(session, spec) : excluded(spec);
+          results.add(r);
+          progress(results.size(), cases.size(), r);
+        }
+      }
+    }
+    return new RunResult(
+        SuiteVersion.get(), started, target, config.profile(), preflight, results, null, null);
+  }
+
+  private CaseResult preflight(Session session, Contract contract) {
+    try (Probe probe = new Probe(session)) {
+      try {
+        contract.preflight(probe);
+        out.println("Preflight: the target answers and every declared hook works");
+        return result(
+            probe,
+            "preflight",
+            Level.MUST,
+            "The configuration can grade the target",
+            Verdict.PASS,
+            "");
+      } catch (ConfigurationError e) {
+        out.println("CONFIGURATION ERROR: " + e.getMessage());
+        return result(
+            probe,
+            "preflight",
+            Level.MUST,
+            "The configuration can grade the target",
+            Verdict.ERROR,
+            e.getMessage());
+      }
+    }
+  }
+
+  private CaseResult runCase(Session session, CaseSpec spec) {
+    Level level = config.level(spec.id(), spec.level());
+    try (Probe probe = new Probe(session)) {
+      Verdict verdict;
+      String message = "";
+      try {
+        probe.effects().begin();
+        spec.body().run(probe);
+        verdict = Verdict.PASS;
+      } catch (CaseFailure e) {
+        verdict = Verdict.FAIL;
+        message = e.getMessage();
+      } catch (NotRun e) {
+        verdict = Verdict.NOT_RUN;
+        message = e.getMessage();
+      } catch (HookFailure e) {
+        verdict = Verdict.ERROR;
+        message = "a declared hook stopped working: " + e.getMessage();
+      } catch (UncheckedIOException e) {
+        verdict = Verdict.ERROR;
+        message = "I/O error: " + e.getCause().getMessage();
+      } catch (Exception e) {
+        verdict = Verdict.ERROR;
+        message = e.getClass().getSimpleName() + ": " + e.getMessage();
+      }
+      cleanUp(probe);
+      return result(probe, spec.id(), level, spec.description(), verdict, message);
+    }
+  }
+
+  private static void cleanUp(Probe probe) {
+    try {
+      probe.hooks().resetIfArmed();
+    } catch (RuntimeException e) {
+      probe.note("fault reset failed: " + e.getMessage());
+    }
+  }
+
+  private static CaseResult result(
+      Probe probe, String id, Level level, String description, Verdict verdict, String message) {
+    return new CaseResult(
+        id,
+        level,
+        description,
+        verdict,
+        probe.session.redaction.text(message, 1000),
+        probe.notes(),
+        probe.exchanges());
+  }
+
+  private boolean selected(CaseSpec spec) {
+    Set<String> levels = list("levels");
+    Set<String> ids = list("cases");
+    boolean levelOk =
+        levels.isEmpty() || levels.contains(config.level(spec.id(), spec.level()).name());
+    boolean idOk =
+        ids.isEmpty()
+            || ids.stream()
+                .anyMatch(
+                    p ->
+                        p.endsWith("*")
+                            ? spec.id().startsWith(p.substring(0, p.length() - 1))
+                            : spec.id().equals(p));
+    return levelOk && idOk;
+  }
+
+  private Set<String> list(String key) {
+    String value = config.get(key);
+    return value == null
+        ? Set.of()
+        : Arrays.stream(value.split(","))
+            .map(String::strip)
+            .filter(s -> !s.isEmpty())
+            .map(s -> key.equals("levels") ? s.toUpperCase(Locale.ROOT) : s)
+            .collect(Collectors.toSet());
+  }
+
+  private CaseResult excluded(CaseSpec spec) {
+    return new CaseResult(
+        spec.id(),
+        config.level(spec.id(), spec.level()),
+        spec.description(),
+        Verdict.NOT_RUN,
+        "excluded by the cases/levels filter",
+        List.of(),
+        List.of());
+  }
+
+  private void progress(int done, int total, CaseResult r) {
+    out.printf(
+        Locale.ROOT,
+        "[%2d/%d] %-7s %-6s %-34s %s%n",
+        done,
+        total,
+        r.verdict(),
+        r.level(),
+        r.id(),
+        r.verdict() == Verdict.PASS ? "" : r.message());
+    out.flush();
+  }
+}
