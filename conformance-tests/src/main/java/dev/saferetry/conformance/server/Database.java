@@ -17,7 +17,7 @@ final class Database implements AutoCloseable {
   private static final int MAX_IDLE = 16;
   private static final String[] SCHEMA = {
     "create table if not exists api_idempotency (tenant_id varchar(200) not null,"
-        + " operation varchar(200) not null, idempotency_key varchar(255) not null,"
+        + " operation varchar(200) not null, idempotency_key varchar(1000) not null,"
         + " request_hash varchar(64) not null, state varchar(16) not null, status_code int,"
         + " response_body varchar, resource_type varchar(40), resource_id varchar(100),"
         + " lock_owner varchar(64), locked_at timestamp with time zone,"

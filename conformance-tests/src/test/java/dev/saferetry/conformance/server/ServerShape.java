@@ -15,6 +15,19 @@ public enum ServerShape {
   /** Ends a hung request itself at its lock timeout (closing its connection), no takeover. */
   HUNG_KEY_RELEASED_AT_TIMEOUT(
       b -> b.flow(HungReleaseFlow::new).hooks(ReshapedHooks::reapingOnClock), Map.of()),
+  /** Stripe's rule: a key is unique per tenant across endpoints; reuse elsewhere is rejected. */
+  KEYS_UNIQUE_ACROSS_ENDPOINTS(
+      b ->
+          b.flow(
+              ctx ->
+                  new IdempotencyFlow(ctx) {
+                    @Override
+                    IdempotencyRequest scope(IdempotencyRequest r) {
+                      return new IdempotencyRequest(
+                          r.tenant(), "*", r.path(), r.key(), r.requestHash());
+                    }
+                  }),
+      Map.of()),
   /** Offers only a global side-effect counter. */
   GLOBAL_COUNTER_ONLY(
       b -> b.hooks(ReshapedHooks::globalCounterOnly),
@@ -45,6 +58,11 @@ public enum ServerShape {
   ServerShape(UnaryOperator<ReferenceServer.Builder> shape, Map<String, String> profile) {
     this.shape = shape;
     this.profile = profile;
+  }
+
+  /** A correct reference server that accepts keys of any length (no 255 limit). */
+  public static ReferenceServer unlimitedKeys() {
+    return ReferenceServer.builder().maxKeyLength(1000).build();
   }
 
   /** A (not yet started) server of this shape. */

@@ -1,0 +1,138 @@
+package dev.saferetry.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.saferetry.conformance.server.BrokenServer;
+import dev.saferetry.conformance.server.ReferenceServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line: one exit status per kind of verdict, and a summary that says why. */
+class RunnerTest {
+  @TempDir Path dir;
+
+  @Test
+  void aFailedMustCaseExitsOneAndIsNamed() {
+    try (ReferenceServer broken = BrokenServer.NO_PAYLOAD_COMPARISON.build().start()) {
+      Cli cli =
+          Cli.run(
+              dir,
+              "--target",
+              broken.baseUrl(),
+              "--profile",
+              "ietf,reference",
+              "--set",
+              "levels=MUST");
+
+      assertThat(cli.status()).isEqualTo(1);
+      assertThat(cli.output())
+          .containsPattern("mismatch.rejected\\s+MUST\\s+FAIL")
+          .contains("a MUST case FAILED");
+    }
+  }
+
+  @Test
+  void mustCasesThatCannotRunExitThreeAndAreNamedAsUnproven() {
+    try (ReferenceServer server = ReferenceServer.builder().testHooks(false).build().start()) {
+      Cli cli =
+          Cli.run(
+              dir, "--target", server.baseUrl(), "--set", "headers.Authorization=Bearer t1-secret");
+
+      assertThat(cli.status()).isEqualTo(3);
+      assertThat(cli.output())
+          .containsPattern("durability.restart\\s+MUST\\s+NOT_RUN.*restart hook")
+          .containsPattern("fault.5xx-after-commit\\s+MUST\\s+NOT_RUN")
+          .containsPattern("replay.same-payload\\s+MUST\\s+PASS")
+          .containsPattern("MUST cases not run: .*durability.restart")
+          .contains("NOT shown to be safe")
+          .doesNotContain("t1-secret");
+    }
+  }
+
+  @Test
+  void anUnreachableTargetIsAConfigurationErrorNotAFailure() {
+    Cli cli = Cli.run(dir, "--target", "http://127.0.0.1:9", "--profile", "ietf");
+
+    assertThat(cli.status()).isEqualTo(2);
+    assertThat(cli.output()).contains("does not answer").doesNotContain("MUST case FAILED");
+  }
+
+  @Test
+  void theReferenceProfileAgainstAServerWithoutHooksIsAConfigurationError() {
+    try (ReferenceServer server = ReferenceServer.builder().testHooks(false).build().start()) {
+      Cli cli = Cli.run(dir, "--target", server.baseUrl(), "--profile", "ietf,reference");
+
+      assertThat(cli.status()).isEqualTo(2);
+      assertThat(cli.output())
+          .contains("effects.count answered 404")
+          .doesNotContainPattern("MUST\\s+FAIL");
+    }
+  }
+
+  @Test
+  void aFirstCreateThatFailsIsAConfigurationError() {
+    Cli cli = Cli.run(dir, "--set", "create.path=/v1/nothing-here");
+
+    assertThat(cli.status()).isEqualTo(2);
+    assertThat(cli.output())
+        .contains("first create failed: got 404")
+        .doesNotContainPattern("MUST\\s+FAIL");
+  }
+
+  @Test
+  void aDeclaredHookThatDoesNotDoWhatItSaysIsAConfigurationError() {
+    Cli cli =
+        Cli.run(
+            dir,
+            "--set",
+            "hook.fault.fail-before-commit=POST /_test/faults {\"fault\":\"delay\",\"millis\":1}");
+
+    assertThat(cli.status()).isEqualTo(2);
+    assertThat(cli.output())
+        .contains("hook.fault.fail-before-commit did not make the next create answer 503");
+  }
+
+  @Test
+  void malformedConfigurationAndUsageErrorsExitTwo() {
+    assertThat(Cli.run(dir, "--set", "hook.restart=restart-please").status()).isEqualTo(2);
+    assertThat(Cli.run(dir, "--profile", "nope").status()).isEqualTo(2);
+    assertThat(Cli.run(dir, "--frobnicate").status()).isEqualTo(2);
+    assertThat(Cli.run(dir, "--set", "level.key.empty=SOMETIMES").status()).isEqualTo(2);
+  }
+
+  @Test
+  void stripeProfileGradesTheReferenceAgainstStripesPreferencesAsShoulds() {
+    Cli cli = Cli.run(dir, "--profile", "stripe", "--set", "levels=SHOULD");
+
+    assertThat(cli.status()).as("SHOULD results never change the exit status").isEqualTo(3);
+    assertThat(cli.output())
+        .containsPattern("mismatch.status\\s+SHOULD\\s+FAIL")
+        .containsPattern("scope.per-operation\\s+SHOULD\\s+FAIL.*not rejected")
+        .containsPattern("fault.5xx-before-commit-preferred\\s+SHOULD\\s+FAIL")
+        .containsPattern("replay.headers\\s+SHOULD\\s+PASS");
+  }
+
+  @Test
+  void aUserProfileFileOverridesExpectationsAndLevels() throws Exception {
+    Path profile = dir.resolve("mine.properties");
+    Files.writeString(
+        profile, "status.mismatch=400\nlevel.mismatch.status=MAY\ncases=mismatch.*\n");
+    Cli cli = Cli.run(dir, "--profile", "ietf," + profile);
+
+    assertThat(cli.output())
+        .containsPattern("mismatch.status\\s+MAY\\s+FAIL")
+        .containsPattern("mismatch.rejected\\s+MUST\\s+PASS");
+  }
+
+  @Test
+  void listPrintsEveryCaseWithItsEffectiveLevel() {
+    Cli cli = Cli.run(dir, "--profile", "stripe", "--list");
+
+    assertThat(cli.status()).isZero();
+    assertThat(cli.output())
+        .containsPattern("replay.marker\\s+SHOULD")
+        .containsPattern("inflight.other-payload\\s+MUST");
+  }
+}
