@@ -118,6 +118,7 @@ final class FailureCases {
   }
 
   static void keysSurviveARestart(Probe t) {
+    Check.declared(t, "hook.restart", "a restart hook");
     Intent i = t.intent();
     Answer first = i.created("first");
     t.hooks().restart();

@@ -89,6 +89,7 @@ final class Hooks {
     }
     try {
       TimeUnit.MILLISECONDS.sleep(d.toMillis()); // a real server without a clock hook
+      t.session.http.connectionPool().evictAll(); // the server may have closed them meanwhile
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while waiting for the server's timeout", e);

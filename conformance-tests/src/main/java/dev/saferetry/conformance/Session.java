@@ -3,7 +3,9 @@ package dev.saferetry.conformance;
 import dev.saferetry.conformance.server.ReferenceServer;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import okhttp3.ConnectionPool;
 import okhttp3.OkHttpClient;
 
 /**
@@ -38,6 +40,9 @@ final class Session implements AutoCloseable {
     this.http =
         new OkHttpClient.Builder()
             .retryOnConnectionFailure(false)
+            // Idle connections are dropped before a typical server's keep-alive ends (Node: 5 s):
+            // without retries, a request on a connection the server just closed would fail.
+            .connectionPool(new ConnectionPool(32, 1, TimeUnit.SECONDS))
             .followRedirects(false)
             .followSslRedirects(false)
             .connectTimeout(Duration.ofSeconds(5))
