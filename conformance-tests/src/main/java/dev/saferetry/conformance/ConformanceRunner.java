@@ -56,15 +56,18 @@ public final class ConformanceRunner {
       return run(SuiteConfig.resolve(explicit), reportDir, out).exitStatus().code();
     } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
       out.println(
-          "usage: --target URL --profile ietf|stripe|reference|FILE[,...] --set key=value --report-dir DIR --list");
-      out.println(
-          "configuration error: "
-              + e.getMessage()
-              + " (exit "
-              + ExitStatus.CONFIGURATION_ERROR.code()
-              + ")");
-      return ExitStatus.CONFIGURATION_ERROR.code();
+          "usage: --target URL --profile ietf|stripe|reference|FILE[,...] --set key=value"
+              + " --report-dir DIR --list");
+      return error(out, "configuration error: " + e.getMessage());
+    } catch (RuntimeException e) {
+      // Never let an unexpected failure exit 1, which means "a MUST case failed".
+      return error(out, "infrastructure error: " + e);
     }
+  }
+
+  private static int error(PrintStream out, String message) {
+    out.println(message + " (exit " + ExitStatus.CONFIGURATION_ERROR.code() + ")");
+    return ExitStatus.CONFIGURATION_ERROR.code();
   }
 
   private static void list(Map<String, String> explicit, PrintStream out) {

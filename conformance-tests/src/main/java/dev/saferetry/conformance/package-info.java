@@ -1,7 +1,8 @@
 /**
- * The SafeRetry conformance suite: JUnit Jupiter cases that speak raw HTTP to a server and grade it
- * against the Idempotency-Key contract (MUST / SHOULD / MAY per profile), the runner that executes
- * them through the JUnit Platform launcher, and the reports it writes. Entry point: {@link
- * dev.saferetry.conformance.ConformanceRunner}.
+ * The SafeRetry conformance suite: grades a server against the Idempotency-Key contract case by
+ * case (MUST / SHOULD / MAY per profile) over raw HTTP, with verdicts PASS, FAIL, NOT RUN and ERROR
+ * and the evidence of each. Entry points: {@link dev.saferetry.conformance.ConformanceRunner} (the
+ * command line and {@code run}) and {@link dev.saferetry.conformance.ConformanceTests} (JUnit 5
+ * dynamic tests in a user's build), configured by {@link dev.saferetry.conformance.SuiteConfig}.
  */
 package dev.saferetry.conformance;
