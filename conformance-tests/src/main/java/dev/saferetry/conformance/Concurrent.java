@@ -50,15 +50,17 @@ final class Concurrent {
     return new InFlight(result);
   }
 
-  /** Waits until one of two requests ends; returns {ended, other}. */
-  static InFlight[] firstDone(InFlight a, InFlight b) {
+  /** Waits until one of two requests ends; returns {ended, other}, or null after {@code max}. */
+  static InFlight[] firstDone(InFlight a, InFlight b, java.time.Duration max) {
     try {
-      CompletableFuture.anyOf(a.result(), b.result()).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      CompletableFuture.anyOf(a.result(), b.result()).get(max.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("neither request ended in " + TIMEOUT_SECONDS + "s", e);
+    } catch (TimeoutException e) {
+      return null; // both are held by the server
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("a request failed", e.getCause());
     }
     return a.result().isDone() ? new InFlight[] {a, b} : new InFlight[] {b, a};
   }

@@ -60,8 +60,10 @@ final class MarkdownReport {
       detailed.forEach(r -> evidence(md, r));
     }
     md.append("\n## Configuration (secrets redacted)\n\n```properties\n");
+    Redaction redaction = new Redaction(config);
     for (Map.Entry<String, String> e : config.redacted().entrySet()) {
-      md.append(e.getKey()).append('=').append(e.getValue().replace("\n", " ")).append('\n');
+      String value = redaction.text(e.getValue(), 2000).replace("\n", " ");
+      md.append(e.getKey()).append('=').append(value).append('\n');
     }
     md.append("```\n");
     Files.createDirectories(file.toAbsolutePath().getParent());

@@ -100,7 +100,10 @@ final class Probe implements AutoCloseable {
     return answer;
   }
 
-  /** Builds a request; a JSON-looking body is sent as {@code application/json}. */
+  /**
+   * Builds a request; a body starting with <code>{</code> or {@code [} is sent as {@code
+   * application/json}, any other as {@code application/x-www-form-urlencoded}.
+   */
   Request request(String method, String path, String body, String key, Map<String, String> h) {
     Request.Builder b = new Request.Builder().url(session.url(path));
     h.forEach(b::header);
@@ -117,7 +120,9 @@ final class Probe implements AutoCloseable {
   private static MediaType mediaType(String body) {
     String s = body.stripLeading();
     return MediaType.get(
-        s.startsWith("{") || s.startsWith("[") ? "application/json" : "text/plain; charset=utf-8");
+        s.startsWith("{") || s.startsWith("[")
+            ? "application/json"
+            : "application/x-www-form-urlencoded");
   }
 
   /** The resource id at the configured JSON pointer, or null. */

@@ -159,6 +159,9 @@ final class ReplayCases {
   }
 
   static void reorderedJsonIsTheSamePayload(Probe t) {
+    runOnlyIf(
+        Answer.parse(t.config("create.payload").replace("${marker}", "m")) instanceof ObjectNode,
+        "the create payload is not a JSON object");
     Intent i = t.intent();
     Answer first = i.created("first");
     Answer replay =
@@ -172,9 +175,6 @@ final class ReplayCases {
 
   static String reordered(String json) {
     JsonNode node = Answer.parse(json);
-    if (!(node instanceof ObjectNode)) {
-      return " " + json + "\n";
-    }
     ObjectNode out = Answer.MAPPER.createObjectNode();
     List<String> names = new ArrayList<>();
     node.fieldNames().forEachRemaining(names::add);
