@@ -187,4 +187,43 @@ class ReferenceServerTest {
     }
     assertThat(server.sideEffects()).isEqualTo(2);
   }
+
+  @Test
+  void pathVariantsRouteToTheSameOperationAndReplayTheSameKey() throws IOException {
+    server = ReferenceServer.builder().build().start();
+    try (Response first = post("/v1/charges", "Idempotency-Key", "v1", CHARGE);
+        Response slash = post("/v1/charges/", "Idempotency-Key", "v1", CHARGE);
+        Response upper = post("/V1/CHARGES", "Idempotency-Key", "v1", CHARGE)) {
+      String id = json(first).get("id").asText();
+      assertThat(slash.header("Idempotent-Replayed")).isEqualTo("true");
+      assertThat(json(slash).get("id").asText()).isEqualTo(id);
+      assertThat(json(upper).get("id").asText()).isEqualTo(id);
+    }
+    assertThat(server.sideEffects()).isEqualTo(1);
+  }
+
+  @Test
+  void listReturnsTheTenantsChargesFilteredByDescription() throws IOException {
+    server = ReferenceServer.builder().build().start();
+    post("/v1/charges", "Idempotency-Key", "l1", CHARGE).close();
+    post("/v1/charges", "Idempotency-Key", "l2", CHARGE.replace("\"d\"", "\"other\"")).close();
+    try (Response mine = get("/v1/charges?description=d", "tenant_1");
+        Response all = get("/v1/charges", "tenant_1");
+        Response theirs = get("/v1/charges?description=d", "tenant_2")) {
+      JsonNode data = json(mine).get("data");
+      assertThat(data).hasSize(1);
+      assertThat(data.get(0).get("description").asText()).isEqualTo("d");
+      assertThat(json(all).get("data")).hasSize(2);
+      assertThat(json(theirs).get("data")).isEmpty();
+    }
+  }
+
+  private Response get(String path, String tenant) throws IOException {
+    return http.newCall(
+            new Request.Builder()
+                .url(server.baseUrl() + path)
+                .header("Authorization", "Bearer " + tenant)
+                .build())
+        .execute();
+  }
 }
