@@ -31,6 +31,14 @@ final class IdempotencyPreflight {
                 + " counted "
                 + n
                 + " effects for the first create, not 1");
+        t.effects().begin();
+        long idle = t.effects().count("that the counter counts nothing else", t.newPayload());
+        require(
+            idle == 0,
+            t.session.counter.property()
+                + " counted "
+                + idle
+                + " effects where nothing was sent, not 0");
       }
       String id = t.id(created);
       optionalOperations(t, id, first.payload);

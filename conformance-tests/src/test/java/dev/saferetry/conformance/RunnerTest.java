@@ -95,6 +95,23 @@ class RunnerTest {
   }
 
   @Test
+  void aCounterThatDoesNotCountIsAConfigurationError() {
+    try (ReferenceServer server = ReferenceServer.builder().build().start();
+        InterceptingProxy proxy =
+            InterceptingProxy.start(
+                server.baseUrl(),
+                seen ->
+                    seen.path().startsWith("/_test/side-effects")
+                        ? new InterceptingProxy.Canned(200, "{\"total\":1}")
+                        : null)) {
+      Cli cli = Cli.run(dir, "--target", proxy.baseUrl(), "--profile", "ietf,reference");
+
+      assertThat(cli.status()).isEqualTo(2);
+      assertThat(cli.output()).contains("effects.count counted 1 effects where nothing was sent");
+    }
+  }
+
+  @Test
   void malformedConfigurationAndUsageErrorsExitTwo() {
     assertThat(Cli.run(dir, "--set", "hook.restart=restart-please").status()).isEqualTo(2);
     assertThat(Cli.run(dir, "--profile", "nope").status()).isEqualTo(2);
