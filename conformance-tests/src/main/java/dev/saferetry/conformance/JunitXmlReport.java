@@ -18,34 +18,7 @@ final class JunitXmlReport {
 
   static void write(RunResult run, Path file) throws IOException {
     StringBuilder x = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    long failures = run.results().stream().filter(CaseResult::mustFailed).count();
-    long errors =
-        run.results().stream()
-                .filter(r -> r.level() == Level.MUST && r.verdict() == Verdict.ERROR)
-                .count()
-            + (run.configurationError() ? 1 : 0);
-    long tests = run.results().size() + (run.configurationError() ? 1 : 0);
-    long skipped =
-        tests
-            - failures
-            - errors
-            - run.results().stream().filter(r -> r.verdict() == Verdict.PASS).count();
-    x.append(
-        String.format(
-            Locale.ROOT,
-            "<testsuite name=\"saferetry-conformance\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" timestamp=\"%s\">%n",
-            tests,
-            failures,
-            errors,
-            skipped,
-            run.startedAt()));
-    x.append("  <properties>\n");
-    property(x, "    ", "suite.version", run.suiteVersion());
-    property(x, "    ", "target", run.target());
-    property(x, "    ", "profile", run.profile());
-    property(x, "    ", "verdict", run.exitStatus().meaning());
-    property(x, "    ", "exit.status", Integer.toString(run.exitStatus().code()));
-    x.append("  </properties>\n");
+    suite(x, run);
     if (run.configurationError()) {
       x.append("  <testcase name=\"preflight\" classname=\"saferetry-conformance\">\n");
       x.append("    <error message=\"")
@@ -58,6 +31,36 @@ final class JunitXmlReport {
     x.append("</testsuite>\n");
     Files.createDirectories(file.toAbsolutePath().getParent());
     Files.writeString(file, x.toString(), StandardCharsets.UTF_8);
+  }
+
+  /** The opening {@code testsuite} element with its counts and the run's properties. */
+  private static void suite(StringBuilder x, RunResult run) {
+    long failures = run.results().stream().filter(CaseResult::mustFailed).count();
+    long preflight = run.configurationError() ? 1 : 0;
+    long errors =
+        preflight
+            + run.results().stream()
+                .filter(r -> r.level() == Level.MUST && r.verdict() == Verdict.ERROR)
+                .count();
+    long tests = run.results().size() + preflight;
+    long passed = run.results().stream().filter(r -> r.verdict() == Verdict.PASS).count();
+    x.append(
+        String.format(
+            Locale.ROOT,
+            "<testsuite name=\"saferetry-conformance\" tests=\"%d\" failures=\"%d\""
+                + " errors=\"%d\" skipped=\"%d\" timestamp=\"%s\">%n",
+            tests,
+            failures,
+            errors,
+            tests - failures - errors - passed,
+            run.startedAt()));
+    x.append("  <properties>\n");
+    property(x, "    ", "suite.version", run.suiteVersion());
+    property(x, "    ", "target", run.target());
+    property(x, "    ", "profile", run.profile());
+    property(x, "    ", "verdict", run.exitStatus().meaning());
+    property(x, "    ", "exit.status", Integer.toString(run.exitStatus().code()));
+    x.append("  </properties>\n");
   }
 
   private static void testcase(StringBuilder x, CaseResult r) {

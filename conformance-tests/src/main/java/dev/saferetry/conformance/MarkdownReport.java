@@ -18,6 +18,26 @@ final class MarkdownReport {
 
   static void write(RunResult run, SuiteConfig config, Path file) throws IOException {
     StringBuilder md = new StringBuilder("# SafeRetry conformance report\n\n");
+    header(md, run);
+    table(md, run);
+    List<CaseResult> detailed = new ArrayList<>();
+    if (run.configurationError()) {
+      detailed.add(run.preflight());
+    }
+    run.results().stream()
+        .filter(
+            r -> r.verdict() == Verdict.FAIL || r.verdict() == Verdict.ERROR || r.mustUnproven())
+        .forEach(detailed::add);
+    if (!detailed.isEmpty()) {
+      md.append("\n## Evidence\n");
+      detailed.forEach(r -> evidence(md, r));
+    }
+    configuration(md, config);
+    Files.createDirectories(file.toAbsolutePath().getParent());
+    Files.writeString(file, md.toString(), StandardCharsets.UTF_8);
+  }
+
+  private static void header(StringBuilder md, RunResult run) {
     md.append("- Suite version: `").append(run.suiteVersion()).append("`\n");
     md.append("- Date: ").append(run.startedAt()).append('\n');
     md.append("- Target: `").append(run.target()).append("`\n");
@@ -31,34 +51,29 @@ final class MarkdownReport {
         .skip(1)
         .forEach(l -> md.append("- ").append(l).append('\n'));
     md.append("- Counts: ").append(ConsoleReport.counts(run)).append("\n\n");
-    if (!run.results().isEmpty()) {
-      md.append("| Case | Level | Result | Description | Evidence |\n|---|---|---|---|---|\n");
-      for (CaseResult r : run.results()) {
-        md.append("| `")
-            .append(r.id())
-            .append("` | ")
-            .append(r.level())
-            .append(" | ")
-            .append(r.verdict() == Verdict.FAIL ? "**FAIL**" : r.verdict())
-            .append(" | ")
-            .append(cell(r.description()))
-            .append(" | ")
-            .append(cell(Redaction.cut(r.evidence(), 300)))
-            .append(" |\n");
-      }
+  }
+
+  private static void table(StringBuilder md, RunResult run) {
+    if (run.results().isEmpty()) {
+      return;
     }
-    List<CaseResult> detailed = new ArrayList<>();
-    if (run.configurationError()) {
-      detailed.add(run.preflight());
+    md.append("| Case | Level | Result | Description | Evidence |\n|---|---|---|---|---|\n");
+    for (CaseResult r : run.results()) {
+      md.append("| `")
+          .append(r.id())
+          .append("` | ")
+          .append(r.level())
+          .append(" | ")
+          .append(r.verdict() == Verdict.FAIL ? "**FAIL**" : r.verdict())
+          .append(" | ")
+          .append(cell(r.description()))
+          .append(" | ")
+          .append(cell(Redaction.cut(r.evidence(), 300)))
+          .append(" |\n");
     }
-    run.results().stream()
-        .filter(
-            r -> r.verdict() == Verdict.FAIL || r.verdict() == Verdict.ERROR || r.mustUnproven())
-        .forEach(detailed::add);
-    if (!detailed.isEmpty()) {
-      md.append("\n## Evidence\n");
-      detailed.forEach(r -> evidence(md, r));
-    }
+  }
+
+  private static void configuration(StringBuilder md, SuiteConfig config) {
     md.append("\n## Configuration (secrets redacted)\n\n```properties\n");
     Redaction redaction = new Redaction(config);
     for (Map.Entry<String, String> e : config.redacted().entrySet()) {
@@ -66,8 +81,6 @@ final class MarkdownReport {
       md.append(e.getKey()).append('=').append(value).append('\n');
     }
     md.append("```\n");
-    Files.createDirectories(file.toAbsolutePath().getParent());
-    Files.writeString(file, md.toString(), StandardCharsets.UTF_8);
   }
 
   private static void evidence(StringBuilder md, CaseResult r) {
