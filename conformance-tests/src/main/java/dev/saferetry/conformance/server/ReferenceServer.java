@@ -112,17 +112,17 @@ public final class ReferenceServer implements AutoCloseable {
       db.close(privateDatabase);
       throw new UncheckedIOException(e);
     }
-    executor =
-        Executors.newCachedThreadPool(
-            r -> {
-              Thread thread = new Thread(r, "reference-server");
-              thread.setDaemon(true);
-              return thread;
-            });
+    executor = Executors.newCachedThreadPool(ReferenceServer::daemon);
     http.setExecutor(executor);
     http.createContext("/", new ApiHandler(settings, flow, db, hooks));
     http.start();
     return this;
+  }
+
+  private static Thread daemon(Runnable r) {
+    Thread thread = new Thread(r, "reference-server");
+    thread.setDaemon(true);
+    return thread;
   }
 
   /** The base URL, e.g. {@code http://127.0.0.1:54321}, without a trailing slash. */
