@@ -8,6 +8,9 @@ import java.util.Objects;
  * What a {@link KeyStore} keeps about one intent: its key and a fingerprint of the request, never
  * the request itself.
  *
+ * <p>Every text field must be text a store can keep exactly (well-formed Unicode: no unpaired
+ * surrogate), so that the record read back after a restart is the record written.
+ *
  * @param scope the tenant and operation the intent id is unique in
  * @param intentId the caller's name for the logical operation, e.g. {@code "order-123/charge"}
  * @param key the idempotency key minted for the intent
@@ -34,9 +37,15 @@ public record IntentRecord(
   public static final int MAX_INTENT_ID_LENGTH = 255;
 
   /**
+   * The longest retention accepted: far beyond any server's key retention, and never overflowing.
+   */
+  public static final Duration MAX_RETENTION = Duration.ofDays(3650);
+
+  /**
    * Validates the record.
    *
-   * @throws IllegalArgumentException if the intent id is blank or too long, the expiry precedes the
+   * @throws IllegalArgumentException if the intent id is not acceptable (see {@link
+   *     #checkIntentId}), a text field is not well-formed Unicode, the expiry precedes the
    *     creation, or a pending record carries a status
    */
   public IntentRecord {
@@ -48,6 +57,10 @@ public record IntentRecord(
     Objects.requireNonNull(createdAt, "createdAt");
     Objects.requireNonNull(expiresAt, "expiresAt");
     checkIntentId(intentId);
+    StoredText.checkWellFormed("fingerprint", fingerprint);
+    if (resourceId != null) {
+      StoredText.checkWellFormed("resourceId", resourceId);
+    }
     if (expiresAt.isBefore(createdAt)) {
       throw new IllegalArgumentException("expiresAt precedes createdAt");
     }
@@ -56,7 +69,12 @@ public record IntentRecord(
     }
   }
 
-  /** Returns a new pending record. */
+  /**
+   * Returns a new pending record that expires {@code retention} after {@code createdAt}.
+   *
+   * @throws IllegalArgumentException if the retention is not positive or longer than {@link
+   *     #MAX_RETENTION}, or any field is not acceptable
+   */
   public static IntentRecord pending(
       IntentScope scope,
       String intentId,
@@ -64,6 +82,11 @@ public record IntentRecord(
       String fingerprint,
       Instant createdAt,
       Duration retention) {
+    checkRetention("retention", retention);
+    Objects.requireNonNull(createdAt, "createdAt");
+    if (createdAt.isAfter(Instant.MAX.minus(retention))) {
+      throw new IllegalArgumentException("createdAt plus retention is beyond the end of time");
+    }
     return new IntentRecord(
         scope,
         intentId,
@@ -77,21 +100,27 @@ public record IntentRecord(
   }
 
   /**
-   * Checks an intent id: 1 to {@value #MAX_INTENT_ID_LENGTH} characters, not blank, no control
-   * characters.
+   * Checks an intent id: 1 to {@value #MAX_INTENT_ID_LENGTH} characters, not blank, well-formed
+   * Unicode (no unpaired surrogate: two ids differing only there would be one id once encoded), no
+   * control characters.
    *
    * @throws IllegalArgumentException if the id is not acceptable
    */
   public static void checkIntentId(String intentId) {
-    Objects.requireNonNull(intentId, "intentId");
-    if (intentId.isBlank() || intentId.length() > MAX_INTENT_ID_LENGTH) {
+    StoredText.check("intent id", intentId, MAX_INTENT_ID_LENGTH);
+  }
+
+  /**
+   * Checks a retention: positive and at most {@link #MAX_RETENTION}.
+   *
+   * @param name the parameter's name, used in the message
+   * @throws IllegalArgumentException if the retention is not acceptable
+   */
+  public static void checkRetention(String name, Duration retention) {
+    Objects.requireNonNull(retention, name);
+    if (retention.isNegative() || retention.isZero() || retention.compareTo(MAX_RETENTION) > 0) {
       throw new IllegalArgumentException(
-          "intent id must be 1.." + MAX_INTENT_ID_LENGTH + " non-blank characters");
-    }
-    for (int i = 0; i < intentId.length(); i++) {
-      if (Character.isISOControl(intentId.charAt(i))) {
-        throw new IllegalArgumentException("intent id must not contain control characters");
-      }
+          name + " must be positive and at most " + MAX_RETENTION.toDays() + " days");
     }
   }
 
