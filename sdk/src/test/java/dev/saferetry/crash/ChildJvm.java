@@ -36,7 +36,16 @@ public final class ChildJvm implements AutoCloseable {
 
   /** Starts {@code mainClass} with {@code args} in a new JVM. */
   public static ChildJvm start(Class<?> mainClass, String... args) throws IOException {
-    List<String> command = new ArrayList<>();
+    return startUnder(List.of(), mainClass, args);
+  }
+
+  /**
+   * Starts {@code mainClass} with {@code args} in a new JVM run by {@code wrapper} (e.g. {@code
+   * strace -o FILE}); an empty wrapper runs the JVM directly.
+   */
+  public static ChildJvm startUnder(List<String> wrapper, Class<?> mainClass, String... args)
+      throws IOException {
+    List<String> command = new ArrayList<>(wrapper);
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xshare:auto");
     command.add("-XX:TieredStopAtLevel=1");

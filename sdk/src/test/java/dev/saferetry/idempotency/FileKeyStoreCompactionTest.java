@@ -64,7 +64,7 @@ class FileKeyStoreCompactionTest {
     }
     try (var listing = Files.list(dir)) {
       assertThat(listing.map(p -> p.getFileName().toString()))
-          .containsExactlyInAnyOrder("intents.log", "saferetry.lock");
+          .containsExactlyInAnyOrder("intents.log", "intents.mark", "saferetry.lock");
     }
   }
 

@@ -94,8 +94,10 @@ class FileKeyStoreFilesTest {
       store.begin(pending("order-1"));
       assertThat(Files.getPosixFilePermissions(dir.resolve("intents.log"))).isEqualTo(ownerOnly);
       assertThat(Files.getPosixFilePermissions(dir.resolve("saferetry.lock"))).isEqualTo(ownerOnly);
+      assertThat(Files.getPosixFilePermissions(dir.resolve("intents.mark"))).isEqualTo(ownerOnly);
       store.purgeExpired(Intents.T0);
       assertThat(Files.getPosixFilePermissions(dir.resolve("intents.log"))).isEqualTo(ownerOnly);
+      assertThat(Files.getPosixFilePermissions(dir.resolve("intents.mark"))).isEqualTo(ownerOnly);
     }
   }
 
@@ -106,7 +108,7 @@ class FileKeyStoreFilesTest {
     }
     try (var listing = Files.list(dir)) {
       assertThat(listing.map(p -> p.getFileName().toString()))
-          .containsExactlyInAnyOrder("intents.log", "saferetry.lock");
+          .containsExactlyInAnyOrder("intents.log", "intents.mark", "saferetry.lock");
     }
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.crash.ChildJvm;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,6 +34,40 @@ class FileKeyStoreLockTest {
     try (FileKeyStore store = FileKeyStore.open(dir)) {
       assertThat(store.pending()).hasSize(1);
     }
+  }
+
+  @Test
+  void deletingTheLockFileDoesNotLetASecondProcessOpenOrCompactALiveStore() throws Exception {
+    try (ChildJvm child = ChildJvm.start(LockHolderMain.class, dir.toString())) {
+      child.awaitLine("OPENED");
+      child.send("begin order-1");
+      String first = child.awaitLine("BEGUN order-1").split(" ")[2];
+
+      Files.delete(dir.resolve("saferetry.lock"));
+      assertLockedByAnotherProcess();
+
+      child.send("purge"); // the live store replaces its log by a compacted one
+      child.awaitLine("PURGED");
+      assertLockedByAnotherProcess();
+
+      child.send("begin order-2");
+      String second = child.awaitLine("BEGUN order-2").split(" ")[2];
+      Files.delete(dir.resolve("saferetry.lock"));
+      assertLockedByAnotherProcess();
+
+      child.send("close");
+      child.awaitLine("CLOSED");
+      assertThat(child.waitForExit()).isZero();
+      try (FileKeyStore store = FileKeyStore.open(dir)) {
+        assertThat(store.pending()).extracting(r -> r.key().value()).containsExactly(first, second);
+      }
+    }
+  }
+
+  private void assertLockedByAnotherProcess() {
+    assertThatThrownBy(() -> FileKeyStore.open(dir))
+        .isInstanceOf(KeyStoreException.class)
+        .hasMessageContaining("is locked by another process");
   }
 
   @Test

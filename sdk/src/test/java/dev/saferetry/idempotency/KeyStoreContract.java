@@ -200,6 +200,49 @@ public abstract class KeyStoreContract {
   }
 
   @Test
+  void pendingListsTheIntentsOfEveryTenant() {
+    IntentRecord ours = pending(CHARGES, "order-1", T0);
+    IntentRecord theirs = pending(OTHER_TENANT, "order-1", T0.plusSeconds(1));
+    store.begin(ours);
+    store.begin(theirs);
+    assertThat(store.pending()).containsExactly(ours, theirs);
+  }
+
+  @Test
+  void abandoningAnUnknownIntentRemovesNothing() {
+    IntentRecord kept = pending("order-1");
+    store.begin(kept);
+    assertThat(store.abandon(CHARGES, "order-2")).isFalse();
+    assertThat(store.abandon(OTHER_TENANT, "order-1")).isFalse();
+    assertThat(store.pending()).containsExactly(kept);
+  }
+
+  @Test
+  void textIsKeptExactlyIncludingCharactersOutsideTheBasicPlane() throws Exception {
+    // a smiley (a surrogate pair), a combining accent, right-to-left and CJK text
+    IntentScope scope = new IntentScope("t\u00e9nant-\uD83D\uDE00", "POST /v1/\u4e2d\u6587");
+    String id = "order-\uD83D\uDE00-e\u0301-\u05e9\u05dc\u05d5\u05dd";
+    IntentRecord open = pending(scope, id, T0);
+    IntentRecord done = pending(scope, id + "-done", T0);
+    store.begin(open);
+    store.begin(done);
+    IntentRecord completed =
+        done.complete(IntentState.SUCCEEDED, 201, "r\u00e9source-\uD83D\uDE01");
+    store.complete(completed);
+    KeyStore reopened = reopen(store);
+    if (reopened == null) {
+      store = open(); // keeps nothing across a reopen: check the live store instead
+      store.begin(open);
+      store.begin(done);
+      store.complete(completed);
+    } else {
+      store = reopened;
+    }
+    assertThat(store.find(scope, id)).contains(open);
+    assertThat(store.find(scope, id + "-done")).contains(completed);
+  }
+
+  @Test
   void recordsSurviveAReopenWithEveryFieldExact() throws Exception {
     IntentRecord open = pending(CHARGES, "open", T0);
     IntentRecord done = pending(OTHER_TENANT, "done", T0.plusNanos(1));

@@ -1,16 +1,18 @@
 package dev.saferetry.idempotency;
 
-import java.io.ByteArrayOutputStream;
+import dev.saferetry.LogCapture;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 
 /** Reads, damages and observes the store's log file from the outside, as a crash or disk would. */
 final class StoreFileBytes {
   static final String LOG = "intents.log";
+  static final String MARK = "intents.mark";
 
   private StoreFileBytes() {}
 
@@ -26,26 +28,48 @@ final class StoreFileBytes {
     return Files.size(dir.resolve(LOG));
   }
 
+  static byte[] readMark(Path dir) throws IOException {
+    return Files.readAllBytes(dir.resolve(MARK));
+  }
+
+  /** Puts back an earlier mark, as if its latest overwrite never reached the disk. */
+  static void writeMark(Path dir, byte[] mark) throws IOException {
+    Files.write(dir.resolve(MARK), mark);
+  }
+
+  /** The names of the files in {@code dir}, sorted. */
+  static List<String> names(Path dir) throws IOException {
+    try (Stream<Path> listing = Files.list(dir)) {
+      return listing.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  /** The files under {@code dir} that this process holds open (Linux: through /proc/self/fd). */
+  static List<Path> openFilesUnder(Path dir) throws IOException {
+    List<Path> open = new ArrayList<>();
+    try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+      for (Path fd : fds.toList()) {
+        try {
+          Path target = Files.readSymbolicLink(fd);
+          if (target.startsWith(dir)) {
+            open.add(target);
+          }
+        } catch (IOException closedMeanwhile) {
+          // the descriptor of the listing itself, or one closed by another thread
+        }
+      }
+    }
+    return open;
+  }
+
   static void flipByte(Path dir, long offset) throws IOException {
     byte[] bytes = read(dir);
     bytes[(int) offset] ^= (byte) 0x5A;
     write(dir, bytes);
   }
 
-  /** Runs {@code action} and returns what it logged (slf4j-simple writes to stderr or stdout). */
+  /** Runs {@code action} and returns what it logged. */
   static <T> String logOutputOf(Callable<T> action) throws Exception {
-    PrintStream err = System.err;
-    PrintStream out = System.out;
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    PrintStream capture = new PrintStream(captured, true, StandardCharsets.UTF_8);
-    System.setErr(capture);
-    System.setOut(capture);
-    try {
-      action.call();
-    } finally {
-      System.setErr(err);
-      System.setOut(out);
-    }
-    return captured.toString(StandardCharsets.UTF_8);
+    return LogCapture.of(action);
   }
 }

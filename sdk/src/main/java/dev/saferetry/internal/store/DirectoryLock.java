@@ -3,16 +3,19 @@ package dev.saferetry.internal.store;
 import dev.saferetry.idempotency.KeyStoreException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The exclusive lock on a store directory, held for the store's lifetime through an OS file lock on
- * {@code saferetry.lock}. Locks within this JVM are tracked separately: POSIX record locks are per
- * process, and closing any descriptor of the lock file would silently drop the lock.
+ * The lock on a store directory through an OS file lock on {@code saferetry.lock}, held for the
+ * store's lifetime. It keeps out other processes (including older versions of the SDK, which lock
+ * only this file) and, through a registry, other stores in this JVM: POSIX record locks are per
+ * process, and closing any descriptor of a locked file would silently drop the lock.
+ *
+ * <p>An operator can delete this file while it is locked, and the next process would then lock a
+ * new one. So it is not the only guard: the store also locks the log itself, whose deletion the
+ * high-water mark reports.
  *
  * <p>Thread-safe.
  */
@@ -21,12 +24,10 @@ final class DirectoryLock implements AutoCloseable {
 
   private final Path key;
   private final FileChannel channel;
-  private final FileLock lock;
 
-  private DirectoryLock(Path key, FileChannel channel, FileLock lock) {
+  private DirectoryLock(Path key, FileChannel channel) {
     this.key = key;
     this.channel = channel;
-    this.lock = lock;
   }
 
   /**
@@ -41,58 +42,27 @@ final class DirectoryLock implements AutoCloseable {
     } catch (IOException e) {
       throw new KeyStoreException("cannot resolve store directory " + dir, e);
     }
+    String what = "store directory " + dir;
     if (!HELD_IN_THIS_JVM.add(key)) {
-      throw locked(dir);
+      throw StoreFiles.locked(what);
     }
     Path file = dir.resolve(LogFormat.LOCK_FILE);
-    FileChannel channel = null;
     try {
-      channel = StoreFiles.open(file, true);
-      FileLock lock = channel.tryLock();
-      if (lock == null) {
-        throw locked(dir);
-      }
-      return new DirectoryLock(key, channel, lock);
+      StoreFiles.checkExistingFile(file);
+      return new DirectoryLock(key, StoreFiles.openLocked(file, true, what));
     } catch (IOException | RuntimeException e) {
       HELD_IN_THIS_JVM.remove(key);
-      closeQuietly(channel);
       if (e instanceof KeyStoreException kse) {
         throw kse;
-      }
-      if (e instanceof OverlappingFileLockException) {
-        throw locked(dir);
       }
       throw new KeyStoreException("cannot lock store directory " + dir + " (" + e + ")", e);
     }
   }
 
-  private static KeyStoreException locked(Path dir) {
-    return new KeyStoreException(
-        "store directory "
-            + dir
-            + " is locked by another process (or is already open in this one); "
-            + "a store directory can be used by one process at a time");
-  }
-
+  /** Releases the lock (closing the file releases it). */
   @Override
   public void close() {
-    try {
-      lock.release();
-    } catch (IOException e) {
-      // closing the channel below releases it too
-    } finally {
-      closeQuietly(channel);
-      HELD_IN_THIS_JVM.remove(key);
-    }
-  }
-
-  private static void closeQuietly(FileChannel channel) {
-    if (channel != null) {
-      try {
-        channel.close();
-      } catch (IOException ignored) {
-        // nothing was written through it
-      }
-    }
+    StoreFiles.closeQuietly(channel);
+    HELD_IN_THIS_JVM.remove(key);
   }
 }

@@ -5,52 +5,95 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The append side of the log with group commit. Each append gets a sequence number; a caller that
  * needs its record durable waits until a sync covering that number completed. The first waiter to
  * find no sync running becomes the leader and syncs once for every record appended so far; callers
- * that arrive meanwhile wait for the next sync, which then covers all of them.
+ * that arrive meanwhile wait for the next sync, which then covers all of them. After each sync the
+ * leader moves the high-water mark (an overwrite, not a second sync).
  *
- * <p>After any failed write or sync the log refuses all further work: after a failed fsync the
- * kernel may have dropped the dirty pages, so nothing written since the last good sync can be
- * trusted to be on disk.
+ * <p>A failed append is undone by cutting the file back to where it started: the write may have
+ * left part of a frame, but nothing before it was affected, so the log stays usable (a full disk
+ * refuses one record, not the store). A failed sync is different: the kernel may have dropped the
+ * dirty pages and reports the error once, so nothing written since the last good sync can be
+ * trusted to be on disk, even if a later sync succeeds. The log then refuses all work until the
+ * store {@link #rewrite rewrites} it from memory into a new file; the records whose sync failed are
+ * lost for good, and a caller still waiting for one of them is told so.
  *
  * <p>Thread-safe.
  */
 final class GroupCommitLog implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(LogStore.class);
+
+  /** What a rewrite installs: the new file and channel, their generation and size. */
+  interface Rewrite {
+    Compactor.Rewritten run(HighWaterMark mark, HighWaterMark.Value current) throws IOException;
+  }
+
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition synced = lock.newCondition();
   private final long windowNanos;
+
+  /** Sequence numbers whose records a failed sync lost: first to last, inclusive. */
+  private final TreeMap<Long, Long> lost = new TreeMap<>();
+
   private Path file;
   private FileChannel channel;
+  private HighWaterMark mark;
+  private long generation;
   private long appendedSeq;
+  private long appendedEnd;
   private long durableSeq;
+  private long durableEnd;
   private boolean syncing;
   private Exception failure;
+  private boolean markFailing;
   private long syncCount;
   private long appendCount;
 
-  GroupCommitLog(Path file, FileChannel channel, long windowNanos) {
-    this.file = file;
-    this.channel = channel;
+  GroupCommitLog(LogOpener.Opened opened, long windowNanos) {
+    this.file = opened.file();
+    this.channel = opened.channel();
+    this.mark = opened.mark();
+    this.generation = opened.generation();
+    this.appendedEnd = opened.size();
+    this.durableEnd = opened.size();
     this.windowNanos = windowNanos;
   }
 
-  /** Appends one frame at the end of the file and returns its sequence number. */
+  /**
+   * Appends one frame at the end of the file and returns its sequence number.
+   *
+   * @throws KeyStoreException if the write failed; the frame is then not in the log
+   */
   long append(ByteBuffer frame) {
     lock.lock();
     try {
       checkUsable();
+      long start = appendedEnd;
       try {
         StoreFiles.writeFully(channel, frame);
       } catch (IOException e) {
-        failure = e;
-        throw new KeyStoreException("cannot append to key store file " + file, e);
+        if (!undo(start)) {
+          failure = e;
+        }
+        throw new KeyStoreException(
+            "cannot append to key store file "
+                + file
+                + " ("
+                + e.getMessage()
+                + "); the record was not stored",
+            e);
       }
+      appendedEnd = start + frame.limit();
       appendCount++;
       return ++appendedSeq;
     } finally {
@@ -58,11 +101,33 @@ final class GroupCommitLog implements AutoCloseable {
     }
   }
 
-  /** Returns once the record with sequence number {@code seq} is on stable storage. */
+  /** Cuts off what a failed write may have left; false if even that failed. */
+  private boolean undo(long start) {
+    try {
+      channel.truncate(start);
+      channel.position(start);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Returns once the record with sequence number {@code seq} is on stable storage.
+   *
+   * @throws KeyStoreException if a sync failed before it covered the record
+   */
   void awaitDurable(long seq) {
     lock.lock();
     try {
-      while (durableSeq < seq) {
+      while (true) {
+        if (isLost(seq)) {
+          throw new KeyStoreException(
+              "key store file " + file + " failed a sync; the record was not stored");
+        }
+        if (durableSeq >= seq) {
+          return;
+        }
         checkUsable();
         if (syncing) {
           synced.awaitUninterruptibly();
@@ -75,11 +140,16 @@ final class GroupCommitLog implements AutoCloseable {
     }
   }
 
+  private boolean isLost(long seq) {
+    Map.Entry<Long, Long> range = lost.floorEntry(seq);
+    return range != null && seq <= range.getValue();
+  }
+
   /** Syncs once for all appended records; called by the leader with the lock held. */
   private void leadSync() {
     syncing = true;
     long target = appendedSeq;
-    FileChannel syncChannel = channel;
+    long end = appendedEnd;
     Exception error = null;
     lock.unlock();
     try {
@@ -87,9 +157,11 @@ final class GroupCommitLog implements AutoCloseable {
         LockSupport.parkNanos(windowNanos); // let more records join this sync
         lock.lock();
         target = appendedSeq;
+        end = appendedEnd;
         lock.unlock();
       }
-      syncChannel.force(false);
+      channel.force(false);
+      moveMark(end); // no other leader, rewrite or close runs while syncing is set
     } catch (IOException | RuntimeException e) {
       error = e;
     } finally {
@@ -98,14 +170,93 @@ final class GroupCommitLog implements AutoCloseable {
     syncing = false;
     if (error != null) {
       failure = error;
+      LOG.warn(
+          "Sync of key store file {} failed ({}); it will be rewritten", file, error.toString());
     } else {
       durableSeq = Math.max(durableSeq, target);
+      durableEnd = Math.max(durableEnd, end);
       syncCount++;
     }
     synced.signalAll();
   }
 
-  /** Makes every appended record durable; used at close. */
+  /** Overwrites the mark after a good sync. A mark left behind is lower, never wrong: just warn. */
+  private void moveMark(long end) {
+    if (mark == null) {
+      return; // a version-1 log being upgraded: nothing is synced before the upgrade
+    }
+    try {
+      mark.write(new HighWaterMark.Value(generation, end));
+      markFailing = false;
+    } catch (IOException e) {
+      if (!markFailing) {
+        markFailing = true;
+        LOG.warn("Cannot update the high-water mark {} ({})", mark.file(), e.toString());
+      }
+    }
+  }
+
+  /**
+   * Replaces the file by a rewritten one that holds, synced, everything the store has: after a
+   * compaction, or to recover from a failed write or sync. Syncs are held off meanwhile, so that
+   * the mark moves only once. The caller keeps appends out (it holds the store's lock).
+   *
+   * @throws IOException if the rewrite failed; the log is unchanged (and still failed if it was)
+   */
+  void rewrite(Rewrite rewrite) throws IOException {
+    lock.lock();
+    try {
+      while (syncing) {
+        synced.awaitUninterruptibly();
+      }
+      syncing = true;
+    } finally {
+      lock.unlock();
+    }
+    Compactor.Rewritten next = null;
+    IOException error = null;
+    try {
+      next =
+          rewrite.run(mark, mark == null ? null : new HighWaterMark.Value(generation, durableEnd));
+    } catch (IOException e) {
+      error = e;
+    } finally {
+      install(next, error);
+    }
+    if (error != null) {
+      throw error;
+    }
+  }
+
+  private void install(Compactor.Rewritten next, IOException error) {
+    FileChannel old = null;
+    lock.lock();
+    try {
+      syncing = false;
+      if (error instanceof Compactor.MarkMovedException) {
+        failure = error;
+      } else if (next != null) {
+        if (failure != null && durableSeq < appendedSeq) {
+          lost.put(durableSeq + 1, appendedSeq);
+        }
+        failure = null;
+        old = channel;
+        file = next.file();
+        channel = next.channel();
+        mark = next.mark();
+        generation = next.generation();
+        appendedEnd = next.size();
+        durableEnd = next.size();
+        durableSeq = appendedSeq;
+      }
+      synced.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    StoreFiles.closeQuietly(old);
+  }
+
+  /** Makes every appended record durable and the mark exact; used at close. */
   void syncAll() {
     long seq;
     lock.lock();
@@ -115,28 +266,37 @@ final class GroupCommitLog implements AutoCloseable {
       lock.unlock();
     }
     awaitDurable(seq);
-  }
-
-  /**
-   * Switches to a compacted file that already holds, synced, everything appended so far. The caller
-   * must keep appends out (it holds the store's lock) while it builds the file.
-   */
-  void switchTo(Path newFile, FileChannel newChannel) {
-    FileChannel old;
     lock.lock();
     try {
-      while (syncing) {
-        synced.awaitUninterruptibly();
+      if (mark == null) {
+        return;
       }
-      old = channel;
-      file = newFile;
-      channel = newChannel;
-      durableSeq = appendedSeq;
-      synced.signalAll();
+      mark.writeDurably(new HighWaterMark.Value(generation, durableEnd));
+    } catch (IOException e) {
+      LOG.warn("Cannot sync the high-water mark {} ({})", mark.file(), e.toString());
     } finally {
       lock.unlock();
     }
-    closeQuietly(old);
+  }
+
+  /** Whether a write or sync failed since the last rewrite. */
+  boolean failed() {
+    lock.lock();
+    try {
+      return failure != null;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The sequence number of the last record known to be on stable storage. */
+  long durableSeq() {
+    lock.lock();
+    try {
+      return durableSeq;
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** How many syncs the log performed, for statistics. */
@@ -159,23 +319,14 @@ final class GroupCommitLog implements AutoCloseable {
     }
   }
 
-  /** Throws if an earlier write or sync failed or the log is closed. */
-  void ensureUsable() {
-    lock.lock();
-    try {
-      checkUsable();
-    } finally {
-      lock.unlock();
-    }
-  }
-
   private void checkUsable() {
     if (failure != null) {
       throw new KeyStoreException(
           "key store file "
               + file
-              + " failed a write or sync earlier and is no longer usable;"
-              + " reopen the store",
+              + " failed a write or sync and could not be rewritten yet ("
+              + failure.getMessage()
+              + "); it is retried on the next call",
           failure);
     }
     if (!channel.isOpen()) {
@@ -183,7 +334,7 @@ final class GroupCommitLog implements AutoCloseable {
     }
   }
 
-  /** Closes the file; the caller synced it first if it wanted to. */
+  /** Closes the files; the caller synced them first if it wanted to. */
   @Override
   public void close() {
     lock.lock();
@@ -191,17 +342,10 @@ final class GroupCommitLog implements AutoCloseable {
       while (syncing) {
         synced.awaitUninterruptibly();
       }
-      closeQuietly(channel);
+      StoreFiles.closeQuietly(channel);
+      StoreFiles.closeQuietly(mark);
     } finally {
       lock.unlock();
-    }
-  }
-
-  private static void closeQuietly(FileChannel channel) {
-    try {
-      channel.close();
-    } catch (IOException ignored) {
-      // every record that had to be durable was synced before
     }
   }
 }

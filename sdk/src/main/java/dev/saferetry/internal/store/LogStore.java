@@ -7,14 +7,9 @@ import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.idempotency.KeyStoreException;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
@@ -27,6 +22,10 @@ import org.slf4j.LoggerFactory;
  * log agree on the order of events; waiting for durability happens outside that lock, so concurrent
  * {@link #begin} calls share syncs.
  *
+ * <p>After a failed write or sync, the next call that changes something first rewrites the log from
+ * the index into a new file, without the records whose sync failed; if that fails too (the disk is
+ * still full), the call fails and the next one tries again. No reopen is needed.
+ *
  * <p>Thread-safe.
  */
 public final class LogStore implements KeyStore {
@@ -35,18 +34,12 @@ public final class LogStore implements KeyStore {
   /** Below this size a log is read fast enough that rewriting it on open is not worth it. */
   static final long AUTO_COMPACT_BYTES = 1024 * 1024;
 
-  private record Id(IntentScope scope, String intentId) {}
-
-  /** A record and the sequence number of the begin record that must be durable before use. */
-  private record Entry(IntentRecord record, long beginSeq) {}
-
   private final Path dir;
   private final Path file;
   private final DirectoryLock dirLock;
   private final GroupCommitLog log;
   private final ReentrantLock stateLock = new ReentrantLock();
-  // insertion order breaks ties in pending(): equal creation times list in log order
-  private final Map<Id, Entry> index = new LinkedHashMap<>();
+  private final IntentIndex index = new IntentIndex();
   private boolean closed;
 
   private LogStore(Path dir, DirectoryLock dirLock, GroupCommitLog log) {
@@ -58,7 +51,7 @@ public final class LogStore implements KeyStore {
 
   /**
    * Opens (creating if needed) the store in an existing directory, locking it for this store's
-   * lifetime.
+   * lifetime. A failed open releases everything it opened.
    *
    * @param groupCommitWindowNanos how long a sync leader waits for more records to join
    * @throws KeyStoreException if the directory or file is unusable, damaged or locked
@@ -67,31 +60,61 @@ public final class LogStore implements KeyStore {
     Objects.requireNonNull(dir, "dir");
     StoreFiles.checkDirectory(dir);
     DirectoryLock lock = DirectoryLock.acquire(dir);
+    LogOpener.Opened opened = null;
+    GroupCommitLog log = null;
     try {
-      LogOpener.Opened opened = LogOpener.open(dir);
-      GroupCommitLog log =
-          new GroupCommitLog(opened.file(), opened.channel(), groupCommitWindowNanos);
+      opened = LogOpener.open(dir);
+      log = new GroupCommitLog(opened, groupCommitWindowNanos);
       LogStore store = new LogStore(dir, lock, log);
-      opened.entries().forEach(entry -> store.apply(entry, 0));
-      store.compactIfMostlySuperseded(opened);
+      opened.entries().forEach(entry -> store.index.apply(entry, 0));
+      if (opened.version() == LogFormat.VERSION_1) {
+        store.upgrade();
+      } else {
+        store.compactIfMostlySuperseded(opened);
+      }
       return store;
     } catch (RuntimeException e) {
+      StoreFiles.closeQuietly(log);
+      StoreFiles.closeQuietly(opened);
       lock.close();
       throw e;
     }
   }
 
+  private void upgrade() {
+    try {
+      rewrite(Instant.MIN);
+    } catch (IOException e) {
+      throw new KeyStoreException(
+          "cannot upgrade key store file "
+              + file
+              + " to format "
+              + LogFormat.VERSION
+              + " ("
+              + e
+              + "); it is unchanged",
+          e);
+    }
+    LOG.info("Upgraded key store file {} to format {}", file, LogFormat.VERSION);
+  }
+
   /**
    * Rewrites a large log on open when most of its records are superseded (completed, replaced or
    * abandoned intents). Drops nothing that is live, expired or not: only {@link #purgeExpired}
-   * decides what has expired, with the caller's clock.
+   * decides what has expired, with the caller's clock. An optimisation: if it fails (a full disk),
+   * the store opens with the log as it is.
    */
   private void compactIfMostlySuperseded(LogOpener.Opened opened) {
     int live = index.size();
     int records = opened.entries().size();
     if (opened.size() >= AUTO_COMPACT_BYTES && records > 2 * live) {
-      purgeExpired(Instant.MIN);
-      LOG.info("Compacted key store file {} on open: {} records, {} intents", file, records, live);
+      try {
+        rewrite(Instant.MIN);
+        LOG.info(
+            "Compacted key store file {} on open: {} records, {} intents", file, records, live);
+      } catch (IOException e) {
+        LOG.warn("Could not compact key store file {} on open ({}); using it as it is", file, e);
+      }
     }
   }
 
@@ -100,29 +123,24 @@ public final class LogStore implements KeyStore {
     if (candidate.state() != IntentState.PENDING) {
       throw new IllegalArgumentException("a candidate must be PENDING");
     }
-    Entry result;
+    IntentIndex.Entry result;
     boolean created;
     stateLock.lock();
     try {
-      ensureOpen();
-      Entry existing = index.get(new Id(candidate.scope(), candidate.intentId()));
-      created = existing == null || replaceable(existing.record(), candidate.createdAt());
-      if (created) {
-        long seq = append(new LogEntry.Begin(candidate));
-        result = new Entry(candidate, seq);
-      } else {
-        result = existing;
-      }
+      ensureWritable();
+      IntentIndex.Entry existing = index.get(candidate.scope(), candidate.intentId());
+      created =
+          existing == null || IntentIndex.replaceable(existing.record(), candidate.createdAt());
+      result =
+          created
+              ? new IntentIndex.Entry(candidate, append(new LogEntry.Begin(candidate)))
+              : existing;
     } finally {
       stateLock.unlock();
     }
     // An existing record may still wait for its sync: nobody may use its key before it is durable.
-    log.awaitDurable(result.beginSeq());
+    awaitDurable(result.beginSeq());
     return created ? BeginResult.created(result.record()) : BeginResult.existing(result.record());
-  }
-
-  private static boolean replaceable(IntentRecord existing, Instant now) {
-    return existing.state() != IntentState.PENDING && existing.isExpired(now);
   }
 
   @Override
@@ -132,8 +150,8 @@ public final class LogStore implements KeyStore {
     }
     stateLock.lock();
     try {
-      ensureOpen();
-      Entry existing = index.get(new Id(completed.scope(), completed.intentId()));
+      ensureWritable();
+      IntentIndex.Entry existing = index.get(completed.scope(), completed.intentId());
       if (existing != null && existing.record().key().equals(completed.key())) {
         append(LogEntry.Complete.of(completed));
       }
@@ -146,9 +164,8 @@ public final class LogStore implements KeyStore {
   public Optional<IntentRecord> find(IntentScope scope, String intentId) {
     stateLock.lock();
     try {
-      ensureOpen();
-      Entry entry = index.get(new Id(scope, intentId));
-      return Optional.ofNullable(entry).map(Entry::record);
+      ensureReadable();
+      return Optional.ofNullable(index.get(scope, intentId)).map(IntentIndex.Entry::record);
     } finally {
       stateLock.unlock();
     }
@@ -156,20 +173,13 @@ public final class LogStore implements KeyStore {
 
   @Override
   public List<IntentRecord> pending() {
-    List<IntentRecord> result = new ArrayList<>();
     stateLock.lock();
     try {
-      ensureOpen();
-      for (Entry entry : index.values()) {
-        if (entry.record().state() == IntentState.PENDING) {
-          result.add(entry.record());
-        }
-      }
+      ensureReadable();
+      return index.pending();
     } finally {
       stateLock.unlock();
     }
-    result.sort(Comparator.comparing(IntentRecord::createdAt));
-    return result;
   }
 
   @Override
@@ -177,15 +187,15 @@ public final class LogStore implements KeyStore {
     long seq;
     stateLock.lock();
     try {
-      ensureOpen();
-      if (!index.containsKey(new Id(scope, intentId))) {
+      ensureWritable();
+      if (index.get(scope, intentId) == null) {
         return false;
       }
       seq = append(new LogEntry.Abandon(scope, intentId));
     } finally {
       stateLock.unlock();
     }
-    log.awaitDurable(seq);
+    awaitDurable(seq);
     return true;
   }
 
@@ -193,58 +203,73 @@ public final class LogStore implements KeyStore {
   public int purgeExpired(Instant now) {
     stateLock.lock();
     try {
-      ensureOpen();
-      log.ensureUsable(); // never rebuild a file from an index that may hold unsynced records
-      List<Id> expired = new ArrayList<>();
-      List<IntentRecord> live = new ArrayList<>();
-      index.forEach(
-          (id, entry) -> {
-            if (replaceable(entry.record(), now)) {
-              expired.add(id);
-            } else {
-              live.add(entry.record());
-            }
-          });
-      live.sort(Comparator.comparing(IntentRecord::createdAt));
-      FileChannel channel;
+      ensureWritable();
       try {
-        channel = Compactor.rewrite(dir, live);
+        rewrite(now);
       } catch (IOException e) {
         throw new KeyStoreException("cannot compact key store file " + file + "; it is intact", e);
       }
-      log.switchTo(file, channel);
-      expired.forEach(index::remove);
-      return expired.size();
+      return index.removeExpired(now);
     } finally {
       stateLock.unlock();
     }
   }
 
-  /** Appends an entry and applies it to the index; the caller holds the state lock. */
+  /** Writes the records live at {@code now} to a new log; the caller holds the state lock. */
+  private void rewrite(Instant now) throws IOException {
+    List<IntentRecord> live = index.live(now);
+    log.rewrite((mark, current) -> Compactor.rewrite(dir, live, mark, current));
+  }
+
+  /** Appends an entry, applies it to the index and returns its sequence number; holds the lock. */
   private long append(LogEntry entry) {
     long seq = log.append(LogFormat.frame(RecordCodec.encode(entry)));
-    apply(entry, seq);
+    index.apply(entry, seq);
     return seq;
   }
 
-  private void apply(LogEntry entry, long seq) {
-    Id id = new Id(entry.scope(), entry.intentId());
-    if (entry instanceof LogEntry.Begin begin) {
-      index.put(id, new Entry(begin.record(), seq));
-    } else if (entry instanceof LogEntry.Complete c) {
-      Entry existing = index.get(id);
-      if (existing != null && existing.record().key().equals(c.key())) {
-        IntentRecord done = existing.record().complete(c.state(), c.status(), c.resourceId());
-        index.put(id, new Entry(done, existing.beginSeq()));
+  /** Waits for a record's sync; if the sync failed, its record is dropped from the index. */
+  private void awaitDurable(long seq) {
+    try {
+      log.awaitDurable(seq);
+    } catch (KeyStoreException e) {
+      stateLock.lock();
+      try {
+        index.forgetAbove(log.durableSeq());
+      } finally {
+        stateLock.unlock();
       }
-    } else {
-      index.remove(id);
+      throw e;
     }
   }
 
-  private void ensureOpen() {
+  /** Throws if closed; after a failed sync, first forgets what it lost. Holds the state lock. */
+  private void ensureReadable() {
     if (closed) {
       throw new KeyStoreException("key store " + file + " is closed");
+    }
+    if (log.failed()) {
+      index.forgetAbove(log.durableSeq());
+    }
+  }
+
+  /** As {@link #ensureReadable}, and rewrites a failed log first. Holds the state lock. */
+  private void ensureWritable() {
+    ensureReadable();
+    if (log.failed()) {
+      try {
+        rewrite(Instant.MIN);
+        LOG.warn(
+            "Rewrote key store file {} after a failed write or sync; it is usable again", file);
+      } catch (IOException e) {
+        throw new KeyStoreException(
+            "key store file "
+                + file
+                + " failed a write or sync, and rewriting it failed too ("
+                + e.getMessage()
+                + "); the next call tries again",
+            e);
+      }
     }
   }
 

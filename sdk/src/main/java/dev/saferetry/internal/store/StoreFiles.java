@@ -4,62 +4,37 @@ import dev.saferetry.idempotency.KeyStoreException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFileAttributes;
-import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashSet;
+import java.util.Objects;
 import java.util.Set;
 
 /**
- * File-system rules of the store: an existing, writable, non-symlinked directory; regular,
- * owner-only files opened without following links; directory syncs. Stateless.
+ * File-system rules of the store: regular, owner-only files opened without following links, locked
+ * opens that notice a file replaced meanwhile, directory syncs. Who may touch the files is checked
+ * by {@link StoreAccess}. Stateless.
  */
 final class StoreFiles {
-  private static final Set<PosixFilePermission> OWNER_ONLY =
-      PosixFilePermissions.fromString("rw-------");
-
   private StoreFiles() {}
 
-  /** Checks that the directory exists, is a real directory and may be written. */
+  /** See {@link StoreAccess#checkDirectory}. */
   static void checkDirectory(Path dir) {
-    if (Files.isSymbolicLink(dir)) {
-      throw new KeyStoreException("store directory " + dir + " is a symbolic link; refusing it");
-    }
-    if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-      throw new KeyStoreException("store directory " + dir + " does not exist; create it first");
-    }
-    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-      throw new KeyStoreException("store path " + dir + " is not a directory");
-    }
-    if (!Files.isWritable(dir) || ownerMarkedReadOnly(dir)) {
-      throw new KeyStoreException("store directory " + dir + " is not writable");
-    }
+    StoreAccess.checkDirectory(dir);
   }
 
-  /**
-   * Whether the directory belongs to this user and its owner-write bit is clear. The superuser's
-   * writes ignore permission bits, so without this check a store run as root would write into a
-   * directory its owner has deliberately made read-only.
-   */
-  private static boolean ownerMarkedReadOnly(Path dir) {
-    if (!isPosix(dir)) {
-      return false;
-    }
-    try {
-      PosixFileAttributes attrs =
-          Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      String me = System.getProperty("user.name");
-      return attrs.owner().getName().equals(me)
-          && !attrs.permissions().contains(PosixFilePermission.OWNER_WRITE);
-    } catch (IOException | UnsupportedOperationException e) {
-      return false; // cannot tell: the first write will say
-    }
+  /** See {@link StoreAccess#checkExistingFile}. */
+  static void checkExistingFile(Path file) {
+    StoreAccess.checkExistingFile(file);
   }
 
   /**
@@ -81,11 +56,63 @@ final class StoreFiles {
     if (create) {
       options.add(StandardOpenOption.CREATE);
     }
-    if (create && isPosix(file)) {
-      FileAttribute<?> ownerOnly = PosixFilePermissions.asFileAttribute(OWNER_ONLY);
+    if (create && StoreAccess.isPosix(file)) {
+      FileAttribute<?> ownerOnly =
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
       return FileChannel.open(file, options, ownerOnly);
     }
     return FileChannel.open(file, options);
+  }
+
+  /**
+   * Opens {@code file} and takes an exclusive lock on it without waiting, then checks that the path
+   * still names the file that was locked: a lock on a file that was meanwhile replaced (renamed
+   * over, or deleted and created again) protects nothing.
+   *
+   * @throws KeyStoreException naming {@code what} if another process holds the lock or the file
+   *     changed while it was being locked
+   */
+  static FileChannel openLocked(Path file, boolean create, String what) throws IOException {
+    Object before = fileKey(file);
+    FileChannel channel = open(file, create);
+    try {
+      FileLock lock;
+      try {
+        lock = channel.tryLock();
+      } catch (OverlappingFileLockException e) {
+        lock = null;
+      }
+      if (lock == null) {
+        throw locked(what);
+      }
+      Object after = fileKey(file);
+      if (after == null || (before != null && !before.equals(after))) {
+        throw new KeyStoreException(
+            what + " changed while it was being opened (another process?); retry");
+      }
+      return channel;
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(channel);
+      throw e;
+    }
+  }
+
+  static KeyStoreException locked(String what) {
+    return new KeyStoreException(
+        what
+            + " is locked by another process (or is already open in this one); "
+            + "a store directory can be used by one process at a time");
+  }
+
+  /** Returns the identity (device and inode) of the file a path names now, or null if none. */
+  static Object fileKey(Path file) throws IOException {
+    try {
+      BasicFileAttributes attrs =
+          Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      return Objects.requireNonNullElse(attrs.fileKey(), attrs.creationTime());
+    } catch (NoSuchFileException e) {
+      return null;
+    }
   }
 
   /** Reads the whole file; a store file is bounded by compaction and must fit in memory. */
@@ -103,9 +130,18 @@ final class StoreFiles {
     return data.array();
   }
 
+  /** Writes the whole buffer at the channel's position. */
   static void writeFully(FileChannel channel, ByteBuffer buffer) throws IOException {
     while (buffer.hasRemaining()) {
       channel.write(buffer);
+    }
+  }
+
+  /** Writes the whole buffer at {@code position}, leaving the channel's position alone. */
+  static void writeFully(FileChannel channel, ByteBuffer buffer, long position) throws IOException {
+    long at = position;
+    while (buffer.hasRemaining()) {
+      at += channel.write(buffer, at);
     }
   }
 
@@ -121,7 +157,13 @@ final class StoreFiles {
     }
   }
 
-  private static boolean isPosix(Path path) {
-    return path.getFileSystem().supportedFileAttributeViews().contains("posix");
+  static void closeQuietly(AutoCloseable closeable) {
+    if (closeable != null) {
+      try {
+        closeable.close();
+      } catch (Exception ignored) {
+        // closing after a failure or after a final sync: the first error is the one to report
+      }
+    }
   }
 }
