@@ -17,8 +17,12 @@ import java.util.Objects;
  * same id — in another thread, or after a restart with a durable store — reuses it. A caller's
  * {@link Builder#idempotencyKey key} always wins and is never replaced.
  *
- * <p>{@link #toBuilder()} deliberately does not copy the key or the intent id: deriving options for
- * a new request must not reuse the old request's identity by accident.
+ * <p>After a restart, {@link Builder#redrive} re-drives an intent listed by {@link
+ * SafeRetryClient#pendingIntents()}: its intent id and recorded key, and a check that the client
+ * and operation are the ones it was recorded for.
+ *
+ * <p>{@link #toBuilder()} deliberately does not copy the key, the intent id or the re-driven
+ * intent: deriving options for a new request must not reuse the old request's identity by accident.
  *
  * <p>Instances are immutable and thread-safe.
  */
@@ -27,12 +31,14 @@ public final class RequestOptions {
 
   private final IdempotencyKey idempotencyKey;
   private final String intentId;
+  private final IntentRecord redrive;
   private final Map<String, String> pathParams;
   private final Map<String, String> headers;
 
   private RequestOptions(Builder b) {
     this.idempotencyKey = b.idempotencyKey;
     this.intentId = b.intentId;
+    this.redrive = b.redrive;
     this.pathParams = Map.copyOf(b.pathParams);
     this.headers = Map.copyOf(b.headers);
   }
@@ -65,6 +71,11 @@ public final class RequestOptions {
     return intentId;
   }
 
+  /** Returns the listed intent these options re-drive, or {@code null}. */
+  public IntentRecord redrive() {
+    return redrive;
+  }
+
   /** Returns the path variables. */
   public Map<String, String> pathParams() {
     return pathParams;
@@ -79,6 +90,7 @@ public final class RequestOptions {
   public static final class Builder {
     private IdempotencyKey idempotencyKey;
     private String intentId;
+    private IntentRecord redrive;
     private final Map<String, String> pathParams = new LinkedHashMap<>();
     private final Map<String, String> headers = new LinkedHashMap<>();
 
@@ -105,12 +117,30 @@ public final class RequestOptions {
      * Names the logical operation, e.g. {@code "order-123/charge"}, so that every call with this id
      * reuses one key. Default: none.
      *
-     * @throws IllegalArgumentException if blank, longer than 255 characters or with control
-     *     characters
+     * @throws IllegalArgumentException if blank, longer than 255 characters, not well-formed
+     *     Unicode (an unpaired surrogate) or with control characters
      */
     public Builder intentId(String id) {
       IntentRecord.checkIntentId(id);
       this.intentId = id;
+      return this;
+    }
+
+    /**
+     * Re-drives a listed intent (from {@link SafeRetryClient#pendingIntents()}): sets its intent id
+     * and its recorded key, so that the call can never mint a second key for it. The client checks,
+     * before any I/O, that the intent belongs to its tenant and to the operation executed. Default:
+     * none.
+     *
+     * <pre>{@code
+     * client.execute(CREATE_CHARGE, params, RequestOptions.builder().redrive(intent).build());
+     * }</pre>
+     */
+    public Builder redrive(IntentRecord intent) {
+      Objects.requireNonNull(intent, "intent");
+      this.redrive = intent;
+      this.intentId = intent.intentId();
+      this.idempotencyKey = intent.key();
       return this;
     }
 
@@ -142,8 +172,17 @@ public final class RequestOptions {
       return this;
     }
 
-    /** Returns the options. */
+    /**
+     * Returns the options.
+     *
+     * @throws IllegalArgumentException if another intent id or key was set after {@link #redrive}
+     */
     public RequestOptions build() {
+      if (redrive != null
+          && (!redrive.intentId().equals(intentId) || !redrive.key().equals(idempotencyKey))) {
+        throw new IllegalArgumentException(
+            "a re-driven intent keeps its own intent id and key; do not set others");
+      }
       return new RequestOptions(this);
     }
   }

@@ -6,6 +6,7 @@ import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.internal.CallExecutor;
 import dev.saferetry.internal.ClientConfig;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -85,23 +86,55 @@ public final class SafeRetryClient implements AutoCloseable {
   }
 
   /**
-   * Returns the intents whose outcome is unknown — recorded before sending and never completed —
-   * oldest first. After a restart with a durable store, re-drive each with the same intent id and
-   * payload (the key is reused) or reconcile and {@link #abandonIntent abandon} it.
+   * Returns this client's tenant's intents whose outcome is unknown — recorded before sending and
+   * never completed — oldest first. After a restart with a durable store, re-drive each through
+   * this client with {@link RequestOptions.Builder#redrive} and the same payload (the recorded key
+   * is reused), or reconcile it with the provider and {@link #abandonIntent(IntentRecord) abandon}
+   * it.
+   *
+   * <pre>{@code
+   * for (IntentRecord intent : client.pendingIntents()) {
+   *   Order order = orders.byIntentId(intent.intentId());
+   *   client.execute(CREATE_CHARGE, order.chargeParams(),
+   *       RequestOptions.builder().redrive(intent).build());
+   * }
+   * }</pre>
+   *
+   * <p>Only the client's own tenant is listed, so that every listed intent can be re-driven or
+   * abandoned through this client. A store shared by several tenants lists all of them through
+   * {@link KeyStore#pending()}.
+   *
+   * @throws dev.saferetry.idempotency.KeyStoreException if the store cannot be read
    */
   public List<IntentRecord> pendingIntents() {
-    return config.keyStore().pending();
+    return executor.intents().pending();
   }
 
   /**
-   * Forgets an intent of this client's tenant, so its next call mints a new key. Use only after
-   * reconciling its outcome with the provider.
+   * Forgets a listed intent, so its next call mints a new key. Use only after reconciling its
+   * outcome with the provider. Nothing is removed if the store holds the intent with another key
+   * than the listed one (it was recorded again since: that is not the intent you reconciled).
    *
-   * @param operation the operation name, e.g. {@code "POST /v1/charges"}
-   * @return whether an intent was removed
+   * @param intent a record of this client's tenant, e.g. from {@link #pendingIntents()}
+   * @return whether the intent was removed
+   * @throws IllegalArgumentException if the intent belongs to another tenant
+   * @throws dev.saferetry.idempotency.KeyStoreException if the removal could not be made durable
    */
-  public boolean abandonIntent(String operation, String intentId) {
-    return config.keyStore().abandon(executor.scope(operation), intentId);
+  public boolean abandonIntent(IntentRecord intent) {
+    return executor.intents().abandon(Objects.requireNonNull(intent, "intent"));
+  }
+
+  /**
+   * Forgets this client's intent {@code intentId} of operation {@code op}, so its next call mints a
+   * new key. Use only after reconciling its outcome with the provider.
+   *
+   * @return whether an intent was removed
+   * @throws IllegalArgumentException if the intent id is not acceptable
+   * @throws dev.saferetry.idempotency.KeyStoreException if the removal could not be made durable
+   */
+  public boolean abandonIntent(Operation<?, ?> op, String intentId) {
+    Objects.requireNonNull(op, "op");
+    return executor.intents().abandon(op.name(), intentId);
   }
 
   /** Returns the key store this client records intents in. */

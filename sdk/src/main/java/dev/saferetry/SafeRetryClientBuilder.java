@@ -3,6 +3,7 @@ package dev.saferetry;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.idempotency.InMemoryKeyStore;
+import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.idempotency.KeyStore;
@@ -146,7 +147,8 @@ public final class SafeRetryClientBuilder {
 
   /**
    * How long an intent's key is kept and reused. Keep this no longer than the server keeps keys (24
-   * h is the common floor). Default: 24 h.
+   * h is the common floor). Must be positive and at most {@link IntentRecord#MAX_RETENTION}
+   * (checked by {@link #build()}). Default: 24 h.
    */
   public SafeRetryClientBuilder intentRetention(Duration retention) {
     this.intentRetention = Objects.requireNonNull(retention, "intentRetention");
@@ -252,9 +254,7 @@ public final class SafeRetryClientBuilder {
     }
     ClientSettings.check(baseUrl, apiKey, name, keyPlacement);
     new IntentScope(tenant, "check");
-    if (intentRetention.isNegative() || intentRetention.isZero()) {
-      throw new IllegalArgumentException("intentRetention must be positive");
-    }
+    IntentRecord.checkRetention("intentRetention", intentRetention);
     if (maxResponseBytes < 1) {
       throw new IllegalArgumentException("maxResponseBytes must be positive");
     }

@@ -177,7 +177,7 @@ class IntentsTest extends ClientFixture {
       IntentRecord failed = c.keyStore().find(scope, "o-5").orElseThrow();
       assertThat(failed.state()).isEqualTo(IntentState.FAILED);
       var key = failed.key();
-      assertThat(c.abandonIntent("POST /v1/charges", "o-5")).isTrue();
+      assertThat(c.abandonIntent(Charges.CREATE, "o-5")).isTrue();
       assertThat(c.execute(Charges.CREATE, PARAMS, intent("o-5")).key()).isNotEqualTo(key);
     }
   }

@@ -77,9 +77,9 @@ public final class CallExecutor {
     return Resilience.map(breaker.getState());
   }
 
-  /** Returns the intent machinery's store and scoping. */
-  public dev.saferetry.idempotency.IntentScope scope(String operation) {
-    return intents.scope(operation);
+  /** Returns the client's intents: claims, and the recovery operations of its tenant. */
+  public Intents intents() {
+    return intents;
   }
 
   /** Executes one call; see {@code SafeRetryClient#execute}. */
@@ -93,7 +93,7 @@ public final class CallExecutor {
     Intents.Claim claim = Intents.Claim.NONE;
     if (op.carriesKey()) {
       String fingerprint = options.intentId() == null ? null : call.fingerprint();
-      claim = intents.claim(op.name(), options.intentId(), options.idempotencyKey(), fingerprint);
+      claim = intents.claim(op.name(), options, fingerprint);
     }
     call.bind(config, claim.key());
     CallState state =

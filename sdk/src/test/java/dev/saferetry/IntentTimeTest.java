@@ -1,0 +1,99 @@
+package dev.saferetry;
+
+import static dev.saferetry.Answers.charge;
+import static dev.saferetry.Answers.status;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.saferetry.error.IntentExpiredException;
+import dev.saferetry.error.OutcomeUnknownException;
+import dev.saferetry.idempotency.IdempotencyKey;
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentScope;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.Charges;
+import dev.saferetry.resilience.RetryPolicy;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Intent time never runs backwards, and a retention is checked when the client is built. */
+class IntentTimeTest extends ClientFixture {
+  private static final ChargeCreateParams PARAMS = new ChargeCreateParams(1000, "eur", "o", null);
+  private static final RequestOptions ORDER_1 =
+      RequestOptions.builder().intentId("order-1").build();
+
+  @Test
+  void aClockSteppedBackDoesNotLetAnExpiredPendingIntentBeResentWithItsStaleKey() throws Exception {
+    try (SafeRetryClient c = builder().retryPolicy(RetryPolicy.noRetries()).build()) {
+      server.enqueue(status(503));
+      assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS, ORDER_1))
+          .isInstanceOf(OutcomeUnknownException.class);
+      time.advance(Duration.ofHours(25));
+      assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS, ORDER_1))
+          .isInstanceOf(IntentExpiredException.class);
+
+      time.advance(Duration.ofHours(-2)); // e.g. a time server corrects a clock that ran fast
+      server.enqueue(charge());
+      String output =
+          LogCapture.of(
+              () ->
+                  assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS, ORDER_1))
+                      .isInstanceOf(IntentExpiredException.class));
+      assertThat(output).contains("WARN").contains("clock went back");
+    }
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  @Test
+  void aClockSteppedBackAfterAnotherCallStillSeesThePendingIntentExpired() throws Exception {
+    try (SafeRetryClient c = builder().retryPolicy(RetryPolicy.noRetries()).build()) {
+      server.enqueue(status(503));
+      assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS, ORDER_1))
+          .isInstanceOf(OutcomeUnknownException.class);
+      time.advance(Duration.ofHours(25));
+      server.enqueue(charge());
+      c.execute(Charges.CREATE, PARAMS, RequestOptions.builder().intentId("order-2").build());
+
+      time.advance(Duration.ofHours(-3));
+      assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS, ORDER_1))
+          .isInstanceOf(IntentExpiredException.class);
+      IntentRecord later =
+          c.keyStore()
+              .find(new IntentScope("default", "POST /v1/charges"), "order-2")
+              .orElseThrow();
+      assertThat(later.createdAt()).isEqualTo(Instant.parse("2026-01-02T01:00:00Z"));
+    }
+    assertThat(server.getRequestCount()).isEqualTo(2);
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {Long.MAX_VALUE, 3651L * 86_400, 0, -1})
+  void aRetentionThatIsNotPositiveOrBeyondTenYearsFailsAtBuildNotAtCallTime(long seconds) {
+    assertThatThrownBy(() -> builder().intentRetention(Duration.ofSeconds(seconds)).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("intentRetention")
+        .hasMessageContaining("at most 3650 days");
+  }
+
+  @Test
+  void theLongestRetentionWorksAtCallTime() {
+    server.enqueue(charge());
+    try (SafeRetryClient c = builder().intentRetention(IntentRecord.MAX_RETENTION).build()) {
+      assertThat(c.execute(Charges.CREATE, PARAMS, ORDER_1).status()).isEqualTo(200);
+    }
+    assertThatThrownBy(
+            () ->
+                IntentRecord.pending(
+                    new IntentScope("default", "op"),
+                    "order-1",
+                    IdempotencyKey.random(),
+                    "fp",
+                    Instant.MAX.minusSeconds(10),
+                    Duration.ofHours(1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("beyond the end of time");
+  }
+}
