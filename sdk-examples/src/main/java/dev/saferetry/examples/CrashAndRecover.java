@@ -123,7 +123,7 @@ public final class CrashAndRecover {
           CallResult<Charge> done =
               charges.create(
                   chargeFor(pending.intentId(), description),
-                  RequestOptions.builder().intentId(pending.intentId()).build());
+                  RequestOptions.builder().redrive(pending).build()); // its recorded key
           System.out.println(
               "DONE|" + done.key() + "|" + done.value().id() + "|" + done.replayed());
         } catch (SafeRetryException e) { // UNKNOWN stays pending for the next recovery run

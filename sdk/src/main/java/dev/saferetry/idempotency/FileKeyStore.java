@@ -14,7 +14,7 @@ import java.util.Optional;
  * #begin} returns, and therefore before the client sends the first byte.
  *
  * <pre>{@code
- * Path dir = Path.of("/var/lib/myapp/saferetry"); // must exist
+ * Path dir = Path.of("/var/lib/myapp/saferetry"); // must exist, owned by this user, mode 700
  * try (FileKeyStore store = FileKeyStore.open(dir)) {
  *   SafeRetryClient client = SafeRetryClient.builder().keyStore(store)...build();
  *   for (IntentRecord r : client.pendingIntents()) { ... re-drive or reconcile ... }
@@ -22,29 +22,45 @@ import java.util.Optional;
  * }</pre>
  *
  * <p><b>Files.</b> The directory holds {@code intents.log} (an append-only log: a header with a
- * format version, then records framed with their length and a CRC32C), {@code saferetry.lock} and,
- * briefly during {@link #purgeExpired}, {@code intents.log.compact}. Files are created readable and
- * writable by their owner only (on file systems with POSIX permissions); a symbolic link in place
- * of the directory or a file is refused.
+ * format version and the file's generation, then records framed with their length and a CRC32C),
+ * {@code intents.mark} (the high-water mark: the log's generation and how many of its bytes were
+ * synced), {@code saferetry.lock} and, briefly during a compaction, {@code intents.log.compact}.
+ * Files are created readable and writable by their owner only; a symbolic link in place of the
+ * directory or a file is refused.
+ *
+ * <p><b>Access.</b> On file systems with POSIX permissions, the directory and its files must belong
+ * to the user running the store, and no other user may write them: otherwise opening fails, and
+ * nothing is changed (others could have removed or replaced records). A store file that others may
+ * only read is made owner-only, with a warning.
  *
  * <p><b>Durability.</b> {@link #begin} and {@link #abandon} return after an fsync that covers their
- * record; concurrent callers share fsyncs (group commit). {@link #complete} only appends: a
- * completion lost in a crash leaves the intent pending, which is safe (the retry reuses the key and
- * the server replays). {@link #close()} syncs outstanding completions.
+ * record — one fsync, shared by concurrent callers (group commit); the high-water mark is updated
+ * after it without a second sync. {@link #complete} only appends: a completion lost in a crash
+ * leaves the intent pending, which is safe (the retry reuses the key and the server replays).
+ * {@link #close()} syncs outstanding completions.
  *
- * <p><b>Damage.</b> On open, a record torn by a crash at the very end of the log is cut off with a
- * warning. Anything else the store cannot read — a damaged record with valid ones after it, an
- * unknown format version, an unreadable file — is a {@link KeyStoreException} naming the file and
- * byte offset; the file is left exactly as it was.
+ * <p><b>Damage.</b> On open, an incomplete record at the very end of the log, written after the
+ * last sync the mark vouches for, is a write torn by a crash: its bytes are saved to {@code
+ * intents.log.torn-<offset>} and cut off, with a warning. Anything else — a complete record with a
+ * bad checksum, more trailing bytes than one record, a log shorter than the mark, an emptied,
+ * deleted or replaced log, a missing mark, an unknown format version — is a {@link
+ * KeyStoreException} naming the file and byte offset, and every file is left exactly as it was. A
+ * version-1 log (written by earlier releases) is read and rewritten in the current format.
  *
- * <p><b>One process at a time.</b> The store holds an exclusive lock on the directory for its
- * lifetime; opening a locked directory — from another process or a second time in this one — fails
- * with a {@link KeyStoreException}.
+ * <p><b>Full disk.</b> A record that cannot be written or synced fails its call; nothing already
+ * acknowledged is lost. A failed sync may have lost everything written since the previous one, so
+ * the next call first rewrites the log from memory into a new file; once space returns, the store
+ * works again without a reopen.
+ *
+ * <p><b>One process at a time.</b> The store locks {@code saferetry.lock} and the log itself for
+ * its lifetime, so deleting the lock file lets no other process in; opening a locked directory —
+ * from another process or a second time in this one — fails with a {@link KeyStoreException}.
  *
  * <p><b>Space.</b> The log grows with every intent until {@link #purgeExpired} compacts it,
  * dropping completed records past their expiry and superseded records: call it periodically (for
  * example hourly, with the client's clock). On open, a log larger than 1 MiB in which most records
- * are superseded is compacted as well (without dropping anything live or expired).
+ * are superseded is compacted as well (without dropping anything live or expired); if that fails (a
+ * full disk), the store opens with the log as it is.
  *
  * <p>This class is thread-safe.
  */
@@ -58,9 +74,11 @@ public final class FileKeyStore implements KeyStore {
   /**
    * Opens the store in {@code directory} with default options, creating its files if needed.
    *
-   * @param directory an existing, writable directory used by this store only
-   * @throws KeyStoreException if the directory is missing, not writable, a symbolic link, locked by
-   *     another process, or holds a damaged or unknown-version log
+   * @param directory an existing directory owned by this user, writable by nobody else, used by
+   *     this store only
+   * @throws KeyStoreException if the directory is missing, not writable, writable by others, owned
+   *     by another user, a symbolic link, locked by another process, or holds a damaged, truncated,
+   *     replaced or unknown-version log
    */
   public static FileKeyStore open(Path directory) {
     return builder(directory).open();
@@ -98,8 +116,9 @@ public final class FileKeyStore implements KeyStore {
 
   /**
    * Drops completed records expired at {@code now}, then compacts the log: the live records are
-   * written to a new file, which is synced and atomically renamed over the old one before the
-   * directory is synced. Blocks other calls on this store while it runs.
+   * written to a new file, which is synced, recorded in the high-water mark and atomically renamed
+   * over the old one before the directory is synced. Blocks other calls on this store while it
+   * runs. If it fails (a full disk), the log in use is intact.
    */
   @Override
   public int purgeExpired(Instant now) {

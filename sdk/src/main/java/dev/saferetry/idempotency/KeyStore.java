@@ -24,6 +24,10 @@ import java.util.Optional;
  *       fsync'd). The client sends the first byte only after {@code begin} returns.
  *   <li><b>Relaxed completion.</b> {@link #complete} need not be durable when it returns: a lost
  *       completion only leaves the intent pending, which causes a safe replay with the same key.
+ *   <li><b>Exact text.</b> Every record read back equals the record written, field for field: text
+ *       (any well-formed Unicode, including characters outside the Basic Multilingual Plane) and
+ *       instants to the nanosecond. {@link IntentRecord} and {@link IntentScope} refuse text that
+ *       has no exact encoding.
  *   <li><b>No silent loss.</b> A store that cannot read its data throws {@link KeyStoreException};
  *       it never drops or rewrites records it could not understand.
  *   <li><b>Thread safety.</b> Every method may be called from any thread at any time.
@@ -67,8 +71,9 @@ public interface KeyStore extends AutoCloseable {
   Optional<IntentRecord> find(IntentScope scope, String intentId);
 
   /**
-   * Returns all {@link IntentState#PENDING} records, oldest first: after a restart, these are the
-   * intents whose outcome is unknown and which the application should re-drive or reconcile.
+   * Returns all {@link IntentState#PENDING} records of every tenant, oldest first: after a restart,
+   * these are the intents whose outcome is unknown and which the application should re-drive or
+   * reconcile (a client lists its own tenant's through {@code SafeRetryClient.pendingIntents()}).
    *
    * @throws KeyStoreException if the store is unusable
    */

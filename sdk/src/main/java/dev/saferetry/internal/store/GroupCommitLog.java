@@ -49,15 +49,14 @@ final class GroupCommitLog implements AutoCloseable {
   private FileChannel channel;
   private HighWaterMark mark;
   private long generation;
-  private long appendedSeq;
+  private volatile long appendedSeq;
   private long appendedEnd;
-  private long durableSeq;
+  // written under the lock, also read without it by the accessors
+  private volatile long durableSeq;
   private long durableEnd;
   private boolean syncing;
-  private Exception failure;
-  private boolean markFailing;
-  private long syncCount;
-  private long appendCount;
+  private volatile Exception failure;
+  private volatile long syncCount;
 
   GroupCommitLog(LogOpener.Opened opened, long windowNanos) {
     this.file = opened.file();
@@ -94,7 +93,6 @@ final class GroupCommitLog implements AutoCloseable {
             e);
       }
       appendedEnd = start + frame.limit();
-      appendCount++;
       return ++appendedSeq;
     } finally {
       lock.unlock();
@@ -161,7 +159,9 @@ final class GroupCommitLog implements AutoCloseable {
         lock.unlock();
       }
       channel.force(false);
-      moveMark(end); // no other leader, rewrite or close runs while syncing is set
+      if (mark != null) { // null only for a version-1 log before its upgrade, which syncs nothing
+        mark.advance(new HighWaterMark.Value(generation, end)); // alone while syncing is set
+      }
     } catch (IOException | RuntimeException e) {
       error = e;
     } finally {
@@ -178,22 +178,6 @@ final class GroupCommitLog implements AutoCloseable {
       syncCount++;
     }
     synced.signalAll();
-  }
-
-  /** Overwrites the mark after a good sync. A mark left behind is lower, never wrong: just warn. */
-  private void moveMark(long end) {
-    if (mark == null) {
-      return; // a version-1 log being upgraded: nothing is synced before the upgrade
-    }
-    try {
-      mark.write(new HighWaterMark.Value(generation, end));
-      markFailing = false;
-    } catch (IOException e) {
-      if (!markFailing) {
-        markFailing = true;
-        LOG.warn("Cannot update the high-water mark {} ({})", mark.file(), e.toString());
-      }
-    }
   }
 
   /**
@@ -258,14 +242,7 @@ final class GroupCommitLog implements AutoCloseable {
 
   /** Makes every appended record durable and the mark exact; used at close. */
   void syncAll() {
-    long seq;
-    lock.lock();
-    try {
-      seq = appendedSeq;
-    } finally {
-      lock.unlock();
-    }
-    awaitDurable(seq);
+    awaitDurable(appendedSeq);
     lock.lock();
     try {
       if (mark == null) {
@@ -281,42 +258,22 @@ final class GroupCommitLog implements AutoCloseable {
 
   /** Whether a write or sync failed since the last rewrite. */
   boolean failed() {
-    lock.lock();
-    try {
-      return failure != null;
-    } finally {
-      lock.unlock();
-    }
+    return failure != null;
   }
 
   /** The sequence number of the last record known to be on stable storage. */
   long durableSeq() {
-    lock.lock();
-    try {
-      return durableSeq;
-    } finally {
-      lock.unlock();
-    }
+    return durableSeq;
   }
 
   /** How many syncs the log performed, for statistics. */
   long syncCount() {
-    lock.lock();
-    try {
-      return syncCount;
-    } finally {
-      lock.unlock();
-    }
+    return syncCount;
   }
 
   /** How many records were appended, for statistics. */
   long appendCount() {
-    lock.lock();
-    try {
-      return appendCount;
-    } finally {
-      lock.unlock();
-    }
+    return appendedSeq;
   }
 
   private void checkUsable() {

@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code intents.mark}: which log generation the directory holds and how many of its bytes were
@@ -26,6 +28,7 @@ import java.util.zip.CRC32C;
  * <p>Not thread-safe: the log's sync leader or the store's lock serialises its use.
  */
 final class HighWaterMark implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(LogStore.class);
   static final String FILE = "intents.mark";
   static final String NEW_FILE = "intents.mark.new";
   static final int SIZE = 28;
@@ -45,6 +48,7 @@ final class HighWaterMark implements AutoCloseable {
   private final Path file;
   private final FileChannel channel;
   private Value last;
+  private boolean failing;
 
   private HighWaterMark(Path file, FileChannel channel, Value last) {
     this.file = file;
@@ -107,6 +111,22 @@ final class HighWaterMark implements AutoCloseable {
   void write(Value value) throws IOException {
     StoreFiles.writeFully(channel, encode(value), 0);
     last = value;
+  }
+
+  /**
+   * Overwrites the mark after a good sync of the log. A mark left behind is lower, never wrong, so
+   * a failure here fails nothing: it is logged once until an overwrite succeeds again.
+   */
+  void advance(Value value) {
+    try {
+      write(value);
+      failing = false;
+    } catch (IOException e) {
+      if (!failing) {
+        failing = true;
+        LOG.warn("Cannot update the high-water mark {} ({})", file, e.toString());
+      }
+    }
   }
 
   /** Overwrites the mark in place and syncs it. */

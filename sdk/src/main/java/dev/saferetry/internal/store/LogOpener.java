@@ -51,7 +51,6 @@ final class LogOpener {
     Path file = dir.resolve(LogFormat.LOG_FILE);
     String lockName = "store directory " + dir;
     FileChannel channel = null;
-    HighWaterMark mark = null;
     try {
       StoreFiles.checkExistingFile(file);
       if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
@@ -60,46 +59,52 @@ final class LogOpener {
       HighWaterMark.Found found = HighWaterMark.read(dir);
       Files.deleteIfExists(dir.resolve(HighWaterMark.NEW_FILE));
       channel = finishCompaction(dir, found, channel);
-      byte[] data = new byte[0];
       if (channel == null) {
         refuseIfSynced(dir, file, found, "is missing");
         channel = StoreFiles.openLocked(file, true, lockName);
-      } else {
-        data = StoreFiles.readAll(channel, file);
       }
-      LogScanner.Header header = LogScanner.header(file, data);
-      if (header.version() == 0) {
-        mark = startEmpty(dir, file, channel, found, data.length == 0 ? "is empty" : "is torn");
-        return new Opened(
-            file, channel, mark, mark.last().generation(), 2, channel.size(), List.of());
-      }
-      checkIdentity(dir, file, found, header, data.length);
-      LogScanner.Scan scan = LogScanner.scan(file, data, header);
-      checkLength(dir, file, found, scan.validEnd());
-      if (scan.torn()) {
-        TornTail.cut(dir, file, channel, data, scan.validEnd());
-      }
-      channel.position(scan.validEnd());
-      if (header.version() == LogFormat.VERSION) {
-        HighWaterMark.Value seen = new HighWaterMark.Value(header.generation(), scan.validEnd());
-        mark = vouch(dir, channel, found, seen);
-      }
-      return new Opened(
-          file,
-          channel,
-          mark,
-          header.generation(),
-          header.version(),
-          scan.validEnd(),
-          scan.entries());
+      return read(dir, file, channel, found);
     } catch (IOException | RuntimeException e) {
       StoreFiles.closeQuietly(channel);
-      StoreFiles.closeQuietly(mark);
       if (e instanceof KeyStoreException kse) {
         throw kse;
       }
       throw new KeyStoreException("cannot open key store file " + file + " (" + e + ")", e);
     }
+  }
+
+  /** Reads and checks the locked log; its mark is opened last, when nothing can fail any more. */
+  private static Opened read(Path dir, Path file, FileChannel channel, HighWaterMark.Found found)
+      throws IOException {
+    byte[] data = StoreFiles.readAll(channel, file);
+    LogScanner.Header header = LogScanner.header(file, data);
+    if (header.version() == 0) {
+      HighWaterMark mark =
+          startEmpty(dir, file, channel, found, data.length == 0 ? "is empty" : "is torn");
+      long generation = mark.last().generation();
+      return new Opened(
+          file, channel, mark, generation, LogFormat.VERSION, LogFormat.HEADER_SIZE, List.of());
+    }
+    checkIdentity(dir, file, found, header, data.length);
+    LogScanner.Scan scan = LogScanner.scan(file, data, header);
+    checkLength(dir, file, found, scan.validEnd());
+    if (scan.torn()) {
+      TornTail.cut(dir, file, channel, data, scan.validEnd());
+    }
+    channel.position(scan.validEnd());
+    HighWaterMark mark = null;
+    if (header.version() == LogFormat.VERSION) {
+      HighWaterMark.Value seen = new HighWaterMark.Value(header.generation(), scan.validEnd());
+      mark = vouch(dir, channel, found, seen);
+    }
+    return new Opened(
+        file,
+        channel,
+        mark,
+        header.generation(),
+        header.version(),
+        scan.validEnd(),
+        scan.entries());
   }
 
   /**

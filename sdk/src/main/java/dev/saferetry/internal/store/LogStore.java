@@ -299,8 +299,13 @@ public final class LogStore implements KeyStore {
 
   private void closeFiles() {
     try {
+      if (log.failed()) {
+        // leave a clean file behind: without the records whose sync failed, which were refused
+        index.forgetAbove(log.durableSeq());
+        rewrite(Instant.MIN);
+      }
       log.syncAll();
-    } catch (KeyStoreException e) {
+    } catch (IOException | KeyStoreException e) {
       LOG.warn("Could not sync the last completions to {}; they will be replayed safely", file);
     } finally {
       log.close();

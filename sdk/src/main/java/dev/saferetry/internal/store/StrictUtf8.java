@@ -17,16 +17,8 @@ import java.nio.charset.StandardCharsets;
  * thread-safe.
  */
 final class StrictUtf8 {
-  private final CharsetEncoder encoder =
-      StandardCharsets.UTF_8
-          .newEncoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT);
-  private final CharsetDecoder decoder =
-      StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT);
+  private CharsetEncoder encoder;
+  private CharsetDecoder decoder;
 
   /**
    * Writes the length and the exact UTF-8 bytes of {@code value}.
@@ -34,6 +26,13 @@ final class StrictUtf8 {
    * @throws IllegalArgumentException if the text has no exact UTF-8 form
    */
   void write(DataOutputStream out, String value) throws IOException {
+    if (encoder == null) {
+      encoder =
+          StandardCharsets.UTF_8
+              .newEncoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT);
+    }
     ByteBuffer utf8;
     try {
       utf8 = encoder.encode(CharBuffer.wrap(value));
@@ -57,6 +56,13 @@ final class StrictUtf8 {
     }
     ByteBuffer utf8 = in.slice(in.position(), length);
     in.position(in.position() + length);
+    if (decoder == null) {
+      decoder =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT);
+    }
     try {
       return decoder.decode(utf8).toString();
     } catch (CharacterCodingException e) {

@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * as a replacement character, so that two different intent ids became one record and a re-drive
  * with the original id minted a second key.
  */
-class UnpairedSurrogateTest extends ClientFixture {
+class IntentTextTest extends ClientFixture {
   private static final ChargeCreateParams PARAMS = new ChargeCreateParams(1000, "eur", "o", null);
   private static final IntentScope CHARGES = new IntentScope("default", "POST /v1/charges");
 
@@ -85,6 +85,28 @@ class UnpairedSurrogateTest extends ClientFixture {
               () -> c.execute(named, PARAMS, RequestOptions.builder().intentId("order-1").build()))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("operation");
+      assertThat(store.pending()).isEmpty();
+    }
+    assertThat(server.getRequestCount()).isZero();
+  }
+
+  @Test
+  void hugeIdsTenantsAndOperationNamesAreRefusedBeforeAnyIo() throws Exception {
+    assertThatThrownBy(() -> RequestOptions.builder().intentId("x".repeat(256)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("intent id must be 1..255");
+    assertThatThrownBy(() -> builder().tenant("t".repeat(256)).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("tenant must be 1..255");
+    Operation<ChargeCreateParams, Object> huge =
+        Operation.post("/v1/charges", ChargeCreateParams.class, Object.class)
+            .named("o".repeat(1025));
+    try (FileKeyStore store = FileKeyStore.open(dir);
+        SafeRetryClient c = builder().keyStore(store).build()) {
+      assertThatThrownBy(
+              () -> c.execute(huge, PARAMS, RequestOptions.builder().intentId("order-1").build()))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("operation must be 1..1024");
       assertThat(store.pending()).isEmpty();
     }
     assertThat(server.getRequestCount()).isZero();
