@@ -125,13 +125,20 @@ final class SmallFileSystem implements AutoCloseable {
     }
   }
 
+  /** Unmounts everything, lazily if a file is still open (a failed test must not leave mounts). */
   @Override
   public void close() throws Exception {
     if (loopDevice != null) {
-      run("umount", inner.toString());
+      unmount(inner);
       run("losetup", "-d", loopDevice);
     }
-    run("umount", outer.toString());
+    unmount(outer);
+  }
+
+  private static void unmount(Path mount) throws Exception {
+    if (run("umount", mount.toString()) != 0) {
+      run("umount", "-l", mount.toString());
+    }
   }
 
   private static int run(String... command) throws Exception {
