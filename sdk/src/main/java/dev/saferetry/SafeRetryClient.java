@@ -59,7 +59,9 @@ public final class SafeRetryClient implements AutoCloseable {
    * @throws dev.saferetry.error.SafeRetryException when the call did not succeed; see its
    *     subclasses
    * @throws IllegalArgumentException for a bad key, intent id, header, or a missing, empty, {@code
-   *     .} or {@code ..} path variable: before anything is recorded or sent
+   *     .} or {@code ..} path variable, or an intent {@linkplain RequestOptions.Builder#redrive
+   *     re-driven} through a client of another tenant or as another operation: before anything is
+   *     recorded or sent
    * @throws dev.saferetry.idempotency.KeyStoreException if the key store cannot record the intent
    *     (nothing is sent then). Once the server has answered, the store can no longer turn the
    *     answer into an error: a completion it cannot record is logged at WARN with the key and the

@@ -233,18 +233,7 @@ class FileKeyStoreCorruptionTest {
 
   /** Opening fails naming the file and offset, and changes no byte of any store file. */
   private void assertDamagedAt(long offset, String why) throws IOException {
-    byte[] log = StoreFileBytes.read(dir);
-    byte[] mark = StoreFileBytes.readMark(dir);
-    List<String> files = StoreFileBytes.names(dir);
-    assertThatThrownBy(() -> FileKeyStore.open(dir))
-        .isInstanceOf(KeyStoreException.class)
-        .hasMessageContaining(dir.resolve("intents.log").toString())
-        .hasMessageContaining("offset " + offset)
-        .hasMessageContaining(why)
-        .hasMessageContaining("nothing was changed");
-    assertThat(StoreFileBytes.read(dir)).isEqualTo(log);
-    assertThat(StoreFileBytes.readMark(dir)).isEqualTo(mark);
-    assertThat(StoreFileBytes.names(dir)).isEqualTo(files);
+    StoreFileBytes.assertOpenRefusedChangingNothing(dir, "offset " + offset, why);
   }
 
   private Void openAndClose() {

@@ -252,18 +252,7 @@ class FileKeyStoreHighWaterMarkTest {
   }
 
   private void assertRefused(String where, String why) throws IOException {
-    byte[] log = StoreFileBytes.read(dir);
-    byte[] mark = StoreFileBytes.readMark(dir);
-    List<String> files = StoreFileBytes.names(dir);
-    assertThatThrownBy(() -> FileKeyStore.open(dir))
-        .isInstanceOf(KeyStoreException.class)
-        .hasMessageContaining(dir.resolve("intents.log").toString())
-        .hasMessageContaining(where)
-        .hasMessageContaining(why)
-        .hasMessageContaining("nothing was changed");
-    assertThat(StoreFileBytes.read(dir)).isEqualTo(log);
-    assertThat(StoreFileBytes.readMark(dir)).isEqualTo(mark);
-    assertThat(StoreFileBytes.names(dir)).isEqualTo(files);
+    StoreFileBytes.assertOpenRefusedChangingNothing(dir, where, why);
   }
 
   private long size() {

@@ -1,5 +1,8 @@
 package dev.saferetry.idempotency;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.saferetry.LogCapture;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -66,6 +69,27 @@ final class StoreFileBytes {
     byte[] bytes = read(dir);
     bytes[(int) offset] ^= (byte) 0x5A;
     write(dir, bytes);
+  }
+
+  /**
+   * Asserts that opening the store in {@code dir} fails with a message naming its log and holding
+   * every one of {@code parts}, and that no byte of the log or mark and no file name changed.
+   */
+  static void assertOpenRefusedChangingNothing(Path dir, String... parts) throws IOException {
+    byte[] log = read(dir);
+    byte[] mark = readMark(dir);
+    List<String> files = names(dir);
+    var refused =
+        assertThatThrownBy(() -> FileKeyStore.open(dir))
+            .isInstanceOf(KeyStoreException.class)
+            .hasMessageContaining(dir.resolve(LOG).toString())
+            .hasMessageContaining("nothing was changed");
+    for (String part : parts) {
+      refused.hasMessageContaining(part);
+    }
+    assertThat(read(dir)).isEqualTo(log);
+    assertThat(readMark(dir)).isEqualTo(mark);
+    assertThat(names(dir)).isEqualTo(files);
   }
 
   /** Runs {@code action} and returns what it logged. */

@@ -112,7 +112,7 @@ public final class LogStore implements KeyStore {
         rewrite(Instant.MIN);
         LOG.info(
             "Compacted key store file {} on open: {} records, {} intents", file, records, live);
-      } catch (IOException e) {
+      } catch (IOException | KeyStoreException e) {
         LOG.warn("Could not compact key store file {} on open ({}); using it as it is", file, e);
       }
     }
