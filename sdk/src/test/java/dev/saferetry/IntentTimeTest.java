@@ -95,5 +95,16 @@ class IntentTimeTest extends ClientFixture {
                     Duration.ofHours(1)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("beyond the end of time");
+    assertThatThrownBy(
+            () ->
+                IntentRecord.pending(
+                    new IntentScope("default", "op"),
+                    "order-1",
+                    IdempotencyKey.random(),
+                    "fp",
+                    Instant.EPOCH,
+                    Duration.ofSeconds(Long.MAX_VALUE)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("beyond the end of time");
   }
 }

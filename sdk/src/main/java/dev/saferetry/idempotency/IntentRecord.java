@@ -72,8 +72,8 @@ public record IntentRecord(
   /**
    * Returns a new pending record that expires {@code retention} after {@code createdAt}.
    *
-   * @throws IllegalArgumentException if the retention is not positive or longer than {@link
-   *     #MAX_RETENTION}, or any field is not acceptable
+   * @throws IllegalArgumentException if the retention is negative or the expiry would be beyond the
+   *     largest {@link Instant}, or any field is not acceptable
    */
   public static IntentRecord pending(
       IntentScope scope,
@@ -82,9 +82,12 @@ public record IntentRecord(
       String fingerprint,
       Instant createdAt,
       Duration retention) {
-    checkRetention("retention", retention);
+    Objects.requireNonNull(retention, "retention");
     Objects.requireNonNull(createdAt, "createdAt");
-    if (createdAt.isAfter(Instant.MAX.minus(retention))) {
+    if (retention.isNegative()) {
+      throw new IllegalArgumentException("retention must not be negative");
+    }
+    if (Duration.between(createdAt, Instant.MAX).compareTo(retention) < 0) {
       throw new IllegalArgumentException("createdAt plus retention is beyond the end of time");
     }
     return new IntentRecord(
