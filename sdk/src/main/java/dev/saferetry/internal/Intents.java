@@ -38,9 +38,6 @@ public final class Intents {
   /** Longer than this counts as a clock stepped back, worth one warning. */
   private static final Duration CLOCK_STEP = Duration.ofSeconds(1);
 
-  /** The longest resource id stored; a longer one is stored as absent. */
-  static final int MAX_RESOURCE_ID_LENGTH = 1024;
-
   /** The key a call uses, and the intent record it belongs to (null when no intent id). */
   record Claim(IdempotencyKey key, IntentRecord record, boolean priorPending) {
     static final Claim NONE = new Claim(null, null, false);
@@ -164,7 +161,7 @@ public final class Intents {
 
   void succeeded(Claim claim, int status, String resourceId) {
     if (claim.record() != null) {
-      store.complete(completed(claim, status, resourceId));
+      store.complete(claim.record().complete(IntentState.SUCCEEDED, status, resourceId));
     }
   }
 
@@ -172,26 +169,5 @@ public final class Intents {
     if (claim.record() != null) {
       store.complete(claim.record().complete(IntentState.FAILED, status, null));
     }
-  }
-
-  /**
-   * The completed record, with the resource id only if it can be stored exactly (not too long, no
-   * unpaired surrogate): it is informational, and the outcome must be recorded anyway.
-   */
-  private static IntentRecord completed(Claim claim, int status, String resourceId) {
-    if (resourceId != null && resourceId.length() <= MAX_RESOURCE_ID_LENGTH) {
-      try {
-        return claim.record().complete(IntentState.SUCCEEDED, status, resourceId);
-      } catch (IllegalArgumentException malformed) {
-        // stored as absent below
-      }
-    }
-    if (resourceId != null) {
-      LOG.debug(
-          "Not storing the resource id of intent {} (key {}): too long or not well-formed text",
-          claim.record().intentId(),
-          claim.key());
-    }
-    return claim.record().complete(IntentState.SUCCEEDED, status, null);
   }
 }
