@@ -143,13 +143,7 @@ public final class JdbcKeyStore implements KeyStore {
   @Override
   public int purgeExpired(Instant now) {
     Objects.requireNonNull(now, "now");
-    int total = 0;
-    int batch;
-    do {
-      batch = open().transaction("purge", c -> table.purgeBatch(c, now, purgeBatch));
-      total += batch;
-    } while (batch == purgeBatch);
-    return total;
+    return open().inBatches("purge", purgeBatch, c -> table.purgeBatch(c, now, purgeBatch));
   }
 
   /** Returns the outbox: intents recorded with their request, sent later under leases. */

@@ -1,16 +1,13 @@
 package dev.saferetry.jdbc;
 
 import dev.saferetry.idempotency.KeyStoreException;
-import dev.saferetry.internal.jdbc.Dialect;
 import dev.saferetry.internal.jdbc.IntentTable;
 import dev.saferetry.internal.jdbc.IntentWrites;
 import dev.saferetry.internal.jdbc.Jdbc;
+import dev.saferetry.internal.jdbc.Purge;
 import dev.saferetry.internal.jdbc.RelayTable;
-import dev.saferetry.internal.jdbc.SchemaVersions;
+import dev.saferetry.internal.jdbc.SchemaGate;
 import dev.saferetry.internal.jdbc.SqlNames;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.util.Objects;
 import javax.sql.DataSource;
 
@@ -24,6 +21,14 @@ import javax.sql.DataSource;
 public final class JdbcKeyStoreBuilder {
   /** The table used when none is set. */
   public static final String DEFAULT_TABLE = "saferetry_intents";
+
+  private static final SchemaGate GATE =
+      new SchemaGate(
+          IntentTable.SCRIPTS,
+          IntentTable.VERSION,
+          IntentTable.MIN_READER,
+          JdbcSchemaException::new,
+          KeyStoreException::new);
 
   private final DataSource dataSource;
   private String table = DEFAULT_TABLE;
@@ -74,10 +79,7 @@ public final class JdbcKeyStoreBuilder {
    * @throws IllegalArgumentException unless 1 to 100,000
    */
   public JdbcKeyStoreBuilder purgeBatchSize(int rows) {
-    if (rows < 1 || rows > 100_000) {
-      throw new IllegalArgumentException("purgeBatchSize must be 1..100000");
-    }
-    this.purgeBatchSize = rows;
+    this.purgeBatchSize = Purge.checkBatchSize(rows);
     return this;
   }
 
@@ -89,34 +91,21 @@ public final class JdbcKeyStoreBuilder {
    * @throws KeyStoreException if the database cannot be reached or is not supported
    */
   public JdbcKeyStore build() {
-    String where = SqlNames.qualify(schema, table);
-    try (Connection c = dataSource.getConnection()) {
-      Dialect dialect = Dialect.detect(c.getMetaData());
-      IntentTable intents = new IntentTable(dialect, schema, table);
-      boolean auto = c.getAutoCommit();
-      c.setAutoCommit(true);
-      try {
-        StoreSchema.prepare(
-            c, new SchemaVersions(dialect, schema), intents, schema, table, createSchema);
-      } finally {
-        c.setAutoCommit(auto);
-      }
-      Jdbc jdbc = new Jdbc(dataSource, dialect, KeyStoreException::new);
-      IntentWrites writes = new IntentWrites(jdbc, intents, schema, table);
-      return new JdbcKeyStore(
-          jdbc, intents, writes, new RelayTable(schema, table), where, purgeBatchSize);
-    } catch (SQLFeatureNotSupportedException e) {
-      throw new KeyStoreException(e.getMessage(), e);
-    } catch (SQLException e) {
-      throw new KeyStoreException(
-          "cannot prepare the key store table "
-              + where
-              + " (SQL state "
-              + e.getSQLState()
-              + ", error "
-              + e.getErrorCode()
-              + ")",
-          e);
-    }
+    IntentTable intents =
+        GATE.open(
+            dataSource::getConnection,
+            schema,
+            table,
+            createSchema,
+            dialect -> new IntentTable(dialect, schema, table));
+    Jdbc jdbc = new Jdbc(dataSource::getConnection, intents.dialect(), KeyStoreException::new);
+    IntentWrites writes = new IntentWrites(jdbc, intents, schema, table);
+    return new JdbcKeyStore(
+        jdbc,
+        intents,
+        writes,
+        new RelayTable(schema, table),
+        SqlNames.qualify(schema, table),
+        purgeBatchSize);
   }
 }

@@ -20,7 +20,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -116,19 +115,30 @@ class JdbcBeginRaceTest {
         .build();
   }
 
+  /** Work one racing thread does. */
+  @FunctionalInterface
+  interface Racer<T> {
+    T run(int thread) throws Exception;
+  }
+
   /** Runs {@code work(thread)} on 32 threads released at once; returns the results in order. */
-  static <T> List<T> race(IntFunction<T> work) throws Exception {
-    CyclicBarrier start = new CyclicBarrier(THREADS);
-    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+  static <T> List<T> race(Racer<T> work) throws Exception {
+    return race(THREADS, work);
+  }
+
+  /** Runs {@code work(thread)} on {@code threads} threads released at once, results in order. */
+  static <T> List<T> race(int threads, Racer<T> work) throws Exception {
+    CyclicBarrier start = new CyclicBarrier(threads);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       List<Future<T>> futures = new ArrayList<>();
-      for (int t = 0; t < THREADS; t++) {
+      for (int t = 0; t < threads; t++) {
         int thread = t;
         futures.add(
             pool.submit(
                 () -> {
                   start.await(30, TimeUnit.SECONDS);
-                  return work.apply(thread);
+                  return work.run(thread);
                 }));
       }
       List<T> results = new ArrayList<>();

@@ -61,38 +61,12 @@ final class IntentRows {
     };
   }
 
-  /** Refuses text that the database would not give back exactly. Null passes. */
-  static String storable(String what, String text, int maxLength) {
-    if (text == null) {
-      return null;
-    }
-    if (text.length() > maxLength) {
-      throw new IllegalArgumentException(what + " longer than " + maxLength + " characters");
-    }
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c == 0) {
-        throw new IllegalArgumentException(what + " contains a NUL character");
-      }
-      if (Character.isSurrogate(c)) {
-        boolean paired =
-            Character.isHighSurrogate(c)
-                && i + 1 < text.length()
-                && Character.isLowSurrogate(text.charAt(i + 1));
-        if (!paired) {
-          throw new IllegalArgumentException(what + " contains an unpaired surrogate");
-        }
-        i++;
-      }
-    }
-    return text;
-  }
-
   static void bindPk(PreparedStatement ps, int at, IntentScope scope, String intentId)
       throws SQLException {
-    ps.setString(at, storable("tenant", scope.tenant(), MAX_TENANT));
-    ps.setString(at + 1, storable("operation", scope.operation(), MAX_OPERATION));
-    ps.setString(at + 2, storable("intent id", intentId, IntentRecord.MAX_INTENT_ID_LENGTH));
+    ps.setString(at, StoredText.check("tenant", scope.tenant(), MAX_TENANT));
+    ps.setString(at + 1, StoredText.check("operation", scope.operation(), MAX_OPERATION));
+    ps.setString(
+        at + 2, StoredText.check("intent id", intentId, IntentRecord.MAX_INTENT_ID_LENGTH));
   }
 
   /** Binds the primary key and the 15 replaced columns of {@link IntentSql}: 18 parameters. */
@@ -110,11 +84,11 @@ final class IntentRows {
    */
   static void check(IntentRow row) {
     IntentRecord r = row.record();
-    storable("tenant", r.scope().tenant(), MAX_TENANT);
-    storable("operation", r.scope().operation(), MAX_OPERATION);
-    storable("intent id", r.intentId(), IntentRecord.MAX_INTENT_ID_LENGTH);
-    storable("fingerprint", r.fingerprint(), MAX_FINGERPRINT);
-    storable("resource id", r.resourceId(), MAX_RESOURCE_ID);
+    StoredText.check("tenant", r.scope().tenant(), MAX_TENANT);
+    StoredText.check("operation", r.scope().operation(), MAX_OPERATION);
+    StoredText.check("intent id", r.intentId(), IntentRecord.MAX_INTENT_ID_LENGTH);
+    StoredText.check("fingerprint", r.fingerprint(), MAX_FINGERPRINT);
+    StoredText.check("resource id", r.resourceId(), MAX_RESOURCE_ID);
     nanos("createdAt", r.createdAt());
     nanos("expiresAt", r.expiresAt());
     if (row.firstAttempt() != null) {
@@ -127,12 +101,12 @@ final class IntentRows {
       throws SQLException {
     IntentRecord r = row.record();
     ps.setString(at, r.key().value());
-    ps.setString(at + 1, storable("fingerprint", r.fingerprint(), MAX_FINGERPRINT));
+    ps.setString(at + 1, StoredText.check("fingerprint", r.fingerprint(), MAX_FINGERPRINT));
     ps.setInt(at + 2, code(r.state()));
     ps.setLong(at + 3, nanos("createdAt", r.createdAt()));
     ps.setLong(at + 4, nanos("expiresAt", r.expiresAt()));
     ps.setInt(at + 5, r.status());
-    ps.setString(at + 6, storable("resource id", r.resourceId(), MAX_RESOURCE_ID));
+    ps.setString(at + 6, StoredText.check("resource id", r.resourceId(), MAX_RESOURCE_ID));
     ps.setLong(at + 7, nonce);
     StoredRequest q = row.request();
     ps.setString(at + 8, q == null ? null : q.method());

@@ -43,7 +43,16 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <p>Thread-safe: all state is in the database and the caller's connection.
  */
-public final class IntentTable {
+public final class IntentTable implements SchemaGate.Tables {
+  /** The schema scripts' name: {@code keystore-v<version>-<database>.sql}. */
+  public static final String SCRIPTS = "keystore";
+
+  /** The schema version this code writes. */
+  public static final int VERSION = 1;
+
+  /** The oldest schema version this code can read and write. */
+  public static final int MIN_READER = 1;
+
   private static final int ROUNDS = 8;
 
   private final Dialect dialect;
@@ -59,17 +68,19 @@ public final class IntentTable {
     this.sql = new IntentSql(SqlNames.qualify(schema, name));
   }
 
-  /** The script that creates version {@code version} of the table. */
+  /** The database this table is in. */
+  public Dialect dialect() {
+    return dialect;
+  }
+
+  @Override
   public SqlScript script(int version) {
-    String resource =
-        "/dev/saferetry/jdbc/schema/keystore-v" + version + "-" + dialect.scriptName();
     return SqlScript.load(
-        IntentTable.class,
-        resource + ".sql",
+        SqlScript.resource(SCRIPTS, version, dialect),
         Map.of("table", sql.table, "index", dialect.indexName(schema, name)));
   }
 
-  /** Fails unless every column this code uses exists. */
+  @Override
   public void probe(Connection c) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(sql.probe)) {
       ps.executeQuery().close();
@@ -188,8 +199,7 @@ public final class IntentTable {
       ps.setInt(1, IntentRows.code(completed.state()));
       ps.setInt(2, completed.status());
       ps.setString(
-          3,
-          IntentRows.storable("resource id", completed.resourceId(), IntentRows.MAX_RESOURCE_ID));
+          3, StoredText.check("resource id", completed.resourceId(), IntentRows.MAX_RESOURCE_ID));
       IntentRows.bindPk(ps, 4, completed.scope(), completed.intentId());
       ps.setString(7, completed.key().value());
       executeAsync(c, ps, async);
@@ -231,30 +241,6 @@ public final class IntentTable {
    * for a person. Run in a transaction; returns how many rows it found, all of which it deleted.
    */
   public int purgeBatch(Connection c, Instant now, int limit) throws SQLException {
-    long at = IntentRows.nanos("now", now);
-    List<String[]> keys = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement(sql.expiredBatch)) {
-      ps.setLong(1, at);
-      ps.setInt(2, limit);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          keys.add(new String[] {rs.getString(1), rs.getString(2), rs.getString(3)});
-        }
-      }
-    }
-    if (keys.isEmpty()) {
-      return 0;
-    }
-    try (PreparedStatement ps = c.prepareStatement(sql.deleteExpired)) {
-      for (String[] key : keys) {
-        ps.setString(1, key[0]);
-        ps.setString(2, key[1]);
-        ps.setString(3, key[2]);
-        ps.setLong(4, at);
-        ps.addBatch();
-      }
-      ps.executeBatch(); // the rows are locked by this transaction: each delete succeeds
-    }
-    return keys.size();
+    return Purge.batch(c, sql.expiredBatch, sql.deleteExpired, IntentRows.nanos("now", now), limit);
   }
 }

@@ -71,7 +71,7 @@ public final class IntentWrites {
    * @throws IllegalArgumentException if the resource id cannot be stored exactly
    */
   public void complete(IntentRecord completed) {
-    IntentRows.storable("resource id", completed.resourceId(), IntentRows.MAX_RESOURCE_ID);
+    StoredText.check("resource id", completed.resourceId(), IntentRows.MAX_RESOURCE_ID);
     if (completes == null) {
       jdbc.autoCommit(
           "complete",

@@ -2,14 +2,16 @@ package dev.saferetry.internal.jdbc;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.util.function.BiFunction;
 import javax.sql.DataSource;
 
 /**
- * Runs a store's work on a connection borrowed from the user's data source, whatever auto-commit
- * mode the pool hands out, and runs it again when it lost a race the database reported as transient
- * (a deadlock or a serialization failure). A {@link SQLException} that remains becomes the store's
- * own exception, with a message that names the operation and the SQL state but never a value.
+ * Runs a component's work on a connection borrowed from the user's data source, whatever
+ * auto-commit mode the pool hands out, and runs it again when it lost a race the database reported
+ * as transient (a deadlock or a serialization failure). A {@link SQLException} that remains becomes
+ * the store's own exception, with a message that names the operation and the SQL state but never a
+ * value.
  *
  * <p>Thread-safe.
  */
@@ -21,9 +23,16 @@ public final class Jdbc {
     T run(Connection c) throws SQLException;
   }
 
+  /** Where connections come from: a {@link DataSource}, or a JDBC URL for tools. */
+  @FunctionalInterface
+  public interface Source {
+    /** Opens or borrows a connection; the caller closes it. */
+    Connection open() throws SQLException;
+  }
+
   private static final int TRIES = 4;
 
-  private final DataSource dataSource;
+  private final Source source;
   private final Dialect dialect;
   private final BiFunction<String, SQLException, RuntimeException> failure;
 
@@ -31,10 +40,8 @@ public final class Jdbc {
    * @param failure turns a message and the last SQL failure into the store's exception
    */
   public Jdbc(
-      DataSource dataSource,
-      Dialect dialect,
-      BiFunction<String, SQLException, RuntimeException> failure) {
-    this.dataSource = dataSource;
+      Source source, Dialect dialect, BiFunction<String, SQLException, RuntimeException> failure) {
+    this.source = source;
     this.dialect = dialect;
     this.failure = failure;
   }
@@ -58,23 +65,46 @@ public final class Jdbc {
         });
   }
 
-  /** Runs {@code work} in one transaction and commits it. */
+  /**
+   * Runs {@code work} in one transaction and commits it; runs it again, in a new transaction, when
+   * the database reported a lost race.
+   */
   public <T> T transaction(String operation, Work<T> work) {
-    return withRetries(
-        operation,
-        c -> {
-          boolean auto = c.getAutoCommit();
-          if (auto) {
-            c.setAutoCommit(false);
-          }
-          try {
-            return committed(c, work);
-          } finally {
-            if (auto) {
-              c.setAutoCommit(true);
-            }
-          }
-        });
+    return withRetries(operation, c -> inTransaction(c, work));
+  }
+
+  /**
+   * Runs {@code work} in one transaction and commits it, once: for work that must not be repeated
+   * behind its caller's back, such as a user's handler. Any failure, an {@link Error} included,
+   * rolls the transaction back; a {@link RuntimeException} or an {@link Error} propagates as it is.
+   */
+  public <T> T transactionOnce(String operation, Work<T> work) {
+    try (Connection c = source.open()) {
+      return inTransaction(c, work);
+    } catch (SQLException e) {
+      throw failed(operation, e);
+    }
+  }
+
+  /** Borrows a connection for work that manages its own transaction; the caller closes it. */
+  public Connection connect() throws SQLException {
+    return source.open();
+  }
+
+  /**
+   * Runs {@code batch} in transactions of its own, each committed, until one does fewer than {@code
+   * limit} rows (see {@link Purge}).
+   *
+   * @return the rows of all batches
+   */
+  public int inBatches(String operation, int limit, Work<Integer> batch) {
+    int total = 0;
+    int rows;
+    do {
+      rows = transaction(operation, batch);
+      total += rows;
+    } while (rows == limit);
+    return total;
   }
 
   /** Turns a failure on the caller's own connection into the store's exception. */
@@ -82,24 +112,55 @@ public final class Jdbc {
     return failure.apply(message(operation, e), e);
   }
 
+  private static <T> T inTransaction(Connection c, Work<T> work) throws SQLException {
+    boolean auto = c.getAutoCommit();
+    if (auto) {
+      c.setAutoCommit(false);
+    }
+    try {
+      return committed(c, work);
+    } finally {
+      if (auto) {
+        try {
+          c.setAutoCommit(true);
+        } catch (SQLException e) {
+          // The work's outcome stands; the connection is closed next and a pool resets or drops it.
+        }
+      }
+    }
+  }
+
   private static <T> T committed(Connection c, Work<T> work) throws SQLException {
     try {
       T result = work.run(c);
       c.commit();
       return result;
-    } catch (SQLException | RuntimeException e) {
-      try {
-        c.rollback();
-      } catch (SQLException suppressed) {
-        e.addSuppressed(suppressed);
-      }
+    } catch (SQLException | RuntimeException | Error e) {
+      rollbackQuietly(c, null, e);
       throw e;
+    }
+  }
+
+  /**
+   * Rolls back to {@code savepoint}, or the whole transaction when it is null (unless the
+   * connection is in auto-commit mode), keeping {@code failure} as the error that is reported: a
+   * rollback that fails too is added to it as suppressed.
+   */
+  public static void rollbackQuietly(Connection c, Savepoint savepoint, Throwable failure) {
+    try {
+      if (savepoint != null) {
+        c.rollback(savepoint);
+      } else if (!c.getAutoCommit()) {
+        c.rollback();
+      }
+    } catch (SQLException e) {
+      failure.addSuppressed(e);
     }
   }
 
   private <T> T withRetries(String operation, Work<T> work) {
     for (int attempt = 1; ; attempt++) {
-      try (Connection c = dataSource.getConnection()) {
+      try (Connection c = source.open()) {
         return work.run(c);
       } catch (SQLException e) {
         if (attempt >= TRIES || !dialect.isTransient(e)) {

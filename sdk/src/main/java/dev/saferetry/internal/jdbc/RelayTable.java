@@ -99,7 +99,7 @@ public final class RelayTable {
     List<LeasedIntent> claimed = new ArrayList<>();
     try (PreparedStatement ps = c.prepareStatement(claimUpdate)) {
       for (LeasedIntent d : due) {
-        ps.setString(1, IntentRows.storable("owner", owner, 128));
+        ps.setString(1, StoredText.check("owner", owner, 128));
         ps.setLong(2, IntentRows.nanos("lease end", leaseEnd));
         bindFence(ps, 3, d.lease(), d.lease().token() - 1);
         if (ps.executeUpdate() == 1) {
@@ -118,7 +118,7 @@ public final class RelayTable {
       ps.setInt(1, IntentRows.code(outcome.state()));
       ps.setInt(2, outcome.status());
       ps.setString(
-          3, IntentRows.storable("resource id", outcome.resourceId(), IntentRows.MAX_RESOURCE_ID));
+          3, StoredText.check("resource id", outcome.resourceId(), IntentRows.MAX_RESOURCE_ID));
       ps.setInt(4, rejected ? RelayCodes.HELD : RelayCodes.DONE);
       if (rejected) {
         ps.setInt(5, RelayCodes.code(HoldReason.REJECTED));

@@ -16,8 +16,9 @@ import java.util.Map;
  * with {@code --} comment lines and {@code {placeholder}} names that are replaced by checked SQL
  * names (see {@link SqlNames}) before anything runs.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param statements the statements, placeholders replaced, without their terminating semicolons
- *     <p>Immutable and thread-safe.
  */
 public record SqlScript(List<String> statements) {
 
@@ -27,14 +28,28 @@ public record SqlScript(List<String> statements) {
   }
 
   /**
-   * Loads {@code resource} (relative to {@code anchor}'s package) and replaces each {@code {key}}
-   * with its value.
+   * The resource holding the script of {@code component} ({@code keystore}, {@code inbox}) that
+   * brings its tables to {@code version} on {@code dialect}, e.g. {@code
+   * dev/saferetry/jdbc/schema/inbox-v1-postgresql.sql}. Messages name it as the script to run.
+   */
+  public static String resource(String component, int version, Dialect dialect) {
+    return "dev/saferetry/jdbc/schema/"
+        + component
+        + "-v"
+        + version
+        + "-"
+        + dialect.scriptName()
+        + ".sql";
+  }
+
+  /**
+   * Loads a {@link #resource} and replaces each {@code {key}} with its value.
    *
    * @throws IllegalStateException if the resource is missing or a placeholder is left unreplaced
    */
-  public static SqlScript load(Class<?> anchor, String resource, Map<String, String> values) {
+  public static SqlScript load(String resource, Map<String, String> values) {
     String text;
-    try (InputStream in = anchor.getResourceAsStream(resource)) {
+    try (InputStream in = SqlScript.class.getResourceAsStream("/" + resource)) {
       if (in == null) {
         throw new IllegalStateException("schema script " + resource + " is missing from the jar");
       }
