@@ -1,5 +1,9 @@
 package dev.saferetry.jdbc;
 
+import dev.saferetry.internal.jdbc.Jdbc;
+import dev.saferetry.internal.jdbc.SchemaGate;
+import dev.saferetry.internal.jdbc.SqlNames;
+import dev.saferetry.internal.jdbc.StoredText;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -33,9 +37,11 @@ import javax.sql.DataSource;
  * // APPLIED, DUPLICATE or STALE: acknowledge
  * }</pre>
  *
- * <p>Supported databases: PostgreSQL, H2 and MariaDB, with the versioned DDL in {@code
- * dev/saferetry/jdbc/schema/inbox-v1-<dialect>.sql} on the classpath. Only {@code java.sql} is
- * used; the driver is yours.
+ * <p>Supported databases: PostgreSQL 12, H2 2.2 and MariaDB 10.6 or newer (not MySQL), with the
+ * versioned DDL in {@code dev/saferetry/jdbc/schema/inbox-v1-<database>.sql} in the jar. The
+ * tables' version is recorded in {@code saferetry_schema} beside them, as the key store's is;
+ * {@link Builder#build} creates them when asked and otherwise checks them, failing with {@link
+ * InboxSchemaException}. Only {@code java.sql} is used; the driver is yours.
  *
  * <p>Instances are immutable and thread-safe; share one per set of tables.
  */
@@ -43,12 +49,20 @@ public final class Inbox {
   static final int MAX_ID_LENGTH = 255;
   static final int MAX_SUBSCRIBER_LENGTH = 200;
 
-  private final ConnectionSource connections;
+  private static final SchemaGate GATE =
+      new SchemaGate(
+          InboxTables.SCRIPTS,
+          InboxTables.VERSION,
+          InboxTables.MIN_READER,
+          InboxSchemaException::new,
+          InboxException::new);
+
+  private final Jdbc jdbc;
   private final InboxTables tables;
   private final Clock clock;
 
   private Inbox(Builder b, InboxTables tables) {
-    this.connections = b.connections;
+    this.jdbc = new Jdbc(b.source, tables.dialect, InboxException::new);
     this.tables = tables;
     this.clock = b.clock;
   }
@@ -71,26 +85,8 @@ public final class Inbox {
    */
   public InboxOutcome receive(String subscriber, String messageId, InboxHandler handler) {
     checkArguments(subscriber, messageId, handler);
-    try (Connection c = connections.open()) {
-      boolean autoCommit = c.getAutoCommit();
-      c.setAutoCommit(false);
-      try {
-        InboxOutcome outcome = process(c, subscriber, messageId, handler);
-        if (outcome == InboxOutcome.DUPLICATE) {
-          c.rollback();
-        } else {
-          c.commit();
-        }
-        return outcome;
-      } catch (SQLException | RuntimeException | Error e) {
-        rollbackQuietly(c, null, e);
-        throw e;
-      } finally {
-        restoreAutoCommit(c, autoCommit);
-      }
-    } catch (SQLException e) {
-      throw failure("could not receive message " + messageId + " for " + subscriber, e);
-    }
+    return jdbc.transactionOnce(
+        describe(subscriber, messageId), c -> process(c, subscriber, messageId, handler));
   }
 
   /**
@@ -123,24 +119,20 @@ public final class Inbox {
       connection.releaseSavepoint(savepoint);
       return outcome;
     } catch (RuntimeException | Error e) {
-      rollbackQuietly(connection, savepoint, e);
+      Jdbc.rollbackQuietly(connection, savepoint, e);
       throw e;
     } catch (SQLException e) {
-      rollbackQuietly(connection, savepoint, e);
-      throw failure("could not receive message " + messageId + " for " + subscriber, e);
+      Jdbc.rollbackQuietly(connection, savepoint, e);
+      throw jdbc.failed(describe(subscriber, messageId), e);
     }
   }
 
   private InboxOutcome process(
       Connection c, String subscriber, String messageId, InboxHandler handler) throws SQLException {
-    InboxDialect dialect = InboxDialect.of(c);
-    InboxDialect.Receipt receipt =
-        new InboxDialect.Receipt(
-            subscriber, messageId, InboxOutcome.APPLIED.name(), clock.instant().toEpochMilli());
-    if (!dialect.insertReceipt(c, tables, receipt)) {
+    if (!tables.insertReceipt(c, subscriber, messageId, clock.millis())) {
       return InboxOutcome.DUPLICATE;
     }
-    InboxContext context = new InboxContext(c, dialect, tables, subscriber, messageId, clock);
+    InboxContext context = new InboxContext(c, tables, jdbc, subscriber, messageId, clock);
     try {
       handler.handle(context);
     } catch (RuntimeException | Error e) {
@@ -152,84 +144,30 @@ public final class Inbox {
     if (!context.stale()) {
       return InboxOutcome.APPLIED;
     }
-    InboxDialect.update(
-        c,
-        "UPDATE " + tables.receipts() + " SET outcome = ? WHERE subscriber = ? AND message_id = ?",
-        InboxOutcome.STALE.name(),
-        subscriber,
-        messageId);
+    tables.markStale(c, subscriber, messageId);
     return InboxOutcome.STALE;
   }
 
-  private static void restoreAutoCommit(Connection c, boolean autoCommit) {
-    try {
-      c.setAutoCommit(autoCommit);
-    } catch (SQLException e) {
-      // The connection is closed next; a pool discards or resets it.
-    }
-  }
-
-  private static void rollbackQuietly(Connection c, Savepoint savepoint, Throwable failure) {
-    try {
-      if (savepoint != null) {
-        c.rollback(savepoint);
-      } else if (!c.getAutoCommit()) {
-        c.rollback();
-      }
-    } catch (SQLException e) {
-      failure.addSuppressed(e);
-    }
-  }
-
   private static void checkArguments(String subscriber, String messageId, InboxHandler handler) {
-    checkId(subscriber, "subscriber", MAX_SUBSCRIBER_LENGTH);
-    checkId(messageId, "messageId", MAX_ID_LENGTH);
+    StoredText.checkId("subscriber", subscriber, MAX_SUBSCRIBER_LENGTH);
+    StoredText.checkId("messageId", messageId, MAX_ID_LENGTH);
     Objects.requireNonNull(handler, "handler");
   }
 
-  /**
-   * Ids are stored and compared exactly: 1..max characters, no control characters, no unpaired
-   * surrogates (which cannot be stored as UTF-8, so two different ids could be stored as one).
-   */
-  static void checkId(String id, String name, int max) {
-    Objects.requireNonNull(id, name);
-    if (id.isEmpty() || id.length() > max) {
-      throw new IllegalArgumentException(name + " must be 1.." + max + " characters");
-    }
-    for (int i = 0; i < id.length(); i++) {
-      char c = id.charAt(i);
-      if (Character.isISOControl(c)) {
-        throw new IllegalArgumentException(name + " contains a control character");
-      }
-      if (Character.isHighSurrogate(c)
-          && i + 1 < id.length()
-          && Character.isLowSurrogate(id.charAt(i + 1))) {
-        i++;
-      } else if (Character.isSurrogate(c)) {
-        throw new IllegalArgumentException(name + " contains an unpaired surrogate");
-      }
-    }
-  }
-
-  static InboxException failure(String what, SQLException e) {
-    return new InboxException(what + " (SQLState " + e.getSQLState() + ")", e);
+  private static String describe(String subscriber, String messageId) {
+    return "receiving message " + messageId + " for " + subscriber;
   }
 
   @Override
   public String toString() {
-    return "Inbox[" + tables.receipts() + ", " + tables.marks() + "]";
-  }
-
-  /** Where connections come from: a {@link DataSource} or a JDBC URL. */
-  @FunctionalInterface
-  private interface ConnectionSource {
-    Connection open() throws SQLException;
+    return "Inbox[" + tables.receipts + ", " + tables.marks + "]";
   }
 
   /** Builds an {@link Inbox}. Not thread-safe. */
   public static final class Builder {
-    private ConnectionSource connections;
-    private String table = "saferetry_inbox";
+    private Jdbc.Source source;
+    private String schema;
+    private String name = "saferetry_inbox";
     private boolean createSchema;
     private Clock clock = Clock.systemUTC();
 
@@ -238,7 +176,7 @@ public final class Inbox {
     /** Sets the data source transactions are opened on (use a pool). Required (or a URL). */
     public Builder dataSource(DataSource dataSource) {
       Objects.requireNonNull(dataSource, "dataSource");
-      this.connections = dataSource::getConnection;
+      this.source = dataSource::getConnection;
       return this;
     }
 
@@ -251,24 +189,34 @@ public final class Inbox {
       if (!jdbcUrl.startsWith("jdbc:")) {
         throw new IllegalArgumentException("jdbcUrl must start with jdbc:");
       }
-      this.connections = () -> DriverManager.getConnection(jdbcUrl);
+      this.source = () -> DriverManager.getConnection(jdbcUrl);
       return this;
     }
 
     /**
      * Sets the receipts table's name; the marks table is the same name with {@code _marks}
-     * appended. An unquoted identifier, optionally schema-qualified. Default {@code
-     * saferetry_inbox}.
+     * appended, and the tables' schema version is recorded under this name in {@code
+     * saferetry_schema} beside them. A plain SQL name (a letter or underscore, then at most 47
+     * letters, digits or underscores, used unquoted), optionally qualified by a schema (on MariaDB:
+     * a database) written the same way: {@code payments.saferetry_inbox}. Default {@code
+     * saferetry_inbox}, in the connection's current schema.
+     *
+     * @throws IllegalArgumentException naming {@code table} if either part is not such a name
      */
     public Builder table(String table) {
-      InboxTables.named(table);
-      this.table = table;
+      Objects.requireNonNull(table, "table");
+      int dot = table.indexOf('.');
+      String schema = dot < 0 ? null : SqlNames.check("table", table.substring(0, dot));
+      this.name = SqlNames.check("table", table.substring(dot + 1));
+      this.schema = schema;
       return this;
     }
 
     /**
-     * Whether {@link #build()} creates missing tables from the bundled DDL (true) or only checks
-     * that they exist in the expected version (false). Default false.
+     * Whether {@link #build()} creates the tables (and their version record) when they are missing,
+     * or upgrades them when they are older. Instances starting at once are safe: creation runs
+     * under a database lock. Default false: the tables are only checked, for deployments where a
+     * DBA or a migration tool owns the schema.
      */
     public Builder createSchema(boolean createSchema) {
       this.createSchema = createSchema;
@@ -282,24 +230,25 @@ public final class Inbox {
     }
 
     /**
-     * Connects once to create or check the tables, then builds the inbox.
+     * Connects once to recognise the database and create or check the tables, then builds the
+     * inbox.
      *
      * @throws NullPointerException if neither a data source nor a URL was set
-     * @throws InboxException if the database is unreachable or unsupported, or the tables are
-     *     missing or older (and not to be created)
+     * @throws InboxSchemaException if the tables are missing (without {@link #createSchema}),
+     *     older, newer than this code understands, or lack their columns
+     * @throws InboxException if the database is unreachable or not supported
      */
     public Inbox build() {
-      Objects.requireNonNull(connections, "dataSource or jdbcUrl");
-      InboxTables tables = InboxTables.named(table);
-      try (Connection c = connections.open()) {
-        InboxDialect dialect = InboxDialect.of(c);
-        if (createSchema) {
-          tables.create(c, dialect);
-        }
-        tables.check(c, dialect);
-      } catch (SQLException e) {
-        throw failure("could not prepare inbox tables " + tables.receipts(), e);
-      }
+      Objects.requireNonNull(source, "dataSource or jdbcUrl");
+      String schema = this.schema;
+      String name = this.name;
+      InboxTables tables =
+          GATE.open(
+              source,
+              schema,
+              name,
+              createSchema,
+              dialect -> new InboxTables(dialect, schema, name));
       return new Inbox(this, tables);
     }
   }

@@ -1,8 +1,8 @@
 package dev.saferetry.jdbc;
 
+import dev.saferetry.internal.jdbc.Jdbc;
+import dev.saferetry.internal.jdbc.StoredText;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.OptionalLong;
@@ -30,8 +30,8 @@ import java.util.OptionalLong;
  */
 public final class InboxContext {
   private final Connection connection;
-  private final InboxDialect dialect;
   private final InboxTables tables;
+  private final Jdbc jdbc;
   private final String subscriber;
   private final String messageId;
   private final Clock clock;
@@ -39,14 +39,14 @@ public final class InboxContext {
 
   InboxContext(
       Connection connection,
-      InboxDialect dialect,
       InboxTables tables,
+      Jdbc jdbc,
       String subscriber,
       String messageId,
       Clock clock) {
     this.connection = connection;
-    this.dialect = dialect;
     this.tables = tables;
+    this.jdbc = jdbc;
     this.subscriber = subscriber;
     this.messageId = messageId;
     this.clock = clock;
@@ -80,16 +80,16 @@ public final class InboxContext {
    * @throws InboxException if the database fails
    */
   public boolean advance(String resourceId, long position) {
-    Inbox.checkId(resourceId, "resourceId", Inbox.MAX_ID_LENGTH);
-    InboxDialect.Mark mark =
-        new InboxDialect.Mark(
+    StoredText.checkId("resourceId", resourceId, Inbox.MAX_ID_LENGTH);
+    InboxMarks.Mark mark =
+        new InboxMarks.Mark(
             subscriber, resourceId, position, messageId, clock.instant().toEpochMilli());
     try {
-      boolean advanced = dialect.advance(connection, tables, mark);
+      boolean advanced = InboxMarks.advance(connection, tables, mark);
       stale |= !advanced;
       return advanced;
     } catch (SQLException e) {
-      throw Inbox.failure("could not move the high-water mark of " + resourceId, e);
+      throw jdbc.failed("moving the high-water mark of " + resourceId, e);
     }
   }
 
@@ -101,16 +101,11 @@ public final class InboxContext {
    * @throws InboxException if the database fails
    */
   public OptionalLong highWaterMark(String resourceId) {
-    Inbox.checkId(resourceId, "resourceId", Inbox.MAX_ID_LENGTH);
-    String sql =
-        "SELECT high_water FROM " + tables.marks() + " WHERE subscriber = ? AND resource_id = ?";
-    try (PreparedStatement s = connection.prepareStatement(sql)) {
-      InboxDialect.bind(s, subscriber, resourceId);
-      try (ResultSet rs = s.executeQuery()) {
-        return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
-      }
+    StoredText.checkId("resourceId", resourceId, Inbox.MAX_ID_LENGTH);
+    try {
+      return InboxMarks.read(connection, tables.marks, subscriber, resourceId);
     } catch (SQLException e) {
-      throw Inbox.failure("could not read the high-water mark of " + resourceId, e);
+      throw jdbc.failed("reading the high-water mark of " + resourceId, e);
     }
   }
 

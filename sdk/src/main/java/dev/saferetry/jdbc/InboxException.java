@@ -2,14 +2,14 @@ package dev.saferetry.jdbc;
 
 /**
  * The inbox could not do its part: the database failed or refused (the cause is the {@link
- * java.sql.SQLException}), its tables are missing or older than the expected schema version, or a
- * handler threw a checked exception (the cause). Nothing was recorded: the message is still
- * unprocessed and its redelivery will run the handler. The message names tables, SQLStates and
- * message ids, never payloads.
+ * java.sql.SQLException}), its tables cannot be used ({@link InboxSchemaException}), or a handler
+ * threw a checked exception (the cause). Nothing was recorded: the message is still unprocessed and
+ * its redelivery will run the handler. The message names tables, SQL states and message ids, never
+ * payloads.
  *
  * <p>Instances are immutable and thread-safe.
  */
-public final class InboxException extends RuntimeException {
+public sealed class InboxException extends RuntimeException permits InboxSchemaException {
   private static final long serialVersionUID = 1L;
 
   InboxException(String message, Throwable cause) {

@@ -1,111 +1,115 @@
 package dev.saferetry.jdbc;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import dev.saferetry.internal.jdbc.Dialect;
+import dev.saferetry.internal.jdbc.SchemaGate;
+import dev.saferetry.internal.jdbc.SqlNames;
+import dev.saferetry.internal.jdbc.SqlScript;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.regex.Pattern;
+import java.util.Map;
 
 /**
- * The inbox's two tables, their versioned DDL (classpath resources beside this class) and the
- * start-up check that they exist in the expected shape. Immutable; thread-safe.
+ * The inbox's two tables — receipts ({@code name}) and high-water marks ({@code name_marks}) — on
+ * one database: their versioned scripts, the start-up probe, and the receipt statements (the mark
+ * statements are in {@link InboxMarks}). Recording a receipt is one insert that the primary key
+ * arbitrates, never a check-then-act sequence.
+ *
+ * <p>Immutable and thread-safe.
  */
-record InboxTables(String receipts, String marks) {
-  static final int SCHEMA_VERSION = 1;
+final class InboxTables implements SchemaGate.Tables {
+  /** The scripts' name: {@code inbox-v<version>-<database>.sql}. */
+  static final String SCRIPTS = "inbox";
 
-  /** An SQL identifier, optionally schema-qualified; never quoted, so never case-surprising. */
-  private static final Pattern NAME =
-      Pattern.compile("([A-Za-z_][A-Za-z0-9_]{0,47}\\.)?[A-Za-z_][A-Za-z0-9_]{0,47}");
+  /** The schema version this code writes. */
+  static final int VERSION = 1;
 
-  /** Tables {@code name} and {@code name_marks}. */
-  static InboxTables named(String name) {
-    if (name == null || !NAME.matcher(name).matches()) {
-      throw new IllegalArgumentException(
-          "table must be an unquoted SQL identifier of at most 48 letters, digits or _"
-              + " (optionally schema.table)");
-    }
-    return new InboxTables(name, name + "_marks");
+  /** The oldest schema version this code can read and write. */
+  static final int MIN_READER = 1;
+
+  final Dialect dialect;
+  final String receipts;
+  final String marks;
+  private final String index;
+  private final String insert;
+
+  InboxTables(Dialect dialect, String schema, String name) {
+    this.dialect = dialect;
+    this.receipts = SqlNames.qualify(schema, name);
+    this.marks = receipts + "_marks";
+    this.index = dialect.indexName(schema, name);
+    String insert =
+        "INSERT INTO "
+            + receipts
+            + " (subscriber, message_id, outcome, received_at) VALUES (?, ?, ?, ?)";
+    // PostgreSQL: a duplicate must not raise an error, which would abort the whole transaction.
+    this.insert = dialect == Dialect.POSTGRESQL ? insert + " ON CONFLICT DO NOTHING" : insert;
   }
 
-  /** Returns the DDL for {@code dialect} with the table names filled in. */
-  String ddl(InboxDialect dialect) {
-    String resource = dialect.ddlResource();
-    try (InputStream in = InboxTables.class.getResourceAsStream(resource)) {
-      if (in == null) {
-        throw new IllegalStateException("missing resource " + resource);
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8)
-          .replace("{receipts}", receipts)
-          .replace("{marks}", marks);
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot read " + resource, e);
-    }
+  @Override
+  public SqlScript script(int version) {
+    return SqlScript.load(
+        SqlScript.resource(SCRIPTS, version, dialect),
+        Map.of("receipts", receipts, "marks", marks, "index", index));
   }
 
-  /** Creates the tables if absent (idempotent) and commits. */
-  void create(Connection c, InboxDialect dialect) throws SQLException {
+  @Override
+  public void probe(Connection c) throws SQLException {
     try (Statement s = c.createStatement()) {
-      for (String statement : ddl(dialect).split(";")) {
-        String sql = stripComments(statement);
-        if (!sql.isBlank()) {
-          s.execute(sql);
-        }
-      }
-    }
-    if (!c.getAutoCommit()) {
-      c.commit();
-    }
-  }
-
-  /** Fails with a clear message unless both tables exist with every version-1 column. */
-  void check(Connection c, InboxDialect dialect) {
-    String[] probes = {
-      "SELECT subscriber, message_id, outcome, received_at FROM " + receipts + " WHERE 1 = 0",
-      "SELECT subscriber, resource_id, high_water, message_id, updated_at FROM "
-          + marks
-          + " WHERE 1 = 0"
-    };
-    for (String probe : probes) {
-      try (Statement s = c.createStatement()) {
-        s.executeQuery(probe).close();
-      } catch (SQLException e) {
-        rollbackQuietly(c);
-        throw new InboxException(
-            "inbox tables "
-                + receipts
-                + " / "
-                + marks
-                + " are missing or older than schema version "
-                + SCHEMA_VERSION
-                + " (SQLState "
-                + e.getSQLState()
-                + "): run the DDL in dev/saferetry/jdbc/schema/"
-                + dialect.ddlResource()
-                + " or build the inbox with createSchema(true)",
-            e);
-      }
+      s.executeQuery(
+              "SELECT subscriber, message_id, outcome, received_at FROM "
+                  + receipts
+                  + " WHERE 1 = 0")
+          .close();
+      s.executeQuery(
+              "SELECT subscriber, resource_id, high_water, message_id, updated_at FROM "
+                  + marks
+                  + " WHERE 1 = 0")
+          .close();
     }
   }
 
-  private static void rollbackQuietly(Connection c) {
+  /**
+   * Records the receipt; returns false when the message was already recorded (after waiting for a
+   * concurrent transaction that recorded it to end).
+   */
+  boolean insertReceipt(Connection c, String subscriber, String messageId, long receivedAt)
+      throws SQLException {
     try {
-      if (!c.getAutoCommit()) {
-        c.rollback();
+      return update(c, insert, subscriber, messageId, InboxOutcome.APPLIED.name(), receivedAt) == 1;
+    } catch (SQLException e) {
+      if (dialect.isDuplicateKey(e)) {
+        return false; // H2 and MariaDB fail only the statement: the transaction goes on
       }
-    } catch (SQLException ignored) {
-      // The check already failed; its error is the one worth reporting.
+      throw e;
     }
   }
 
-  private static String stripComments(String sql) {
-    StringBuilder out = new StringBuilder();
-    for (String line : sql.split("\n")) {
-      if (!line.strip().startsWith("--")) {
-        out.append(line).append('\n');
+  /** Records that the message was received but not applied. */
+  void markStale(Connection c, String subscriber, String messageId) throws SQLException {
+    update(
+        c,
+        "UPDATE " + receipts + " SET outcome = ? WHERE subscriber = ? AND message_id = ?",
+        InboxOutcome.STALE.name(),
+        subscriber,
+        messageId);
+  }
+
+  static int update(Connection c, String sql, Object... values) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      bind(s, values);
+      return s.executeUpdate();
+    }
+  }
+
+  static void bind(PreparedStatement s, Object... values) throws SQLException {
+    for (int i = 0; i < values.length; i++) {
+      if (values[i] instanceof Long l) {
+        s.setLong(i + 1, l);
+      } else {
+        s.setString(i + 1, (String) values[i]);
       }
     }
-    return out.toString();
   }
 }

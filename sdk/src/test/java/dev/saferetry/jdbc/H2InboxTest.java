@@ -1,9 +1,11 @@
 package dev.saferetry.jdbc;
 
+import dev.saferetry.jdbc.TestDatabase.Db;
+
 /** The inbox contract on H2. */
 class H2InboxTest extends InboxContract {
   @Override
-  InboxDatabase open() {
-    return InboxDatabase.h2();
+  Db db() {
+    return Db.H2;
   }
 }

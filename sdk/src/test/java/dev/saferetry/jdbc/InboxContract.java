@@ -3,18 +3,13 @@ package dev.saferetry.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.saferetry.jdbc.TestDatabase.Db;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,27 +17,29 @@ import org.junit.jupiter.api.Test;
 
 /** What the inbox guarantees, run against each database. */
 abstract class InboxContract {
-  InboxDatabase db;
+  TestDatabase database;
   Inbox inbox;
   String receipts;
   String ledger;
   final AtomicInteger handlerRuns = new AtomicInteger();
 
-  abstract InboxDatabase open();
+  abstract Db db();
 
   @BeforeEach
   void setUp() throws SQLException {
-    db = open();
-    receipts = db.table("rcpt");
-    db.table("rcpt_marks");
-    ledger = db.table("ledger");
-    db.execute("CREATE TABLE " + ledger + " (message_id VARCHAR(255), resource VARCHAR(255))");
-    inbox = Inbox.builder().jdbcUrl(db.url).table(receipts).createSchema(true).build();
+    database = db().open();
+    receipts = database.table("rcpt");
+    ledger = database.table("ledger");
+    database.execute(
+        "CREATE TABLE " + ledger + " (message_id VARCHAR(255), resource VARCHAR(255))");
+    inbox = Inbox.builder().jdbcUrl(database.url).table(receipts).createSchema(true).build();
   }
 
   @AfterEach
-  void tearDown() throws SQLException {
-    db.close();
+  void tearDown() throws Exception {
+    if (database != null) {
+      database.close();
+    }
   }
 
   /** The business effect: one ledger row per application. */
@@ -59,11 +56,11 @@ abstract class InboxContract {
   }
 
   long ledgerRows() throws SQLException {
-    return db.count("SELECT COUNT(*) FROM " + ledger);
+    return database.count("SELECT COUNT(*) FROM " + ledger);
   }
 
   long receiptRows() throws SQLException {
-    return db.count("SELECT COUNT(*) FROM " + receipts);
+    return database.count("SELECT COUNT(*) FROM " + receipts);
   }
 
   @Test
@@ -71,7 +68,7 @@ abstract class InboxContract {
     assertThat(inbox.receive("billing", "evt_1", apply("order-1"))).isEqualTo(InboxOutcome.APPLIED);
 
     assertThat(ledgerRows()).isEqualTo(1);
-    assertThat(db.text("SELECT outcome FROM " + receipts + " WHERE message_id = 'evt_1'"))
+    assertThat(database.text("SELECT outcome FROM " + receipts + " WHERE message_id = 'evt_1'"))
         .isEqualTo("APPLIED");
   }
 
@@ -91,7 +88,7 @@ abstract class InboxContract {
   @Test
   void sixteenConcurrentDuplicateDeliveriesApplyOnce() throws Exception {
     List<InboxOutcome> outcomes =
-        concurrently(16, () -> inbox.receive("billing", "evt_c", apply("o")));
+        JdbcBeginRaceTest.race(16, t -> inbox.receive("billing", "evt_c", apply("o")));
 
     assertThat(outcomes).containsOnlyOnce(InboxOutcome.APPLIED);
     assertThat(outcomes).filteredOn(o -> o == InboxOutcome.DUPLICATE).hasSize(15);
@@ -142,7 +139,7 @@ abstract class InboxContract {
 
     assertThat(inbox.receive("billing", "evt_old", ordered("ch_1", 100)))
         .isEqualTo(InboxOutcome.STALE);
-    assertThat(db.text("SELECT outcome FROM " + receipts + " WHERE message_id = 'evt_old'"))
+    assertThat(database.text("SELECT outcome FROM " + receipts + " WHERE message_id = 'evt_old'"))
         .isEqualTo("STALE");
     assertThat(inbox.receive("billing", "evt_old", ordered("ch_1", 100)))
         .isEqualTo(InboxOutcome.DUPLICATE);
@@ -154,7 +151,7 @@ abstract class InboxContract {
     assertThat(inbox.receive("billing", "evt_newest", ordered("ch_1", 300)))
         .isEqualTo(InboxOutcome.APPLIED);
 
-    assertThat(db.count("SELECT COUNT(*) FROM " + ledger + " WHERE message_id = 'evt_old'"))
+    assertThat(database.count("SELECT COUNT(*) FROM " + ledger + " WHERE message_id = 'evt_old'"))
         .isZero();
     assertThat(ledgerRows()).isEqualTo(4);
     inbox.receive(
@@ -177,14 +174,14 @@ abstract class InboxContract {
 
   @Test
   void concurrentOutOfOrderEventsLeaveTheNewestApplied() throws Exception {
-    String state = db.table("state");
-    db.execute("CREATE TABLE " + state + " (resource VARCHAR(64) PRIMARY KEY, val BIGINT)");
-    db.execute("INSERT INTO " + state + " VALUES ('ch_9', 0)");
+    String state = database.table("state");
+    database.execute("CREATE TABLE " + state + " (resource VARCHAR(64) PRIMARY KEY, val BIGINT)");
+    database.execute("INSERT INTO " + state + " VALUES ('ch_9', 0)");
     AtomicInteger next = new AtomicInteger();
     List<InboxOutcome> outcomes =
-        concurrently(
+        JdbcBeginRaceTest.race(
             16,
-            () -> {
+            t -> {
               int position = next.incrementAndGet();
               InboxHandler setState =
                   tx -> {
@@ -203,7 +200,7 @@ abstract class InboxContract {
             });
 
     assertThat(outcomes).doesNotContain(InboxOutcome.DUPLICATE).contains(InboxOutcome.APPLIED);
-    assertThat(db.count("SELECT val FROM " + state)).isEqualTo(16);
+    assertThat(database.count("SELECT val FROM " + state)).isEqualTo(16);
     assertThat(receiptRows()).isEqualTo(16);
   }
 
@@ -239,7 +236,7 @@ abstract class InboxContract {
 
   @Test
   void theReceiptJoinsTheCallersTransactionAndRollsBackWithIt() throws SQLException {
-    try (Connection c = db.connect()) {
+    try (Connection c = database.connect()) {
       c.setAutoCommit(false);
       assertThat(inbox.receive(c, "billing", "evt_j", apply("a"))).isEqualTo(InboxOutcome.APPLIED);
       c.rollback();
@@ -247,12 +244,12 @@ abstract class InboxContract {
     assertThat(receiptRows()).isZero();
     assertThat(ledgerRows()).isZero();
 
-    try (Connection c = db.connect()) {
+    try (Connection c = database.connect()) {
       c.setAutoCommit(false);
       assertThat(inbox.receive(c, "billing", "evt_j", apply("a"))).isEqualTo(InboxOutcome.APPLIED);
       c.commit();
     }
-    try (Connection c = db.connect()) {
+    try (Connection c = database.connect()) {
       c.setAutoCommit(false);
       assertThat(inbox.receive(c, "billing", "evt_j", apply("a")))
           .isEqualTo(InboxOutcome.DUPLICATE);
@@ -270,7 +267,7 @@ abstract class InboxContract {
 
   @Test
   void aJoinedHandlerFailureUndoesOnlyTheReceiptAndTheHandlersWork() throws SQLException {
-    try (Connection c = db.connect()) {
+    try (Connection c = database.connect()) {
       c.setAutoCommit(false);
       try (PreparedStatement s =
           c.prepareStatement("INSERT INTO " + ledger + " VALUES ('own', 'x')")) {
@@ -289,7 +286,7 @@ abstract class InboxContract {
           .hasMessage("boom");
       c.commit();
     }
-    assertThat(db.count("SELECT COUNT(*) FROM " + ledger + " WHERE message_id = 'own'"))
+    assertThat(database.count("SELECT COUNT(*) FROM " + ledger + " WHERE message_id = 'own'"))
         .isEqualTo(1);
     assertThat(ledgerRows()).isEqualTo(1);
     assertThat(receiptRows()).isZero();
@@ -298,7 +295,7 @@ abstract class InboxContract {
 
   @Test
   void aConnectionInAutoCommitModeCannotCarryAReceipt() throws SQLException {
-    try (Connection c = db.connect()) {
+    try (Connection c = database.connect()) {
       assertThatThrownBy(() -> inbox.receive(c, "billing", "evt_a", apply("a")))
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("auto-commit");
@@ -308,9 +305,9 @@ abstract class InboxContract {
 
   @Test
   void missingTablesAreReportedWithTheDdlToRun() {
-    String absent = db.prefix + "_absent";
-    assertThatThrownBy(() -> Inbox.builder().jdbcUrl(db.url).table(absent).build())
-        .isInstanceOf(InboxException.class)
+    String absent = database.table("absent");
+    assertThatThrownBy(() -> Inbox.builder().jdbcUrl(database.url).table(absent).build())
+        .isInstanceOf(InboxSchemaException.class)
         .hasMessageContaining(absent)
         .hasMessageContaining("schema/inbox-v1-")
         .hasMessageContaining("createSchema(true)");
@@ -319,9 +316,9 @@ abstract class InboxContract {
   @Test
   void creatingTheSchemaTwiceIsHarmlessAndKeepsReceipts() throws SQLException {
     inbox.receive("billing", "evt_1", apply("a"));
-    Inbox again = Inbox.builder().jdbcUrl(db.url).table(receipts).createSchema(true).build();
+    Inbox again = Inbox.builder().jdbcUrl(database.url).table(receipts).createSchema(true).build();
     assertThat(again.receive("billing", "evt_1", apply("a"))).isEqualTo(InboxOutcome.DUPLICATE);
-    assertThat(Inbox.builder().jdbcUrl(db.url).table(receipts).build().toString())
+    assertThat(Inbox.builder().jdbcUrl(database.url).table(receipts).build().toString())
         .contains(receipts)
         .doesNotContain("jdbc:");
   }
@@ -337,29 +334,5 @@ abstract class InboxContract {
         .hasMessageStartingWith("subscriber");
     assertThatThrownBy(() -> inbox.receive("billing", "evt_1", tx -> tx.advance("\uDC00", 1)))
         .hasMessageStartingWith("resourceId");
-  }
-
-  static <T> List<T> concurrently(int n, Callable<T> task) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(n);
-    try {
-      CountDownLatch start = new CountDownLatch(1);
-      List<Future<T>> futures = new ArrayList<>();
-      for (int i = 0; i < n; i++) {
-        futures.add(
-            pool.submit(
-                () -> {
-                  start.await();
-                  return task.call();
-                }));
-      }
-      start.countDown();
-      List<T> results = new ArrayList<>();
-      for (Future<T> f : futures) {
-        results.add(f.get(60, TimeUnit.SECONDS));
-      }
-      return results;
-    } finally {
-      pool.shutdownNow();
-    }
   }
 }

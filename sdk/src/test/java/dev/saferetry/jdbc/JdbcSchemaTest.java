@@ -5,121 +5,237 @@ import static dev.saferetry.jdbc.JdbcBeginRaceTest.T0;
 import static dev.saferetry.jdbc.JdbcBeginRaceTest.candidate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.OptionalInt;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** The schema is created on request, checked on start, and refused with a typed error. */
+/**
+ * The key store's and the inbox's tables are created on request, checked on start, and refused with
+ * a typed error, by the same rules and with their versions in the same {@code saferetry_schema}.
+ */
 class JdbcSchemaTest {
 
+  /** A component with versioned tables, as a test sees it. */
+  enum Component {
+    KEY_STORE("saferetry_intents", "keystore") {
+      @Override
+      Built build(TestDatabase db, String table, boolean create) {
+        JdbcKeyStore store =
+            JdbcKeyStore.builder(db.pool())
+                .schema(db.schema)
+                .table(table)
+                .createSchema(create)
+                .build();
+        return new Built() {
+          @Override
+          public boolean record() {
+            return store.begin(candidate("order-1", "fp", T0)).created();
+          }
+
+          @Override
+          public boolean recorded() {
+            return store.find(SCOPE, "order-1").isPresent();
+          }
+        };
+      }
+    },
+    INBOX("saferetry_inbox", "inbox") {
+      @Override
+      Built build(TestDatabase db, String table, boolean create) {
+        Inbox inbox =
+            Inbox.builder()
+                .dataSource(db.pool())
+                .table(db.table(table))
+                .createSchema(create)
+                .build();
+        return new Built() {
+          @Override
+          public boolean record() {
+            return inbox.receive("billing", "evt_1", tx -> {}) == InboxOutcome.APPLIED;
+          }
+
+          @Override
+          public boolean recorded() {
+            return inbox.receive("billing", "evt_1", tx -> {}) == InboxOutcome.DUPLICATE;
+          }
+        };
+      }
+    };
+
+    final String table;
+    final String scripts;
+
+    Component(String table, String scripts) {
+      this.table = table;
+      this.scripts = scripts;
+    }
+
+    abstract Built build(TestDatabase db, String table, boolean create);
+
+    Built build(TestDatabase db, boolean create) {
+      return build(db, table, create);
+    }
+
+    /** The schema script of version 1 for {@code db}, as messages name it. */
+    String script(Db db) {
+      return "dev/saferetry/jdbc/schema/" + scripts + "-v1-" + db.name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** A built component that records one row and finds it again. */
+  interface Built {
+    boolean record();
+
+    boolean recorded();
+  }
+
+  /** What both refusals carry. */
+  record Refusal(String table, OptionalInt found, int required, String message) {}
+
+  /** Runs {@code build} expecting the component's typed refusal; returns what it carries. */
+  private static Refusal refused(Component component, Runnable build) {
+    Throwable e = catchThrowable(build::run);
+    if (e instanceof JdbcSchemaException j && component == Component.KEY_STORE) {
+      return new Refusal(j.table(), j.foundVersion(), j.requiredVersion(), j.getMessage());
+    }
+    if (e instanceof InboxSchemaException i && component == Component.INBOX) {
+      return new Refusal(i.table(), i.foundVersion(), i.requiredVersion(), i.getMessage());
+    }
+    throw new AssertionError("expected the " + component + "'s schema refusal", e);
+  }
+
+  static Stream<Arguments> everywhere() {
+    return Stream.of(Db.values())
+        .flatMap(db -> Stream.of(Component.values()).map(c -> Arguments.of(db, c)));
+  }
+
   @ParameterizedTest
-  @EnumSource(Db.class)
-  void aMissingTableIsATypedErrorThatSaysWhatToDo(Db db) throws Exception {
+  @MethodSource("everywhere")
+  void aMissingTableIsATypedErrorThatNamesTheScriptToRun(Db db, Component component)
+      throws Exception {
     try (TestDatabase database = db.open()) {
-      assertThatThrownBy(() -> database.builder().createSchema(false).build())
-          .isInstanceOfSatisfying(
-              JdbcSchemaException.class,
-              e -> {
-                assertThat(e.foundVersion()).isEmpty();
-                assertThat(e.requiredVersion()).isEqualTo(1);
-                assertThat(e.table()).isEqualTo(database.table("saferetry_intents"));
-              })
-          .hasMessageContaining(database.table("saferetry_intents"))
-          .hasMessageContaining("createSchema(true)");
+      Refusal refusal = refused(component, () -> component.build(database, false));
+
+      assertThat(refusal.found()).isEmpty();
+      assertThat(refusal.required()).isEqualTo(1);
+      assertThat(refusal.table()).isEqualTo(database.table(component.table));
+      assertThat(refusal.message())
+          .contains(database.table(component.table))
+          .contains(component.script(db) + ".sql")
+          .contains("saferetry_schema")
+          .contains("createSchema(true)");
     }
   }
 
   @ParameterizedTest
-  @EnumSource(Db.class)
-  void anOlderSchemaIsRefusedAndUpgradedOnRequestKeepingItsRows(Db db) throws Exception {
+  @MethodSource("everywhere")
+  void anOlderSchemaIsRefusedAndUpgradedOnRequestKeepingItsRows(Db db, Component component)
+      throws Exception {
     try (TestDatabase database = db.open()) {
-      IntentRecord kept = candidate("order-1", "fp", T0);
-      try (JdbcKeyStore store = database.builder().build()) {
-        store.begin(kept);
-      }
-      setVersion(database, 0, 0);
+      assertThat(component.build(database, true).record()).isTrue();
+      setVersion(database, component.table, 0, 0);
 
-      assertThatThrownBy(() -> database.builder().createSchema(false).build())
-          .isInstanceOfSatisfying(
-              JdbcSchemaException.class,
-              e -> assertThat(e.foundVersion()).isEqualTo(OptionalInt.of(0)))
-          .hasMessageContaining("schema version 0 but this SafeRetry needs 1");
+      Refusal refusal = refused(component, () -> component.build(database, false));
+      assertThat(refusal.found()).hasValue(0);
+      assertThat(refusal.message())
+          .contains("schema version 0 but this SafeRetry needs 1")
+          .contains(component.script(db));
 
-      try (JdbcKeyStore upgraded = database.builder().createSchema(true).build()) {
-        assertThat(upgraded.find(SCOPE, "order-1")).contains(kept);
-      }
-      assertThat(versionRows(database)).containsExactly("saferetry_intents 1 1");
+      assertThat(component.build(database, true).recorded()).isTrue();
+      assertThat(versionRows(database)).containsExactly(component.table + " 1 1");
     }
   }
 
   @ParameterizedTest
-  @EnumSource(Db.class)
-  void aNewerSchemaIsUsedWhenCompatibleAndRefusedWhenNot(Db db) throws Exception {
+  @MethodSource("everywhere")
+  void aNewerSchemaIsUsedWhenCompatibleAndRefusedWhenNot(Db db, Component component)
+      throws Exception {
     try (TestDatabase database = db.open()) {
-      database.builder().build().close();
+      component.build(database, true);
 
-      setVersion(database, 2, 1); // a newer version that still admits version-1 code
-      database.builder().createSchema(false).build().close();
+      // A newer version that still admits version-1 code.
+      setVersion(database, component.table, 2, 1);
+      component.build(database, false);
 
-      setVersion(database, 3, 2);
+      setVersion(database, component.table, 3, 2);
       for (boolean create : new boolean[] {false, true}) {
-        assertThatThrownBy(() -> database.builder().createSchema(create).build())
-            .isInstanceOfSatisfying(
-                JdbcSchemaException.class,
-                e -> assertThat(e.foundVersion()).isEqualTo(OptionalInt.of(3)))
-            .hasMessageContaining("newer SafeRetry");
+        Refusal refusal = refused(component, () -> component.build(database, create));
+        assertThat(refusal.found()).hasValue(3);
+        assertThat(refusal.message()).contains("newer SafeRetry");
       }
-      assertThat(versionRows(database)).containsExactly("saferetry_intents 3 2");
+      assertThat(versionRows(database)).containsExactly(component.table + " 3 2");
     }
   }
 
   @ParameterizedTest
-  @EnumSource(Db.class)
-  void aTableThatLostItsColumnsIsRefusedDespiteItsVersionRecord(Db db) throws Exception {
+  @MethodSource("everywhere")
+  void aTableThatLostItsColumnsIsRefusedDespiteItsVersionRecord(Db db, Component component)
+      throws Exception {
     try (TestDatabase database = db.open()) {
-      database.builder().build().close();
-      database.execute("DROP TABLE " + database.table("saferetry_intents"));
-      database.execute(
-          "CREATE TABLE " + database.table("saferetry_intents") + " (tenant VARCHAR(10))");
+      component.build(database, true);
+      String altered =
+          database.table(component == Component.INBOX ? "saferetry_inbox_marks" : component.table);
+      database.execute("DROP TABLE " + altered);
+      database.execute("CREATE TABLE " + altered + " (subscriber VARCHAR(10))");
 
-      assertThatThrownBy(() -> database.builder().createSchema(false).build())
-          .isInstanceOf(JdbcSchemaException.class)
-          .hasMessageContaining("lacks its columns");
+      Refusal refusal = refused(component, () -> component.build(database, false));
+      assertThat(refusal.found()).hasValue(1);
+      assertThat(refusal.message()).contains("lacks its columns");
     }
   }
 
   @ParameterizedTest
-  @EnumSource(Db.class)
-  void instancesCreatingTheSchemaAtOnceAllSucceedAndRecordItOnce(Db db) throws Exception {
+  @MethodSource("everywhere")
+  void instancesCreatingTheSchemaAtOnceAllSucceedAndRecordItOnce(Db db, Component component)
+      throws Exception {
     try (TestDatabase database = db.open()) {
-      List<JdbcKeyStore> stores =
-          JdbcBeginRaceTest.race(
-              t ->
-                  JdbcKeyStore.builder(database.pool())
-                      .schema(database.schema)
-                      .table("shared_intents")
-                      .createSchema(true)
-                      .build());
-      assertThat(stores.get(0).begin(candidate("order-1", "fp", T0)).created()).isTrue();
-      assertThat(stores.get(31).begin(candidate("order-1", "fp", T0)).created()).isFalse();
-      assertThat(versionRows(database)).containsExactly("shared_intents 1 1");
+      List<Built> built =
+          JdbcBeginRaceTest.race(t -> component.build(database, "shared_tables", true));
+      assertThat(built.get(0).record()).isTrue();
+      assertThat(built.get(31).recorded()).isTrue();
+      assertThat(versionRows(database)).containsExactly("shared_tables 1 1");
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("everywhere")
+  void theKeyStoreAndTheInboxKeepTheirVersionsSideBySide(Db db, Component component)
+      throws Exception {
+    try (TestDatabase database = db.open()) {
+      for (Component c : Component.values()) {
+        c.build(database, true);
+      }
+      setVersion(database, component.table, 0, 0);
+
+      for (Component c : Component.values()) {
+        if (c == component) {
+          assertThat(refused(c, () -> c.build(database, false)).found()).hasValue(0);
+        } else {
+          assertThat(c.build(database, false).recorded()).isFalse();
+        }
+      }
     }
   }
 
   @Test
   void namesThatCouldCarrySqlAreRefusedBeforeAnyConnection() {
     JdbcKeyStoreBuilder builder = JdbcKeyStore.builder(new org.h2.jdbcx.JdbcDataSource());
+    Inbox.Builder inbox = Inbox.builder();
     for (String bad :
         new String[] {
-          "intents; DROP TABLE x", "a.b", "\"quoted\"", "1abc", "", "x".repeat(49), "ü", "a b"
+          "intents; DROP TABLE x", "\"quoted\"", "1abc", "", "x".repeat(49), "ü", "a b", "a-b"
         }) {
       assertThatThrownBy(() -> builder.table(bad))
           .isInstanceOf(IllegalArgumentException.class)
@@ -127,19 +243,30 @@ class JdbcSchemaTest {
       assertThatThrownBy(() -> builder.schema(bad))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("schema");
+      for (String qualified : new String[] {bad, bad + ".inbox", "payments." + bad}) {
+        assertThatThrownBy(() -> inbox.table(qualified))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageStartingWith("table");
+      }
     }
+    assertThatThrownBy(() -> builder.table("a.b")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> inbox.table("a.b.c")).isInstanceOf(IllegalArgumentException.class);
     assertThat(builder.table("x".repeat(48)).schema("_Payments_2")).isSameAs(builder);
+    assertThat(inbox.table("_Payments_2." + "x".repeat(48)).table("inbox")).isSameAs(inbox);
   }
 
-  private static void setVersion(TestDatabase database, int version, int minReader)
-      throws Exception {
+  private static void setVersion(
+      TestDatabase database, String component, int version, int minReader) throws Exception {
     database.execute(
         "UPDATE "
             + database.table("saferetry_schema")
             + " SET version = "
             + version
             + ", min_reader = "
-            + minReader);
+            + minReader
+            + " WHERE component = '"
+            + component
+            + "'");
   }
 
   private static List<String> versionRows(TestDatabase database) throws Exception {
@@ -149,7 +276,7 @@ class JdbcSchemaTest {
             st.executeQuery(
                 "SELECT component, version, min_reader FROM "
                     + database.table("saferetry_schema"))) {
-      List<String> rows = new java.util.ArrayList<>();
+      List<String> rows = new ArrayList<>();
       while (rs.next()) {
         rows.add(rs.getString(1) + " " + rs.getInt(2) + " " + rs.getInt(3));
       }

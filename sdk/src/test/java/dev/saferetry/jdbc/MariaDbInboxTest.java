@@ -1,9 +1,11 @@
 package dev.saferetry.jdbc;
 
-/** The inbox contract on MariaDb. */
+import dev.saferetry.jdbc.TestDatabase.Db;
+
+/** The inbox contract on MariaDB. */
 class MariaDbInboxTest extends InboxContract {
   @Override
-  InboxDatabase open() {
-    return InboxDatabase.mariadb();
+  Db db() {
+    return Db.MARIADB;
   }
 }

@@ -1,9 +1,11 @@
 package dev.saferetry.jdbc;
 
-/** The inbox contract on Postgres. */
+import dev.saferetry.jdbc.TestDatabase.Db;
+
+/** The inbox contract on PostgreSQL. */
 class PostgresInboxTest extends InboxContract {
   @Override
-  InboxDatabase open() {
-    return InboxDatabase.postgres();
+  Db db() {
+    return Db.POSTGRESQL;
   }
 }

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -19,10 +20,10 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * A private, uniquely named schema for one test on one of the supported databases, dropped on
- * close. The servers are shared with other builds: a test never touches anything it did not create.
- * PostgreSQL and MariaDB are found through {@code SAFERETRY_PG_URL} and {@code
- * SAFERETRY_MARIADB_URL} (defaults: the local servers); when one does not answer, the test is
- * skipped with a message. H2 always works.
+ * close, for the key store's and the inbox's tests alike. The servers are shared with other builds:
+ * a test never touches anything it did not create. PostgreSQL and MariaDB are found through {@code
+ * SAFERETRY_PG_URL} and {@code SAFERETRY_MARIADB_URL} (defaults: the local servers); when one does
+ * not answer, the test is skipped with a message. H2 always works.
  *
  * <p>Not thread-safe: one test owns it.
  */
@@ -146,6 +147,30 @@ final class TestDatabase implements AutoCloseable {
   /** The table qualified with this schema. */
   String table(String name) {
     return schema + "." + name;
+  }
+
+  /** A new connection outside the pools, as a caller holding its own transaction would have. */
+  Connection connect() throws SQLException {
+    return DriverManager.getConnection(url);
+  }
+
+  /** The first column of the first row of a query, as a number. */
+  long count(String sql) throws SQLException {
+    try (Connection c = pool.getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /** The first column of the first row of a query, as text; null when there is no row. */
+  String text(String sql) throws SQLException {
+    try (Connection c = pool.getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      return rs.next() ? rs.getString(1) : null;
+    }
   }
 
   /** Runs statements on a fresh auto-commit connection. */

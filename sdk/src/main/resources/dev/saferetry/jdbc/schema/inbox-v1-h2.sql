@@ -1,6 +1,16 @@
--- SafeRetry inbox schema, version 1, H2 (2.x).
--- {receipts} and {marks} stand for the configured table names (default saferetry_inbox and
--- saferetry_inbox_marks). Times are Unix epoch milliseconds.
+-- SafeRetry inbox, schema version 1, H2 2.2 or newer.
+--
+-- {receipts} is the receipts table (optionally schema-qualified), {marks} the same name with
+-- _marks appended.
+-- Inbox.builder().table(..).createSchema(true) runs this script; or a DBA runs it with both
+-- replaced, e.g. {receipts} = payments.saferetry_inbox, {marks} = payments.saferetry_inbox_marks,
+-- followed by
+--   INSERT INTO payments.saferetry_schema (component, version, min_reader)
+--     VALUES ('saferetry_inbox', 1, 1);
+-- (the saferetry_schema table: component VARCHAR(128) PRIMARY KEY, version INTEGER NOT NULL,
+-- min_reader INTEGER NOT NULL).
+--
+-- Times are Unix epoch milliseconds.
 
 -- One row per message a subscriber received: the primary key is what turns a redelivery into a
 -- no-op. outcome is APPLIED or STALE (recorded, but older than what was already applied).
@@ -22,3 +32,4 @@ CREATE TABLE IF NOT EXISTS {marks} (
   updated_at  BIGINT       NOT NULL,
   PRIMARY KEY (subscriber, resource_id)
 );
+

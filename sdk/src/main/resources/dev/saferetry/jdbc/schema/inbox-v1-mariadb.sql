@@ -1,6 +1,16 @@
--- SafeRetry inbox schema, version 1, MariaDB (InnoDB).
--- {receipts} and {marks} stand for the configured table names (default saferetry_inbox and
--- saferetry_inbox_marks). Times are Unix epoch milliseconds.
+-- SafeRetry inbox, schema version 1, MariaDB 10.6 or newer (not MySQL).
+--
+-- {receipts} is the receipts table (optionally schema-qualified), {marks} the same name with
+-- _marks appended.
+-- Inbox.builder().table(..).createSchema(true) runs this script; or a DBA runs it with both
+-- replaced, e.g. {receipts} = payments.saferetry_inbox, {marks} = payments.saferetry_inbox_marks,
+-- followed by
+--   INSERT INTO payments.saferetry_schema (component, version, min_reader)
+--     VALUES ('saferetry_inbox', 1, 1);
+-- (the saferetry_schema table: component VARCHAR(128) PRIMARY KEY, version INTEGER NOT NULL,
+-- min_reader INTEGER NOT NULL).
+--
+-- Times are Unix epoch milliseconds.
 -- utf8mb4_nopad_bin compares ids exactly: the default collations fold case and ignore trailing
 -- spaces, so two different message ids could be taken for one and a message dropped.
 
@@ -24,3 +34,4 @@ CREATE TABLE IF NOT EXISTS {marks} (
   updated_at  BIGINT       NOT NULL,
   PRIMARY KEY (subscriber, resource_id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_nopad_bin;
+
