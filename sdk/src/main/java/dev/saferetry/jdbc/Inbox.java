@@ -1,6 +1,7 @@
 package dev.saferetry.jdbc;
 
 import dev.saferetry.internal.jdbc.Jdbc;
+import dev.saferetry.internal.jdbc.Purge;
 import dev.saferetry.internal.jdbc.SchemaGate;
 import dev.saferetry.internal.jdbc.SqlNames;
 import dev.saferetry.internal.jdbc.StoredText;
@@ -9,6 +10,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Objects;
 import javax.sql.DataSource;
 
@@ -43,6 +45,9 @@ import javax.sql.DataSource;
  * {@link Builder#build} creates them when asked and otherwise checks them, failing with {@link
  * InboxSchemaException}. Only {@code java.sql} is used; the driver is yours.
  *
+ * <p>Receipts are kept until {@link #purgeReceiptsOlderThan} deletes them: run it from every
+ * instance (for example hourly) with an age longer than the senders may redeliver a message.
+ *
  * <p>Instances are immutable and thread-safe; share one per set of tables.
  */
 public final class Inbox {
@@ -60,11 +65,13 @@ public final class Inbox {
   private final Jdbc jdbc;
   private final InboxTables tables;
   private final Clock clock;
+  private final int purgeBatch;
 
   private Inbox(Builder b, InboxTables tables) {
     this.jdbc = new Jdbc(b.source, tables.dialect, InboxException::new);
     this.tables = tables;
     this.clock = b.clock;
+    this.purgeBatch = b.purgeBatchSize;
   }
 
   /** Returns a builder; a {@link Builder#dataSource} or {@link Builder#jdbcUrl} is required. */
@@ -148,6 +155,42 @@ public final class Inbox {
     return InboxOutcome.STALE;
   }
 
+  /**
+   * Deletes the receipts recorded more than {@code age} ago by this inbox's clock, in transactions
+   * of at most {@link Builder#purgeBatchSize} receipts; receipts another instance is purging are
+   * skipped, not waited for, so every instance may run it at once. The high-water marks are never
+   * deleted: an event older than what its resource already saw stays {@link InboxOutcome#STALE}
+   * however old its receipt.
+   *
+   * <p>A message whose receipt was purged is no longer recognised: a delivery after that runs the
+   * handler again. Keep receipts at least as long as any sender may deliver a message again, with a
+   * margin: a provider's automatic retries (Stripe retries for up to three days), redeliveries
+   * started by hand (GitHub redelivers deliveries of the past three days on request; Stripe's
+   * events API lists the past 30 days of events for reprocessing) and messages replayed from a
+   * broker's dead-letter queue.
+   *
+   * @param age how old a receipt must be to be deleted; positive
+   * @return how many receipts were deleted
+   * @throws IllegalArgumentException if {@code age} is zero or negative
+   * @throws InboxException if the database fails; batches already committed stay deleted
+   */
+  public int purgeReceiptsOlderThan(Duration age) {
+    Objects.requireNonNull(age, "age");
+    if (age.isNegative() || age.isZero()) {
+      throw new IllegalArgumentException("age must be positive");
+    }
+    long before;
+    try {
+      before = Math.subtractExact(clock.millis(), age.toMillis());
+    } catch (ArithmeticException e) {
+      return 0; // older than anything a clock can have recorded
+    }
+    return jdbc.inBatches(
+        "purge receipts of " + tables.receipts,
+        purgeBatch,
+        c -> tables.purgeBatch(c, before, purgeBatch));
+  }
+
   private static void checkArguments(String subscriber, String messageId, InboxHandler handler) {
     StoredText.checkId("subscriber", subscriber, MAX_SUBSCRIBER_LENGTH);
     StoredText.checkId("messageId", messageId, MAX_ID_LENGTH);
@@ -170,6 +213,7 @@ public final class Inbox {
     private String name = "saferetry_inbox";
     private boolean createSchema;
     private Clock clock = Clock.systemUTC();
+    private int purgeBatchSize = 1000;
 
     private Builder() {}
 
@@ -223,9 +267,23 @@ public final class Inbox {
       return this;
     }
 
-    /** Sets the clock for receipt and mark times. Default {@link Clock#systemUTC()}. */
+    /**
+     * Sets the clock for receipt and mark times and for retention. Default {@link
+     * Clock#systemUTC()}.
+     */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Sets the most receipts {@link Inbox#purgeReceiptsOlderThan} deletes in one transaction.
+     * Default 1000.
+     *
+     * @throws IllegalArgumentException unless 1 to 100,000
+     */
+    public Builder purgeBatchSize(int rows) {
+      this.purgeBatchSize = Purge.checkBatchSize(rows);
       return this;
     }
 

@@ -1,6 +1,7 @@
 package dev.saferetry.jdbc;
 
 import dev.saferetry.internal.jdbc.Dialect;
+import dev.saferetry.internal.jdbc.Purge;
 import dev.saferetry.internal.jdbc.SchemaGate;
 import dev.saferetry.internal.jdbc.SqlNames;
 import dev.saferetry.internal.jdbc.SqlScript;
@@ -94,6 +95,21 @@ final class InboxTables implements SchemaGate.Tables {
         InboxOutcome.STALE.name(),
         subscriber,
         messageId);
+  }
+
+  /**
+   * Deletes up to {@code limit} receipts recorded before {@code before} (epoch milliseconds),
+   * skipping receipts another transaction holds; see {@link Purge}. Marks are never touched.
+   */
+  int purgeBatch(Connection c, long before, int limit) throws SQLException {
+    return Purge.batch(
+        c,
+        "SELECT subscriber, message_id FROM "
+            + receipts
+            + " WHERE received_at < ? LIMIT ? FOR UPDATE SKIP LOCKED",
+        "DELETE FROM " + receipts + " WHERE subscriber = ? AND message_id = ? AND received_at < ?",
+        before,
+        limit);
   }
 
   static int update(Connection c, String sql, Object... values) throws SQLException {

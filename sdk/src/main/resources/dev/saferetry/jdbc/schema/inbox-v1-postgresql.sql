@@ -1,9 +1,10 @@
 -- SafeRetry inbox, schema version 1, PostgreSQL 12 or newer.
 --
 -- {receipts} is the receipts table (optionally schema-qualified), {marks} the same name with
--- _marks appended.
--- Inbox.builder().table(..).createSchema(true) runs this script; or a DBA runs it with both
+-- _marks appended, and {index} the prefix of index names.
+-- Inbox.builder().table(..).createSchema(true) runs this script; or a DBA runs it with all three
 -- replaced, e.g. {receipts} = payments.saferetry_inbox, {marks} = payments.saferetry_inbox_marks,
+-- {index} = saferetry_inbox,
 -- followed by
 --   INSERT INTO payments.saferetry_schema (component, version, min_reader)
 --     VALUES ('saferetry_inbox', 1, 1);
@@ -33,3 +34,5 @@ CREATE TABLE IF NOT EXISTS {marks} (
   PRIMARY KEY (subscriber, resource_id)
 );
 
+-- Retention (Inbox.purgeReceiptsOlderThan) deletes receipts by age; the marks are never purged.
+CREATE INDEX IF NOT EXISTS {index}_received ON {receipts} (received_at);
