@@ -10,20 +10,21 @@ import java.util.Map;
 
 /**
  * Runs the conformance suite against a server and reports, case by case, whether it honours the
- * Idempotency-Key contract.
+ * Idempotency-Key contract — or, with {@code --profile webhook}, whether a webhook receiver applies
+ * every genuine delivery exactly once and refuses forged ones.
  *
  * <pre>
  * java -jar saferetry-conformance-0.1.0-SNAPSHOT-all.jar --target http://host:port --profile ietf
  * </pre>
  *
  * <p>Options: {@code --target URL} (default: the in-process reference server), {@code --profile
- * ietf|stripe|reference|file.properties[,...]} (default {@code ietf}), {@code --set key=value} (any
- * property, repeatable), {@code --report-dir DIR} (default {@code conformance-report}), {@code
- * --list}. System properties {@code -Dsaferetry.<key>=value} work too. Exit status (see {@link
- * ExitStatus}): 0 every MUST case ran and passed; 1 a MUST case failed; 2 configuration or
- * infrastructure error (including usage errors); 3 MUST cases did not run. Writes {@code
- * conformance-report.md} and {@code junit-xml/TEST-saferetry-conformance.xml} into the report
- * directory.
+ * ietf|stripe|reference|webhook|file.properties[,...]} (default {@code ietf}), {@code --set
+ * key=value} (any property, repeatable), {@code --report-dir DIR} (default {@code
+ * conformance-report}), {@code --list}. System properties {@code -Dsaferetry.<key>=value} work too.
+ * Exit status (see {@link ExitStatus}): 0 every MUST case ran and passed; 1 a MUST case failed; 2
+ * configuration or infrastructure error (including usage errors); 3 MUST cases did not run. Writes
+ * {@code conformance-report.md} and {@code junit-xml/TEST-saferetry-conformance.xml} into the
+ * report directory.
  *
  * <p>Thread-safe: each {@link #run} call is independent.
  */
@@ -56,7 +57,7 @@ public final class ConformanceRunner {
       return run(SuiteConfig.resolve(explicit), reportDir, out).exitStatus().code();
     } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
       out.println(
-          "usage: --target URL --profile ietf|stripe|reference|FILE[,...] --set key=value"
+          "usage: --target URL --profile ietf|stripe|reference|webhook|FILE[,...] --set key=value"
               + " --report-dir DIR --list");
       return error(out, "configuration error: " + e.getMessage());
     } catch (RuntimeException e) {

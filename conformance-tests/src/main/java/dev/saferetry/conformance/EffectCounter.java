@@ -132,15 +132,16 @@ final class EffectCounter {
   }
 
   private JsonNode read(Probe t, String marker) {
-    Map<String, String> values =
-        Map.of("marker", URLEncoder.encode(marker, StandardCharsets.UTF_8));
+    // The webhook-receiver contract's marker is the order an event is about: ${order_id} too.
+    String encoded = URLEncoder.encode(marker, StandardCharsets.UTF_8);
+    Map<String, String> values = Map.of("marker", encoded, "order_id", encoded);
     Answer a =
         t.attempt(
             "counter",
             t.request(
                 template.method(),
                 template.url(values),
-                template.body(Map.of("marker", marker)),
+                template.body(Map.of("marker", marker, "order_id", marker)),
                 null,
                 Hooks.headers(t)),
             t.session.http,

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 record HookTemplate(String property, String method, String url, String body) {
   private static final Pattern SPEC =
       Pattern.compile("([A-Za-z]+)\\s+(\\S+)(?:\\s+(.*))?", Pattern.DOTALL);
-  private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([a-z-]+)}");
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([a-z][a-z_-]*)}");
 
   HookTemplate {
     Objects.requireNonNull(property, "property");

@@ -38,4 +38,9 @@ final class IdempotencyKeyContract implements Contract {
   public List<CaseSpec> cases() {
     return CASES;
   }
+
+  @Override
+  public boolean gradesEmbeddedReferenceServer() {
+    return true;
+  }
 }

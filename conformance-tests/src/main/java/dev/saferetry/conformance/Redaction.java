@@ -27,6 +27,9 @@ final class Redaction {
                 if (space > 0) {
                   values.add(value.strip().substring(space + 1).strip()); // "Bearer <token>"
                 }
+                if (value.strip().startsWith("whsec_")) {
+                  values.add(value.strip().substring(6)); // a webhook secret's key, echoed bare
+                }
               }
             });
     values.removeIf(v -> v.length() < 4);

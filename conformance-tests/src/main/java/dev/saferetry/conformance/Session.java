@@ -29,12 +29,24 @@ final class Session implements AutoCloseable {
    * @throws IllegalArgumentException when a declared hook or counter is malformed
    */
   Session(SuiteConfig config) {
+    this(config, true);
+  }
+
+  /**
+   * Opens a session; without a target it starts the reference server in-process when {@code
+   * embedReference} is set, and otherwise has no base URL (the preflight reports that).
+   *
+   * @throws IllegalArgumentException when a declared hook or counter is malformed
+   */
+  Session(SuiteConfig config, boolean embedReference) {
     this.config = config;
     this.redaction = new Redaction(config);
     this.counter = EffectCounter.declared(config);
     FaultKind.validateDeclared(config);
     this.embedded =
-        config.target() == null ? ReferenceServer.builder().testHooks(true).build().start() : null;
+        config.target() == null && embedReference
+            ? ReferenceServer.builder().testHooks(true).build().start()
+            : null;
     this.baseUrl = embedded == null ? config.target() : embedded.baseUrl();
     // The suite observes the server itself: OkHttp must never retry or follow on its own.
     this.http =

@@ -99,7 +99,7 @@ public final class SuiteConfig {
     Path path = Path.of(profile);
     if (!Files.isRegularFile(path)) {
       throw new IllegalArgumentException(
-          "unknown profile (neither ietf, stripe, reference nor a readable .properties file): "
+          "unknown profile (neither ietf, stripe, reference, webhook nor a readable .properties file): "
               + profile);
     }
     try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {

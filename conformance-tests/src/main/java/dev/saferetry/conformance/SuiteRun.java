@@ -26,7 +26,11 @@ final class SuiteRun {
 
   RunResult run() {
     Instant started = Instant.now();
-    String target = config.target() == null ? "embedded reference server" : config.target();
+    Contract contract = Contract.named(config.get("contract"));
+    String target =
+        config.target() != null
+            ? config.target()
+            : contract.gradesEmbeddedReferenceServer() ? "embedded reference server" : "no target";
     out.println(
         "SafeRetry conformance suite "
             + SuiteVersion.get()
@@ -35,10 +39,9 @@ final class SuiteRun {
             + " (profile "
             + config.profile()
             + ")");
-    Contract contract = Contract.named(config.get("contract"));
     List<CaseResult> results = new ArrayList<>();
     CaseResult preflight;
-    try (Session session = new Session(config)) {
+    try (Session session = new Session(config, contract.gradesEmbeddedReferenceServer())) {
       preflight = preflight(session, contract);
       if (preflight.verdict() == Verdict.PASS) {
         List<CaseSpec> cases = contract.cases();
