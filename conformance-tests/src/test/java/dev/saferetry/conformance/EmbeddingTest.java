@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.saferetry.conformance.receiver.FixtureReceiver;
 import dev.saferetry.conformance.server.BrokenServer;
 import dev.saferetry.conformance.server.ReferenceServer;
 import java.io.ByteArrayOutputStream;
@@ -29,6 +30,26 @@ class EmbeddingTest {
   @TestFactory
   Stream<DynamicTest> idempotencyKeyContract() {
     return ConformanceTests.of(SuiteConfig.builder().set("levels", "MUST").build());
+  }
+
+  /** The documented lines for a webhook receiver (here a correct fixture receiver). */
+  @TestFactory
+  Stream<DynamicTest> webhookReceiverContract() {
+    try (FixtureReceiver receiver = FixtureReceiver.correct("stripe", "whsec_embedded_test")) {
+      return ConformanceTests.of(
+          SuiteConfig.builder()
+              .target(receiver.baseUrl())
+              .profile("webhook")
+              .set("webhook.secret", "whsec_embedded_test")
+              .set("effects.total", "GET /effects")
+              .set("effects.total.pointer", "/applied")
+              .set("hook.fail-next", "POST /_test/fail-next")
+              .build(),
+          dir,
+          System.out)
+          .toList()
+          .stream();
+    }
   }
 
   @Test
