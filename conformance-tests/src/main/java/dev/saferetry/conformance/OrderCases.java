@@ -28,12 +28,20 @@ final class OrderCases {
             OrderCases::newerAfterOlderIsApplied));
   }
 
-  static void olderAfterNewerIsNotApplied(Probe t) {
-    Deliveries d = new Deliveries(t);
+  /** Two events about one new order, {older, newer}, created {@link #APART_SECONDS} apart. */
+  private static Delivery[] pair(Deliveries d) {
     String order = d.newOrder();
     long created = Deliveries.now();
-    Delivery newer = d.event(order, d.newerType(), created);
-    Delivery older = d.event(order, d.type(), created - APART_SECONDS);
+    return new Delivery[] {
+      d.event(order, d.type(), created - APART_SECONDS), d.event(order, d.newerType(), created)
+    };
+  }
+
+  static void olderAfterNewerIsNotApplied(Probe t) {
+    Deliveries d = new Deliveries(t);
+    Delivery[] pair = pair(d);
+    Delivery older = pair[0];
+    Delivery newer = pair[1];
     Answer a = d.send("newer event", newer);
     runOnlyIf(a.ok(), "the newer event was not acknowledged (" + a.brief() + ")");
     long applied = t.effects().count("that the newer event was applied", newer.payload());
@@ -60,10 +68,9 @@ final class OrderCases {
 
   static void newerAfterOlderIsApplied(Probe t) {
     Deliveries d = new Deliveries(t);
-    String order = d.newOrder();
-    long created = Deliveries.now();
-    Delivery older = d.event(order, d.type(), created - APART_SECONDS);
-    Delivery newer = d.event(order, d.newerType(), created);
+    Delivery[] pair = pair(d);
+    Delivery older = pair[0];
+    Delivery newer = pair[1];
     Answer a = d.send("older event", older);
     runOnlyIf(a.ok(), "the older event was not acknowledged (" + a.brief() + ")");
     runOnlyIf(
