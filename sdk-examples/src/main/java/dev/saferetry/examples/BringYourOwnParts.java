@@ -2,45 +2,43 @@ package dev.saferetry.examples;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
+import dev.saferetry.SafeRetryClientBuilder;
+import dev.saferetry.event.RetryScheduled;
+import dev.saferetry.event.SafeRetryListener;
+import dev.saferetry.payments.Charge;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.PaymentsClient;
-import dev.saferetry.resilience.Sleeper;
-import java.io.PrintStream;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import okhttp3.Interceptor;
 import okhttp3.OkHttpClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Bring your own parts: the service's own {@code OkHttpClient} (with an interceptor that stamps a
  * {@code User-Agent} and sees every attempt), its own {@code ObjectMapper}, and a listener that
- * feeds retries, give-ups and breaker changes into the service's logs and metrics.
+ * writes retries into the service's log. See {@link MicrometerMetrics} and {@link
+ * OpenTelemetryTracing} for metrics and traces.
  *
  * <pre>
  * mvn -B -q -pl sdk-examples -am compile exec:java \
- *     -Dexec.mainClass=dev.saferetry.examples.BringYourOwnParts
+ *     -Dexec.mainClass=dev.saferetry.examples.BringYourOwnParts -Dexec.args=http://127.0.0.1:8080
  * </pre>
  */
 public final class BringYourOwnParts {
+  private static final Logger LOG = LoggerFactory.getLogger("acme.payments");
+
   private BringYourOwnParts() {}
 
   /**
-   * What the example observed.
-   *
-   * @param report the wire log and counts
-   * @param keysSeen the {@code Idempotency-Key} of every request the interceptor saw
-   * @param metrics the counters the listener fed
+   * Charges order 1006; returns the {@code Idempotency-Key} of every request the interceptor saw.
    */
-  public record Result(Report report, List<String> keysSeen, Map<String, Long> metrics) {}
-
-  /** Runs the scenario; {@code clock} and {@code sleeper} are the client's (fakes in tests). */
-  public static Result run(Sandbox sandbox, Clock clock, Sleeper sleeper, PrintStream out) {
-    String description = Sandbox.tag("own-parts");
+  public static List<String> run(SafeRetryClientBuilder builder) {
     List<String> keysSeen = new CopyOnWriteArrayList<>();
     Interceptor userAgent =
         chain -> {
@@ -53,60 +51,43 @@ public final class BringYourOwnParts {
                   .header("User-Agent", "acme-shop/1.0 " + sdkAgent)
                   .build());
         };
-    OkHttpClient http =
-        new OkHttpClient.Builder() // the one your service already has
+    OkHttpClient http = // the one your service already has; the SDK shares its pools
+        new OkHttpClient.Builder()
             .addInterceptor(userAgent)
             .connectTimeout(Duration.ofSeconds(2))
             .readTimeout(Duration.ofSeconds(10))
             .build();
-    ObjectMapper mapper =
-        new ObjectMapper() // yours; the SDK uses a lenient copy
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
-    WireLog wire = new WireLog();
-    MetricsListener metrics = new MetricsListener(wire);
+    ObjectMapper mapper = // yours; the SDK uses a lenient copy
+        new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+    SafeRetryListener log =
+        new SafeRetryListener() {
+          @Override
+          public void onRetryScheduled(RetryScheduled e) {
+            LOG.info(
+                "retrying {} in {} ms, same key {}", e.operation(), e.delay().toMillis(), e.key());
+          }
+        };
     try (SafeRetryClient client =
-        SafeRetryClient.builder()
-            .baseUrl(sandbox.baseUrl())
-            .apiKey("sk_test_demo")
-            .okHttpClient(http)
-            .objectMapper(mapper)
-            .listener(metrics)
-            .clock(clock)
-            .sleeper(sleeper)
-            .build()) {
-      sandbox.dropNextResponse();
-      String id =
+        builder.okHttpClient(http).objectMapper(mapper).listener(log).build()) {
+      CallResult<Charge> charge =
           new PaymentsClient(client)
               .charges()
               .create(
-                  new ChargeCreateParams(990, "gbp", description, null),
-                  RequestOptions.builder().intentId("order-1006/charge").build())
-              .value()
-              .id();
-      Map<String, Long> snapshot = metrics.snapshot();
-      out.printf(
-          "  charge %s; interceptor saw %d requests with keys %s; metrics %s%n",
-          id, keysSeen.size(), keysSeen, snapshot);
-      Report report =
-          new Report(
-              "own-parts",
-              1,
-              sandbox.sideEffects(description),
-              client.pendingIntents().size(),
-              wire.rows());
-      return new Result(report, List.copyOf(keysSeen), snapshot);
+                  new ChargeCreateParams(990, "gbp", "order 1006", null),
+                  RequestOptions.builder().intentId("order-1006/charge").build());
+      System.out.printf("charge %s; the interceptor saw keys %s%n", charge.value().id(), keysSeen);
+      return List.copyOf(keysSeen);
     } finally {
       http.dispatcher().executorService().shutdown(); // yours to close: the SDK leaves it open
       http.connectionPool().evictAll();
     }
   }
 
-  /** Runs the example against an in-process server, or the base URL given as argument. */
+  /** {@code [base-url]}: a payment API, by default a reference server on port 8080. */
   public static void main(String[] args) {
-    try (Sandbox sandbox = Sandbox.fromArgs(args, 0)) {
-      Report report = run(sandbox, Clock.systemUTC(), Sleeper.system(), System.out).report();
-      report.print(System.out);
-      System.out.println(report.verdict());
-    }
+    run(
+        SafeRetryClient.builder()
+            .baseUrl(args.length > 0 ? args[0] : "http://127.0.0.1:8080")
+            .apiKey(System.getenv().getOrDefault("PAYMENTS_API_KEY", "sk_test_demo")));
   }
 }

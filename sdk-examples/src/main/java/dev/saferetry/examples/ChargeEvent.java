@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 
 /**
- * The part of a Stripe {@code charge.*} event the webhook receiver uses, read from the verified
- * payload: the event's type and creation time, and the charge's id, amounts and {@code
- * metadata.order_id}.
+ * Part of the {@link WebhookReceiver} example: the part of a Stripe {@code charge.*} event the
+ * receiver uses, read from the verified payload: the event's type and creation time, and the
+ * charge's id, amounts and {@code metadata.order_id}.
  *
  * @param type the event type, e.g. {@code charge.succeeded}
  * @param created the event's creation time, Unix seconds: its position on the order's timeline

@@ -13,9 +13,10 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The webhook receiver's business tables: {@code orders}, changed by charge events, and {@code
- * order_jobs}, the queue that the slow follow-up work (receipts, fulfilment) goes through so the
- * webhook can be answered at once. Plain JDBC; every write takes the caller's transaction.
+ * Part of the {@link WebhookReceiver} example: the receiver's business tables: {@code orders},
+ * changed by charge events, and {@code order_jobs}, the queue that the slow follow-up work
+ * (receipts, fulfilment) goes through so the webhook can be answered at once. Plain JDBC; every
+ * write takes the caller's transaction.
  *
  * <p>Thread-safe: it keeps no state besides the JDBC URL.
  */

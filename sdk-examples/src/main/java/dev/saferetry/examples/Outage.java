@@ -1,103 +1,80 @@
 package dev.saferetry.examples;
 
+import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
+import dev.saferetry.SafeRetryClientBuilder;
 import dev.saferetry.error.CircuitOpenException;
 import dev.saferetry.error.OutcomeUnknownException;
+import dev.saferetry.payments.Charge;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.Charges;
 import dev.saferetry.payments.PaymentsClient;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.resilience.Sleeper;
-import java.io.PrintStream;
-import java.time.Clock;
 import java.time.Duration;
 
 /**
- * Outage: the API answers {@code 503} with {@code Retry-After: 1}. The SDK waits as asked and
+ * Outage: while the API answers {@code 503} with {@code Retry-After}, the SDK waits as asked and
  * retries with the same key; when retries run out the outcome is UNKNOWN and the intent stays
- * pending; the circuit breaker then opens and calls fail fast without I/O. Once the API is healthy
- * and the breaker's open period has passed, the same intent completes — still one charge.
+ * pending; the circuit breaker then opens and calls fail fast without I/O. A later round re-drives
+ * the same intent and, once the API is back, completes it: still one charge.
  *
  * <pre>
  * mvn -B -q -pl sdk-examples -am compile exec:java \
- *     -Dexec.mainClass=dev.saferetry.examples.Outage
+ *     -Dexec.mainClass=dev.saferetry.examples.Outage -Dexec.args=http://127.0.0.1:8080
  * </pre>
  *
- * <p>The breaker here is tuned to open within a few calls and recover after a second, so the
- * example finishes quickly; the defaults (20 calls, 30 s) suit production.
+ * <p>The breaker is tuned to open within three failures and recover after a second, so the example
+ * finishes quickly; the defaults (20 calls, 30 s) suit production.
  */
 public final class Outage {
-  static final Duration BREAKER_OPEN = Duration.ofSeconds(1);
+  /** How long the breaker stays open. */
+  public static final Duration BREAKER_OPEN = Duration.ofSeconds(1);
+
+  /** How long the caller waits between two rounds (a scheduled job, in a service). */
+  public static final Duration BETWEEN_ROUNDS = Duration.ofMillis(600);
 
   private Outage() {}
 
-  /** Runs the scenario; {@code clock} and {@code sleeper} are the client's (fakes in tests). */
-  public static Report run(Sandbox sandbox, Clock clock, Sleeper sleeper, PrintStream out)
+  /** Charges order 1003, re-driving the same intent round after round until it succeeds. */
+  public static CallResult<Charge> run(SafeRetryClientBuilder builder, Sleeper wait)
       throws InterruptedException {
-    String description = Sandbox.tag("outage");
-    WireLog wire = new WireLog();
-    try (OutageProxy api = new OutageProxy(sandbox.baseUrl());
-        SafeRetryClient client =
-            SafeRetryClient.builder()
-                .baseUrl(api.baseUrl())
-                .apiKey("sk_test_demo")
-                .retryPolicy(RetryPolicy.defaults().withMaxAttempts(2))
-                .breakerPolicy(
-                    BreakerPolicy.defaults().withWindow(3, 3).withRecovery(BREAKER_OPEN, 1))
-                .listener(wire)
-                .clock(clock)
-                .sleeper(sleeper)
-                .build()) {
+    try (SafeRetryClient client =
+        builder
+            .retryPolicy(RetryPolicy.defaults().withMaxAttempts(2))
+            .breakerPolicy(BreakerPolicy.defaults().withWindow(3, 3).withRecovery(BREAKER_OPEN, 1))
+            .build()) {
       Charges charges = new PaymentsClient(client).charges();
-      ChargeCreateParams params = new ChargeCreateParams(2500, "eur", description, null);
+      ChargeCreateParams params = new ChargeCreateParams(2500, "eur", "order 1003", null);
       RequestOptions intent = RequestOptions.builder().intentId("order-1003/charge").build();
-
-      api.down(true);
-      for (int call = 1; call <= 3; call++) {
+      for (int round = 1; ; round++) {
         try {
-          charges.create(params, intent);
-          throw new IllegalStateException("a call succeeded during the outage");
+          CallResult<Charge> done = charges.create(params, intent);
+          System.out.printf("round %d: charge %s, key %s%n", round, done.value().id(), done.key());
+          return done;
         } catch (CircuitOpenException e) {
-          String what =
-              e.attempts().isEmpty()
-                  ? "breaker open, nothing sent"
-                  : "breaker opened after " + e.attempts().size() + " attempt(s), retry stopped";
-          wire.note(
-              "call " + call + ": " + what + "; outcome " + e.outcome() + ", intent still pending");
+          System.out.printf(
+              "round %d: breaker open after %d attempt(s); intent pending, key %s%n",
+              round, e.attempts().size(), e.key());
         } catch (OutcomeUnknownException e) {
-          wire.note("call " + call + ": outcome UNKNOWN, intent pending with key " + e.key());
+          System.out.printf("round %d: outcome UNKNOWN; intent pending, key %s%n", round, e.key());
         }
+        if (round == 10) {
+          throw new IllegalStateException("still down after 10 rounds; the intent stays pending");
+        }
+        wait.sleep(BETWEEN_ROUNDS);
       }
-      int pendingDuringOutage = client.pendingIntents().size();
-      out.printf(
-          "  during the outage: %d request(s) answered 503, %d intent(s) pending, "
-              + "breaker %s%n",
-          api.refused(), pendingDuringOutage, client.breakerState());
-
-      api.down(false);
-      // In a service a scheduled job re-drives pending intents later; here we just wait.
-      sleeper.sleep(BREAKER_OPEN.plusMillis(100));
-      wire.note("API healthy again; breaker open period over; same intent re-driven");
-      String id = charges.create(params, intent).value().id();
-      out.printf("  recovered: charge %s, breaker %s%n", id, client.breakerState());
-      int notKeptDuringOutage = pendingDuringOutage == 1 ? 0 : 1; // counts as a lost intent
-      return new Report(
-          "outage",
-          1,
-          sandbox.sideEffects(description),
-          client.pendingIntents().size() + notKeptDuringOutage,
-          wire.rows());
     }
   }
 
-  /** Runs the example against an in-process server, or the base URL given as argument. */
+  /** {@code [base-url]}: a payment API, by default a reference server on port 8080. */
   public static void main(String[] args) throws InterruptedException {
-    try (Sandbox sandbox = Sandbox.fromArgs(args, 0)) {
-      Report report = run(sandbox, Clock.systemUTC(), Sleeper.system(), System.out);
-      report.print(System.out);
-      System.out.println(report.verdict());
-    }
+    run(
+        SafeRetryClient.builder()
+            .baseUrl(args.length > 0 ? args[0] : "http://127.0.0.1:8080")
+            .apiKey(System.getenv().getOrDefault("PAYMENTS_API_KEY", "sk_test_demo")),
+        Sleeper.system());
   }
 }

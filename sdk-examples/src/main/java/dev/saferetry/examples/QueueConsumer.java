@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.Delivery;
+import dev.saferetry.examples.harness.Options;
 import dev.saferetry.jdbc.Inbox;
 import dev.saferetry.jdbc.InboxOutcome;
 import java.io.IOException;

@@ -1,7 +1,9 @@
 package dev.saferetry.examples;
 
 import com.sun.net.httpserver.Headers;
-import dev.saferetry.examples.ReceiverHttp.Reply;
+import dev.saferetry.examples.harness.Options;
+import dev.saferetry.examples.harness.ReceiverHttp;
+import dev.saferetry.examples.harness.ReceiverHttp.Reply;
 import dev.saferetry.jdbc.Inbox;
 import dev.saferetry.jdbc.InboxOutcome;
 import dev.saferetry.webhook.StripeWebhookVerifier;
@@ -25,7 +27,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * rejected ones; {@code GET /effects} counts them.
  */
 public final class WebhookReceiver implements AutoCloseable {
-  private final Effects effects = new Effects();
+  private final DeliveryCounts effects = new DeliveryCounts();
   private final StripeWebhookVerifier verifier;
   private final Inbox inbox;
   private final OrderBook orders;

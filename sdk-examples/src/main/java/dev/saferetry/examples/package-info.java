@@ -1,17 +1,19 @@
 /**
- * Runnable, copyable examples of the SafeRetry SDK, and the guided {@link
- * dev.saferetry.examples.Demo}.
+ * Runnable, copyable examples of the SafeRetry SDK: one example per file, each a plain {@code main}
+ * that uses the SDK's public API only. A few examples have a helper next to them that a service
+ * would write too ({@link dev.saferetry.examples.SafeRetryMeterBinder}, {@link
+ * dev.saferetry.examples.SafeRetryTracing}, the webhook receiver's {@code ChargeEvent}, {@code
+ * OrderBook} and {@code DeliveryCounts}).
  *
- * <p>Each example is a small {@code main} that runs against a reference server started in-process,
- * or against the base URL given as its first argument (a reference server started with {@code
- * --test-hooks}, so that faults can be armed and side effects counted). Each also has a {@code
- * run(...)} method that returns a {@link dev.saferetry.examples.Report}: the attempts as they
- * happened on the wire, the charges the caller intended and the charges the server made. The tests
- * call {@code run(...)} with a fake clock and sleeper, so they never wait for real.
+ * <p>The calling examples take the payment API's base URL as their argument (by default a reference
+ * server on {@code http://127.0.0.1:8080}) and keep what is worth copying in a {@code run} method
+ * that receives a client builder with the base URL and credentials set. The guided tour ({@link
+ * dev.saferetry.examples.demo}) and the tests call {@code run} with a builder that also records the
+ * wire and, in tests, carries a fake clock and sleeper.
  *
- * <p>The examples use the SDK's public API only — nothing from {@code dev.saferetry.internal}.
- * {@link dev.saferetry.examples.Sandbox} and {@link dev.saferetry.examples.OutageProxy} stand in
- * for the world outside your service (a payment API that loses responses or goes down); you would
- * not copy those.
+ * <p>Not examples: {@link dev.saferetry.examples.demo} (the guided tour and the world it arranges:
+ * lost responses, an outage, a crash), {@link dev.saferetry.examples.harness} (child JVMs, argument
+ * parsing, HTTP plumbing, a Stripe-shaped server), {@link dev.saferetry.examples.bench} and {@link
+ * dev.saferetry.examples.chaos}.
  */
 package dev.saferetry.examples;

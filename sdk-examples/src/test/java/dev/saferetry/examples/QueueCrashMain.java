@@ -1,5 +1,6 @@
 package dev.saferetry.examples;
 
+import dev.saferetry.examples.harness.Options;
 import java.util.Map;
 
 /**

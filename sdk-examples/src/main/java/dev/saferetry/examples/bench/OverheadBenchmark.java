@@ -1,6 +1,6 @@
 package dev.saferetry.examples.bench;
 
-import dev.saferetry.examples.Options;
+import dev.saferetry.examples.harness.Options;
 import dev.saferetry.idempotency.FileKeyStore;
 import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.payments.ChargeCreateParams;

@@ -1,6 +1,6 @@
 package dev.saferetry.examples.chaos;
 
-import dev.saferetry.examples.Options;
+import dev.saferetry.examples.harness.Options;
 import java.util.Map;
 
 /**

@@ -7,7 +7,7 @@ import dev.saferetry.error.ApiException;
 import dev.saferetry.error.IntentMismatchException;
 import dev.saferetry.error.ResponseBodyException;
 import dev.saferetry.error.SafeRetryException;
-import dev.saferetry.examples.Options;
+import dev.saferetry.examples.harness.Options;
 import dev.saferetry.idempotency.FileKeyStore;
 import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.IntentRecord;

@@ -1,7 +1,7 @@
 package dev.saferetry.examples.chaos;
 
 import dev.saferetry.conformance.server.ReferenceServer;
-import dev.saferetry.examples.ChildClasspath;
+import dev.saferetry.testing.ChildClassPath;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -81,7 +81,7 @@ final class SoakRun {
 
   private void startWorkers(Path work, String baseUrl, String prefix) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    String classpath = ChildClasspath.build();
+    String classpath = ChildClassPath.of(ChaosWorker.class);
     for (int w = 0; w < cfg.workers(); w++) {
       Path store = Files.createDirectories(work.resolve("worker-" + w));
       List<String> command =

@@ -1,4 +1,4 @@
-package dev.saferetry.examples;
+package dev.saferetry.examples.harness;
 
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
@@ -12,26 +12,34 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * The HTTP plumbing of the webhook receiver, on the JDK's built-in server: one route per handler,
- * request bodies read as raw bytes up to a limit, JSON answers. Thread-safe.
+ * The HTTP plumbing of the webhook receiver example, on the JDK's built-in server (a service has
+ * its own web framework for this): one route per handler, request bodies read as raw bytes up to a
+ * limit, JSON answers. Thread-safe.
  */
-final class ReceiverHttp implements AutoCloseable {
+public final class ReceiverHttp implements AutoCloseable {
   /** Larger bodies are refused before they are read: webhooks are small. */
-  static final int MAX_BODY = 1 << 20;
+  public static final int MAX_BODY = 1 << 20;
 
-  /** An HTTP answer. */
-  record Reply(int status, String json) {}
+  /**
+   * An HTTP answer.
+   *
+   * @param status the status code
+   * @param json the JSON body
+   */
+  public record Reply(int status, String json) {}
 
   /** Handles one request's raw body and headers. */
   @FunctionalInterface
-  interface Route {
+  public interface Route {
+    /** Answers one request. */
     Reply handle(byte[] body, Headers headers) throws Exception;
   }
 
   private final HttpServer server;
   private final ExecutorService threads = Executors.newFixedThreadPool(32);
 
-  ReceiverHttp(int port) throws IOException {
+  /** Binds a server to {@code port} on loopback (0: any free port); {@link #start()} serves. */
+  public ReceiverHttp(int port) throws IOException {
     // Without TCP_NODELAY every keep-alive answer waits ~40 ms for the client's delayed ACK.
     // The JDK server reads this property once, when its first instance starts.
     System.setProperty("sun.net.httpserver.nodelay", "true");
@@ -40,17 +48,19 @@ final class ReceiverHttp implements AutoCloseable {
   }
 
   /** Serves {@code route} for {@code method} requests to exactly {@code path}. */
-  ReceiverHttp route(String method, String path, Route route) {
+  public ReceiverHttp route(String method, String path, Route route) {
     server.createContext(path, exchange -> serve(exchange, method, path, route));
     return this;
   }
 
-  ReceiverHttp start() {
+  /** Starts serving the routes. */
+  public ReceiverHttp start() {
     server.start();
     return this;
   }
 
-  int port() {
+  /** Returns the bound port. */
+  public int port() {
     return server.getAddress().getPort();
   }
 

@@ -4,10 +4,11 @@ import dev.saferetry.jdbc.InboxOutcome;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * What the webhook receiver did with its deliveries, served as {@code GET /effects}: {@code
- * {"applied": n, "duplicates": n, "stale": n, "rejected": n}}. Thread-safe.
+ * Part of the {@link WebhookReceiver} example: what the receiver did with its deliveries, served as
+ * {@code GET /effects}: {@code {"applied": n, "duplicates": n, "stale": n, "rejected": n}}.
+ * Thread-safe.
  */
-final class Effects {
+final class DeliveryCounts {
   private final LongAdder applied = new LongAdder();
   private final LongAdder duplicates = new LongAdder();
   private final LongAdder stale = new LongAdder();

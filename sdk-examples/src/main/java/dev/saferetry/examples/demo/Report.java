@@ -1,4 +1,4 @@
-package dev.saferetry.examples;
+package dev.saferetry.examples.demo;
 
 import java.io.PrintStream;
 import java.util.List;
@@ -22,6 +22,22 @@ public record Report(
   /** Copies the rows. */
   public Report {
     wire = List.copyOf(wire);
+  }
+
+  /** Returns one report of several scenarios' counts and rows, each's rows under its name. */
+  public static Report combine(String scenario, Report... parts) {
+    long intended = 0;
+    long sideEffects = 0;
+    int pending = 0;
+    List<WireLog.Row> rows = new java.util.ArrayList<>();
+    for (Report part : parts) {
+      intended += part.intended;
+      sideEffects += part.sideEffects;
+      pending += part.pendingIntents;
+      rows.add(WireLog.Row.note(part.scenario));
+      rows.addAll(part.wire);
+    }
+    return new Report(scenario, intended, sideEffects, pending, rows);
   }
 
   /** Returns whether the server made more charges than the caller intended. */

@@ -1,4 +1,4 @@
-package dev.saferetry.examples;
+package dev.saferetry.examples.harness;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.saferetry.examples;
+package dev.saferetry.examples.demo;
 
 import dev.saferetry.Attempt;
 import dev.saferetry.event.AttemptFinished;
@@ -44,7 +44,8 @@ public final class WireLog implements SafeRetryListener {
       Duration delayBefore,
       boolean serverHint,
       String note) {
-    static Row note(String text) {
+    /** Returns a note row. */
+    public static Row note(String text) {
       return new Row(null, 0, null, null, null, Duration.ZERO, false, text);
     }
 

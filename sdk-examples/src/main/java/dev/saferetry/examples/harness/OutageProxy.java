@@ -1,4 +1,4 @@
-package dev.saferetry.examples;
+package dev.saferetry.examples.harness;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -16,13 +16,12 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A loopback proxy in front of a payment API that can simulate an outage: while down it answers
- * every request with {@code 503 Service Unavailable} and {@code Retry-After: 1} without forwarding
- * anything; while up it forwards requests unchanged. Test scaffolding, not something to copy.
+ * A loopback proxy in front of a payment API that can simulate an outage: it answers the first
+ * requests with {@code 503 Service Unavailable} and {@code Retry-After: 1} without forwarding them,
+ * then forwards requests unchanged. Test scaffolding, not something to copy.
  *
  * <p>Thread-safe.
  */
@@ -38,7 +37,7 @@ public final class OutageProxy implements AutoCloseable {
           "upgrade",
           "date");
   private final String upstream;
-  private final AtomicBoolean down = new AtomicBoolean();
+  private final AtomicInteger refusals;
   private final AtomicInteger refused = new AtomicInteger();
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -51,9 +50,13 @@ public final class OutageProxy implements AutoCloseable {
           });
   private final HttpServer server;
 
-  /** Starts a proxy on an ephemeral loopback port in front of {@code upstream}. */
-  public OutageProxy(String upstream) {
+  /**
+   * Starts a proxy on an ephemeral loopback port in front of {@code upstream} that refuses the
+   * first {@code refusals} requests.
+   */
+  public OutageProxy(String upstream, int refusals) {
     this.upstream = upstream;
+    this.refusals = new AtomicInteger(refusals);
     try {
       server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
     } catch (IOException e) {
@@ -69,11 +72,6 @@ public final class OutageProxy implements AutoCloseable {
     return "http://127.0.0.1:" + server.getAddress().getPort();
   }
 
-  /** Starts or ends the outage. */
-  public void down(boolean isDown) {
-    down.set(isDown);
-  }
-
   /** Returns how many requests were answered 503 without reaching the upstream. */
   public int refused() {
     return refused.get();
@@ -82,7 +80,7 @@ public final class OutageProxy implements AutoCloseable {
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       byte[] body = exchange.getRequestBody().readAllBytes();
-      if (down.get()) {
+      if (refusals.getAndDecrement() > 0) {
         refused.incrementAndGet();
         exchange.getResponseHeaders().set("Retry-After", "1");
         reply(

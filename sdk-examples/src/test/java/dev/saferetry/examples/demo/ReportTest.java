@@ -1,4 +1,4 @@
-package dev.saferetry.examples;
+package dev.saferetry.examples.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -46,21 +46,21 @@ class ReportTest {
   /** Negative control: the counting the verdicts rely on does see a duplicate charge. */
   @Test
   void aRetryWithANewKeyIsCountedAsADuplicate() {
-    try (Sandbox sandbox = Sandbox.inProcess(b -> b);
+    try (Sandbox sandbox = Sandbox.start();
         SafeRetryClient client =
             SafeRetryClient.builder()
                 .baseUrl(sandbox.baseUrl())
                 .apiKey("sk_test_demo")
                 .retryPolicy(RetryPolicy.noRetries())
                 .build()) {
-      String description = Sandbox.tag("negative-control");
+      String description = "negative control";
       Charges charges = new PaymentsClient(client).charges();
       ChargeCreateParams params = new ChargeCreateParams(100, "eur", description, null);
       sandbox.dropNextResponse();
       assertThatThrownBy(() -> charges.create(params)).isInstanceOf(OutcomeUnknownException.class);
       charges.create(params); // the naive retry: a new intent, a new key
 
-      Report report = new Report("naive-retry", 1, sandbox.sideEffects(description), 0, List.of());
+      Report report = new Report("naive-retry", 1, sandbox.sideEffects(), 0, List.of());
       assertThat(report.sideEffects()).isEqualTo(2);
       assertThat(report.verdict()).startsWith("FAIL").endsWith("DUPLICATE");
     }

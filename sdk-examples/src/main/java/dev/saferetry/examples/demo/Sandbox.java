@@ -1,24 +1,20 @@
-package dev.saferetry.examples;
+package dev.saferetry.examples.demo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.saferetry.conformance.server.ReferenceServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.UUID;
 import java.util.function.UnaryOperator;
 
 /**
- * The payment API an example runs against: a {@link ReferenceServer} started in-process, or any
- * reference server reachable at a base URL and started with {@code --test-hooks}. It arms faults
- * and counts side effects through the server's {@code /_test/...} hooks, so both cases work alike.
- * This is test scaffolding, not something to copy into a service.
+ * The payment API the guided tour and the examples' tests run against: a {@link ReferenceServer}
+ * started in-process with its test hooks on. It arms faults and counts side effects through the
+ * server's {@code /_test/...} hooks. The world outside a service, not something to copy into one.
  *
  * <p>Thread-safe.
  */
@@ -29,31 +25,21 @@ public final class Sandbox implements AutoCloseable {
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  private Sandbox(String baseUrl, ReferenceServer server) {
-    this.baseUrl = baseUrl;
+  private Sandbox(ReferenceServer server) {
     this.server = server;
+    this.baseUrl = server.baseUrl();
   }
 
-  /** Uses {@code args[index]} as the base URL if present, else starts a server in-process. */
-  public static Sandbox fromArgs(String[] args, int index) {
-    return args.length > index ? remote(args[index]) : inProcess(b -> b);
+  /** Starts a reference server in-process with the defaults (key in {@code Idempotency-Key}). */
+  public static Sandbox start() {
+    return start(b -> b);
   }
 
   /** Starts a reference server in-process, configured by {@code config}. */
-  public static Sandbox inProcess(UnaryOperator<ReferenceServer.Builder> config) {
+  public static Sandbox start(UnaryOperator<ReferenceServer.Builder> config) {
     ReferenceServer server = config.apply(ReferenceServer.builder().testHooks(true)).build();
     server.start();
-    return new Sandbox(server.baseUrl(), server);
-  }
-
-  /** Uses a running reference server. */
-  public static Sandbox remote(String baseUrl) {
-    return new Sandbox(baseUrl.replaceAll("/+$", ""), null);
-  }
-
-  /** Returns a unique tag for one run, used as the charges' description to count them. */
-  public static String tag(String scenario) {
-    return scenario + "-" + UUID.randomUUID().toString().substring(0, 8);
+    return new Sandbox(server);
   }
 
   /** Returns the base URL, without a trailing slash. */
@@ -71,17 +57,9 @@ public final class Sandbox implements AutoCloseable {
     arm("{\"fault\":\"delay\",\"millis\":" + delay.toMillis() + "}");
   }
 
-  /** Returns how many charges and refunds the server executed with this description. */
-  public long sideEffects(String description) {
-    String body =
-        send(
-            HttpRequest.newBuilder(
-                    URI.create(
-                        baseUrl
-                            + "/_test/side-effects"
-                            + "?description="
-                            + URLEncoder.encode(description, StandardCharsets.UTF_8)))
-                .GET());
+  /** Returns how many charges and refunds this server executed. */
+  public long sideEffects() {
+    String body = send(HttpRequest.newBuilder(URI.create(baseUrl + "/_test/side-effects")).GET());
     try {
       return JSON.readTree(body).path("total").asLong();
     } catch (IOException e) {
@@ -104,10 +82,7 @@ public final class Sandbox implements AutoCloseable {
               HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() != 200) {
         throw new IllegalStateException(
-            baseUrl
-                + " answered "
-                + r.statusCode()
-                + " to a test hook: start the reference server with --test-hooks");
+            baseUrl + " answered " + r.statusCode() + " to a test hook");
       }
       return r.body();
     } catch (IOException e) {
@@ -118,11 +93,9 @@ public final class Sandbox implements AutoCloseable {
     }
   }
 
-  /** Stops the in-process server, if this sandbox started one. */
+  /** Stops the server. */
   @Override
   public void close() {
-    if (server != null) {
-      server.close();
-    }
+    server.close();
   }
 }

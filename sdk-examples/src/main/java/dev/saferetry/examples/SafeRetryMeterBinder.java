@@ -1,0 +1,97 @@
+package dev.saferetry.examples;
+
+import dev.saferetry.Attempt;
+import dev.saferetry.event.AttemptFinished;
+import dev.saferetry.event.BreakerState;
+import dev.saferetry.event.BreakerStateChanged;
+import dev.saferetry.event.GaveUp;
+import dev.saferetry.event.RetryScheduled;
+import dev.saferetry.event.SafeRetryListener;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Part of the {@link MicrometerMetrics} example, to copy into a service: a Micrometer {@link
+ * MeterBinder} that is also the client's listener. It publishes
+ *
+ * <ul>
+ *   <li>{@code saferetry.attempts}: a timer per operation and result (HTTP status or transport
+ *       failure), one recording per attempt on the wire;
+ *   <li>{@code saferetry.retries}: a counter per operation and whether the server set the delay;
+ *   <li>{@code saferetry.gave_up}: a counter per operation and outcome ({@code FAILED}, {@code
+ *       UNKNOWN});
+ *   <li>{@code saferetry.breaker.state}: one gauge per breaker state, 1 for the current one.
+ * </ul>
+ *
+ * Every meter is tagged {@code client}. Bind it before the client's first call: events before that
+ * are not counted. Thread-safe, as listeners must be.
+ */
+public final class SafeRetryMeterBinder implements MeterBinder, SafeRetryListener {
+  private final String client;
+  private final AtomicReference<BreakerState> breaker = new AtomicReference<>(BreakerState.CLOSED);
+  private volatile MeterRegistry registry;
+
+  /** Creates a binder whose meters carry {@code client} as their {@code client} tag. */
+  public SafeRetryMeterBinder(String client) {
+    this.client = client;
+  }
+
+  @Override
+  public void bindTo(MeterRegistry meters) {
+    for (BreakerState state : BreakerState.values()) {
+      Gauge.builder("saferetry.breaker.state", breaker, b -> b.get() == state ? 1 : 0)
+          .description("1 for the circuit breaker's current state, 0 for the others")
+          .tags("client", client, "state", state.name())
+          .register(meters);
+    }
+    this.registry = meters;
+  }
+
+  @Override
+  public void onAttemptEnd(AttemptFinished e) {
+    MeterRegistry meters = registry;
+    if (meters != null) {
+      Attempt a = e.attempt();
+      Timer.builder("saferetry.attempts")
+          .description("Attempts on the wire, by HTTP status or transport failure")
+          .tags("client", client, "operation", e.operation())
+          .tag("result", a.failure() != null ? a.failure().name() : String.valueOf(a.status()))
+          .register(meters)
+          .record(a.duration());
+    }
+  }
+
+  @Override
+  public void onRetryScheduled(RetryScheduled e) {
+    MeterRegistry meters = registry;
+    if (meters != null) {
+      Counter.builder("saferetry.retries")
+          .description("Retries scheduled, all with the call's idempotency key")
+          .tags("client", client, "operation", e.operation())
+          .tag("server_hint", String.valueOf(e.serverHint()))
+          .register(meters)
+          .increment();
+    }
+  }
+
+  @Override
+  public void onGiveUp(GaveUp e) {
+    MeterRegistry meters = registry;
+    if (meters != null) {
+      Counter.builder("saferetry.gave_up")
+          .description("Calls that ended without success; UNKNOWN intents stay pending")
+          .tags("client", client, "operation", e.operation(), "outcome", e.outcome().name())
+          .register(meters)
+          .increment();
+    }
+  }
+
+  @Override
+  public void onBreakerStateChange(BreakerStateChanged e) {
+    breaker.set(e.to());
+  }
+}

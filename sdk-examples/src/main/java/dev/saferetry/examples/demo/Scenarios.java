@@ -1,0 +1,131 @@
+package dev.saferetry.examples.demo;
+
+import dev.saferetry.SafeRetryClient;
+import dev.saferetry.SafeRetryClientBuilder;
+import dev.saferetry.examples.AsyncCharges;
+import dev.saferetry.examples.BringYourOwnParts;
+import dev.saferetry.examples.LostResponse;
+import dev.saferetry.examples.Outage;
+import dev.saferetry.examples.ProviderProfiles;
+import dev.saferetry.examples.QuickStart;
+import dev.saferetry.examples.harness.OutageProxy;
+import dev.saferetry.idempotency.InMemoryKeyStore;
+import dev.saferetry.resilience.Sleeper;
+import java.time.Clock;
+
+/**
+ * The guided tour's scenarios: each arranges the world around one example (a fresh in-process
+ * reference server, a lost response, an outage), runs the example's code against it with a client
+ * that records the wire, and reports the charges intended next to the charges the server made. The
+ * examples' tests run the same scenarios with a fake clock and sleeper.
+ *
+ * <p>Stateless; thread-safe.
+ */
+public final class Scenarios {
+  /** How many responses the asynchronous scenario loses. */
+  public static final int ASYNC_LOST_RESPONSES = 4;
+
+  /** How many requests the outage proxy refuses with {@code 503} before it lets them through. */
+  public static final int OUTAGE_REFUSALS = 3;
+
+  private final Clock clock;
+  private final Sleeper sleeper;
+
+  /** Scenarios whose clients use {@code clock} and {@code sleeper}. */
+  public Scenarios(Clock clock, Sleeper sleeper) {
+    this.clock = clock;
+    this.sleeper = sleeper;
+  }
+
+  /** One example's run inside a scenario. */
+  @FunctionalInterface
+  interface Run {
+    void accept(SafeRetryClientBuilder client) throws Exception;
+  }
+
+  /**
+   * Runs {@code run} against {@code baseUrl} with a recording client; reports against {@code api}.
+   */
+  Report observe(String name, long intended, Sandbox api, String baseUrl, Run run)
+      throws Exception {
+    WireLog wire = new WireLog();
+    InMemoryKeyStore store = new InMemoryKeyStore();
+    run.accept(
+        SafeRetryClient.builder()
+            .baseUrl(baseUrl)
+            .apiKey("sk_test_demo")
+            .keyStore(store)
+            .listener(wire)
+            .clock(clock)
+            .sleeper(sleeper));
+    return new Report(name, intended, api.sideEffects(), store.pending().size(), wire.rows());
+  }
+
+  /** One charge as a named intent, read back by id. */
+  public Report quickStart() throws Exception {
+    try (Sandbox api = Sandbox.start()) {
+      return observe("quick-start", 1, api, api.baseUrl(), QuickStart::run);
+    }
+  }
+
+  /** The server commits, the response is lost; the retry carries the same key. */
+  public Report lostResponse() throws Exception {
+    try (Sandbox api = Sandbox.start()) {
+      api.dropNextResponse();
+      return observe("lost-response", 1, api, api.baseUrl(), LostResponse::run);
+    }
+  }
+
+  /** 503 with Retry-After until the breaker opens; the intent completes once the API is back. */
+  public Report outage() throws Exception {
+    try (Sandbox api = Sandbox.start();
+        OutageProxy proxy = new OutageProxy(api.baseUrl(), OUTAGE_REFUSALS)) {
+      return observe("outage", 1, api, proxy.baseUrl(), c -> Outage.run(c, sleeper));
+    }
+  }
+
+  /** The key in PayPal's header, then in Square's body field, each losing a response. */
+  public Report providerProfiles() throws Exception {
+    try (Sandbox paypal = Sandbox.start(b -> b.keyHeader("PayPal-Request-Id"));
+        Sandbox square = Sandbox.start(b -> b.keyBodyField("idempotency_key"))) {
+      paypal.dropNextResponse();
+      square.dropNextResponse();
+      Report p =
+          observe(
+              "paypal",
+              1,
+              paypal,
+              paypal.baseUrl(),
+              c -> ProviderProfiles.run(c, ProviderProfiles.PAYPAL));
+      Report s =
+          observe(
+              "square",
+              1,
+              square,
+              square.baseUrl(),
+              c -> ProviderProfiles.run(c, ProviderProfiles.SQUARE));
+      return Report.combine("provider-profiles", p, s);
+    }
+  }
+
+  /** Concurrent charges through futures, some responses lost. */
+  public Report async() throws Exception {
+    try (Sandbox api = Sandbox.start()) {
+      for (int i = 0; i < ASYNC_LOST_RESPONSES; i++) {
+        api.dropNextResponse();
+      }
+      return observe("async", AsyncCharges.ORDERS, api, api.baseUrl(), AsyncCharges::run);
+    }
+  }
+
+  /**
+   * The caller's OkHttpClient, interceptor, ObjectMapper and listener, losing a response. The
+   * example installs its own listener, so the report has no wire rows: the example prints them.
+   */
+  public Report ownParts() throws Exception {
+    try (Sandbox api = Sandbox.start()) {
+      api.dropNextResponse();
+      return observe("own-parts", 1, api, api.baseUrl(), BringYourOwnParts::run);
+    }
+  }
+}

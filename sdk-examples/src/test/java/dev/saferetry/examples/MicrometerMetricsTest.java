@@ -1,0 +1,87 @@
+package dev.saferetry.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.saferetry.RequestOptions;
+import dev.saferetry.SafeRetryClient;
+import dev.saferetry.error.SafeRetryException;
+import dev.saferetry.examples.demo.Sandbox;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.PaymentsClient;
+import dev.saferetry.resilience.BreakerPolicy;
+import dev.saferetry.resilience.RetryPolicy;
+import dev.saferetry.testing.FakeTime;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import org.junit.jupiter.api.Test;
+
+class MicrometerMetricsTest {
+  final MeterRegistry registry = new SimpleMeterRegistry();
+
+  double gauge(String state) {
+    return registry.get("saferetry.breaker.state").tag("state", state).gauge().value();
+  }
+
+  @Test
+  void aLostResponseShowsAsTwoTimedAttemptsAndOneRetry() {
+    FakeTime time = new FakeTime();
+    try (Sandbox api = Sandbox.start()) {
+      api.dropNextResponse();
+      MicrometerMetrics.run(Rows.client(api, time), registry);
+      assertThat(api.sideEffects()).isEqualTo(1);
+    }
+
+    assertThat(registry.get("saferetry.attempts").tag("result", "UNEXPECTED_EOF").timer().count())
+        .isEqualTo(1);
+    assertThat(registry.get("saferetry.attempts").tag("result", "201").timer().count())
+        .isEqualTo(1);
+    assertThat(registry.get("saferetry.attempts").tags("client", "payments").timers())
+        .allSatisfy(t -> assertThat(t.getId().getTag("operation")).isNotBlank());
+    assertThat(registry.get("saferetry.retries").tag("server_hint", "false").counter().count())
+        .isEqualTo(1.0);
+    assertThat(registry.find("saferetry.gave_up").counter()).isNull();
+    assertThat(gauge("CLOSED")).isEqualTo(1.0);
+    assertThat(gauge("OPEN")).isZero();
+  }
+
+  @Test
+  void anOutageCountsTheGiveUpAsUnknownAndTheOpenBreaker() throws Exception {
+    SafeRetryMeterBinder metrics = new SafeRetryMeterBinder("payments");
+    metrics.bindTo(registry);
+    FakeTime time = new FakeTime();
+    try (MockWebServer server = new MockWebServer()) {
+      for (int i = 0; i < 2; i++) {
+        server.enqueue(new MockResponse.Builder().code(503).body("{}").build());
+      }
+      server.start();
+      try (SafeRetryClient client =
+          Rows.client(server.url("/").toString(), time)
+              .listener(metrics)
+              .retryPolicy(RetryPolicy.defaults().withMaxAttempts(2))
+              .breakerPolicy(
+                  BreakerPolicy.defaults().withWindow(2, 2).withRecovery(Duration.ofMinutes(1), 1))
+              .build()) {
+        assertThatThrownBy(
+                () ->
+                    new PaymentsClient(client)
+                        .charges()
+                        .create(
+                            ChargeCreateParams.of(100, "eur"),
+                            RequestOptions.builder().intentId("order-1/charge").build()))
+            .isInstanceOf(SafeRetryException.class);
+      }
+      assertThat(server.getRequestCount()).isEqualTo(2);
+    }
+
+    assertThat(registry.get("saferetry.attempts").tag("result", "503").timer().count())
+        .isEqualTo(2);
+    assertThat(registry.get("saferetry.gave_up").tag("outcome", "UNKNOWN").counter().count())
+        .isEqualTo(1.0);
+    assertThat(gauge("OPEN")).isEqualTo(1.0);
+    assertThat(gauge("CLOSED")).isZero();
+  }
+}
