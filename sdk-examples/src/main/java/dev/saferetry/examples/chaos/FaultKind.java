@@ -1,6 +1,10 @@
 package dev.saferetry.examples.chaos;
 
-/** What the {@link FaultProxy} does to one request. Thread-safe (an enum). */
+import dev.saferetry.conformance.proxy.Fault;
+import java.time.Duration;
+import java.util.Map;
+
+/** What the soak's fault proxy does to one request ({@link ChaosPlan}). Thread-safe (an enum). */
 public enum FaultKind {
   /** Forwards the request and the answer unchanged. */
   PASS,
@@ -8,7 +12,7 @@ public enum FaultKind {
   DROP_RESPONSE,
   /** Resets the client's connection without forwarding the request. */
   RESET_BEFORE_SEND,
-  /** Forwards the request, then resets the client's connection before any answer. */
+  /** Forwards the request, then resets the client's connection instead of answering. */
   RESET_AFTER_SEND,
   /** Forwards the request and holds the answer back past the client's read timeout. */
   DELAY_PAST_TIMEOUT,
@@ -18,6 +22,29 @@ public enum FaultKind {
   SYNTHETIC_429,
   /** Answers 503 itself, without forwarding. */
   SYNTHETIC_503;
+
+  /** Returns the proxy's fault for this kind; a delayed answer is held for {@code holdBack}. */
+  Fault fault(Duration holdBack) {
+    return switch (this) {
+      case PASS -> Fault.pass();
+      case DROP_RESPONSE -> Fault.dropResponse();
+      case RESET_BEFORE_SEND -> Fault.resetBeforeSend();
+      case RESET_AFTER_SEND -> Fault.resetAfterSend();
+      case DELAY_PAST_TIMEOUT -> Fault.delay(holdBack);
+      case SYNTHETIC_409 -> synthetic(409, Map.of());
+      case SYNTHETIC_429 -> synthetic(429, Map.of("Retry-After-Ms", "20"));
+      case SYNTHETIC_503 -> synthetic(503, Map.of());
+    };
+  }
+
+  private static Fault synthetic(int status, Map<String, String> headers) {
+    return Fault.answer(
+        status,
+        headers,
+        "{\"error\":{\"type\":\"api_error\",\"code\":\"chaos_"
+            + status
+            + "\",\"message\":\"injected by the chaos proxy\"}}");
+  }
 
   /** Returns whether the kind is a fault (anything but {@link #PASS}). */
   public boolean isFault() {

@@ -1,11 +1,10 @@
 package dev.saferetry.examples.chaos;
 
+import dev.saferetry.conformance.proxy.FaultProxy;
 import dev.saferetry.conformance.server.ReferenceServer;
 import dev.saferetry.testing.ChildClassPath;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,6 +16,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import okhttp3.OkHttpClient;
 
 /**
  * One soak run: reference server, fault proxy and worker processes, the kill schedule, and the
@@ -42,18 +42,17 @@ final class SoakRun {
     String runId = SideEffectAudit.uniqueName("soak");
     Path work = Files.createTempDirectory("saferetry-soak");
     Database db = Database.prepare(cfg.jdbcUrl(), runId);
+    ChaosPlan plan =
+        new ChaosPlan(
+            cfg.faultRate(), cfg.readTimeout().multipliedBy(2).plusMillis(100), cfg.seed());
+    OkHttpClient upstream = new OkHttpClient.Builder().readTimeout(Duration.ofSeconds(60)).build();
     try (ReferenceServer server =
             ReferenceServer.builder()
                 .jdbcUrl(db.url())
                 .lockTimeout(cfg.lockTimeout())
                 .build()
                 .start();
-        FaultProxy proxy =
-            FaultProxy.start(
-                address(server.baseUrl()),
-                cfg.faultRate(),
-                cfg.readTimeout().multipliedBy(2).plusMillis(100),
-                cfg.seed())) {
+        FaultProxy proxy = FaultProxy.start(server.baseUrl(), upstream, plan)) {
       log.printf(
           Locale.ROOT,
           "soak %s: %d intents, %d workers x %d threads, fault rate %.2f,"
@@ -71,9 +70,10 @@ final class SoakRun {
       drive(start);
       Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
       stopWorkers();
-      return audit(db, runId, proxy.counts(), server.sideEffects(), elapsed);
+      return audit(db, runId, plan.counts(), server.sideEffects(), elapsed);
     } finally {
       stopWorkers();
+      upstream.connectionPool().evictAll();
       db.discard();
       deleteTree(work);
     }
@@ -249,11 +249,6 @@ final class SoakRun {
       out[i] = v[Math.min(v.length - 1, index)] / 1e3;
     }
     return out;
-  }
-
-  private static InetSocketAddress address(String baseUrl) {
-    URI uri = URI.create(baseUrl);
-    return new InetSocketAddress(uri.getHost(), uri.getPort());
   }
 
   private static void deleteTree(Path dir) throws IOException {

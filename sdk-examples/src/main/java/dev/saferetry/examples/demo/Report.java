@@ -65,6 +65,17 @@ public record Report(
 
   /** Prints the wire table and the counts. */
   public void print(PrintStream out) {
+    if (wire.isEmpty()) {
+      out.println("  (no wire log: the example installs its own listener)");
+    } else {
+      printRows(out);
+    }
+    out.printf(
+        "  intended charges: %d, server side effects: %d, pending intents: %d%n",
+        intended, sideEffects, pendingIntents);
+  }
+
+  private void printRows(PrintStream out) {
     out.printf(
         "  %-3s %-18s %-36s %-35s %-15s %s%n",
         "#", "intent", "idempotency key", "request id", "status/fault", "delay before");
@@ -88,8 +99,5 @@ public record Report(
         out.printf("  -- %s%n", r.note());
       }
     }
-    out.printf(
-        "  intended charges: %d, server side effects: %d, pending intents: %d%n",
-        intended, sideEffects, pendingIntents);
   }
 }

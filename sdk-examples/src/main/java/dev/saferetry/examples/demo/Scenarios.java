@@ -2,22 +2,32 @@ package dev.saferetry.examples.demo;
 
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
+import dev.saferetry.conformance.proxy.Fault;
+import dev.saferetry.conformance.proxy.FaultProxy;
+import dev.saferetry.conformance.proxy.ProxiedRequest;
 import dev.saferetry.examples.AsyncCharges;
 import dev.saferetry.examples.BringYourOwnParts;
 import dev.saferetry.examples.LostResponse;
 import dev.saferetry.examples.Outage;
 import dev.saferetry.examples.ProviderProfiles;
 import dev.saferetry.examples.QuickStart;
-import dev.saferetry.examples.harness.OutageProxy;
 import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.resilience.Sleeper;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import okhttp3.OkHttpClient;
 
 /**
  * The guided tour's scenarios: each arranges the world around one example (a fresh in-process
- * reference server, a lost response, an outage), runs the example's code against it with a client
- * that records the wire, and reports the charges intended next to the charges the server made. The
- * examples' tests run the same scenarios with a fake clock and sleeper.
+ * reference server, a lost response, an outage through the conformance suite's fault proxy), runs
+ * the example's code against it with a client that records the wire, and reports the charges
+ * intended next to the charges the server made. The examples' tests run the same scenarios with a
+ * fake clock and sleeper.
  *
  * <p>Stateless; thread-safe.
  */
@@ -78,9 +88,19 @@ public final class Scenarios {
 
   /** 503 with Retry-After until the breaker opens; the intent completes once the API is back. */
   public Report outage() throws Exception {
+    AtomicInteger refusals = new AtomicInteger(OUTAGE_REFUSALS);
+    Function<ProxiedRequest, Fault> down =
+        r ->
+            r.method().equals("POST") && refusals.getAndDecrement() > 0
+                ? Fault.answer(
+                    503, Map.of("Retry-After", "1"), "{\"error\":{\"type\":\"api_error\"}}")
+                : Fault.pass();
+    OkHttpClient upstream = new OkHttpClient();
     try (Sandbox api = Sandbox.start();
-        OutageProxy proxy = new OutageProxy(api.baseUrl(), OUTAGE_REFUSALS)) {
+        FaultProxy proxy = FaultProxy.start(api.baseUrl(), upstream, down)) {
       return observe("outage", 1, api, proxy.baseUrl(), c -> Outage.run(c, sleeper));
+    } finally {
+      upstream.connectionPool().evictAll();
     }
   }
 
@@ -114,8 +134,21 @@ public final class Scenarios {
       for (int i = 0; i < ASYNC_LOST_RESPONSES; i++) {
         api.dropNextResponse();
       }
-      return observe("async", AsyncCharges.ORDERS, api, api.baseUrl(), AsyncCharges::run);
+      Report r = observe("async", AsyncCharges.ORDERS, api, api.baseUrl(), AsyncCharges::run);
+      return new Report(
+          r.scenario(), r.intended(), r.sideEffects(), r.pendingIntents(), retriedFirst(r.wire()));
     }
+  }
+
+  /** Orders the rows by intent, the retried intents first, and sums up the others in a note. */
+  static List<WireLog.Row> retriedFirst(List<WireLog.Row> attempts) {
+    Map<String, List<WireLog.Row>> byIntent = new TreeMap<>();
+    attempts.forEach(r -> byIntent.computeIfAbsent(r.intentId(), k -> new ArrayList<>()).add(r));
+    List<WireLog.Row> rows = new ArrayList<>();
+    byIntent.values().stream().filter(list -> list.size() > 1).forEach(rows::addAll);
+    long single = byIntent.values().stream().filter(list -> list.size() == 1).count();
+    rows.add(WireLog.Row.note(single + " other intents: one attempt each, one key each"));
+    return rows;
   }
 
   /**
