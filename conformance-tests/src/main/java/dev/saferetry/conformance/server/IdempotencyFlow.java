@@ -5,7 +5,8 @@ import java.sql.SQLException;
 import java.time.Instant;
 
 /**
- * The server half of the Idempotency-Key contract, exactly as DESIGN.md describes it.
+ * The server half of the Idempotency-Key contract, in two transactions (docs/ARCHITECTURE.md, "The
+ * reference server", says why).
  *
  * <ol>
  *   <li>Claim (transaction 1): insert a pending record, on conflict do nothing; load it {@code for

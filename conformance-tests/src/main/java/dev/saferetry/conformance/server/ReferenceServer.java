@@ -16,8 +16,8 @@ import java.util.function.Function;
 
 /**
  * A small Stripe-like charges API that implements the server half of the Idempotency-Key contract
- * exactly (DESIGN.md, "The server contract"). The conformance suite is proven against it, and the
- * SDK's examples and tests start it in-process.
+ * exactly (docs/ARCHITECTURE.md, "The reference server"). The conformance suite is proven against
+ * it, and the SDK's examples and tests start it in-process.
  *
  * <pre>{@code
  * try (ReferenceServer server = ReferenceServer.builder().build().start()) {
