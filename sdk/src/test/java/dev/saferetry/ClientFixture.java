@@ -1,7 +1,6 @@
 package dev.saferetry;
 
 import dev.saferetry.resilience.BreakerPolicy;
-import dev.saferetry.testing.FakeTime;
 import mockwebserver3.MockWebServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

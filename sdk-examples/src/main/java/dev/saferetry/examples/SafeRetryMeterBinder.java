@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -33,61 +34,54 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class SafeRetryMeterBinder implements MeterBinder, SafeRetryListener {
   private final String client;
   private final AtomicReference<BreakerState> breaker = new AtomicReference<>(BreakerState.CLOSED);
-  private volatile MeterRegistry registry;
+  // Meters are made here and reach every registry bound to this one; none bound: they count
+  // nothing.
+  private final CompositeMeterRegistry meters = new CompositeMeterRegistry();
 
   /** Creates a binder whose meters carry {@code client} as their {@code client} tag. */
   public SafeRetryMeterBinder(String client) {
     this.client = client;
-  }
-
-  @Override
-  public void bindTo(MeterRegistry meters) {
     for (BreakerState state : BreakerState.values()) {
       Gauge.builder("saferetry.breaker.state", breaker, b -> b.get() == state ? 1 : 0)
           .description("1 for the circuit breaker's current state, 0 for the others")
           .tags("client", client, "state", state.name())
           .register(meters);
     }
-    this.registry = meters;
+  }
+
+  @Override
+  public void bindTo(MeterRegistry registry) {
+    meters.add(registry);
   }
 
   @Override
   public void onAttemptEnd(AttemptFinished e) {
-    MeterRegistry meters = registry;
-    if (meters != null) {
-      Attempt a = e.attempt();
-      Timer.builder("saferetry.attempts")
-          .description("Attempts on the wire, by HTTP status or transport failure")
-          .tags("client", client, "operation", e.operation())
-          .tag("result", a.failure() != null ? a.failure().name() : String.valueOf(a.status()))
-          .register(meters)
-          .record(a.duration());
-    }
+    Attempt a = e.attempt();
+    Timer.builder("saferetry.attempts")
+        .description("Attempts on the wire, by HTTP status or transport failure")
+        .tags("client", client, "operation", e.operation())
+        .tag("result", a.failure() != null ? a.failure().name() : String.valueOf(a.status()))
+        .register(meters)
+        .record(a.duration());
   }
 
   @Override
   public void onRetryScheduled(RetryScheduled e) {
-    MeterRegistry meters = registry;
-    if (meters != null) {
-      Counter.builder("saferetry.retries")
-          .description("Retries scheduled, all with the call's idempotency key")
-          .tags("client", client, "operation", e.operation())
-          .tag("server_hint", String.valueOf(e.serverHint()))
-          .register(meters)
-          .increment();
-    }
+    Counter.builder("saferetry.retries")
+        .description("Retries scheduled, all with the call's idempotency key")
+        .tags("client", client, "operation", e.operation())
+        .tag("server_hint", String.valueOf(e.serverHint()))
+        .register(meters)
+        .increment();
   }
 
   @Override
   public void onGiveUp(GaveUp e) {
-    MeterRegistry meters = registry;
-    if (meters != null) {
-      Counter.builder("saferetry.gave_up")
-          .description("Calls that ended without success; UNKNOWN intents stay pending")
-          .tags("client", client, "operation", e.operation(), "outcome", e.outcome().name())
-          .register(meters)
-          .increment();
-    }
+    Counter.builder("saferetry.gave_up")
+        .description("Calls that ended without success; UNKNOWN intents stay pending")
+        .tags("client", client, "operation", e.operation(), "outcome", e.outcome().name())
+        .register(meters)
+        .increment();
   }
 
   @Override

@@ -1,7 +1,7 @@
 package dev.saferetry.examples.demo;
 
+import dev.saferetry.crash.ChildJvm;
 import dev.saferetry.examples.CrashAndRecover;
-import dev.saferetry.testing.ChildJvm;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -40,7 +40,7 @@ public final class CrashDrill {
   /**
    * Runs the drill against a fresh in-process server; prints the children's output to {@code out}.
    */
-  public static Report run(PrintStream out) throws InterruptedException {
+  public static Report run(PrintStream out) throws IOException, InterruptedException {
     Path dir = tempDir();
     try (Sandbox api = Sandbox.start()) {
       api.delayNextCharge(SERVER_STILL_WORKING);

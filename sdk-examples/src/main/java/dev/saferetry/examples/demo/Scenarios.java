@@ -12,6 +12,7 @@ import dev.saferetry.examples.Outage;
 import dev.saferetry.examples.ProviderProfiles;
 import dev.saferetry.examples.QuickStart;
 import dev.saferetry.idempotency.InMemoryKeyStore;
+import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.resilience.Sleeper;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -108,24 +109,16 @@ public final class Scenarios {
   public Report providerProfiles() throws Exception {
     try (Sandbox paypal = Sandbox.start(b -> b.keyHeader("PayPal-Request-Id"));
         Sandbox square = Sandbox.start(b -> b.keyBodyField("idempotency_key"))) {
-      paypal.dropNextResponse();
-      square.dropNextResponse();
-      Report p =
-          observe(
-              "paypal",
-              1,
-              paypal,
-              paypal.baseUrl(),
-              c -> ProviderProfiles.run(c, ProviderProfiles.PAYPAL));
-      Report s =
-          observe(
-              "square",
-              1,
-              square,
-              square.baseUrl(),
-              c -> ProviderProfiles.run(c, ProviderProfiles.SQUARE));
+      Report p = lostResponseWithKeyAt("paypal", paypal, ProviderProfiles.PAYPAL);
+      Report s = lostResponseWithKeyAt("square", square, ProviderProfiles.SQUARE);
       return Report.combine("provider-profiles", p, s);
     }
+  }
+
+  private Report lostResponseWithKeyAt(String name, Sandbox api, KeyPlacement placement)
+      throws Exception {
+    api.dropNextResponse();
+    return observe(name, 1, api, api.baseUrl(), c -> ProviderProfiles.run(c, placement));
   }
 
   /** Concurrent charges through futures, some responses lost. */

@@ -1,4 +1,4 @@
-package dev.saferetry.testing;
+package dev.saferetry;
 
 import dev.saferetry.resilience.Sleeper;
 import java.time.Clock;

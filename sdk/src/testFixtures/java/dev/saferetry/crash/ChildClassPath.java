@@ -1,4 +1,4 @@
-package dev.saferetry.testing;
+package dev.saferetry.crash;
 
 import java.io.File;
 import java.io.IOException;

@@ -1,10 +1,9 @@
-package dev.saferetry.testing;
+package dev.saferetry.crash;
 
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +39,7 @@ public final class ChildJvm implements AutoCloseable {
   }
 
   /** Starts {@code mainClass} with {@code args} in a new JVM. */
-  public static ChildJvm start(Class<?> mainClass, String... args) {
+  public static ChildJvm start(Class<?> mainClass, String... args) throws IOException {
     return startUnder(List.of(), mainClass, args);
   }
 
@@ -48,26 +47,23 @@ public final class ChildJvm implements AutoCloseable {
    * Starts {@code mainClass} with {@code args} in a new JVM run by {@code wrapper} (e.g. {@code
    * strace -o FILE}); an empty wrapper runs the JVM directly.
    */
-  public static ChildJvm startUnder(List<String> wrapper, Class<?> mainClass, String... args) {
+  public static ChildJvm startUnder(List<String> wrapper, Class<?> mainClass, String... args)
+      throws IOException {
     List<String> command = new ArrayList<>(wrapper);
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(List.of("-Xshare:auto", "-XX:TieredStopAtLevel=1"));
     command.addAll(List.of("-cp", ChildClassPath.of(mainClass), mainClass.getName()));
     command.addAll(List.of(args));
-    try {
-      Path stderr = Files.createTempFile("child-jvm", ".err");
-      Process process =
-          new ProcessBuilder(command)
-              .redirectError(ProcessBuilder.Redirect.to(stderr.toFile()))
-              .start();
-      return new ChildJvm(process, stderr);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot start a child JVM", e);
-    }
+    Path stderr = Files.createTempFile("child-jvm", ".err");
+    Process process =
+        new ProcessBuilder(command)
+            .redirectError(ProcessBuilder.Redirect.to(stderr.toFile()))
+            .start();
+    return new ChildJvm(process, stderr);
   }
 
   /** Returns the next line starting with {@code prefix}, skipping others; fails after 30 s. */
-  public String awaitLine(String prefix) throws InterruptedException {
+  public String awaitLine(String prefix) throws InterruptedException, IOException {
     return awaitLine(line -> line.startsWith(prefix), TIMEOUT_SECONDS);
   }
 
@@ -90,7 +86,7 @@ public final class ChildJvm implements AutoCloseable {
   }
 
   /** Returns every line up to and including the next one starting with {@code prefix}. */
-  public List<String> linesThrough(String prefix) throws InterruptedException {
+  public List<String> linesThrough(String prefix) throws InterruptedException, IOException {
     List<String> seen = new ArrayList<>();
     while (true) {
       String line = lines.poll(TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -172,14 +168,10 @@ public final class ChildJvm implements AutoCloseable {
 
   /** Kills the child if it still runs and deletes its standard error file. */
   @Override
-  public void close() {
+  public void close() throws IOException {
     if (process.isAlive()) {
       process.destroyForcibly();
     }
-    try {
-      Files.deleteIfExists(stderr);
-    } catch (IOException e) {
-      // a temp file: left for the system to clean
-    }
+    Files.deleteIfExists(stderr);
   }
 }
