@@ -1,6 +1,7 @@
 package dev.saferetry;
 
 import dev.saferetry.resilience.BreakerPolicy;
+import dev.saferetry.testing.FakeTime;
 import mockwebserver3.MockWebServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -12,6 +12,7 @@ import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.Charges;
 import dev.saferetry.resilience.BreakerPolicy;
+import dev.saferetry.testing.FakeTime;
 import java.net.InetSocketAddress;
 import java.net.Proxy;
 import java.util.List;

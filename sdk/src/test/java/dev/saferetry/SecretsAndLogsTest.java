@@ -8,6 +8,7 @@ import dev.saferetry.error.ApiException;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.Charges;
 import dev.saferetry.resilience.BreakerPolicy;
+import dev.saferetry.testing.FakeTime;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;

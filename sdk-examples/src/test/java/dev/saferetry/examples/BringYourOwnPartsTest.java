@@ -2,8 +2,8 @@ package dev.saferetry.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.saferetry.FakeTime;
 import dev.saferetry.examples.demo.Sandbox;
+import dev.saferetry.testing.FakeTime;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -3,7 +3,6 @@ package dev.saferetry.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.saferetry.FakeTime;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.error.SafeRetryException;
@@ -12,6 +11,7 @@ import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.PaymentsClient;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryPolicy;
+import dev.saferetry.testing.FakeTime;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package dev.saferetry.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.saferetry.FakeTime;
+import dev.saferetry.testing.FakeTime;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.propagation.ContextPropagators;

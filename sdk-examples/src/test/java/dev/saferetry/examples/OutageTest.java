@@ -2,9 +2,9 @@ package dev.saferetry.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.saferetry.FakeTime;
 import dev.saferetry.examples.demo.Report;
 import dev.saferetry.examples.demo.Scenarios;
+import dev.saferetry.testing.FakeTime;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

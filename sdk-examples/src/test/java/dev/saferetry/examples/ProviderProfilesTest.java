@@ -3,7 +3,6 @@ package dev.saferetry.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.saferetry.FakeTime;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.error.ApiException;
 import dev.saferetry.examples.demo.Report;
@@ -11,6 +10,7 @@ import dev.saferetry.examples.demo.Sandbox;
 import dev.saferetry.examples.demo.Scenarios;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.PaymentsClient;
+import dev.saferetry.testing.FakeTime;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,11 +1,11 @@
 package dev.saferetry.examples;
 
-import dev.saferetry.FakeTime;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
 import dev.saferetry.examples.demo.Report;
 import dev.saferetry.examples.demo.Sandbox;
 import dev.saferetry.examples.demo.WireLog;
+import dev.saferetry.testing.FakeTime;
 import java.util.List;
 
 /** Reads a scenario's wire log, and builds clients for tests that call an example directly. */

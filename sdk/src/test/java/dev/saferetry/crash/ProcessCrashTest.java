@@ -7,6 +7,7 @@ import dev.saferetry.idempotency.FileKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.testing.ChildJvm;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;

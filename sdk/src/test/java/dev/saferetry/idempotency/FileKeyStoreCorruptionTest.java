@@ -221,8 +221,8 @@ class FileKeyStoreCorruptionTest {
       }
     }
     StoreFileBytes.write(dir, good);
-    try (dev.saferetry.crash.ChildJvm holder =
-        dev.saferetry.crash.ChildJvm.start(LockHolderMain.class, dir.toString())) {
+    try (dev.saferetry.testing.ChildJvm holder =
+        dev.saferetry.testing.ChildJvm.start(LockHolderMain.class, dir.toString())) {
       holder.awaitLine("OPENED");
       for (int i = 0; i < 3; i++) {
         assertThatThrownBy(() -> FileKeyStore.open(dir)).hasMessageContaining("locked");

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.saferetry.crash.ChildJvm;
+import dev.saferetry.testing.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

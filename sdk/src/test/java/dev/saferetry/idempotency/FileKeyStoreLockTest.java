@@ -4,7 +4,7 @@ import static dev.saferetry.idempotency.Intents.pending;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.saferetry.crash.ChildJvm;
+import dev.saferetry.testing.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

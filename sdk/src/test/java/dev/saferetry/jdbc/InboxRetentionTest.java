@@ -3,8 +3,8 @@ package dev.saferetry.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.saferetry.FakeTime;
 import dev.saferetry.jdbc.TestDatabase.Db;
+import dev.saferetry.testing.FakeTime;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;

@@ -2,8 +2,8 @@ package dev.saferetry.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.saferetry.crash.ChildJvm;
 import dev.saferetry.jdbc.TestDatabase.Db;
+import dev.saferetry.testing.ChildJvm;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.saferetry.Answers;
 import dev.saferetry.CallResult;
-import dev.saferetry.FakeTime;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.error.OutcomeUnknownException;
@@ -20,6 +19,7 @@ import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.Charges;
 import dev.saferetry.resilience.BreakerPolicy;
+import dev.saferetry.testing.FakeTime;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.saferetry.examples.chaos;
 
 import dev.saferetry.conformance.proxy.FaultProxy;
 import dev.saferetry.conformance.server.ReferenceServer;
-import dev.saferetry.crash.ChildClassPath;
+import dev.saferetry.testing.ChildClassPath;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

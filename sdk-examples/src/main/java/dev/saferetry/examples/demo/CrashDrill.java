@@ -1,7 +1,7 @@
 package dev.saferetry.examples.demo;
 
-import dev.saferetry.crash.ChildJvm;
 import dev.saferetry.examples.CrashAndRecover;
+import dev.saferetry.testing.ChildJvm;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

@@ -3,7 +3,7 @@ package dev.saferetry.examples.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.saferetry.FakeTime;
+import dev.saferetry.testing.FakeTime;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.saferetry;
+package dev.saferetry.testing;
 
 import dev.saferetry.resilience.Sleeper;
 import java.time.Clock;

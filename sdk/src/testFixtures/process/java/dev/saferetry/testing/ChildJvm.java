@@ -1,4 +1,4 @@
-package dev.saferetry.crash;
+package dev.saferetry.testing;
 
 import java.io.BufferedReader;
 import java.io.IOException;
