@@ -44,17 +44,29 @@ final class OrderBook {
   }
 
   /**
-   * Applies a charge event to its order, creating the order if this is the first event about it,
-   * and queues the follow-up work. Callers serialise events of one order (the inbox's high-water
-   * mark row lock does), so the update-then-insert cannot race.
+   * Merges a charge event into its order, creating the order if this is the first event about it,
+   * and queues the follow-up work if the order changed. For the order's current charge a refund is
+   * final and the refunded amount only grows, so events of one charge end in the same state in any
+   * order (two in the same second, say); an event about another charge replaces it. Callers
+   * serialise events of one order (the inbox's high-water mark row lock does), so the
+   * read-then-write cannot race.
    */
   void apply(Connection tx, String eventId, ChargeEvent e) throws SQLException {
-    String status = e.type().equals("charge.refunded") ? "refunded" : "paid";
-    Object[] row = {
-      e.chargeId(), status, e.amount(), e.amountRefunded(), e.currency(), e.orderId()
-    };
+    String status = e.refund() ? "refunded" : "paid";
+    long refunded = e.amountRefunded();
+    Charge now = current(tx, e.orderId());
+    if (now != null && now.id().equals(e.chargeId())) {
+      status = now.status().equals("refunded") ? "refunded" : status;
+      refunded = Math.max(refunded, now.refunded());
+      if (now.equals(new Charge(e.chargeId(), status, refunded))) {
+        return; // nothing new about this charge
+      }
+    }
+    Object[] row = {e.chargeId(), status, e.amount(), refunded, e.currency(), e.orderId()};
     String set = "charge_id = ?, status = ?, amount = ?, amount_refunded = ?, currency = ?";
-    if (update(tx, "UPDATE orders SET " + set + " WHERE order_id = ?", row) == 0) {
+    if (now != null) {
+      update(tx, "UPDATE orders SET " + set + " WHERE order_id = ?", row);
+    } else {
       update(
           tx,
           "INSERT INTO orders (charge_id, status, amount, amount_refunded, currency, order_id)"
@@ -62,6 +74,19 @@ final class OrderBook {
           row);
     }
     update(tx, "INSERT INTO order_jobs VALUES (?, ?, ?)", eventId, e.orderId(), "notify-" + status);
+  }
+
+  /** An order's current charge: its id, status and refunded amount. */
+  private record Charge(String id, String status, long refunded) {}
+
+  private static Charge current(Connection tx, String orderId) throws SQLException {
+    String sql = "SELECT charge_id, status, amount_refunded FROM orders WHERE order_id = ?";
+    try (PreparedStatement s = tx.prepareStatement(sql)) {
+      s.setString(1, orderId);
+      try (ResultSet rs = s.executeQuery()) {
+        return rs.next() ? new Charge(rs.getString(1), rs.getString(2), rs.getLong(3)) : null;
+      }
+    }
   }
 
   /**

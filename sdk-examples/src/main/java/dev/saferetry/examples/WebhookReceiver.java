@@ -10,21 +10,24 @@ import dev.saferetry.webhook.StripeWebhookVerifier;
 import dev.saferetry.webhook.VerifiedWebhook;
 import dev.saferetry.webhook.WebhookVerificationException;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * Receives Stripe webhooks so that a replayed, concurrent or out-of-order delivery changes nothing
  * twice: verify the signature on the raw bytes, record the event id in the inbox in the same
  * transaction as the order change, skip events older than what the order already saw, queue the
- * slow follow-up work and answer at once.
+ * slow follow-up work and answer at once. Authentic events it does not handle are acknowledged too:
+ * a provider retries every other answer for days.
  *
  * <pre>
  * mvn -B -q -pl sdk-examples -am compile exec:java -Dexec.mainClass=dev.saferetry.examples.WebhookReceiver \
  *     -Dexec.args="--port 8088 --secret whsec_... [--jdbc-url jdbc:postgresql://...]"
  * </pre>
  *
- * {@code POST /webhooks/stripe} answers 200 for applied, duplicate and stale deliveries and 400 for
- * rejected ones; {@code GET /effects} counts them.
+ * {@code POST /webhooks/stripe} answers 200 for applied, duplicate, stale and ignored deliveries
+ * and 400 for rejected ones (bad signature, stale timestamp, malformed); {@code GET /effects}
+ * counts them.
  */
 public final class WebhookReceiver implements AutoCloseable {
   private final DeliveryCounts effects = new DeliveryCounts();
@@ -45,27 +48,28 @@ public final class WebhookReceiver implements AutoCloseable {
 
   private Reply receive(byte[] body, Headers headers) {
     VerifiedWebhook hook;
-    ChargeEvent event;
+    Optional<ChargeEvent> charge; // empty: authentic, but nothing this receiver handles
     try {
       hook = verifier.verify(body, headers); // first, on the raw bytes
-      event = ChargeEvent.parse(hook.payload());
+      charge = ChargeEvent.parse(hook.payload());
     } catch (WebhookVerificationException | IllegalArgumentException e) {
       effects.rejected();
       String why = e instanceof WebhookVerificationException w ? w.failure().name() : "MALFORMED";
       return new Reply(400, "{\"error\":\"" + why + "\"}");
     }
-    // Receipt, order change and queued job commit together; the event id is the dedup key.
+    // Receipt, order change and queued job commit together; the event id is the dedup key. An
+    // ignored event gets a receipt too: acknowledged, never retried, its redeliveries duplicates.
     InboxOutcome outcome =
         inbox.receive(
             "orders",
             hook.id(),
             tx -> {
-              if (event.isCharge() && tx.advance("order:" + event.orderId(), event.created())) {
-                orders.apply(tx.connection(), hook.id(), event);
+              ChargeEvent e = charge.orElse(null);
+              if (e != null && tx.advance("order:" + e.orderId(), e.position())) {
+                orders.apply(tx.connection(), hook.id(), e);
               }
             });
-    effects.count(outcome);
-    return new Reply(200, "{\"outcome\":\"" + outcome + "\"}");
+    return new Reply(200, "{\"outcome\":\"" + effects.count(outcome, charge.isPresent()) + "\"}");
   }
 
   int port() {

@@ -86,6 +86,17 @@ class WebhookReceiverTest {
     return post(body, sign(SECRET, now(), body));
   }
 
+  /** Delivers {@code body} correctly signed and returns the status and body of the answer. */
+  String deliverForAnswer(String body) throws Exception {
+    HttpRequest request =
+        HttpRequest.newBuilder(url("/webhooks/stripe"))
+            .header("Stripe-Signature", sign(SECRET, now(), body))
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build();
+    HttpResponse<String> answer = http.send(request, HttpResponse.BodyHandlers.ofString());
+    return answer.statusCode() + " " + answer.body();
+  }
+
   Map<String, Object> effects() throws Exception {
     String json =
         http.send(
@@ -110,7 +121,7 @@ class WebhookReceiverTest {
 
     assertThat(effects())
         .containsExactlyInAnyOrderEntriesOf(
-            Map.of("applied", 1, "duplicates", 1, "stale", 0, "rejected", 0));
+            Map.of("applied", 1, "duplicates", 1, "stale", 0, "ignored", 0, "rejected", 0));
     assertThat(orders.describe("order-1")).isEqualTo("paid 1999/0 eur");
   }
 
@@ -161,15 +172,77 @@ class WebhookReceiverTest {
     assertThat(post(paid, sign("whsec_wrong", now(), paid))).isEqualTo(400);
     assertThat(post(paid, null)).isEqualTo(400);
     assertThat(post(paid, "t=abc,v1=zz")).isEqualTo(400);
-    String noOrder = "{\"id\":\"evt_y\",\"type\":\"charge.succeeded\",\"created\":1}";
-    assertThat(deliver(noOrder)).isEqualTo(400);
+    String noCharge = "{\"id\":\"evt_y\",\"type\":\"charge.succeeded\",\"created\":1}";
+    assertThat(deliver(noCharge)).isEqualTo(400);
+    assertThat(deliver(paid.replace("\"type\":\"charge.succeeded\",", ""))).isEqualTo(400);
+    assertThat(deliver(paid.replaceFirst("\"created\":\\d+", "\"created\":\"soon\"")))
+        .isEqualTo(400);
 
     assertThat(effects())
         .containsExactlyInAnyOrderEntriesOf(
-            Map.of("applied", 0, "duplicates", 0, "stale", 0, "rejected", 6));
+            Map.of("applied", 0, "duplicates", 0, "stale", 0, "ignored", 0, "rejected", 8));
     assertThat(orders.describe("order-3")).isNull();
     assertThat(deliver(paid)).isEqualTo(200);
     assertThat(orders.describe("order-3")).isEqualTo("paid 1999/0 eur");
+  }
+
+  @Test
+  void authenticEventsTheReceiverDoesNotHandleAreAcknowledgedAndCountedAsIgnored()
+      throws Exception {
+    String customer =
+        "{\"id\":\"evt_cus\",\"object\":\"event\",\"type\":\"customer.created\",\"created\":"
+            + now()
+            + ",\"data\":{\"object\":{\"id\":\"cus_1\",\"object\":\"customer\"}}}";
+    String notAnOrder =
+        event("evt_other", "charge.succeeded", now(), "order-x", 0)
+            .replace("\"metadata\":{\"order_id\":\"order-x\"}", "\"metadata\":{}");
+
+    assertThat(deliverForAnswer(customer)).isEqualTo("200 {\"outcome\":\"IGNORED\"}");
+    assertThat(deliverForAnswer(notAnOrder)).isEqualTo("200 {\"outcome\":\"IGNORED\"}");
+    assertThat(deliverForAnswer(customer)).isEqualTo("200 {\"outcome\":\"DUPLICATE\"}");
+
+    assertThat(effects())
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of("applied", 0, "duplicates", 1, "stale", 0, "ignored", 2, "rejected", 0));
+    assertThat(orders.describe("order-x")).isNull();
+  }
+
+  @Test
+  void aPaymentInTheSameSecondAsItsRefundDoesNotUndoIt() throws Exception {
+    long t = now();
+    assertThat(deliver(event("evt_r", "charge.refunded", t, "order-s", 1999))).isEqualTo(200);
+    assertThat(deliver(event("evt_s", "charge.succeeded", t, "order-s", 0))).isEqualTo(200);
+
+    assertThat(effects()).containsEntry("applied", 1).containsEntry("stale", 1);
+    assertThat(orders.describe("order-s")).isEqualTo("refunded 1999/1999 eur");
+  }
+
+  @Test
+  void aRefundInTheSameSecondAsThePaymentIsApplied() throws Exception {
+    long t = now();
+    assertThat(deliver(event("evt_s", "charge.succeeded", t, "order-t", 0))).isEqualTo(200);
+    assertThat(deliver(event("evt_r", "charge.refunded", t, "order-t", 1999))).isEqualTo(200);
+
+    assertThat(effects()).containsEntry("applied", 2).containsEntry("stale", 0);
+    assertThat(orders.describe("order-t")).isEqualTo("refunded 1999/1999 eur");
+  }
+
+  @Test
+  void partialRefundsInOneSecondKeepTheLargerRefundedAmountInEitherOrder() throws Exception {
+    long t = now();
+    assertThat(deliver(event("evt_r2", "charge.refunded", t, "order-p", 1500))).isEqualTo(200);
+    assertThat(deliver(event("evt_r1", "charge.refunded", t, "order-p", 500))).isEqualTo(200);
+
+    assertThat(orders.describe("order-p")).isEqualTo("refunded 1999/1500 eur");
+  }
+
+  @Test
+  void aRefundIsFinalForItsCharge() throws Exception {
+    long t = now();
+    assertThat(deliver(event("evt_r", "charge.refunded", t - 5, "order-f", 1999))).isEqualTo(200);
+    assertThat(deliver(event("evt_s", "charge.succeeded", t, "order-f", 0))).isEqualTo(200);
+
+    assertThat(orders.describe("order-f")).isEqualTo("refunded 1999/1999 eur");
   }
 
   @Test
