@@ -53,7 +53,7 @@ class QueueConsumerCrashTest {
       assumeTrue(false, "RabbitMQ does not answer (" + e + "); set SAFERETRY_AMQP_URL to run this");
     }
     channel = amqp.createChannel();
-    channel.queueDeclare(queue, false, false, false, null);
+    QueueConsumer.declare(channel, queue);
     try (Connection c = DriverManager.getConnection(PG_URL + "&connectTimeout=3");
         Statement s = c.createStatement()) {
       pgSchema = "qc_" + run;
@@ -69,6 +69,7 @@ class QueueConsumerCrashTest {
   void cleanUp() throws Exception {
     if (channel != null) {
       channel.queueDelete(queue);
+      channel.queueDelete(queue + ".dead-letter");
       amqp.close();
     }
     if (pgSchema != null) {

@@ -1,6 +1,7 @@
 package dev.saferetry.examples;
 
 import dev.saferetry.examples.harness.Options;
+import dev.saferetry.resilience.Sleeper;
 import java.util.Map;
 
 /**
@@ -15,9 +16,11 @@ public final class QueueCrashMain {
     Map<String, String> o = Options.parse(args);
     String queue = o.get("queue");
     String crashOn = o.get("crash-on");
-    QueueConsumer consumer = new QueueConsumer(o.get("amqp-url"), queue, o.get("jdbc-url"));
+    QueueConsumer consumer =
+        new QueueConsumer(o.get("amqp-url"), o.get("jdbc-url"), Sleeper.system());
     consumer.consumeWith(
         queue,
+        System.out::println,
         delivery -> {
           String id = delivery.getProperties().getMessageId();
           var outcome = consumer.process(delivery);
