@@ -12,8 +12,9 @@
  * wire and, in tests, carries a fake clock and sleeper.
  *
  * <p>Not examples: {@link dev.saferetry.examples.demo} (the guided tour and the world it arranges:
- * lost responses, an outage, a crash), {@link dev.saferetry.examples.harness} (child JVMs, argument
- * parsing, HTTP plumbing, a Stripe-shaped server), {@link dev.saferetry.examples.bench} and {@link
- * dev.saferetry.examples.chaos}.
+ * lost responses, an outage, a crash), {@link dev.saferetry.examples.harness} (argument parsing,
+ * HTTP plumbing, a Stripe-shaped server), {@link dev.saferetry.examples.bench} and {@link
+ * dev.saferetry.examples.chaos}. Child JVMs come from the SDK's test fixtures ({@code
+ * dev.saferetry.testing}).
  */
 package dev.saferetry.examples;
