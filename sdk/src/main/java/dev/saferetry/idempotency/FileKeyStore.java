@@ -23,10 +23,10 @@ import java.util.Optional;
  *
  * <p><b>Files.</b> The directory holds {@code intents.log} (an append-only log: a header with a
  * format version and the file's generation, then records framed with their length and a CRC32C),
- * {@code intents.mark} (the high-water mark: the log's generation and how many of its bytes were
- * synced), {@code saferetry.lock} and, briefly during a compaction, {@code intents.log.compact}.
- * Files are created readable and writable by their owner only; a symbolic link in place of the
- * directory or a file is refused.
+ * {@code intents.mark} (the high-water mark: the log's generation, how many of its bytes were
+ * synced and how far it was preallocated), {@code saferetry.lock} and, while a compaction runs,
+ * {@code intents.log.compact}. Files are created readable and writable by their owner only; a
+ * symbolic link in place of the directory or a file is refused.
  *
  * <p><b>Access.</b> On file systems with POSIX permissions, the directory and its files must belong
  * to the user running the store, and no other user may write them: otherwise opening fails, and
@@ -34,33 +34,39 @@ import java.util.Optional;
  * only read is made owner-only, with a warning.
  *
  * <p><b>Durability.</b> {@link #begin} and {@link #abandon} return after an fsync that covers their
- * record — one fsync, shared by concurrent callers (group commit); the high-water mark is updated
- * after it without a second sync. {@link #complete} only appends: a completion lost in a crash
+ * record — one {@code fdatasync}, shared by concurrent callers (group commit: the first waiting
+ * caller syncs for everyone who appended); the high-water mark is updated after it without a second
+ * sync. The log is preallocated ahead of its records in the background, so that this sync does not
+ * also have to write the file's size. {@link #complete} only appends: a completion lost in a crash
  * leaves the intent pending, which is safe (the retry reuses the key and the server replays).
- * {@link #close()} syncs outstanding completions.
+ * {@link #close()} syncs outstanding completions and cuts the unused preallocated space.
  *
  * <p><b>Damage.</b> On open, an incomplete record at the very end of the log, written after the
  * last sync the mark vouches for, is a write torn by a crash: its bytes are saved to {@code
- * intents.log.torn-<offset>} and cut off, with a warning. Anything else — a complete record with a
- * bad checksum, more trailing bytes than one record, a log shorter than the mark, an emptied,
- * deleted or replaced log, a missing mark, an unknown format version — is a {@link
- * KeyStoreException} naming the file and byte offset, and every file is left exactly as it was. A
- * version-1 log (written by earlier releases) is read and rewritten in the current format.
+ * intents.log.torn-<offset>} and cut off, with a warning. Zeros in the space the mark says was
+ * preallocated are space not yet written. Anything else — a complete record with a bad checksum,
+ * more trailing bytes than one record, zeros beyond the preallocated space, a log shorter than the
+ * mark, an emptied, deleted or replaced log, a missing mark, an unknown format version — is a
+ * {@link KeyStoreException} naming the file and byte offset, and every file is left exactly as it
+ * was. A log of format version 1 or 2 (written by earlier releases) is read and rewritten in the
+ * current format.
  *
  * <p><b>Full disk.</b> A record that cannot be written or synced fails its call; nothing already
  * acknowledged is lost. A failed sync may have lost everything written since the previous one, so
- * the next call first rewrites the log from memory into a new file; once space returns, the store
- * works again without a reopen.
+ * the next call first rewrites the log into a new file, from its synced part and the records kept
+ * in memory since; once space returns, the store works again without a reopen.
  *
  * <p><b>One process at a time.</b> The store locks {@code saferetry.lock} and the log itself for
  * its lifetime, so deleting the lock file lets no other process in; opening a locked directory —
  * from another process or a second time in this one — fails with a {@link KeyStoreException}.
  *
- * <p><b>Space.</b> The log grows with every intent until {@link #purgeExpired} compacts it,
- * dropping completed records past their expiry and superseded records: call it periodically (for
- * example hourly, with the client's clock). On open, a log larger than 1 MiB in which most records
- * are superseded is compacted as well (without dropping anything live or expired); if that fails (a
- * full disk), the store opens with the log as it is.
+ * <p><b>Memory and space.</b> The store keeps pending intents in memory and, for a completed one,
+ * only where its record is in the log (a few dozen bytes): a completed intent asked for again is
+ * read back from the file. Opening reads the log once, sequentially. In the background, the store
+ * compacts a log of more than 1 MiB once most of its bytes are superseded records, holding other
+ * callers up for one sync at most; {@link #purgeExpired} does the same in the caller's thread and
+ * also drops completed records past their expiry: call it periodically (for example hourly, with
+ * the client's clock). If a compaction fails (a full disk), the log in use is intact.
  *
  * <p>This class is thread-safe.
  */
@@ -116,14 +122,53 @@ public final class FileKeyStore implements KeyStore {
 
   /**
    * Drops completed records expired at {@code now}, then compacts the log: the live records are
-   * written to a new file, which is synced, recorded in the high-water mark and atomically renamed
-   * over the old one before the directory is synced. Blocks other calls on this store while it
-   * runs. If it fails (a full disk), the log in use is intact.
+   * copied to a new file while other calls go on; the records appended meanwhile follow, and the
+   * new file is sealed, synced and atomically renamed over the old one, holding other calls up for
+   * that one sync. If it fails (a full disk), the log in use is intact.
    */
   @Override
   public int purgeExpired(Instant now) {
     return store.purgeExpired(now);
   }
+
+  /**
+   * Returns figures of this store: what it holds and what it did since it was opened. For
+   * monitoring and benchmarks; reading them costs a brief hold of the store's lock.
+   */
+  public Stats stats() {
+    LogStore.Stats s = store.stats();
+    return new Stats(
+        s.intents(),
+        s.pending(),
+        s.logBytes(),
+        s.liveBytes(),
+        s.appends(),
+        s.syncs(),
+        s.compactions());
+  }
+
+  /**
+   * Figures of a {@link FileKeyStore}.
+   *
+   * @param intents the intents the store holds (pending and completed, expired or not)
+   * @param pendingIntents how many of them are pending
+   * @param logBytes the size of the log's records, without space preallocated after them
+   * @param liveBytes how many of those bytes a compaction would keep
+   * @param appends records appended since the store was opened
+   * @param syncs syncs of appended records since the store was opened: with concurrent callers,
+   *     fewer than the durable records, which share them
+   * @param compactions compactions since the store was opened, in the background or by {@link
+   *     FileKeyStore#purgeExpired}
+   *     <p>Instances are immutable and thread-safe.
+   */
+  public record Stats(
+      long intents,
+      long pendingIntents,
+      long logBytes,
+      long liveBytes,
+      long appends,
+      long syncs,
+      long compactions) {}
 
   /** Syncs outstanding completions, closes the log and releases the directory lock. */
   @Override
@@ -145,7 +190,7 @@ public final class FileKeyStore implements KeyStore {
     }
 
     /**
-     * How long the thread that performs a shared fsync waits first for more concurrent records to
+     * How long the caller that performs a shared fsync waits first for more concurrent records to
      * join it. Default {@link Duration#ZERO}: records that arrive while an fsync runs already share
      * the next one, which is enough batching for most loads; a small window (a few hundred
      * microseconds) trades single-caller latency for fewer fsyncs under heavy concurrency.

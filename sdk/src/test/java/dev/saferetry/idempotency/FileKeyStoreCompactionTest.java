@@ -7,6 +7,7 @@ import static dev.saferetry.idempotency.Intents.pending;
 import static dev.saferetry.idempotency.Intents.succeeded;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.saferetry.internal.store.LogStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -55,11 +56,11 @@ class FileKeyStoreCompactionTest {
         store.abandon(CHARGES, "order-" + i);
       }
       IntentRecord kept = store.begin(pending("kept")).record();
-      long before = Files.size(dir.resolve("intents.log"));
+      long before = StoreFileBytes.recordsEnd(dir);
 
       assertThat(store.purgeExpired(T0)).isZero();
 
-      assertThat(Files.size(dir.resolve("intents.log"))).isLessThan(before / 50);
+      assertThat(StoreFileBytes.recordsEnd(dir)).isLessThan(before / 50);
       assertThat(store.pending()).containsExactly(kept);
     }
     try (var listing = Files.list(dir)) {
@@ -69,23 +70,45 @@ class FileKeyStoreCompactionTest {
   }
 
   @Test
-  void largeLogOfMostlySupersededRecordsIsCompactedOnOpen() throws Exception {
+  void largeLogOfMostlySupersededRecordsIsCompactedInTheBackgroundAfterOpen() throws Exception {
     IntentRecord first = pending("order-1");
     IntentRecord done = succeeded(first, "ch_1");
-    try (FileKeyStore store = FileKeyStore.open(dir)) {
+    try (LogStore store = LogStore.open(dir, new LogStore.Options(0, false, Long.MAX_VALUE))) {
       store.begin(first);
-      for (int i = 0; i < 12_000; i++) {
+      for (int i = 0; i < 20_000; i++) {
         store.complete(done); // e.g. an intent re-sent and replayed many times
       }
     }
-    assertThat(Files.size(dir.resolve("intents.log"))).isGreaterThan(1024 * 1024);
+    assertThat(StoreFileBytes.size(dir)).isGreaterThan(LogStore.AUTO_COMPACT_BYTES);
 
-    try (FileKeyStore store = FileKeyStore.open(dir)) {
-      assertThat(Files.size(dir.resolve("intents.log"))).isLessThan(1024);
+    try (LogStore store = LogStore.open(dir, 0)) {
+      store.awaitBackgroundWork();
+      assertThat(store.stats().compactions()).isEqualTo(1);
+      assertThat(StoreFileBytes.recordsEnd(dir)).isLessThan(1024);
       assertThat(store.find(CHARGES, "order-1")).contains(done);
     }
     try (FileKeyStore store = FileKeyStore.open(dir)) {
       assertThat(store.find(CHARGES, "order-1")).contains(done);
+    }
+  }
+
+  @Test
+  void aLogThatGrowsMostlySupersededIsCompactedInTheBackgroundWhileInUse() throws Exception {
+    IntentRecord first = pending("order-1");
+    IntentRecord done = succeeded(first, "ch_1");
+    try (LogStore store = LogStore.open(dir, 0)) {
+      store.begin(first);
+      for (int i = 0; i < 20_000; i++) {
+        store.complete(done);
+      }
+      store.awaitBackgroundWork();
+      assertThat(store.stats().compactions()).isPositive();
+      assertThat(store.stats().logBytes()).isLessThan(LogStore.AUTO_COMPACT_BYTES);
+      assertThat(store.find(CHARGES, "order-1")).contains(done);
+    }
+    try (FileKeyStore store = FileKeyStore.open(dir)) {
+      assertThat(store.find(CHARGES, "order-1")).contains(done);
+      assertThat(store.stats().intents()).isEqualTo(1);
     }
   }
 

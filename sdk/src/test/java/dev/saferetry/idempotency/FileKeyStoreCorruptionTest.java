@@ -173,9 +173,9 @@ class FileKeyStoreCorruptionTest {
   @Test
   void unknownFormatVersionIsReportedAndTheFileIsLeftAsIs() throws Exception {
     byte[] bytes = StoreFileBytes.read(dir);
-    ByteBuffer.wrap(bytes).putInt(4, 3);
+    ByteBuffer.wrap(bytes).putInt(4, 4);
     StoreFileBytes.write(dir, bytes);
-    assertDamagedAt(4, "version 3");
+    assertDamagedAt(4, "version 4");
   }
 
   @Test

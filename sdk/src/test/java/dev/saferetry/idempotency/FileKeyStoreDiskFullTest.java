@@ -6,6 +6,7 @@ import static dev.saferetry.idempotency.Intents.succeeded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.saferetry.internal.store.LogStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,6 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * that was acknowledged, and the store works again once space returns, without a reopen.
  */
 class FileKeyStoreDiskFullTest {
+  private static final int MAX_BEGINS = 5_000;
+
   @TempDir Path parent;
 
   @Test
@@ -31,7 +34,8 @@ class FileKeyStoreDiskFullTest {
         acknowledged.add(store.begin(pending("before-full")).record());
         fs.fill();
         IntentRecord refused = null;
-        for (int i = 0; i < 200 && refused == null; i++) {
+        // the space preallocated before the disk filled takes a few hundred begins first
+        for (int i = 0; i < MAX_BEGINS && refused == null; i++) {
           IntentRecord candidate = pending("while-full-" + i);
           try {
             acknowledged.add(store.begin(candidate).record());
@@ -68,8 +72,9 @@ class FileKeyStoreDiskFullTest {
         store.begin(done);
         fs.fill();
         store.complete(succeeded(done, "ch_1")); // appended only: it waits in the page cache
-        // appends within blocks the device already holds still sync; the first new block fails
-        for (int i = 0; i < 200 && lost == null; i++) {
+        // appends within blocks the device already holds (preallocated ones too) still sync; the
+        // first new block fails
+        for (int i = 0; i < MAX_BEGINS && lost == null; i++) {
           IntentRecord candidate = pending("while-full-" + i);
           try {
             store.begin(candidate);
@@ -108,19 +113,21 @@ class FileKeyStoreDiskFullTest {
     try (SmallFileSystem fs = SmallFileSystem.tmpfs(parent, "4m")) {
       Path dir = fs.root();
       IntentRecord first = pending("order-1");
-      try (FileKeyStore store = FileKeyStore.open(dir)) {
+      try (LogStore store = LogStore.open(dir, new LogStore.Options(0, false, Long.MAX_VALUE))) {
         store.begin(first);
-        for (int i = 0; i < 12_000; i++) {
+        for (int i = 0; i < 20_000; i++) {
           store.complete(succeeded(first, "ch_1")); // re-sent and replayed many times
         }
       }
       long size = StoreFileBytes.size(dir);
+      assertThat(size).isGreaterThan(LogStore.AUTO_COMPACT_BYTES);
       fs.fill();
       for (int i = 0; i < 3; i++) {
         String output =
             StoreFileBytes.logOutputOf(
                 () -> {
-                  try (FileKeyStore store = FileKeyStore.open(dir)) {
+                  try (LogStore store = LogStore.open(dir, 0)) {
+                    store.awaitBackgroundWork(); // the compaction this log calls for
                     assertThat(store.find(CHARGES, "order-1")).contains(succeeded(first, "ch_1"));
                   }
                   return null;
@@ -131,8 +138,10 @@ class FileKeyStoreDiskFullTest {
       assertThat(StoreFileBytes.size(dir)).isEqualTo(size);
       assertThat(dir.resolve("intents.log.compact")).doesNotExist();
       fs.free();
-      try (FileKeyStore store = FileKeyStore.open(dir)) {
-        assertThat(StoreFileBytes.size(dir)).isLessThan(1024);
+      try (LogStore store = LogStore.open(dir, 0)) {
+        store.awaitBackgroundWork();
+        assertThat(StoreFileBytes.recordsEnd(dir)).isLessThan(1024);
+        assertThat(store.stats().compactions()).isEqualTo(1);
       }
     }
   }

@@ -35,7 +35,7 @@ class FileKeyStoreHighWaterMarkTest {
       try (FileKeyStore store = FileKeyStore.open(dir)) {
         store.begin(pending("order-" + i));
       }
-      ends[i] = size();
+      ends[i] = recordsEnd();
     }
     return ends;
   }
@@ -55,7 +55,7 @@ class FileKeyStoreHighWaterMarkTest {
     StoreFileBytes.write(dir, new byte[0]);
 
     assertRefused("is empty", "were synced");
-    assertThat(size()).isZero();
+    assertThat(StoreFileBytes.size(dir)).isZero();
   }
 
   @Test
@@ -163,7 +163,7 @@ class FileKeyStoreHighWaterMarkTest {
     try (ChildJvm child = ChildJvm.start(LockHolderMain.class, dir.toString())) {
       child.awaitLine("OPENED");
       for (int i = 0; i < 5; i++) {
-        beforeLast = size(); // every earlier begin is synced: the next record starts here
+        beforeLast = recordsEnd(); // every earlier begin is synced: the next record starts here
         child.send("begin order-" + i);
         keys.add(child.awaitLine("BEGUN order-" + i).split(" ")[2]);
       }
@@ -188,13 +188,13 @@ class FileKeyStoreHighWaterMarkTest {
       child.awaitLine("OPENED");
       child.send("begin order-1");
       key = child.awaitLine("BEGUN order-1").split(" ")[2];
-      long synced = size();
+      long synced = recordsEnd();
       child.send("complete order-1"); // appended, never synced
       child.awaitLine("COMPLETED");
       assertThat(child.kill()).isEqualTo(SIGKILL_EXIT);
       // a power failure after the kill tears the unsynced completion
       byte[] bytes = StoreFileBytes.read(dir);
-      assertThat(bytes.length).isGreaterThan((int) synced);
+      assertThat(StoreFileBytes.recordsEnd(bytes)).isGreaterThan(synced);
       StoreFileBytes.write(dir, Arrays.copyOf(bytes, (int) synced + 11));
 
       String output =
@@ -255,9 +255,10 @@ class FileKeyStoreHighWaterMarkTest {
     StoreFileBytes.assertOpenRefusedChangingNothing(dir, where, why);
   }
 
-  private long size() {
+  /** The end of the log's records (the file may go on with preallocated zeros). */
+  private long recordsEnd() {
     try {
-      return StoreFileBytes.size(dir);
+      return StoreFileBytes.recordsEnd(dir);
     } catch (IOException e) {
       throw new AssertionError(e);
     }

@@ -31,6 +31,26 @@ final class StoreFileBytes {
     return Files.size(dir.resolve(LOG));
   }
 
+  /**
+   * The end of the records in the log, found by walking its frames (length, checksum, payload) from
+   * the header: a log may end with preallocated zeros, so its size says nothing.
+   */
+  static long recordsEnd(Path dir) throws IOException {
+    return recordsEnd(read(dir));
+  }
+
+  static long recordsEnd(byte[] log) {
+    int pos = 16;
+    while (pos + 8 <= log.length) {
+      int length = java.nio.ByteBuffer.wrap(log, pos, 4).getInt();
+      if (length <= 0 || pos + 8L + length > log.length) {
+        break;
+      }
+      pos += 8 + length;
+    }
+    return pos;
+  }
+
   static byte[] readMark(Path dir) throws IOException {
     return Files.readAllBytes(dir.resolve(MARK));
   }

@@ -15,31 +15,39 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code intents.mark}: which log generation the directory holds and how many of its bytes were
- * synced. A log that is shorter, missing, empty or of another generation was truncated, deleted or
- * replaced behind the store's back, which the bytes of the log alone cannot show.
+ * {@code intents.mark}: which log generation the directory holds, how many of its bytes were
+ * synced, and up to where the store preallocated it. A log that is shorter, missing, empty or of
+ * another generation was truncated, deleted or replaced behind the store's back, which the bytes of
+ * the log alone cannot show; zeros past the preallocated end were not written by the store.
  *
  * <p>The mark costs no sync on the critical path: after each group sync of the log, the leader
- * overwrites the mark's 28 bytes in place without syncing them. The kernel writes them back later;
- * until then, or if they are lost in a power failure, the mark on disk is an older, lower value —
- * still true, only less precise. A process killed by a signal loses nothing of it. Generation
- * changes (creation, compaction, close) are synced.
+ * overwrites the mark in place without syncing it. The kernel writes it back later; until then, or
+ * if it is lost in a power failure, the mark on disk is an older, lower value — still true, only
+ * less precise. A process killed by a signal loses nothing of it. A larger preallocated end is
+ * synced before the log grows into it; closing syncs the mark.
  *
- * <p>Not thread-safe: the log's sync leader or the store's lock serialises its use.
+ * <p>Thread-safe: writers are serialised; the value written is always the latest.
  */
 final class HighWaterMark implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LogStore.class);
   static final String FILE = "intents.mark";
   static final String NEW_FILE = "intents.mark.new";
-  static final int SIZE = 28;
+  static final int SIZE = 36;
+  static final int SIZE_V1 = 28;
   private static final byte[] MAGIC = "SRKM".getBytes(StandardCharsets.US_ASCII);
-  private static final int VERSION = 1;
+  private static final int VERSION = 2;
 
-  /** A mark: log generation {@code generation} had {@code length} bytes on stable storage. */
-  record Value(long generation, long length) {}
+  /**
+   * A mark: log generation {@code generation} had {@code length} bytes on stable storage, and the
+   * store preallocated it up to {@code allocated} (0: not preallocated).
+   */
+  record Value(long generation, long length, long allocated) {}
 
-  /** What the directory holds: no mark, an empty one (an operator's acceptance) or a value. */
-  record Found(boolean exists, Value value) {
+  /**
+   * What the directory holds: no mark, an empty one (an operator's acceptance) or a value, in
+   * version 1 (without a preallocated end) or 2.
+   */
+  record Found(boolean exists, Value value, int version) {
     boolean accepted() {
       return exists && value == null;
     }
@@ -64,27 +72,32 @@ final class HighWaterMark implements AutoCloseable {
   static Found read(Path dir) throws IOException {
     Path file = dir.resolve(FILE);
     if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-      return new Found(false, null);
+      return new Found(false, null, 0);
     }
     StoreFiles.checkExistingFile(file);
     try (FileChannel channel = StoreFiles.open(file, false)) {
       byte[] data = StoreFiles.readAll(channel, file);
       if (data.length == 0) {
-        return new Found(true, null);
+        return new Found(true, null, 0);
       }
-      return new Found(true, decode(file, data));
+      return decode(file, data);
     }
   }
 
-  private static Value decode(Path file, byte[] data) {
+  private static Found decode(Path file, byte[] data) {
     ByteBuffer in = ByteBuffer.wrap(data);
-    if (data.length != SIZE || !Arrays.equals(data, 0, 4, MAGIC, 0, 4) || in.getInt(4) != VERSION) {
-      throw LogScanner.corrupt(file, 0, "not a SafeRetry high-water mark of this version");
+    int version = data.length >= 8 ? in.getInt(4) : 0;
+    int size = version == 1 ? SIZE_V1 : SIZE;
+    if (data.length != size
+        || !Arrays.equals(data, 0, 4, MAGIC, 0, 4)
+        || (version != 1 && version != VERSION)) {
+      throw LogScanner.corrupt(file, 0, "not a SafeRetry high-water mark of a known version");
     }
-    if (crc(data) != in.getInt(SIZE - 4)) {
-      throw LogScanner.corrupt(file, SIZE - 4, "checksum mismatch");
+    if (crc(data, size - 4) != in.getInt(size - 4)) {
+      throw LogScanner.corrupt(file, size - 4, "checksum mismatch");
     }
-    return new Value(in.getLong(8), in.getLong(16));
+    long allocated = version == 1 ? 0 : in.getLong(24);
+    return new Found(true, new Value(in.getLong(8), in.getLong(16), allocated), version);
   }
 
   /** Creates the mark atomically (new file, sync, rename, directory sync) and keeps it open. */
@@ -101,25 +114,27 @@ final class HighWaterMark implements AutoCloseable {
     return new HighWaterMark(file, StoreFiles.open(file, false), value);
   }
 
-  /** Opens the existing mark of {@code dir}, which {@link #read} found to hold {@code value}. */
+  /** Opens the existing version-2 mark of {@code dir}, which {@link #read} found to hold value. */
   static HighWaterMark openExisting(Path dir, Value value) throws IOException {
     Path file = dir.resolve(FILE);
     return new HighWaterMark(file, StoreFiles.open(file, false), value);
   }
 
   /** Overwrites the mark in place without syncing: a lower bound until the kernel writes it. */
-  void write(Value value) throws IOException {
+  synchronized void write(Value value) throws IOException {
     StoreFiles.writeFully(channel, encode(value), 0);
     last = value;
   }
 
   /**
-   * Overwrites the mark after a good sync of the log. A mark left behind is lower, never wrong, so
-   * a failure here fails nothing: it is logged once until an overwrite succeeds again.
+   * Records that {@code length} bytes of log {@code generation} are synced, without a sync. A mark
+   * left behind is lower, never wrong, so a failure here fails nothing: it is logged once until an
+   * overwrite succeeds again.
    */
-  void advance(Value value) {
+  synchronized void advance(long generation, long length) {
+    long allocated = generation == last.generation() ? last.allocated() : 0;
     try {
-      write(value);
+      write(new Value(generation, length, allocated));
       failing = false;
     } catch (IOException e) {
       if (!failing) {
@@ -129,8 +144,20 @@ final class HighWaterMark implements AutoCloseable {
     }
   }
 
+  /** Records, durably, that log {@code generation} may be preallocated up to {@code allocated}. */
+  void allocate(long generation, long length, long allocated) throws IOException {
+    synchronized (this) {
+      write(new Value(generation, Math.max(length, lengthOf(generation)), allocated));
+    }
+    channel.force(false); // outside the lock: a leader's overwrite meanwhile keeps the new end
+  }
+
+  private long lengthOf(long generation) {
+    return generation == last.generation() ? last.length() : 0;
+  }
+
   /** Overwrites the mark in place and syncs it. */
-  void writeDurably(Value value) throws IOException {
+  synchronized void writeDurably(Value value) throws IOException {
     write(value);
     channel.force(false);
   }
@@ -140,20 +167,21 @@ final class HighWaterMark implements AutoCloseable {
   }
 
   /** The value last written or read. */
-  Value last() {
+  synchronized Value last() {
     return last;
   }
 
   private static ByteBuffer encode(Value value) {
     ByteBuffer out = ByteBuffer.allocate(SIZE);
     out.put(MAGIC).putInt(VERSION).putLong(value.generation()).putLong(value.length());
-    out.putInt(crc(out.array()));
+    out.putLong(value.allocated());
+    out.putInt(crc(out.array(), SIZE - 4));
     return out.flip();
   }
 
-  private static int crc(byte[] data) {
+  private static int crc(byte[] data, int length) {
     CRC32C crc = new CRC32C();
-    crc.update(data, 0, SIZE - 4);
+    crc.update(data, 0, length);
     return (int) crc.getValue();
   }
 

@@ -13,8 +13,11 @@ final class LogFormat {
 
   static final byte[] MAGIC = "SRKS".getBytes(StandardCharsets.US_ASCII);
 
-  /** The version this code writes: a header with a generation, explicit state codes. */
-  static final int VERSION = 2;
+  /** The version this code writes: compact records, a scope dictionary, sealed compactions. */
+  static final int VERSION = 3;
+
+  /** The second version: full text fields, explicit state codes. Read, then upgraded. */
+  static final int VERSION_2 = 2;
 
   /** The first version: an 8-byte header and enum ordinals as states. Read, then upgraded. */
   static final int VERSION_1 = 1;
@@ -29,6 +32,12 @@ final class LogFormat {
   /** The largest frame; a crash can tear at most the one frame being written. */
   static final int MAX_FRAME = FRAME_HEADER_SIZE + MAX_PAYLOAD;
 
+  /**
+   * The unit a disk writes atomically, at the least. Zeros that start on such a boundary in
+   * preallocated space are space never written, even inside a frame a crash tore.
+   */
+  static final int SECTOR = 512;
+
   private static final SecureRandom GENERATIONS = new SecureRandom();
 
   private LogFormat() {}
@@ -42,35 +51,43 @@ final class LogFormat {
     return generation;
   }
 
-  /** Returns the file header of a log of {@code generation}, ready to write. */
-  static ByteBuffer header(long generation) {
+  /** Returns the file header of a log of {@code generation} in {@code version}, ready to write. */
+  static ByteBuffer header(int version, long generation) {
     ByteBuffer header = ByteBuffer.allocate(HEADER_SIZE);
-    header.put(MAGIC).putInt(VERSION).putLong(generation).flip();
+    header.put(MAGIC).putInt(version).putLong(generation).flip();
     return header;
   }
 
-  /** Returns the frame for a payload, ready to write. */
-  static ByteBuffer frame(byte[] payload) {
-    if (payload.length == 0 || payload.length > MAX_PAYLOAD) {
-      throw new IllegalArgumentException(
-          "an intent record of "
-              + payload.length
-              + " bytes cannot be stored (limit "
-              + MAX_PAYLOAD
-              + " bytes)");
-    }
-    ByteBuffer frame = ByteBuffer.allocate(FRAME_HEADER_SIZE + payload.length);
-    frame.putInt(payload.length);
-    frame.putInt(crc(payload.length, payload, 0));
-    frame.put(payload).flip();
-    return frame;
+  /** Returns the file header of a current-version log of {@code generation}, ready to write. */
+  static ByteBuffer header(long generation) {
+    return header(VERSION, generation);
   }
 
   /** The checksum of a frame: CRC32C over the four length bytes, then the payload. */
   static int crc(int length, byte[] data, int payloadOffset) {
     CRC32C crc = new CRC32C();
-    crc.update(ByteBuffer.allocate(4).putInt(length).flip());
+    crc.update(length >>> 24);
+    crc.update(length >>> 16);
+    crc.update(length >>> 8);
+    crc.update(length);
     crc.update(data, payloadOffset, length);
     return (int) crc.getValue();
+  }
+
+  /**
+   * Returns the payload length of a complete frame with a correct checksum at {@code offset} of
+   * {@code data} (valid up to {@code limit}), or -1.
+   */
+  static int validFrameLength(byte[] data, int offset, int limit) {
+    if (limit - offset < FRAME_HEADER_SIZE) {
+      return -1;
+    }
+    int length = ByteBuffer.wrap(data, offset, FRAME_HEADER_SIZE).getInt();
+    int payload = offset + FRAME_HEADER_SIZE;
+    if (length <= 0 || length > MAX_PAYLOAD || length > limit - payload) {
+      return -1;
+    }
+    int crc = ByteBuffer.wrap(data, offset + 4, 4).getInt();
+    return crc(length, data, payload) == crc ? length : -1;
   }
 }

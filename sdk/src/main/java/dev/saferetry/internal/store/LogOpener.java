@@ -7,31 +7,27 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Opens the log of a store directory: locks it, finishes a compaction a crash interrupted, reads
- * and checks it against the high-water mark, cuts a torn tail (saved to a side file), and leaves it
- * positioned for appends with the mark vouching for its content. Stateless.
+ * Opens the log of a store directory: locks it, finishes a compaction a crash interrupted after its
+ * seal, reads and checks the log against the high-water mark, cuts a torn tail (saved to a side
+ * file), rewrites a log of an older format, and leaves the log indexed with the mark vouching for
+ * its content. Stateless.
  */
 final class LogOpener {
-  private static final Logger LOG = LoggerFactory.getLogger(LogStore.class);
 
   /**
-   * An opened log: its file, its locked channel positioned at the end, its mark (null for a
-   * version-1 log, which gets one when it is upgraded), generation, version, size and records.
+   * An opened log: its file, locked channel, mark, generation, the end of its records, the end of
+   * the zeros preallocated after them (0 if none), and its index.
    */
   record Opened(
       Path file,
       FileChannel channel,
       HighWaterMark mark,
       long generation,
-      int version,
       long size,
-      List<LogEntry> entries)
+      long allocated,
+      IntentIndex index)
       implements AutoCloseable {
     @Override
     public void close() {
@@ -49,21 +45,29 @@ final class LogOpener {
    */
   static Opened open(Path dir) {
     Path file = dir.resolve(LogFormat.LOG_FILE);
-    String lockName = "store directory " + dir;
     FileChannel channel = null;
     try {
       StoreFiles.checkExistingFile(file);
       if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-        channel = StoreFiles.openLocked(file, false, lockName);
+        channel = StoreFiles.openLocked(file, false, lockName(dir));
       }
       HighWaterMark.Found found = HighWaterMark.read(dir);
       Files.deleteIfExists(dir.resolve(HighWaterMark.NEW_FILE));
-      channel = finishCompaction(dir, found, channel);
+      channel = SealedCompaction.finish(dir, found, channel);
       if (channel == null) {
-        refuseIfSynced(dir, file, found, "is missing");
-        channel = StoreFiles.openLocked(file, true, lockName);
+        MarkCheck.refuseIfSynced(dir, file, found, "is missing");
+        channel = StoreFiles.openLocked(file, true, lockName(dir));
       }
-      return read(dir, file, channel, found);
+      LogScanner.Header header = LogScanner.header(file, headerBytes(channel));
+      if (header.version() == 0) {
+        return startEmpty(dir, file, channel, found, channel.size() == 0 ? "is empty" : "is torn");
+      }
+      if (header.version() != LogFormat.VERSION) {
+        channel = LegacyUpgrade.run(dir, file, channel, found, header);
+        found = HighWaterMark.read(dir);
+        header = LogScanner.header(file, headerBytes(channel));
+      }
+      return read(dir, file, channel, found, header);
     } catch (IOException | RuntimeException e) {
       StoreFiles.closeQuietly(channel);
       if (e instanceof KeyStoreException kse) {
@@ -73,175 +77,75 @@ final class LogOpener {
     }
   }
 
-  /** Reads and checks the locked log; its mark is opened last, when nothing can fail any more. */
-  private static Opened read(Path dir, Path file, FileChannel channel, HighWaterMark.Found found)
+  static String lockName(Path dir) {
+    return "store directory " + dir;
+  }
+
+  /** Reads, checks and indexes a current-format log; its mark is opened last. */
+  private static Opened read(
+      Path dir, Path file, FileChannel channel, HighWaterMark.Found found, LogScanner.Header header)
       throws IOException {
-    byte[] data = StoreFiles.readAll(channel, file);
-    LogScanner.Header header = LogScanner.header(file, data);
-    if (header.version() == 0) {
-      HighWaterMark mark =
-          startEmpty(dir, file, channel, found, data.length == 0 ? "is empty" : "is torn");
-      long generation = mark.last().generation();
-      return new Opened(
-          file, channel, mark, generation, LogFormat.VERSION, LogFormat.HEADER_SIZE, List.of());
+    long size = channel.size();
+    IntentIndex index = new IntentIndex();
+    LogScanner.Scan scan = LogScanner.scan(file, channel, size, index);
+    HighWaterMark.Value value = found.value();
+    boolean sameGeneration = value != null && value.generation() == header.generation();
+    boolean sealedOverMark =
+        value != null
+            && !sameGeneration
+            && scan.sealEnd() > 0
+            && scan.sealedPrevious() == value.generation();
+    MarkCheck.identity(dir, file, found, header, size, sealedOverMark);
+    long allocated = sameGeneration ? value.allocated() : 0;
+    long validEnd = scan.validEnd();
+    long tornEnd = LogTail.check(file, channel, validEnd, size, allocated);
+    long synced = sealedOverMark ? scan.sealEnd() : value == null ? 0 : value.length();
+    MarkCheck.length(dir, file, synced, validEnd);
+    if (tornEnd > validEnd) {
+      TornTail.cut(dir, file, channel, validEnd, tornEnd);
     }
-    checkIdentity(dir, file, found, header, data.length);
-    LogScanner.Scan scan = LogScanner.scan(file, data, header);
-    checkLength(dir, file, found, scan.validEnd());
-    if (scan.torn()) {
-      TornTail.cut(dir, file, channel, data, scan.validEnd());
-    }
-    channel.position(scan.validEnd());
-    HighWaterMark mark = null;
-    if (header.version() == LogFormat.VERSION) {
-      HighWaterMark.Value seen = new HighWaterMark.Value(header.generation(), scan.validEnd());
-      mark = vouch(dir, channel, found, seen);
-    }
+    boolean zerosKept = tornEnd == validEnd && size > validEnd;
+    long kept = zerosKept ? Math.max(allocated, size) : 0;
+    HighWaterMark mark =
+        vouch(dir, channel, found, new HighWaterMark.Value(header.generation(), validEnd, kept));
     return new Opened(
-        file,
-        channel,
-        mark,
-        header.generation(),
-        header.version(),
-        scan.validEnd(),
-        scan.entries());
-  }
-
-  /**
-   * A crash after a compaction moved the mark to its new file, but before the rename: the new file
-   * is complete and synced, so finish the rename. Any other compaction file is an unfinished one
-   * and is removed; the old log is in force.
-   */
-  private static FileChannel finishCompaction(
-      Path dir, HighWaterMark.Found found, FileChannel channel) throws IOException {
-    Path compact = dir.resolve(LogFormat.COMPACT_FILE);
-    if (!Files.exists(compact, LinkOption.NOFOLLOW_LINKS)) {
-      return channel;
-    }
-    long wanted = found.value() == null ? 0 : found.value().generation();
-    FileChannel next = null;
-    if (wanted != 0 && (channel == null || generationOf(channel) != wanted)) {
-      StoreFiles.checkExistingFile(compact);
-      next = StoreFiles.openLocked(compact, false, "store directory " + dir);
-      if (generationOf(next) != wanted) {
-        StoreFiles.closeQuietly(next);
-        next = null;
-      }
-    }
-    if (next == null) {
-      Compactor.deleteLeftover(dir);
-      LOG.info("Removed an unfinished compaction file in {}", dir);
-      return channel;
-    }
-    Files.move(compact, dir.resolve(LogFormat.LOG_FILE), StandardCopyOption.ATOMIC_MOVE);
-    StoreFiles.forceDirectory(dir);
-    StoreFiles.closeQuietly(channel);
-    LOG.info("Finished a compaction in {} that a crash interrupted", dir);
-    return next;
-  }
-
-  private static long generationOf(FileChannel channel) throws IOException {
-    ByteBuffer header = ByteBuffer.allocate(LogFormat.HEADER_SIZE);
-    while (header.hasRemaining() && channel.read(header, header.position()) > 0) {
-      // until the header is complete or the file ends
-    }
-    boolean v2 = !header.hasRemaining() && header.getInt(4) == LogFormat.VERSION;
-    return v2 ? header.getLong(8) : 0;
+        file, channel, mark, header.generation(), validEnd, zerosKept ? size : 0, index);
   }
 
   /**
    * Writes a fresh header into a log that has none (new, or torn while it was created), unless the
    * mark says records were synced into it: then it was deleted or emptied behind the store's back.
    */
-  private static HighWaterMark startEmpty(
+  private static Opened startEmpty(
       Path dir, Path file, FileChannel channel, HighWaterMark.Found found, String what)
       throws IOException {
-    refuseIfSynced(dir, file, found, what);
+    MarkCheck.refuseIfSynced(dir, file, found, what);
     HighWaterMark.Value value = found.value();
     long generation = value != null ? value.generation() : LogFormat.newGeneration();
     channel.truncate(0);
     StoreFiles.writeFully(channel, LogFormat.header(generation), 0);
-    channel.position(LogFormat.HEADER_SIZE);
     StoreFiles.forceDirectory(dir);
-    return vouch(dir, channel, found, new HighWaterMark.Value(generation, LogFormat.HEADER_SIZE));
+    HighWaterMark.Value start = new HighWaterMark.Value(generation, LogFormat.HEADER_SIZE, 0);
+    HighWaterMark mark = vouch(dir, channel, found, start);
+    return new Opened(file, channel, mark, generation, LogFormat.HEADER_SIZE, 0, new IntentIndex());
   }
 
-  private static void refuseIfSynced(Path dir, Path file, HighWaterMark.Found found, String what) {
-    HighWaterMark.Value value = found.value();
-    if (value != null && value.length() > LogFormat.HEADER_SIZE) {
-      throw mismatch(
-          dir, file, what + ", but records up to offset " + value.length() + " were synced in it");
+  /** The first bytes of the log, up to a header's length. */
+  static byte[] headerBytes(FileChannel channel) throws IOException {
+    ByteBuffer header = ByteBuffer.allocate((int) Math.min(channel.size(), LogFormat.HEADER_SIZE));
+    while (header.hasRemaining() && channel.read(header, header.position()) > 0) {
+      // until the header is complete or the file ends
     }
-  }
-
-  /** Checks that the log is the one the mark describes, or that there is a reason it has none. */
-  private static void checkIdentity(
-      Path dir, Path file, HighWaterMark.Found found, LogScanner.Header header, int size) {
-    HighWaterMark.Value value = found.value();
-    if (value != null && header.version() == LogFormat.VERSION_1) {
-      throw mismatch(dir, file, "is a version-1 log, but the mark describes a newer one");
-    }
-    if (value != null && header.generation() != value.generation()) {
-      throw mismatch(
-          dir,
-          file,
-          "is not the log the mark describes: its generation at offset 8 is another one (the"
-              + " file was replaced, for example by an older copy)");
-    }
-    if (!found.exists() && header.version() == LogFormat.VERSION && size > header.size()) {
-      throw new KeyStoreException(
-          "high-water mark "
-              + dir.resolve(HighWaterMark.FILE)
-              + " is missing, so the store cannot tell whether "
-              + file
-              + " was truncated; nothing was changed. Restore the mark; or, to accept the log as"
-              + " it is, create an empty owner-only "
-              + HighWaterMark.FILE
-              + " (install -m 600 /dev/null "
-              + dir.resolve(HighWaterMark.FILE)
-              + ") and reopen");
-    }
-    if (found.accepted()) {
-      LOG.warn(
-          "High-water mark {} is empty: accepting {} as it is, as its operator asked",
-          dir.resolve(HighWaterMark.FILE),
-          file);
-    }
-  }
-
-  private static void checkLength(Path dir, Path file, HighWaterMark.Found found, long validEnd) {
-    HighWaterMark.Value value = found.value();
-    if (value != null && validEnd < value.length()) {
-      throw mismatch(
-          dir,
-          file,
-          "has valid records up to offset "
-              + validEnd
-              + " only, but records up to offset "
-              + value.length()
-              + " were synced: it was truncated or damaged");
-    }
-  }
-
-  private static KeyStoreException mismatch(Path dir, Path file, String what) {
-    return new KeyStoreException(
-        "key store file "
-            + file
-            + " "
-            + what
-            + " (high-water mark "
-            + dir.resolve(HighWaterMark.FILE)
-            + "); nothing was changed. Restore the log from a copy, or move the store's files"
-            + " aside, then reopen.");
+    return header.array();
   }
 
   /** Syncs the log as read, then makes the mark say so. */
-  private static HighWaterMark vouch(
+  static HighWaterMark vouch(
       Path dir, FileChannel channel, HighWaterMark.Found found, HighWaterMark.Value value)
       throws IOException {
     channel.force(true);
-    if (found.value() == null) {
-      return HighWaterMark.create(dir, value); // also replaces an empty (accepting) mark
+    if (found.value() == null || found.version() != 2) {
+      return HighWaterMark.create(dir, value); // also replaces an empty or older-version mark
     }
     HighWaterMark mark = HighWaterMark.openExisting(dir, found.value());
     try {

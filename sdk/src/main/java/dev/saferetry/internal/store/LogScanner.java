@@ -1,19 +1,20 @@
 package dev.saferetry.internal.store;
 
 import dev.saferetry.idempotency.KeyStoreException;
+import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * Reads a whole intent log and tells apart the endings a file can have: clean; a torn final write,
- * which is safe to cut off; and damage, which must be reported. Only an incomplete final frame —
- * shorter than the length it declares, or than a frame header — can be a torn write: a crash stops
- * a write part-way, it does not flip bits in a complete frame, and it tears at most the one frame
- * being written. Stateless.
+ * Reads the records of an intent log up to the first one that is not valid; what follows that point
+ * is judged by {@link LogTail}. A current log is scanned through a window straight into the index,
+ * building no record object except for pending intents; an older log is decoded whole, to be
+ * rewritten in the current format. Stateless.
  */
 final class LogScanner {
 
@@ -31,26 +32,30 @@ final class LogScanner {
   }
 
   /**
-   * The readable part of a log.
+   * What a scan of a current log found.
    *
-   * @param entries the valid records, in file order
    * @param validEnd the offset just after the last valid record (or after the header)
-   * @param torn whether an incomplete final frame follows {@code validEnd}
+   * @param sealEnd the end of the seal of the compaction that wrote the file, or 0 if none
+   * @param sealedPrevious the generation the seal says the file replaced
    */
-  record Scan(List<LogEntry> entries, long validEnd, boolean torn) {}
+  record Scan(long validEnd, long sealEnd, long sealedPrevious) {}
+
+  /** The valid records of an older log, decoded, and the offset just after them. */
+  record LegacyScan(List<LogEntry> entries, long validEnd) {}
 
   private LogScanner() {}
 
   /**
-   * Reads the header of {@code file}.
+   * Reads the header of {@code file} from its first bytes.
    *
    * @throws KeyStoreException naming the file and offset, if it is not an intent log or has an
    *     unknown version
    */
   static Header header(Path file, byte[] data) {
     int versionOf = data.length >= LogFormat.HEADER_SIZE_V1 ? ByteBuffer.wrap(data).getInt(4) : 0;
+    boolean withGeneration = versionOf == LogFormat.VERSION || versionOf == LogFormat.VERSION_2;
     if (data.length < LogFormat.HEADER_SIZE_V1
-        || (versionOf == LogFormat.VERSION && data.length < LogFormat.HEADER_SIZE)) {
+        || (withGeneration && data.length < LogFormat.HEADER_SIZE)) {
       if (isPrefixOfAHeader(data)) {
         return new Header(0, 0); // created, but the crash came before its header was complete
       }
@@ -62,7 +67,7 @@ final class LogScanner {
     if (versionOf == LogFormat.VERSION_1) {
       return new Header(versionOf, 0);
     }
-    if (versionOf != LogFormat.VERSION) {
+    if (!withGeneration) {
       throw corrupt(
           file,
           4,
@@ -70,7 +75,7 @@ final class LogScanner {
               + versionOf
               + " (this SDK reads "
               + LogFormat.VERSION_1
-              + " and "
+              + " to "
               + LogFormat.VERSION
               + ")");
     }
@@ -78,22 +83,57 @@ final class LogScanner {
   }
 
   private static boolean isPrefixOfAHeader(byte[] data) {
-    byte[] current = LogFormat.header(0).array();
-    int fixed = Math.min(data.length, LogFormat.HEADER_SIZE_V1);
-    return Arrays.equals(data, 0, fixed, current, 0, fixed);
+    for (int version : new int[] {LogFormat.VERSION, LogFormat.VERSION_2}) {
+      byte[] header = LogFormat.header(version, 0).array();
+      int fixed = Math.min(data.length, LogFormat.HEADER_SIZE_V1);
+      if (Arrays.equals(data, 0, fixed, header, 0, fixed)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
-   * Scans the records of {@code file} after its header.
+   * Scans a current-version log into {@code index} and loads its pending intents.
    *
-   * @throws KeyStoreException naming the file and offset, if a record is damaged or undecodable, or
-   *     the file ends in anything but an incomplete final frame
+   * @throws KeyStoreException naming the file and offset of a valid frame whose record is not
    */
-  static Scan scan(Path file, byte[] data, Header header) {
+  static Scan scan(Path file, FileChannel channel, long size, IntentIndex index)
+      throws IOException {
+    LogReader reader = new LogReader(file, channel, size, LogReader.WINDOW);
+    IndexBuilder builder = new IndexBuilder(index, reader);
+    long pos = LogFormat.HEADER_SIZE;
+    while (true) {
+      int at = reader.load(pos, LogFormat.FRAME_HEADER_SIZE);
+      int length = at < 0 ? 0 : ByteBuffer.wrap(reader.window(), at, 4).getInt();
+      if (length <= 0 || length > LogFormat.MAX_PAYLOAD) {
+        break;
+      }
+      at = reader.load(pos, LogFormat.FRAME_HEADER_SIZE + length);
+      if (at < 0 || LogFormat.validFrameLength(reader.window(), at, reader.window().length) < 0) {
+        break;
+      }
+      try {
+        builder.apply(reader.window(), at + LogFormat.FRAME_HEADER_SIZE, length, pos);
+      } catch (IllegalArgumentException e) {
+        throw corrupt(file, pos, "undecodable record (" + e.getMessage() + ")");
+      }
+      pos += LogFormat.FRAME_HEADER_SIZE + length;
+    }
+    builder.loadPending(file);
+    return new Scan(pos, builder.sealEnd(), builder.sealedPrevious());
+  }
+
+  /**
+   * Decodes the valid records of a version-1 or version-2 log.
+   *
+   * @throws KeyStoreException naming the file and offset of a valid frame whose record is not
+   */
+  static LegacyScan scanLegacy(Path file, byte[] data, Header header) {
     List<LogEntry> entries = new ArrayList<>();
     int offset = header.size();
     while (offset < data.length) {
-      int length = validFrameLength(data, offset);
+      int length = LogFormat.validFrameLength(data, offset, data.length);
       if (length < 0) {
         break;
       }
@@ -106,65 +146,7 @@ final class LogScanner {
       }
       offset = payload + length;
     }
-    if (offset == data.length) {
-      return new Scan(entries, offset, false);
-    }
-    checkTorn(file, data, offset);
-    return new Scan(entries, offset, true);
-  }
-
-  /** Throws unless the bytes from {@code offset} to the end are one incomplete frame. */
-  private static void checkTorn(Path file, byte[] data, int offset) {
-    int tail = data.length - offset;
-    if (tail > LogFormat.MAX_FRAME) {
-      throw corrupt(
-          file,
-          offset,
-          tail
-              + " bytes that are not records follow the last valid record, more than a crash"
-              + " can leave behind");
-    }
-    if (tail >= LogFormat.FRAME_HEADER_SIZE) {
-      int length = ByteBuffer.wrap(data, offset, 4).getInt();
-      if (length <= 0 || length > LogFormat.MAX_PAYLOAD) {
-        throw corrupt(file, offset, "invalid record length " + length);
-      }
-      if (LogFormat.FRAME_HEADER_SIZE + length <= tail) {
-        throw corrupt(file, offset, "a complete record fails its checksum");
-      }
-    }
-    if (validFrameAfter(data, offset + 1)) {
-      throw corrupt(file, offset, "damaged record followed by valid records");
-    }
-  }
-
-  /** Returns the payload length of a complete frame with a correct checksum at offset, or -1. */
-  private static int validFrameLength(byte[] data, int offset) {
-    if (data.length - offset < LogFormat.FRAME_HEADER_SIZE) {
-      return -1;
-    }
-    ByteBuffer header = ByteBuffer.wrap(data, offset, LogFormat.FRAME_HEADER_SIZE);
-    int length = header.getInt();
-    int crc = header.getInt();
-    int payload = offset + LogFormat.FRAME_HEADER_SIZE;
-    if (length <= 0 || length > LogFormat.MAX_PAYLOAD || length > data.length - payload) {
-      return -1;
-    }
-    return LogFormat.crc(length, data, payload) == crc ? length : -1;
-  }
-
-  /**
-   * Whether any valid frame starts at or after {@code from}. A torn write leaves nothing valid
-   * behind it; a damaged length field in the middle of a file makes a frame look incomplete, but
-   * leaves the frames after it intact, so finding one proves the bad frame was not the last write.
-   */
-  private static boolean validFrameAfter(byte[] data, int from) {
-    for (int offset = from; offset <= data.length - LogFormat.FRAME_HEADER_SIZE; offset++) {
-      if (validFrameLength(data, offset) >= 0) {
-        return true;
-      }
-    }
-    return false;
+    return new LegacyScan(entries, offset);
   }
 
   static KeyStoreException corrupt(Path file, long offset, String what) {

@@ -4,17 +4,13 @@ import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 
 /**
- * The binary payload of each {@link LogEntry}. A hand-written encoding keeps the format stable,
- * compact and independent of any library's defaults. States are written as explicit codes, never as
- * enum ordinals, so reordering {@link IntentState} cannot change what a file means. Stateless.
+ * The record payloads of format versions 1 and 2, which earlier releases wrote and this one reads
+ * to upgrade: every field in full, strings as a four-byte length and UTF-8. Version 2 states are
+ * explicit codes; version 1 wrote the enum's ordinal of that time. Stateless.
  */
 final class RecordCodec {
   static final byte BEGIN = 1;
@@ -32,51 +28,6 @@ final class RecordCodec {
   private static final byte V1_FAILED = 2;
 
   private RecordCodec() {}
-
-  /**
-   * Encodes one entry in the current format.
-   *
-   * @throws IllegalArgumentException if a text field has no exact UTF-8 form
-   */
-  static byte[] encode(LogEntry entry) {
-    StrictUtf8 text = new StrictUtf8();
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(192);
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      if (entry instanceof LogEntry.Begin begin) {
-        IntentRecord r = begin.record();
-        out.writeByte(BEGIN);
-        writeId(out, text, entry);
-        text.write(out, r.key().value());
-        text.write(out, r.fingerprint());
-        writeInstant(out, r.createdAt());
-        writeInstant(out, r.expiresAt());
-      } else if (entry instanceof LogEntry.Complete c) {
-        out.writeByte(COMPLETE);
-        writeId(out, text, entry);
-        text.write(out, c.key().value());
-        out.writeByte(stateCode(c.state()));
-        out.writeInt(c.status());
-        out.writeBoolean(c.resourceId() != null);
-        if (c.resourceId() != null) {
-          text.write(out, c.resourceId());
-        }
-      } else {
-        out.writeByte(ABANDON);
-        writeId(out, text, entry);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e); // a byte array cannot fail
-    }
-    return bytes.toByteArray();
-  }
-
-  private static byte stateCode(IntentState state) {
-    return switch (state) {
-      case SUCCEEDED -> SUCCEEDED;
-      case FAILED -> FAILED;
-      case PENDING -> throw new IllegalArgumentException("a completion must have an outcome");
-    };
-  }
 
   /**
    * Decodes one payload written in format {@code version}.
@@ -135,18 +86,6 @@ final class RecordCodec {
       return IntentState.FAILED;
     }
     throw new IllegalArgumentException("unknown completion state code " + code);
-  }
-
-  private static void writeId(DataOutputStream out, StrictUtf8 text, LogEntry entry)
-      throws IOException {
-    text.write(out, entry.scope().tenant());
-    text.write(out, entry.scope().operation());
-    text.write(out, entry.intentId());
-  }
-
-  private static void writeInstant(DataOutputStream out, Instant instant) throws IOException {
-    out.writeLong(instant.getEpochSecond());
-    out.writeInt(instant.getNano());
   }
 
   private static Instant readInstant(ByteBuffer in) {

@@ -22,10 +22,16 @@ final class TornTail {
 
   private TornTail() {}
 
-  /** Saves {@code data[validEnd..]} to a new side file, syncs it, then truncates the log. */
-  static void cut(Path dir, Path file, FileChannel channel, byte[] data, long validEnd)
-      throws IOException {
-    Path side = freeName(dir, validEnd);
+  /**
+   * Saves {@code [from, to)} of the log to a new side file, syncs it, then cuts the log at from.
+   */
+  static void cut(Path dir, Path file, FileChannel channel, long from, long to) throws IOException {
+    ByteBuffer torn = ByteBuffer.allocate((int) (to - from));
+    while (torn.hasRemaining() && channel.read(torn, from + torn.position()) > 0) {
+      // the bytes were there when the tail was checked
+    }
+    torn.flip();
+    Path side = freeName(dir, from);
     var options =
         Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
     try (FileChannel out =
@@ -35,19 +41,18 @@ final class TornTail {
                 options,
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))
             : FileChannel.open(side, options)) {
-      StoreFiles.writeFully(
-          out, ByteBuffer.wrap(data, (int) validEnd, data.length - (int) validEnd), 0);
+      StoreFiles.writeFully(out, torn, 0);
       out.force(true);
     }
     StoreFiles.forceDirectory(dir);
-    channel.truncate(validEnd);
+    channel.truncate(from);
     channel.force(false);
     LOG.warn(
         "Cut off a torn record at the end of key store file {} at offset {} ({} bytes, saved to"
             + " {}); the process stopped while writing it, before it was acknowledged",
         file,
-        validEnd,
-        data.length - validEnd,
+        from,
+        to - from,
         side);
   }
 

@@ -1,0 +1,144 @@
+package dev.saferetry.internal.store;
+
+import dev.saferetry.idempotency.IntentRecord;
+import java.util.Arrays;
+
+/**
+ * Replays the records of a log into an empty index as they are scanned: a begin makes its intent
+ * pending, a completion holds the completed intent in full (and creates it if a compaction dropped
+ * it meanwhile), an abandon removes it, a scope record numbers a scope, a seal notes which file the
+ * log replaced. Only offsets are kept; pending records are decoded at the end, in log order. Not
+ * thread-safe.
+ */
+final class IndexBuilder {
+  private final IntentIndex index;
+  private final LogReader reader;
+  private final PayloadReader in = new PayloadReader();
+  private final CompactCodec.Scanned scanned = new CompactCodec.Scanned();
+  private byte[] id = new byte[256];
+  private int sameFrame;
+  private long sealEnd;
+  private long sealedPrevious;
+
+  IndexBuilder(IntentIndex index, LogReader reader) {
+    this.index = index;
+    this.reader = reader;
+    index.readFrom(reader);
+  }
+
+  long sealEnd() {
+    return sealEnd;
+  }
+
+  long sealedPrevious() {
+    return sealedPrevious;
+  }
+
+  /**
+   * Applies the valid frame at {@code offset}, whose payload is {@code data[at, at + length)}.
+   *
+   * @throws IllegalArgumentException if the record is not valid
+   */
+  void apply(byte[] data, int at, int length, long offset) {
+    CompactCodec.Scanned s = CompactCodec.scan(in.reset(data, at, length), scanned);
+    int frame = LogFormat.FRAME_HEADER_SIZE + length;
+    switch (s.type) {
+      case CompactCodec.SCOPE -> index.scopes().define(s.scopeId, s.scope);
+      case CompactCodec.SEAL -> {
+        sealEnd = offset + frame;
+        sealedPrevious = s.previousGeneration;
+      }
+      default -> applyIntent(s, data, offset, frame);
+    }
+  }
+
+  private void applyIntent(CompactCodec.Scanned s, byte[] data, long offset, int frame) {
+    index.scopes().get(s.scopeId); // a record may only name a scope defined before it
+    if (id.length < s.idLength) {
+      id = new byte[s.idLength];
+    }
+    System.arraycopy(data, s.idStart, id, 0, s.idLength);
+    long hash = IntentHash.of(s.scopeId, id, 0, s.idLength);
+    IntentTable table = index.table();
+    int slot = sameIntent(hash, s.scopeId, s.idLength);
+    int previous = slot < 0 ? 0 : sameFrame;
+    switch (s.type) {
+      case CompactCodec.BEGIN -> put(table, slot, hash, offset | IntentTable.PENDING);
+      case CompactCodec.COMPLETE -> put(table, slot, hash, offset);
+      default -> {
+        if (slot >= 0) {
+          table.remove(slot);
+        }
+        index.addLiveBytes(-previous);
+        return;
+      }
+    }
+    index.addLiveBytes(frame - previous);
+  }
+
+  private static void put(IntentTable table, int slot, long hash, long offset) {
+    if (slot >= 0) {
+      table.set(slot, offset);
+    } else {
+      table.add(hash, offset);
+    }
+  }
+
+  /** The slot of the intent whose id is in {@code id}, comparing stored ids; or -1. */
+  private int sameIntent(long hash, int scopeId, int idLength) {
+    IntentTable table = index.table();
+    for (int slot = table.probe(hash, -1); slot >= 0; slot = table.probe(hash, slot)) {
+      PayloadReader other = reader.read(table.offset(slot));
+      sameFrame = LogFormat.FRAME_HEADER_SIZE + other.remaining();
+      other.u8();
+      if (other.varint(Integer.MAX_VALUE) == scopeId) {
+        int start = other.validTextStart();
+        int length = other.position() - start;
+        if (length == idLength && sameBytes(other, start, length)) {
+          return slot;
+        }
+      }
+    }
+    return -1;
+  }
+
+  private boolean sameBytes(PayloadReader other, int start, int length) {
+    for (int i = 0; i < length; i++) {
+      if (other.byteAt(start + i) != id[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Decodes the pending intents' begin records, in log order.
+   *
+   * @throws dev.saferetry.idempotency.KeyStoreException naming the file and offset of a record that
+   *     is not a valid intent
+   */
+  void loadPending(java.nio.file.Path file) {
+    IntentTable table = index.table();
+    long[] offsets = new long[Math.max(16, table.size() / 8)];
+    int count = 0;
+    for (int slot = 0; slot < table.capacity(); slot++) {
+      if (table.hashAt(slot) != 0 && IntentTable.isPending(table.offset(slot))) {
+        if (count == offsets.length) {
+          offsets = Arrays.copyOf(offsets, count * 2);
+        }
+        offsets[count++] = IntentTable.position(table.offset(slot));
+      }
+    }
+    Arrays.sort(offsets, 0, count);
+    for (int i = 0; i < count; i++) {
+      PayloadReader payload = reader.frameAt(offsets[i]);
+      int frame = LogFormat.FRAME_HEADER_SIZE + payload.remaining();
+      try {
+        IntentRecord record = CompactCodec.decode(payload, index.scopes());
+        index.loadPending(index.scopes().idOf(record.scope()), record, frame);
+      } catch (IllegalArgumentException | ArithmeticException | java.time.DateTimeException e) {
+        throw LogScanner.corrupt(file, offsets[i], "undecodable record (" + e.getMessage() + ")");
+      }
+    }
+  }
+}
