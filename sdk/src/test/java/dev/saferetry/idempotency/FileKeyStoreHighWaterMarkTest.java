@@ -128,6 +128,35 @@ class FileKeyStoreHighWaterMarkTest {
   }
 
   @Test
+  void aCompactedLogWhoseMarkStillNamesTheLogItReplacedIsVouchedForByItsSeal() throws Exception {
+    threeSyncedIntents();
+    byte[] markBefore = StoreFileBytes.readMark(dir);
+    try (FileKeyStore store = FileKeyStore.open(dir)) {
+      store.purgeExpired(T0); // a new generation, whose seal names the old one
+      store.begin(pending("order-after"));
+    }
+    StoreFileBytes.writeMark(dir, markBefore); // as if the mark's update never reached the disk
+
+    try (FileKeyStore store = FileKeyStore.open(dir)) {
+      assertThat(store.pending()).hasSize(4);
+    }
+    assertThat(StoreFileBytes.readMark(dir)).isNotEqualTo(markBefore); // vouched for again
+  }
+
+  @Test
+  void aLogTwoCompactionsAheadOfItsMarkIsRefused() throws Exception {
+    threeSyncedIntents();
+    byte[] markBefore = StoreFileBytes.readMark(dir);
+    try (FileKeyStore store = FileKeyStore.open(dir)) {
+      store.purgeExpired(T0);
+      store.purgeExpired(T0); // its seal names the first compaction's generation, not the mark's
+    }
+    StoreFileBytes.writeMark(dir, markBefore);
+
+    assertRefused("offset 8", "replaced");
+  }
+
+  @Test
   void aCompactionInterruptedAfterTheMarkMovedIsFinishedOnOpen() throws Exception {
     threeSyncedIntents();
     // The same store compacted in a copy gives the files a crash would leave: the old log, the

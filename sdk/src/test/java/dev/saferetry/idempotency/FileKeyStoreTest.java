@@ -174,6 +174,31 @@ class FileKeyStoreTest {
   }
 
   @Test
+  void statsCountIntentsRecordsSyncsAndCompactions() throws Exception {
+    try (FileKeyStore store = FileKeyStore.open(dir)) {
+      IntentRecord first = pending("order-1");
+      store.begin(first);
+      store.begin(pending("order-2"));
+      store.begin(pending("order-3"));
+      store.complete(succeeded(first, "ch_1"));
+      store.abandon(CHARGES, "order-2");
+
+      FileKeyStore.Stats stats = store.stats();
+      assertThat(stats.intents()).isEqualTo(2);
+      assertThat(stats.pendingIntents()).isEqualTo(1);
+      assertThat(stats.appends()).isEqualTo(5);
+      assertThat(stats.syncs()).isEqualTo(4); // each begin and the abandon, one at a time
+      assertThat(stats.compactions()).isZero();
+      assertThat(stats.logBytes()).isEqualTo(StoreFileBytes.recordsEnd(dir));
+      assertThat(stats.liveBytes()).isPositive().isLessThan(stats.logBytes());
+
+      store.purgeExpired(T0);
+      assertThat(store.stats().compactions()).isEqualTo(1);
+      assertThat(store.stats().logBytes()).isLessThan(stats.logBytes());
+    }
+  }
+
+  @Test
   void builderRejectsANegativeGroupCommitWindow() {
     assertThatThrownBy(
             () -> FileKeyStore.builder(dir).groupCommitWindow(java.time.Duration.ofMillis(-1)))

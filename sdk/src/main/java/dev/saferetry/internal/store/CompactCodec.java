@@ -157,6 +157,24 @@ final class CompactCodec {
   }
 
   /**
+   * Reads what opening a log needs of a payload: its type and, for an intent's record, its scope
+   * and the bytes of its id; a scope or seal record is read whole. The other fields are checked
+   * when the record is decoded: the frame's checksum already vouches for the bytes.
+   *
+   * @throws IllegalArgumentException if the payload is not a valid record of this version
+   */
+  static Scanned scanForIndex(PayloadReader in, Scanned out) {
+    out.type = in.u8();
+    if (out.type == BEGIN || out.type == COMPLETE || out.type == ABANDON) {
+      out.scopeId = in.varint(Integer.MAX_VALUE);
+      out.idStart = in.textStart();
+      out.idLength = in.position() - out.idStart;
+      return out;
+    }
+    return scan(in.reset(in.data(), in.position() - 1, in.remaining() + 1), out);
+  }
+
+  /**
    * Checks every field of a payload and notes what indexing needs.
    *
    * @throws IllegalArgumentException if the payload is not a valid record of this version

@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * Rewrites the log with only the latest record of every live intent, under a new generation, while
@@ -30,6 +31,16 @@ final class Compaction {
   /** The compacted file, installed as the log: locked, open, its generation and size. */
   record Installed(Path file, FileChannel channel, long generation, long size) {}
 
+  /** Steps of a run: the latest records copied; what was appended meanwhile copied and synced. */
+  static final String COPIED = "copied";
+
+  static final String CAUGHT_UP = "caught-up";
+
+  /** Steps of a run, under the lock: the sealed file synced; installed as the log. */
+  static final String SEALED = "sealed";
+
+  static final String INSTALLED = "installed";
+
   /** Below this many bytes appended meanwhile, the last round runs under the lock. */
   private static final int LAST_ROUND_BYTES = 64 * 1024;
 
@@ -42,6 +53,7 @@ final class Compaction {
   private final Instant purgeAt;
   private final boolean recovering;
   private final BooleanSupplier stop;
+  private final Consumer<String> steps;
   private final Path temp;
   private final long generation = LogFormat.newGeneration();
   private final CopyBatch batch;
@@ -54,6 +66,8 @@ final class Compaction {
    * @param recovering whether the log failed a write or sync and is rewritten to recover (the
    *     caller then holds the lock throughout); otherwise a failure meanwhile gives the run up
    * @param stop tells a run to give up (the store closes)
+   * @param steps told each step reached ({@link #COPIED}, {@link #CAUGHT_UP}, {@link #SEALED},
+   *     {@link #INSTALLED}), for tests that stop a compaction there
    */
   Compaction(
       Path dir,
@@ -62,7 +76,8 @@ final class Compaction {
       GroupCommitLog log,
       Instant purgeAt,
       boolean recovering,
-      BooleanSupplier stop) {
+      BooleanSupplier stop,
+      Consumer<String> steps) {
     this.dir = dir;
     this.stateLock = stateLock;
     this.index = index;
@@ -70,6 +85,7 @@ final class Compaction {
     this.purgeAt = purgeAt;
     this.recovering = recovering;
     this.stop = stop;
+    this.steps = steps;
     this.temp = dir.resolve(LogFormat.COMPACT_FILE);
     this.batch = new CopyBatch(stateLock, index, purgeAt);
   }
@@ -104,7 +120,9 @@ final class Compaction {
       copyLatest(copiedTo);
       copy(unsynced, copiedTo, false);
       copiedTo = snapshot;
+      steps.accept(COPIED);
       catchUp();
+      steps.accept(CAUGHT_UP);
       return finish(oldGeneration);
     } catch (IOException | RuntimeException e) {
       abandon();
@@ -185,6 +203,7 @@ final class Compaction {
 
   /** The last round, under the lock: copy, seal, one sync, rename, switch. */
   private int finish(long oldGeneration) throws IOException {
+    long size;
     stateLock.lock();
     try {
       checkGoOn();
@@ -193,20 +212,22 @@ final class Compaction {
       batch.seal(oldGeneration);
       batch.flush();
       out.force(false);
+      steps.accept(SEALED);
       if (!index.table().allPlaced()) {
         throw new IllegalStateException("a live record was not copied into the compacted file");
       }
       Path logFile = dir.resolve(LogFormat.LOG_FILE);
       Files.move(temp, logFile, StandardCopyOption.ATOMIC_MOVE);
       index.table().commitPlaces();
-      long size = batch.end();
+      size = batch.end();
       log.install(new Installed(logFile, out, generation, size));
       out = null;
-      afterInstall(size);
-      return dropped;
+      steps.accept(INSTALLED);
     } finally {
       stateLock.unlock();
     }
+    afterInstall(size);
+    return dropped;
   }
 
   /** Makes the rename and the new generation durable; both are also recoverable without. */

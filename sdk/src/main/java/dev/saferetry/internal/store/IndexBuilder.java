@@ -1,6 +1,5 @@
 package dev.saferetry.internal.store;
 
-import dev.saferetry.idempotency.IntentRecord;
 import java.util.Arrays;
 
 /**
@@ -40,7 +39,7 @@ final class IndexBuilder {
    * @throws IllegalArgumentException if the record is not valid
    */
   void apply(byte[] data, int at, int length, long offset) {
-    CompactCodec.Scanned s = CompactCodec.scan(in.reset(data, at, length), scanned);
+    CompactCodec.Scanned s = CompactCodec.scanForIndex(in.reset(data, at, length), scanned);
     int frame = LogFormat.FRAME_HEADER_SIZE + length;
     switch (s.type) {
       case CompactCodec.SCOPE -> index.scopes().define(s.scopeId, s.scope);
@@ -88,11 +87,11 @@ final class IndexBuilder {
   private int sameIntent(long hash, int scopeId, int idLength) {
     IntentTable table = index.table();
     for (int slot = table.probe(hash, -1); slot >= 0; slot = table.probe(hash, slot)) {
-      PayloadReader other = reader.read(table.offset(slot));
+      PayloadReader other = reader.readScanned(table.offset(slot));
       sameFrame = LogFormat.FRAME_HEADER_SIZE + other.remaining();
       other.u8();
       if (other.varint(Integer.MAX_VALUE) == scopeId) {
-        int start = other.validTextStart();
+        int start = other.textStart();
         int length = other.position() - start;
         if (length == idLength && sameBytes(other, start, length)) {
           return slot;
@@ -130,13 +129,15 @@ final class IndexBuilder {
       }
     }
     Arrays.sort(offsets, 0, count);
+    index.reservePending(count);
     for (int i = 0; i < count; i++) {
-      PayloadReader payload = reader.frameAt(offsets[i]);
-      int frame = LogFormat.FRAME_HEADER_SIZE + payload.remaining();
+      PayloadReader payload = reader.read(offsets[i]);
+      int length = payload.remaining();
+      byte[] bytes =
+          Arrays.copyOfRange(payload.data(), payload.position(), payload.position() + length);
       try {
-        IntentRecord record = CompactCodec.decode(payload, index.scopes());
-        index.loadPending(index.scopes().idOf(record.scope()), record, frame);
-      } catch (IllegalArgumentException | ArithmeticException | java.time.DateTimeException e) {
+        index.loadPending(bytes, LogFormat.FRAME_HEADER_SIZE + length);
+      } catch (IllegalArgumentException e) {
         throw LogScanner.corrupt(file, offsets[i], "undecodable record (" + e.getMessage() + ")");
       }
     }

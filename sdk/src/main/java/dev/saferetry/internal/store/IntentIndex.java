@@ -3,19 +3,21 @@ package dev.saferetry.internal.store;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.idempotency.KeyStoreException;
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The store's view of the log: every live intent's latest record, by offset in {@link IntentTable};
- * pending intents also in full, since they are few and are listed after a restart. A completed
+ * The store's view of the log: where every live intent's latest record is, in {@link IntentTable},
+ * and the pending intents, which are few and are listed after a restart, by intent id. A completed
  * intent is read back from the log when it is asked for (a re-drive, a duplicate, a {@code find}),
- * which keeps a completed intent at a few dozen bytes of heap.
+ * which keeps it at a few dozen bytes of heap; a pending intent read from the log on open keeps its
+ * record's bytes, decoded when asked for.
  *
  * <p>Not thread-safe: the store's lock guards it.
  */
@@ -27,8 +29,36 @@ final class IntentIndex {
 
   private record Id(int scopeId, String intentId) {}
 
-  /** A pending intent: its record, the sequence number of its begin, its frame's length. */
-  record Pending(IntentRecord record, long beginSeq, int frameLength, long order) {}
+  /**
+   * A pending intent: its record, or the bytes of its begin record if it was read from the log; the
+   * sequence number of its begin (0 if read from the log); its frame's length; its rank in the log,
+   * which orders intents created at the same instant.
+   */
+  static final class Pending {
+    private final Object content;
+    private final long beginSeq;
+    private final int frameLength;
+    private final long order;
+
+    Pending(Object content, long beginSeq, int frameLength, long order) {
+      this.content = content;
+      this.beginSeq = beginSeq;
+      this.frameLength = frameLength;
+      this.order = order;
+    }
+
+    long beginSeq() {
+      return beginSeq;
+    }
+
+    IntentRecord record(Scopes scopes) {
+      if (content instanceof IntentRecord record) {
+        return record;
+      }
+      byte[] payload = (byte[]) content;
+      return decode(new PayloadReader().reset(payload, 0, payload.length), scopes);
+    }
+  }
 
   /** A live intent as found: pending (with its {@link Pending}) or completed (read back). */
   record Found(
@@ -39,11 +69,20 @@ final class IntentIndex {
   }
 
   private final Scopes scopes = new Scopes();
-  private final IntentTable table = new IntentTable();
-  private final Map<Id, Pending> pending = new HashMap<>();
+  private final IntentTable table;
+  private Map<Id, Pending> pending = new HashMap<>();
   private Frames frames;
   private long liveBytes;
   private long order;
+
+  /** An empty index with room for about {@code expected} intents before its table grows. */
+  IntentIndex(int expected) {
+    table = new IntentTable(expected);
+  }
+
+  IntentIndex() {
+    this(16);
+  }
 
   void readFrom(Frames frames) {
     this.frames = frames;
@@ -83,14 +122,14 @@ final class IntentIndex {
     long hash = IntentHash.of(scopeId, intentId);
     Pending p = pending.get(new Id(scopeId, intentId));
     if (p != null) {
-      return new Found(hash, scopeId, p.record(), p, -1, p.frameLength());
+      return new Found(hash, scopeId, p.record(scopes), p, -1, p.frameLength);
     }
     for (int slot = table.probe(hash, -1); slot >= 0; slot = table.probe(hash, slot)) {
       long offset = table.offset(slot);
       if (!IntentTable.isPending(offset)) {
         PayloadReader in = frames.read(offset);
         int frame = LogFormat.FRAME_HEADER_SIZE + in.remaining();
-        IntentRecord record = CompactCodec.decode(in, scopes);
+        IntentRecord record = decode(in, scopes);
         if (record.intentId().equals(intentId) && record.scope().equals(scope)) {
           return new Found(hash, scopeId, record, null, offset, frame);
         }
@@ -99,22 +138,37 @@ final class IntentIndex {
     return null;
   }
 
+  /**
+   * Decodes a record the index points to.
+   *
+   * @throws KeyStoreException if it is not a valid record: the log was changed under the store
+   */
+  static IntentRecord decode(PayloadReader in, Scopes scopes) {
+    try {
+      return CompactCodec.decode(in, scopes);
+    } catch (IllegalArgumentException | ArithmeticException | DateTimeException e) {
+      throw new KeyStoreException(
+          "a record of the key store's log cannot be read ("
+              + e.getMessage()
+              + "); nothing was"
+              + " changed. Move the store's files aside or restore them, then reopen.");
+    }
+  }
+
   /** Records a new pending intent, replacing {@code replaced} (a completed one) if not null. */
   void addPending(
       Found replaced, int scopeId, IntentRecord record, long offset, int frame, long seq) {
     if (replaced != null) {
       remove(replaced);
     }
-    long hash = IntentHash.of(scopeId, record.intentId());
-    table.add(hash, offset | IntentTable.PENDING);
+    table.add(IntentHash.of(scopeId, record.intentId()), offset | IntentTable.PENDING);
     pending.put(new Id(scopeId, record.intentId()), new Pending(record, seq, frame, order++));
     liveBytes += frame;
   }
 
   /** Points a live intent at its completion record, which holds it in full. */
   void complete(Found existing, long offset, int frame) {
-    int slot = slotOf(existing);
-    table.set(slot, offset);
+    table.set(slotOf(existing), offset);
     if (existing.isPending()) {
       pending.remove(new Id(existing.scopeId(), existing.record().intentId()));
     }
@@ -134,11 +188,14 @@ final class IntentIndex {
     if (!found.isPending()) {
       return table.slotOf(found.hash(), found.offset());
     }
+    return pendingSlot(found.hash(), found.record().intentId());
+  }
+
+  /** The slot of a pending intent, which the table holds. */
+  private int pendingSlot(long hash, String intentId) {
     int only = -1;
     int candidates = 0;
-    for (int slot = table.probe(found.hash(), -1);
-        slot >= 0;
-        slot = table.probe(found.hash(), slot)) {
+    for (int slot = table.probe(hash, -1); slot >= 0; slot = table.probe(hash, slot)) {
       if (IntentTable.isPending(table.offset(slot))) {
         only = slot;
         candidates++;
@@ -147,49 +204,65 @@ final class IntentIndex {
     if (candidates == 1) {
       return only; // the intent is pending, so it has a slot, and this is the only one it can be
     }
-    for (int slot = table.probe(found.hash(), -1);
-        slot >= 0;
-        slot = table.probe(found.hash(), slot)) {
+    for (int slot = table.probe(hash, -1); slot >= 0; slot = table.probe(hash, slot)) {
       long offset = table.offset(slot);
       if (IntentTable.isPending(offset)
-          && CompactCodec.decode(frames.read(offset), scopes)
-              .intentId()
-              .equals(found.record().intentId())) {
+          && decode(frames.read(offset), scopes).intentId().equals(intentId)) {
         return slot;
       }
     }
     throw new IllegalStateException("a pending intent is missing from the index");
   }
 
-  /** Adds a pending intent read from the log while it is opened. */
-  void loadPending(int scopeId, IntentRecord record, int frame) {
-    pending.put(new Id(scopeId, record.intentId()), new Pending(record, 0, frame, order++));
+  /**
+   * Adds a pending intent read from the log while it is opened: the payload of its begin record,
+   * which starts with its type, scope number and intent id.
+   */
+  void loadPending(byte[] payload, int frame) {
+    PayloadReader in = new PayloadReader().reset(payload, 0, payload.length);
+    CompactCodec.scan(in, new CompactCodec.Scanned()); // every field well-formed
+    in.reset(payload, 0, payload.length).u8();
+    int scopeId = in.varint(Integer.MAX_VALUE);
+    scopes.get(scopeId);
+    pending.put(new Id(scopeId, in.text()), new Pending(payload, 0, frame, order++));
+  }
+
+  /** Makes room for {@code count} pending intents; before any is added. */
+  void reservePending(int count) {
+    if (pending.isEmpty()) {
+      pending = new HashMap<>(count * 4 / 3 + 16);
+    }
   }
 
   /** The pending records, oldest first; equal creation times in log order. */
   List<IntentRecord> pending() {
-    List<Pending> list = new ArrayList<>(pending.values());
+    record Ranked(IntentRecord record, long order) {}
+    List<Ranked> list = new ArrayList<>(pending.size());
+    for (Pending p : pending.values()) {
+      list.add(new Ranked(p.record(scopes), p.order));
+    }
     list.sort(
-        Comparator.comparing((Pending p) -> p.record().createdAt())
-            .thenComparingLong(Pending::order));
+        Comparator.comparing((Ranked r) -> r.record().createdAt())
+            .thenComparingLong(Ranked::order));
     List<IntentRecord> records = new ArrayList<>(list.size());
-    list.forEach(p -> records.add(p.record()));
+    list.forEach(r -> records.add(r.record()));
     return records;
   }
 
   /** Forgets pending intents whose begin record was never made durable: a failed sync lost them. */
   void forgetAbove(long durableSeq) {
-    List<Found> lost = new ArrayList<>();
-    for (Iterator<Map.Entry<Id, Pending>> it = pending.entrySet().iterator(); it.hasNext(); ) {
-      Map.Entry<Id, Pending> e = it.next();
-      Pending p = e.getValue();
-      if (p.beginSeq() > durableSeq) {
-        int scopeId = e.getKey().scopeId();
-        long hash = IntentHash.of(scopeId, p.record().intentId());
-        lost.add(new Found(hash, scopeId, p.record(), p, -1, p.frameLength()));
-      }
+    List<Id> lost = new ArrayList<>();
+    pending.forEach(
+        (id, p) -> {
+          if (p.beginSeq > durableSeq) {
+            lost.add(id);
+          }
+        });
+    for (Id id : lost) {
+      Pending p = pending.remove(id);
+      table.remove(pendingSlot(IntentHash.of(id.scopeId(), id.intentId()), id.intentId()));
+      liveBytes -= p.frameLength;
     }
-    lost.forEach(this::remove);
   }
 
   /** Whether a new candidate at {@code now} replaces {@code existing}: completed and expired. */

@@ -1,17 +1,16 @@
 package dev.saferetry.internal.store;
 
-import java.util.Arrays;
-
 /**
  * Where in the log the latest record of every live intent is: an open-addressing hash table of
- * {@link IntentHash} to file offset, in two {@code long} arrays (16 bytes a slot, at most three
- * quarters full), so that a million intents cost tens of megabytes, not hundreds. The offset's top
- * bit marks a pending intent, whose full record the index also keeps in memory.
+ * {@link IntentHash} to file offset, both in one {@code long} array (16 bytes a slot, side by side
+ * so that a lookup touches one cache line; at most three quarters full), so that a million intents
+ * cost tens of megabytes, not hundreds. The offset's top bit marks a pending intent, whose full
+ * record the index also keeps in memory.
  *
- * <p>While a compaction runs, a third array holds, for every slot, where its record will be in the
- * compacted file; installing the compacted file then swaps the arrays instead of visiting every
- * slot under the store's lock. Changing a slot's offset forgets its new place, so a record changed
- * meanwhile is placed again by the compaction before it may finish.
+ * <p>While a compaction runs, a second array of the same shape holds, for every slot, where its
+ * record will be in the compacted file; installing the compacted file then swaps the arrays instead
+ * of visiting every slot under the store's lock. Changing a slot's offset forgets its new place, so
+ * a record changed meanwhile is placed again by the compaction before it may finish.
  *
  * <p>Not thread-safe: the store's lock guards it. Slot numbers are valid until the next change.
  */
@@ -21,20 +20,27 @@ final class IntentTable {
 
   private static final long NOT_PLACED = Long.MAX_VALUE;
 
-  private long[] hashes;
-  private long[] offsets;
+  /** Slot {@code i}: hash at {@code 2i} (0 if empty), offset at {@code 2i + 1}. */
+  private long[] slots;
+
+  /** While placing: the same hashes, and each record's offset in the compacted file. */
   private long[] placed;
+
   private int unplaced;
   private int size;
   private int mask;
 
-  IntentTable() {
-    allocate(16);
+  /** A table with room for about {@code expected} intents before it grows. */
+  IntentTable(int expected) {
+    int capacity = 16;
+    while (capacity * 3L < expected * 4L && capacity < (1 << 29)) {
+      capacity *= 2;
+    }
+    allocate(capacity);
   }
 
   private void allocate(int capacity) {
-    hashes = new long[capacity];
-    offsets = new long[capacity];
+    slots = new long[capacity * 2];
     mask = capacity - 1;
   }
 
@@ -43,17 +49,17 @@ final class IntentTable {
   }
 
   int capacity() {
-    return hashes.length;
+    return mask + 1;
   }
 
   /** The hash in {@code slot}, or 0 if it is empty. */
   long hashAt(int slot) {
-    return hashes[slot];
+    return slots[2 * slot];
   }
 
   /** The offset of the record in {@code slot}, with the {@link #PENDING} flag if it is pending. */
   long offset(int slot) {
-    return offsets[slot];
+    return slots[2 * slot + 1];
   }
 
   static boolean isPending(long offset) {
@@ -69,8 +75,9 @@ final class IntentTable {
    */
   int probe(long hash, int after) {
     int i = after < 0 ? home(hash) : (after + 1) & mask;
-    while (hashes[i] != 0) {
-      if (hashes[i] == hash) {
+    long found;
+    while ((found = slots[2 * i]) != 0) {
+      if (found == hash) {
         return i;
       }
       i = (i + 1) & mask;
@@ -81,7 +88,7 @@ final class IntentTable {
   /** The slot holding exactly {@code hash} and {@code offset} (flag included), or -1. */
   int slotOf(long hash, long offset) {
     for (int slot = probe(hash, -1); slot >= 0; slot = probe(hash, slot)) {
-      if (offsets[slot] == offset) {
+      if (slots[2 * slot + 1] == offset) {
         return slot;
       }
     }
@@ -90,73 +97,85 @@ final class IntentTable {
 
   /** Adds an intent that is not in the table. */
   void add(long hash, long offset) {
-    if ((size + 1) * 4L > hashes.length * 3L) {
+    if ((size + 1) * 4L > capacity() * 3L) {
       grow();
     }
-    int slot = insert(hash, offset);
+    int slot = insert(slots, hash, offset);
+    size++;
     if (placed != null) {
-      placed[slot] = NOT_PLACED;
+      placed[2 * slot] = hash;
+      placed[2 * slot + 1] = NOT_PLACED;
       unplaced++;
     }
   }
 
-  private int insert(long hash, long offset) {
+  private int insert(long[] into, long hash, long offset) {
     int i = home(hash);
-    while (hashes[i] != 0) {
+    while (into[2 * i] != 0) {
       i = (i + 1) & mask;
     }
-    hashes[i] = hash;
-    offsets[i] = offset;
-    size++;
+    into[2 * i] = hash;
+    into[2 * i + 1] = offset;
     return i;
   }
 
   /** Points {@code slot} at a new record. */
   void set(int slot, long offset) {
-    offsets[slot] = offset;
-    if (placed != null && placed[slot] != NOT_PLACED) {
-      placed[slot] = NOT_PLACED;
+    slots[2 * slot + 1] = offset;
+    if (placed != null && placed[2 * slot + 1] != NOT_PLACED) {
+      placed[2 * slot + 1] = NOT_PLACED;
       unplaced++;
     }
   }
 
   /** Removes {@code slot}, moving later entries of its run back so that no probe stops early. */
   void remove(int slot) {
-    if (placed != null && placed[slot] == NOT_PLACED) {
+    if (placed != null && placed[2 * slot + 1] == NOT_PLACED) {
       unplaced--;
     }
     int hole = slot;
     int i = (slot + 1) & mask;
-    while (hashes[i] != 0) {
-      int home = home(hashes[i]);
-      if (((i - home) & mask) >= ((i - hole) & mask)) {
-        hashes[hole] = hashes[i];
-        offsets[hole] = offsets[i];
+    long hash;
+    while ((hash = slots[2 * i]) != 0) {
+      if (((i - home(hash)) & mask) >= ((i - hole) & mask)) {
+        move(slots, i, hole);
         if (placed != null) {
-          placed[hole] = placed[i];
+          move(placed, i, hole);
         }
         hole = i;
       }
       i = (i + 1) & mask;
     }
-    hashes[hole] = 0;
-    offsets[hole] = 0;
+    slots[2 * hole] = 0;
+    slots[2 * hole + 1] = 0;
+    if (placed != null) {
+      placed[2 * hole] = 0;
+      placed[2 * hole + 1] = 0;
+    }
     size--;
+  }
+
+  private static void move(long[] array, int from, int to) {
+    array[2 * to] = array[2 * from];
+    array[2 * to + 1] = array[2 * from + 1];
   }
 
   /** Starts noting where each record goes in a compacted file. */
   void startPlacing() {
-    placed = new long[hashes.length];
-    Arrays.fill(placed, NOT_PLACED);
+    placed = new long[slots.length];
+    for (int i = 0; i < slots.length; i += 2) {
+      placed[i] = slots[i];
+      placed[i + 1] = NOT_PLACED;
+    }
     unplaced = size;
   }
 
   /** Notes that the record of {@code slot} is at {@code position} in the compacted file. */
   void place(int slot, long position) {
-    if (placed[slot] == NOT_PLACED) {
+    if (placed[2 * slot + 1] == NOT_PLACED) {
       unplaced--;
     }
-    placed[slot] = position | (offsets[slot] & PENDING);
+    placed[2 * slot + 1] = position | (slots[2 * slot + 1] & PENDING);
   }
 
   /** Whether every live record has its place in the compacted file. */
@@ -170,10 +189,10 @@ final class IntentTable {
    * @return false, changing nothing, if a record has no place yet
    */
   boolean commitPlaces() {
-    if (unplaced != 0) {
+    if (!allPlaced()) {
       return false;
     }
-    offsets = placed;
+    slots = placed;
     placed = null;
     return true;
   }
@@ -184,17 +203,16 @@ final class IntentTable {
   }
 
   private void grow() {
-    long[] oldHashes = hashes;
-    long[] oldOffsets = offsets;
+    long[] oldSlots = slots;
     long[] oldPlaced = placed;
-    allocate(hashes.length * 2);
-    placed = oldPlaced == null ? null : new long[hashes.length];
-    size = 0;
-    for (int i = 0; i < oldHashes.length; i++) {
-      if (oldHashes[i] != 0) {
-        int slot = insert(oldHashes[i], oldOffsets[i]);
+    allocate(capacity() * 2);
+    placed = oldPlaced == null ? null : new long[slots.length];
+    for (int i = 0; i < oldSlots.length; i += 2) {
+      if (oldSlots[i] != 0) {
+        int slot = insert(slots, oldSlots[i], oldSlots[i + 1]);
         if (placed != null) {
-          placed[slot] = oldPlaced[i];
+          placed[2 * slot] = oldSlots[i];
+          placed[2 * slot + 1] = oldPlaced[i + 1];
         }
       }
     }

@@ -86,7 +86,8 @@ final class LogOpener {
       Path dir, Path file, FileChannel channel, HighWaterMark.Found found, LogScanner.Header header)
       throws IOException {
     long size = channel.size();
-    IntentIndex index = new IntentIndex();
+    IntentIndex index = new IntentIndex((int) Math.min(size / 200, 1 << 26)); // about a begin and
+    // a completion per intent: the table rarely grows while the log is read
     LogScanner.Scan scan = LogScanner.scan(file, channel, size, index);
     HighWaterMark.Value value = found.value();
     boolean sameGeneration = value != null && value.generation() == header.generation();

@@ -94,6 +94,23 @@ final class LogReader implements IntentIndex.Frames {
         "cannot read key store file " + file + " at offset " + offset + " (" + e + ")", e);
   }
 
+  /**
+   * The payload of a frame this pass already read and checked: from the window without checking it
+   * again, or else as {@link #read}.
+   */
+  PayloadReader readScanned(long offset) {
+    long position = IntentTable.position(offset);
+    if (position >= windowStart
+        && position + LogFormat.FRAME_HEADER_SIZE <= windowStart + windowLength) {
+      int at = (int) (position - windowStart);
+      int length = ByteBuffer.wrap(window, at, 4).getInt();
+      if (length > 0 && at + LogFormat.FRAME_HEADER_SIZE + (long) length <= windowLength) {
+        return payload.reset(window, at + LogFormat.FRAME_HEADER_SIZE, length);
+      }
+    }
+    return read(offset);
+  }
+
   private PayloadReader checked(byte[] data, int at, long offset) {
     int length = at < 0 ? -1 : LogFormat.validFrameLength(data, at, data.length);
     if (length < 0

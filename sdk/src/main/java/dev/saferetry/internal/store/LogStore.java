@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,8 +43,19 @@ public final class LogStore implements KeyStore {
    * @param preallocate whether to preallocate the log ahead of its records
    * @param autoCompactBytes the size from which a mostly superseded log is compacted in the
    *     background; {@link Long#MAX_VALUE} never
+   * @param compactionSteps told each step a compaction reaches ("copied", "caught-up", "sealed",
+   *     "installed"), in the compacting thread: for tests that stop a compaction there
    */
-  public record Options(long groupCommitWindowNanos, boolean preallocate, long autoCompactBytes) {
+  public record Options(
+      long groupCommitWindowNanos,
+      boolean preallocate,
+      long autoCompactBytes,
+      Consumer<String> compactionSteps) {
+    /** Options without a listener of compaction steps. */
+    public Options(long groupCommitWindowNanos, boolean preallocate, long autoCompactBytes) {
+      this(groupCommitWindowNanos, preallocate, autoCompactBytes, step -> {});
+    }
+
     /** The options of {@link dev.saferetry.idempotency.FileKeyStore} with a given window. */
     public static Options withWindow(long groupCommitWindowNanos) {
       return new Options(groupCommitWindowNanos, true, AUTO_COMPACT_BYTES);
@@ -281,7 +293,16 @@ public final class LogStore implements KeyStore {
   private int compact(Instant purgeAt) throws IOException {
     ensureOpen();
     int dropped =
-        new Compaction(dir, stateLock, index, log, purgeAt, false, maintenance::closing).run();
+        new Compaction(
+                dir,
+                stateLock,
+                index,
+                log,
+                purgeAt,
+                false,
+                maintenance::closing,
+                options.compactionSteps())
+            .run();
     compactions++;
     afterChange(false);
     return dropped;
@@ -375,7 +396,7 @@ public final class LogStore implements KeyStore {
   private void rewriteAfterFailure() {
     index.forgetAbove(log.durableSeq());
     try {
-      new Compaction(dir, stateLock, index, log, null, true, () -> false).run();
+      new Compaction(dir, stateLock, index, log, null, true, () -> false, step -> {}).run();
       LOG.warn("Rewrote key store file {} after a failed write or sync; it is usable again", file);
     } catch (IOException | RuntimeException e) {
       throw new KeyStoreException(

@@ -32,6 +32,10 @@ final class PayloadReader {
     return pos;
   }
 
+  byte[] data() {
+    return data;
+  }
+
   int remaining() {
     return end - pos;
   }
@@ -59,6 +63,19 @@ final class PayloadReader {
 
   /** Reads an unsigned LEB128 number of at most ten bytes. */
   long varlong() {
+    int at = pos;
+    if (end - at >= 10) { // the common case, with one bounds check
+      long value = 0;
+      for (int shift = 0; shift < 64; shift += 7) {
+        int b = data[at++];
+        value |= (long) (b & 0x7F) << shift;
+        if (b >= 0) {
+          pos = at;
+          return value;
+        }
+      }
+      throw new IllegalArgumentException("a number longer than ten bytes");
+    }
     long value = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       int b = u8();
@@ -77,6 +94,14 @@ final class PayloadReader {
       throw new IllegalArgumentException("a number out of range: " + value);
     }
     return (int) value;
+  }
+
+  /** Reads a text's length and returns where its bytes start, skipping them unchecked. */
+  int textStart() {
+    int length = varint(end - pos);
+    int at = pos;
+    pos += length;
+    return at;
   }
 
   /** Skips {@code count} raw bytes and returns where they start. */

@@ -1,0 +1,142 @@
+package dev.saferetry.bench;
+
+import dev.saferetry.idempotency.FileKeyStore;
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentState;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The key store benchmark's day-volume mode: a log of N intents as a service writes it in a day
+ * (begin, then completion, for 90 %; begin only for 10 %; creation times spread over the day, 24 h
+ * retention), built on a tmpfs (fsyncs are free there) and copied to the disk under test; then its
+ * open time, heap per intent and log bytes per intent, before and after a compaction. The file is
+ * in the page cache when it is opened (just copied). Uses only the public API. Not thread-safe.
+ */
+final class DayVolume {
+  private static final double OPEN_TARGET_MS = 1_000;
+  private static final double HEAP_TARGET = 100;
+  private static final double LOG_TARGET = 150;
+  private static final Instant DAY_START = Instant.parse("2026-01-01T00:00:00Z");
+
+  private final KeyStoreBenchmark benchmark;
+  private final int intents;
+
+  DayVolume(KeyStoreBenchmark benchmark, int intents) {
+    this.benchmark = benchmark;
+    this.intents = intents;
+  }
+
+  void run() throws Exception {
+    Path tmpfs = Path.of("/dev/shm");
+    Path build = benchmark.freshDir(Files.isDirectory(tmpfs) ? tmpfs : benchmark.root());
+    long started = System.nanoTime();
+    build(build);
+    System.out.printf(
+        "%nA day's volume: %,d intents (90 %% completed, 10 %% pending), built in %.1f s%n",
+        intents, (System.nanoTime() - started) / 1e9);
+    Path dir = benchmark.freshDir();
+    copy(build, dir);
+    KeyStoreBenchmark.deleteQuietly(build);
+    System.out.println("| log | open | heap per intent | log bytes per intent | targets |");
+    System.out.println("|---|---:|---:|---:|---|");
+    measure("as written", dir, false);
+    long compactStart = System.nanoTime();
+    try (FileKeyStore store = FileKeyStore.open(dir)) {
+      store.purgeExpired(Instant.MIN); // nothing is expired then: a compaction only
+    }
+    double compactSeconds = (System.nanoTime() - compactStart) / 1e9;
+    measure("compacted", dir, true);
+    System.out.printf(
+        "Open, compact (in the caller's thread) and close: %.1f s. Heap per completed intent,"
+            + " all %,d completed: %.0f bytes (target ≤ %.0f)%n",
+        compactSeconds, intents, heapAllCompleted(dir), HEAP_TARGET);
+  }
+
+  /** Writes the day: a begin per intent, a completion for nine in ten. */
+  private void build(Path dir) {
+    Duration step = Duration.ofNanos(Duration.ofDays(1).toNanos() / intents);
+    try (FileKeyStore store = FileKeyStore.open(dir)) {
+      for (int i = 0; i < intents; i++) {
+        IntentRecord begun =
+            store.begin(benchmark.candidate(DAY_START.plus(step.multipliedBy(i)))).record();
+        if (i % 10 != 9) {
+          String resourceId = KeyStoreBenchmark.resourceId();
+          store.complete(begun.complete(IntentState.SUCCEEDED, 201, resourceId));
+        }
+      }
+    }
+  }
+
+  /** Copies the store and syncs the copy, so that opening it does not pay for the copy's sync. */
+  private static void copy(Path from, Path to) throws IOException {
+    for (String name : List.of("intents.log", "intents.mark", "saferetry.lock")) {
+      Path target = to.resolve(name);
+      Files.copy(from.resolve(name), target);
+      Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rw-------"));
+      try (FileChannel channel = FileChannel.open(target, StandardOpenOption.WRITE)) {
+        channel.force(true);
+      }
+    }
+  }
+
+  private void measure(String what, Path dir, boolean compacted) throws IOException {
+    long heapBefore = usedHeap();
+    long start = System.nanoTime();
+    FileKeyStore store = FileKeyStore.open(dir);
+    double openMillis = (System.nanoTime() - start) / 1e6;
+    double heap = (usedHeap() - heapBefore) / (double) intents;
+    if (store.pending().size() != intents / 10) {
+      throw new AssertionError("expected " + intents / 10 + " pending intents");
+    }
+    store.close();
+    double logBytes = Files.size(dir.resolve("intents.log")) / (double) intents;
+    String targets =
+        String.format(
+            "open ≤ %.0f ms %s%s",
+            OPEN_TARGET_MS,
+            openMillis <= OPEN_TARGET_MS ? "met" : "NOT MET",
+            compacted
+                ? String.format(
+                    ", log ≤ %.0f B per intent %s",
+                    LOG_TARGET, logBytes <= LOG_TARGET ? "met" : "NOT MET")
+                : "");
+    System.out.printf(
+        "| %s | %.0f ms | %.0f B | %.0f B | %s |%n", what, openMillis, heap, logBytes, targets);
+  }
+
+  /** Completes the pending intents, then measures the heap of a store of completed ones only. */
+  private double heapAllCompleted(Path dir) {
+    try (FileKeyStore store = FileKeyStore.open(dir)) {
+      List<IntentRecord> pending = new ArrayList<>(store.pending());
+      for (IntentRecord r : pending) {
+        store.complete(r.complete(IntentState.SUCCEEDED, 201, KeyStoreBenchmark.resourceId()));
+      }
+      pending.clear();
+    }
+    long heapBefore = usedHeap();
+    try (FileKeyStore store = FileKeyStore.open(dir)) {
+      double heap = (usedHeap() - heapBefore) / (double) intents;
+      if (!store.pending().isEmpty()) {
+        throw new AssertionError("every intent should be completed");
+      }
+      return heap;
+    }
+  }
+
+  private static long usedHeap() {
+    for (int i = 0; i < 4; i++) {
+      System.gc();
+    }
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+}

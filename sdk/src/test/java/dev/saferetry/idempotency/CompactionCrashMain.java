@@ -1,0 +1,86 @@
+package dev.saferetry.idempotency;
+
+import dev.saferetry.internal.store.LogStore;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.Semaphore;
+
+/**
+ * Child process: opens a store whose compactions stop for good at one step (printing {@code PAUSED
+ * step}), to be killed there, and works on it as told on standard input:
+ *
+ * <ul>
+ *   <li>{@code begin ID} — begins intent ID and prints {@code BEGUN ID KEY} once it is durable;
+ *   <li>{@code complete ID} — completes it and prints {@code COMPLETED ID};
+ *   <li>{@code replay ID N} — completes it N more times (records a compaction drops) and prints
+ *       {@code REPLAYED};
+ *   <li>{@code purge} — starts a purge (a compaction) in another thread.
+ * </ul>
+ *
+ * <p>Arguments: the directory, the step to stop at, and the size from which the store compacts in
+ * the background. Single-threaded, but for the purge.
+ */
+public final class CompactionCrashMain {
+  static final IntentScope CHARGES = new IntentScope("default", "POST /v1/charges");
+  static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
+
+  private CompactionCrashMain() {}
+
+  public static void main(String[] args) throws Exception {
+    String stopAt = args[1];
+    Semaphore never = new Semaphore(0);
+    LogStore.Options options =
+        new LogStore.Options(
+            0,
+            true,
+            Long.parseLong(args[2]),
+            step -> {
+              if (step.equals(stopAt)) {
+                say("PAUSED " + step);
+                never.acquireUninterruptibly(); // until the process is killed
+              }
+            });
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    LogStore store = LogStore.open(Path.of(args[0]), options);
+    say("OPENED");
+    for (String line = in.readLine(); line != null; line = in.readLine()) {
+      String[] command = line.split(" ");
+      switch (command[0]) {
+        case "begin" -> {
+          IntentRecord r =
+              IntentRecord.pending(
+                  CHARGES, command[1], IdempotencyKey.random(), "fp", T0, Duration.ofDays(1));
+          say("BEGUN " + command[1] + " " + store.begin(r).record().key());
+        }
+        case "complete" -> {
+          complete(store, command[1]);
+          say("COMPLETED " + command[1]);
+        }
+        case "replay" -> {
+          for (int i = 0; i < Integer.parseInt(command[2]); i++) {
+            complete(store, command[1]);
+          }
+          say("REPLAYED");
+        }
+        case "purge" -> new Thread(() -> store.purgeExpired(T0)).start();
+        default -> throw new IllegalArgumentException("unknown command " + line);
+      }
+    }
+  }
+
+  private static void complete(LogStore store, String id) {
+    IntentRecord r = store.find(CHARGES, id).orElseThrow();
+    store.complete(
+        r.state() == IntentState.PENDING ? r.complete(IntentState.SUCCEEDED, 201, "ch_" + id) : r);
+  }
+
+  private static void say(String line) {
+    System.out.println(line);
+    System.out.flush();
+  }
+}
