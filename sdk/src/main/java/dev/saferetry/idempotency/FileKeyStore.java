@@ -136,15 +136,7 @@ public final class FileKeyStore implements KeyStore {
    * monitoring and benchmarks; reading them costs a brief hold of the store's lock.
    */
   public Stats stats() {
-    LogStore.Stats s = store.stats();
-    return new Stats(
-        s.intents(),
-        s.pending(),
-        s.logBytes(),
-        s.liveBytes(),
-        s.appends(),
-        s.syncs(),
-        s.compactions());
+    return store.stats();
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.saferetry.idempotency;
 
 import dev.saferetry.internal.store.LogStore;
+import dev.saferetry.internal.store.StoreOptions;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -33,8 +34,8 @@ public final class CompactionCrashMain {
   public static void main(String[] args) throws Exception {
     String stopAt = args[1];
     Semaphore never = new Semaphore(0);
-    LogStore.Options options =
-        new LogStore.Options(
+    StoreOptions options =
+        new StoreOptions(
             0,
             true,
             Long.parseLong(args[2]),

@@ -51,10 +51,10 @@ class FileKeyStoreCompactionCrashTest {
         child.awaitLine("COMPLETED");
       }
       child.send("replay before-0 2000"); // superseded records: what a compaction drops
-      child.awaitLine("REPLAYED");
       if (kind.equals("purge")) {
+        child.awaitLine("REPLAYED");
         child.send("purge");
-      }
+      } // else the background compaction starts, and stops, while the replays may still run
       child.awaitLine("PAUSED " + step);
       if (!underLock) {
         for (int i = 0; i < 4; i++) {

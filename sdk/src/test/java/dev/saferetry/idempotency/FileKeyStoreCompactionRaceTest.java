@@ -6,6 +6,7 @@ import static dev.saferetry.idempotency.Intents.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.saferetry.internal.store.LogStore;
+import dev.saferetry.internal.store.StoreOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,7 +42,7 @@ class FileKeyStoreCompactionRaceTest {
 
   @Test
   void compactionsRacingCallersLoseNothingAndDropOnlyTheExpired() throws Exception {
-    LogStore.Options options = new LogStore.Options(0, true, 16 * 1024); // compact early and often
+    StoreOptions options = new StoreOptions(0, true, 16 * 1024); // compact early and often
     AtomicInteger dropped = new AtomicInteger();
     int compactions;
     try (LogStore store = LogStore.open(dir, options)) {

@@ -8,6 +8,7 @@ import static dev.saferetry.idempotency.Intents.succeeded;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.saferetry.internal.store.LogStore;
+import dev.saferetry.internal.store.StoreOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -73,13 +74,13 @@ class FileKeyStoreCompactionTest {
   void largeLogOfMostlySupersededRecordsIsCompactedInTheBackgroundAfterOpen() throws Exception {
     IntentRecord first = pending("order-1");
     IntentRecord done = succeeded(first, "ch_1");
-    try (LogStore store = LogStore.open(dir, new LogStore.Options(0, false, Long.MAX_VALUE))) {
+    try (LogStore store = LogStore.open(dir, new StoreOptions(0, false, Long.MAX_VALUE))) {
       store.begin(first);
       for (int i = 0; i < 20_000; i++) {
         store.complete(done); // e.g. an intent re-sent and replayed many times
       }
     }
-    assertThat(StoreFileBytes.size(dir)).isGreaterThan(LogStore.AUTO_COMPACT_BYTES);
+    assertThat(StoreFileBytes.size(dir)).isGreaterThan(StoreOptions.AUTO_COMPACT_BYTES);
 
     try (LogStore store = LogStore.open(dir, 0)) {
       store.awaitBackgroundWork();
@@ -103,7 +104,7 @@ class FileKeyStoreCompactionTest {
       }
       store.awaitBackgroundWork();
       assertThat(store.stats().compactions()).isPositive();
-      assertThat(store.stats().logBytes()).isLessThan(LogStore.AUTO_COMPACT_BYTES);
+      assertThat(store.stats().logBytes()).isLessThan(StoreOptions.AUTO_COMPACT_BYTES);
       assertThat(store.find(CHARGES, "order-1")).contains(done);
     }
     try (FileKeyStore store = FileKeyStore.open(dir)) {

@@ -44,8 +44,8 @@ class FileKeyStoreConcurrencyTest {
     try (LogStore store = LogStore.open(dir, window)) {
       List<IntentRecord> begun = runConcurrently(i -> store.begin(pending("order-" + i)).record());
       assertThat(begun).extracting(IntentRecord::intentId).doesNotHaveDuplicates();
-      assertThat(store.appendCount()).isEqualTo(THREADS);
-      assertThat(store.syncCount()).isLessThan(THREADS / 2);
+      assertThat(store.stats().appends()).isEqualTo(THREADS);
+      assertThat(store.stats().syncs()).isLessThan(THREADS / 2);
     }
     try (FileKeyStore store = FileKeyStore.open(dir)) {
       assertThat(store.pending()).hasSize(THREADS);
@@ -56,12 +56,12 @@ class FileKeyStoreConcurrencyTest {
   void beginAndAbandonAreSyncedButCompletionsAreNot() throws Exception {
     try (LogStore store = LogStore.open(dir, 0)) {
       IntentRecord first = store.begin(pending("order-1")).record();
-      long syncsAfterBegin = store.syncCount();
+      long syncsAfterBegin = store.stats().syncs();
       assertThat(syncsAfterBegin).isEqualTo(1); // begin returned only after its fsync
       store.complete(Intents.succeeded(first, "ch_1"));
-      assertThat(store.syncCount()).isEqualTo(syncsAfterBegin);
+      assertThat(store.stats().syncs()).isEqualTo(syncsAfterBegin);
       store.abandon(CHARGES, "order-1");
-      assertThat(store.syncCount()).isEqualTo(syncsAfterBegin + 1);
+      assertThat(store.stats().syncs()).isEqualTo(syncsAfterBegin + 1);
     }
   }
 

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.internal.store.LogStore;
+import dev.saferetry.internal.store.StoreOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -113,14 +114,14 @@ class FileKeyStoreDiskFullTest {
     try (SmallFileSystem fs = SmallFileSystem.tmpfs(parent, "4m")) {
       Path dir = fs.root();
       IntentRecord first = pending("order-1");
-      try (LogStore store = LogStore.open(dir, new LogStore.Options(0, false, Long.MAX_VALUE))) {
+      try (LogStore store = LogStore.open(dir, new StoreOptions(0, false, Long.MAX_VALUE))) {
         store.begin(first);
         for (int i = 0; i < 20_000; i++) {
           store.complete(succeeded(first, "ch_1")); // re-sent and replayed many times
         }
       }
       long size = StoreFileBytes.size(dir);
-      assertThat(size).isGreaterThan(LogStore.AUTO_COMPACT_BYTES);
+      assertThat(size).isGreaterThan(StoreOptions.AUTO_COMPACT_BYTES);
       fs.fill();
       for (int i = 0; i < 3; i++) {
         String output =

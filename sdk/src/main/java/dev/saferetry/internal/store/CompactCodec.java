@@ -22,31 +22,10 @@ final class CompactCodec {
   static final int SUCCEEDED = 'S';
   static final int FAILED = 'F';
 
-  private static final int TEXT = 0;
-  private static final int UUID = 1;
-  private static final int HEX = 1;
+  static final int TEXT = 0;
+  static final int UUID = 1;
+  static final int HEX = 1;
   private static final char[] DIGITS = "0123456789abcdef".toCharArray();
-
-  /** What {@link #scan} found in a payload: enough to index it without building strings. */
-  static final class Scanned {
-    int type;
-    int scopeId;
-    int idStart;
-    int idLength;
-    long expiresSecond;
-    int expiresNano;
-    long previousGeneration;
-    IntentScope scope;
-
-    /** Whether the record is completed and expired at {@code now}. */
-    boolean completedAndExpired(Instant now) {
-      if (type != COMPLETE) {
-        return false;
-      }
-      long second = now.getEpochSecond();
-      return second > expiresSecond || (second == expiresSecond && now.getNano() >= expiresNano);
-    }
-  }
 
   private CompactCodec() {}
 
@@ -157,93 +136,6 @@ final class CompactCodec {
   }
 
   /**
-   * Reads what opening a log needs of a payload: its type and, for an intent's record, its scope
-   * and the bytes of its id; a scope or seal record is read whole. The other fields are checked
-   * when the record is decoded: the frame's checksum already vouches for the bytes.
-   *
-   * @throws IllegalArgumentException if the payload is not a valid record of this version
-   */
-  static Scanned scanForIndex(PayloadReader in, Scanned out) {
-    out.type = in.u8();
-    if (out.type == BEGIN || out.type == COMPLETE || out.type == ABANDON) {
-      out.scopeId = in.varint(Integer.MAX_VALUE);
-      out.idStart = in.textStart();
-      out.idLength = in.position() - out.idStart;
-      return out;
-    }
-    return scan(in.reset(in.data(), in.position() - 1, in.remaining() + 1), out);
-  }
-
-  /**
-   * Checks every field of a payload and notes what indexing needs.
-   *
-   * @throws IllegalArgumentException if the payload is not a valid record of this version
-   */
-  static Scanned scan(PayloadReader in, Scanned out) {
-    out.type = in.u8();
-    switch (out.type) {
-      case BEGIN, COMPLETE, ABANDON -> {
-        out.scopeId = in.varint(Integer.MAX_VALUE);
-        out.idStart = in.validTextStart();
-        out.idLength = in.position() - out.idStart;
-        if (out.type != ABANDON) {
-          scanRecordRest(in, out);
-        }
-      }
-      case SCOPE -> {
-        out.scopeId = in.varint(Integer.MAX_VALUE);
-        out.scope = new IntentScope(in.text(), in.text());
-      }
-      case SEAL -> out.previousGeneration = in.int64();
-      default -> throw new IllegalArgumentException("unknown record type " + out.type);
-    }
-    in.expectEnd();
-    return out;
-  }
-
-  private static void scanRecordRest(PayloadReader in, Scanned out) {
-    skipKey(in);
-    skipFingerprint(in);
-    long createdSecond = unzigzag(in.varlong());
-    nanos(in);
-    long delta = in.varlong();
-    if (delta < 0) {
-      throw new IllegalArgumentException("an expiry before the creation");
-    }
-    out.expiresSecond = createdSecond + delta;
-    out.expiresNano = nanos(in);
-    if (out.type == COMPLETE) {
-      state(in.u8());
-      in.varlong();
-      if (flag(in.u8())) {
-        in.skipText();
-      }
-    }
-  }
-
-  private static void skipKey(PayloadReader in) {
-    int tag = in.u8();
-    if (tag == UUID) {
-      in.skip(16);
-    } else if (tag == TEXT) {
-      in.skipText();
-    } else {
-      throw new IllegalArgumentException("unknown key form " + tag);
-    }
-  }
-
-  private static void skipFingerprint(PayloadReader in) {
-    int tag = in.u8();
-    if (tag == HEX) {
-      in.skip(in.varint(512));
-    } else if (tag == TEXT) {
-      in.skipText();
-    } else {
-      throw new IllegalArgumentException("unknown fingerprint form " + tag);
-    }
-  }
-
-  /**
    * Decodes a begin or completion payload into the record it holds.
    *
    * @throws IllegalArgumentException if the payload is not such a record, or names an unknown scope
@@ -314,7 +206,7 @@ final class CompactCodec {
     return new String(text);
   }
 
-  private static IntentState state(int code) {
+  static IntentState state(int code) {
     return switch (code) {
       case SUCCEEDED -> IntentState.SUCCEEDED;
       case FAILED -> IntentState.FAILED;
@@ -322,14 +214,14 @@ final class CompactCodec {
     };
   }
 
-  private static boolean flag(int value) {
+  static boolean flag(int value) {
     if (value > 1) {
       throw new IllegalArgumentException("a flag that is neither 0 nor 1: " + value);
     }
     return value == 1;
   }
 
-  private static int nanos(PayloadReader in) {
+  static int nanos(PayloadReader in) {
     return in.varint(999_999_999);
   }
 

@@ -50,6 +50,7 @@ final class Compaction {
   private final ReentrantLock stateLock;
   private final IntentIndex index;
   private final GroupCommitLog log;
+  private final LogFrames frames;
   private final Instant purgeAt;
   private final boolean recovering;
   private final BooleanSupplier stop;
@@ -74,6 +75,7 @@ final class Compaction {
       ReentrantLock stateLock,
       IntentIndex index,
       GroupCommitLog log,
+      LogFrames frames,
       Instant purgeAt,
       boolean recovering,
       BooleanSupplier stop,
@@ -82,6 +84,7 @@ final class Compaction {
     this.stateLock = stateLock;
     this.index = index;
     this.log = log;
+    this.frames = frames;
     this.purgeAt = purgeAt;
     this.recovering = recovering;
     this.stop = stop;
@@ -109,7 +112,7 @@ final class Compaction {
       scopes = index.scopes().list();
       snapshot = log.end();
       long synced = Math.min(snapshot, log.durableEnd());
-      unsynced = log.copy(synced, snapshot);
+      unsynced = frames.copy(synced, snapshot);
       index.table().startPlacing();
       copiedTo = synced;
     } finally {
@@ -194,7 +197,7 @@ final class Compaction {
       if (end - copiedTo < LAST_ROUND_BYTES) {
         break;
       }
-      copy(log.copy(copiedTo, end), copiedTo, true);
+      copy(frames.copy(copiedTo, end), copiedTo, true);
       copiedTo = end;
     }
     batch.flush();
@@ -208,7 +211,7 @@ final class Compaction {
     try {
       checkGoOn();
       long end = log.end();
-      copy(log.copy(copiedTo, end), copiedTo, true);
+      copy(frames.copy(copiedTo, end), copiedTo, true);
       batch.seal(oldGeneration);
       batch.flush();
       out.force(false);

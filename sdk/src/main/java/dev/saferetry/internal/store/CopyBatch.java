@@ -30,7 +30,7 @@ final class CopyBatch {
   private final IntentIndex index;
   private final Instant purgeAt;
   private final PayloadReader in = new PayloadReader();
-  private final CompactCodec.Scanned scanned = new CompactCodec.Scanned();
+  private final RecordScan scanned = new RecordScan();
   private byte[] bytes = new byte[64 * 1024];
   private int length;
   private final int[] starts = new int[MAX_RECORDS];
@@ -63,8 +63,8 @@ final class CopyBatch {
    *     is, and placed if it is the latest
    */
   void offer(byte[] data, int at, int frame, long offset, boolean all) {
-    CompactCodec.Scanned s =
-        CompactCodec.scan(
+    RecordScan s =
+        RecordScan.scan(
             in.reset(data, at + LogFormat.FRAME_HEADER_SIZE, frame - LogFormat.FRAME_HEADER_SIZE),
             scanned);
     int kind;

@@ -2,10 +2,8 @@ package dev.saferetry.internal.store;
 
 import dev.saferetry.idempotency.KeyStoreException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.locks.Condition;
@@ -33,7 +31,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe. The store's lock keeps appends in order and the file in place while it reads.
  */
-final class GroupCommitLog implements AutoCloseable, IntentIndex.Frames {
+final class GroupCommitLog implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LogStore.class);
 
   /** Above this many unsynced bytes, the next completion waits for a sync. */
@@ -47,22 +45,18 @@ final class GroupCommitLog implements AutoCloseable, IntentIndex.Frames {
   /** Sequence numbers whose records a failed sync lost: first to last, inclusive. */
   private final TreeMap<Long, Long> lost = new TreeMap<>();
 
-  private Path file;
-  private FileChannel channel;
+  private volatile Path file;
+  private volatile FileChannel channel;
   private HighWaterMark mark;
   private long generation;
   private volatile long appendedSeq;
   private long appendedEnd;
   // written under the lock, also read without it by the accessors
   private volatile long durableSeq;
-  private long durableEnd;
   private boolean syncing;
   private volatile Exception failure;
   private volatile long syncCount;
-  private byte[] unsynced = new byte[4096];
-  private int unsyncedLength;
-  private byte[] scratch = new byte[512];
-  private final PayloadReader reader = new PayloadReader();
+  private final UnsyncedBytes unsynced;
 
   GroupCommitLog(
       Path file, FileChannel channel, HighWaterMark mark, long generation, long size, long window) {
@@ -71,7 +65,7 @@ final class GroupCommitLog implements AutoCloseable, IntentIndex.Frames {
     this.mark = mark;
     this.generation = generation;
     this.appendedEnd = size;
-    this.durableEnd = size;
+    this.unsynced = new UnsyncedBytes(size);
     this.windowNanos = window;
     this.space = new LogSpace(this);
   }
@@ -100,20 +94,12 @@ final class GroupCommitLog implements AutoCloseable, IntentIndex.Frames {
                 + "); the record was not stored",
             e);
       }
-      keepUnsynced(frames.array(), frames.length());
+      unsynced.append(frames.array(), frames.length());
       appendedEnd = start + frames.length();
       return ++appendedSeq;
     } finally {
       lock.unlock();
     }
-  }
-
-  private void keepUnsynced(byte[] bytes, int length) {
-    if (unsyncedLength + length > unsynced.length) {
-      unsynced = Arrays.copyOf(unsynced, Math.max(unsynced.length * 2, unsyncedLength + length));
-    }
-    System.arraycopy(bytes, 0, unsynced, unsyncedLength, length);
-    unsyncedLength += length;
   }
 
   /** Cuts off what a failed write may have left; false if even that failed. */
@@ -188,7 +174,7 @@ final class GroupCommitLog implements AutoCloseable, IntentIndex.Frames {
       fail(error);
     } else {
       durableSeq = Math.max(durableSeq, target);
-      trimUnsynced(end);
+      unsynced.syncedTo(end);
       syncCount++;
     }
     synced.signalAll();
@@ -199,88 +185,6 @@ final class GroupCommitLog implements AutoCloseable, IntentIndex.Frames {
     failure = error;
     LOG.warn("Sync of key store file {} failed ({}); it will be rewritten", file, error.toString());
     synced.signalAll();
-  }
-
-  /** Drops the bytes now synced up to {@code end} from memory. */
-  private void trimUnsynced(long end) {
-    if (end <= durableEnd) {
-      return;
-    }
-    int drop = (int) (end - durableEnd);
-    System.arraycopy(unsynced, drop, unsynced, 0, unsyncedLength - drop);
-    unsyncedLength -= drop;
-    durableEnd = end;
-    if (unsynced.length > 64 * 1024 && unsyncedLength < unsynced.length / 4) {
-      unsynced = Arrays.copyOf(unsynced, Math.max(4096, unsyncedLength * 2));
-    }
-  }
-
-  /**
-   * The payload of the frame at {@code offset}: from memory if it was not synced yet, else from the
-   * file. The caller holds the store's lock, which keeps the file in place.
-   */
-  @Override
-  public PayloadReader read(long offset) {
-    long position = IntentTable.position(offset);
-    long limit;
-    lock.lock();
-    try {
-      limit = durableEnd;
-      if (position >= durableEnd) {
-        int at = (int) (position - durableEnd);
-        int length = at + 4 <= unsyncedLength ? ByteBuffer.wrap(unsynced, at, 4).getInt() : -1;
-        if (length > 0 && at + LogFormat.FRAME_HEADER_SIZE + (long) length <= unsyncedLength) {
-          int frame = LogFormat.FRAME_HEADER_SIZE + length;
-          scratch = scratch.length >= frame ? scratch : new byte[frame];
-          System.arraycopy(unsynced, at, scratch, 0, frame);
-        } else {
-          scratch[0] = scratch[1] = scratch[2] = scratch[3] = 0;
-        }
-        return checked(position);
-      }
-    } finally {
-      lock.unlock();
-    }
-    try {
-      scratch = LogReader.readFrame(channel, position, scratch, limit);
-    } catch (IOException e) {
-      throw LogReader.unreadable(file, position, e);
-    }
-    return checked(position);
-  }
-
-  private PayloadReader checked(long position) {
-    int length = LogFormat.validFrameLength(scratch, 0, scratch.length);
-    if (length < 0) {
-      throw LogScanner.corrupt(file, position, "a record the index points to is not valid");
-    }
-    return reader.reset(scratch, LogFormat.FRAME_HEADER_SIZE, length);
-  }
-
-  /**
-   * Returns the bytes of {@code [from, to)}: from memory where they were not synced yet, else from
-   * the file. For copying records into a compacted file.
-   */
-  byte[] copy(long from, long to) throws IOException {
-    byte[] bytes = new byte[(int) (to - from)];
-    long fileEnd;
-    lock.lock();
-    try {
-      fileEnd = Math.min(to, Math.max(from, durableEnd));
-      if (to > fileEnd) {
-        int at = (int) (fileEnd - durableEnd);
-        System.arraycopy(unsynced, at, bytes, (int) (fileEnd - from), (int) (to - fileEnd));
-      }
-    } finally {
-      lock.unlock();
-    }
-    ByteBuffer head = ByteBuffer.wrap(bytes, 0, (int) (fileEnd - from));
-    while (head.hasRemaining()) {
-      if (channel.read(head, from + head.position()) < 0) {
-        throw new IOException("key store file " + file + " ended early");
-      }
-    }
-    return bytes;
   }
 
   /**
@@ -304,9 +208,8 @@ final class GroupCommitLog implements AutoCloseable, IntentIndex.Frames {
       channel = next.channel();
       generation = next.generation();
       appendedEnd = next.size();
-      durableEnd = next.size();
       durableSeq = appendedSeq;
-      unsyncedLength = 0;
+      unsynced.reset(next.size());
       space.installed();
       synced.signalAll();
     } finally {
@@ -321,7 +224,7 @@ final class GroupCommitLog implements AutoCloseable, IntentIndex.Frames {
     lock.lock();
     try {
       long allocated = space.release(channel, appendedEnd);
-      mark.writeDurably(new HighWaterMark.Value(generation, durableEnd, allocated));
+      mark.writeDurably(new HighWaterMark.Value(generation, unsynced.start(), allocated));
     } catch (IOException e) {
       LOG.warn("Cannot sync the high-water mark {} ({})", mark.file(), e.toString());
     } finally {
@@ -353,17 +256,22 @@ final class GroupCommitLog implements AutoCloseable, IntentIndex.Frames {
   long durableEnd() {
     lock.lock();
     try {
-      return durableEnd;
+      return unsynced.start();
     } finally {
       lock.unlock();
     }
+  }
+
+  /** The bytes appended since the last good sync; the caller holds {@link #lock()}. */
+  UnsyncedBytes unsyncedLocked() {
+    return unsynced;
   }
 
   /** How many bytes were appended since the last good sync. */
   int unsyncedBytes() {
     lock.lock();
     try {
-      return unsyncedLength;
+      return unsynced.length();
     } finally {
       lock.unlock();
     }
@@ -401,7 +309,7 @@ final class GroupCommitLog implements AutoCloseable, IntentIndex.Frames {
 
   /** The end of the records synced so far; the caller holds {@link #lock()}. */
   long durableEndLocked() {
-    return durableEnd;
+    return unsynced.start();
   }
 
   /** How many syncs the log performed, for statistics. */

@@ -13,7 +13,7 @@ final class IndexBuilder {
   private final IntentIndex index;
   private final LogReader reader;
   private final PayloadReader in = new PayloadReader();
-  private final CompactCodec.Scanned scanned = new CompactCodec.Scanned();
+  private final RecordScan scanned = new RecordScan();
   private byte[] id = new byte[256];
   private int sameFrame;
   private long sealEnd;
@@ -39,7 +39,7 @@ final class IndexBuilder {
    * @throws IllegalArgumentException if the record is not valid
    */
   void apply(byte[] data, int at, int length, long offset) {
-    CompactCodec.Scanned s = CompactCodec.scanForIndex(in.reset(data, at, length), scanned);
+    RecordScan s = RecordScan.scanForIndex(in.reset(data, at, length), scanned);
     int frame = LogFormat.FRAME_HEADER_SIZE + length;
     switch (s.type) {
       case CompactCodec.SCOPE -> index.scopes().define(s.scopeId, s.scope);
@@ -51,7 +51,7 @@ final class IndexBuilder {
     }
   }
 
-  private void applyIntent(CompactCodec.Scanned s, byte[] data, long offset, int frame) {
+  private void applyIntent(RecordScan s, byte[] data, long offset, int frame) {
     index.scopes().get(s.scopeId); // a record may only name a scope defined before it
     if (id.length < s.idLength) {
       id = new byte[s.idLength];

@@ -220,7 +220,7 @@ final class IntentIndex {
    */
   void loadPending(byte[] payload, int frame) {
     PayloadReader in = new PayloadReader().reset(payload, 0, payload.length);
-    CompactCodec.scan(in, new CompactCodec.Scanned()); // every field well-formed
+    RecordScan.scan(in, new RecordScan()); // every field well-formed
     in.reset(payload, 0, payload.length).u8();
     int scopeId = in.varint(Integer.MAX_VALUE);
     scopes.get(scopeId);

@@ -1,19 +1,18 @@
 package dev.saferetry.internal.store;
 
 import dev.saferetry.idempotency.BeginResult;
+import dev.saferetry.idempotency.FileKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.idempotency.KeyStoreException;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,63 +32,34 @@ import org.slf4j.LoggerFactory;
 public final class LogStore implements KeyStore {
   private static final Logger LOG = LoggerFactory.getLogger(LogStore.class);
 
-  /** Below this size a log is not compacted in the background: it costs little to read. */
-  public static final long AUTO_COMPACT_BYTES = 1024 * 1024;
-
-  /**
-   * Internal options.
-   *
-   * @param groupCommitWindowNanos how long a sync leader waits for more records to join
-   * @param preallocate whether to preallocate the log ahead of its records
-   * @param autoCompactBytes the size from which a mostly superseded log is compacted in the
-   *     background; {@link Long#MAX_VALUE} never
-   * @param compactionSteps told each step a compaction reaches ("copied", "caught-up", "sealed",
-   *     "installed"), in the compacting thread: for tests that stop a compaction there
-   */
-  public record Options(
-      long groupCommitWindowNanos,
-      boolean preallocate,
-      long autoCompactBytes,
-      Consumer<String> compactionSteps) {
-    /** Options without a listener of compaction steps. */
-    public Options(long groupCommitWindowNanos, boolean preallocate, long autoCompactBytes) {
-      this(groupCommitWindowNanos, preallocate, autoCompactBytes, step -> {});
-    }
-
-    /** The options of {@link dev.saferetry.idempotency.FileKeyStore} with a given window. */
-    public static Options withWindow(long groupCommitWindowNanos) {
-      return new Options(groupCommitWindowNanos, true, AUTO_COMPACT_BYTES);
-    }
-  }
-
   private final Path dir;
   private final Path file;
   private final DirectoryLock dirLock;
   private final GroupCommitLog log;
   private final IntentIndex index;
-  private final Options options;
   private final ReentrantLock stateLock = new ReentrantLock();
-  private final Maintenance maintenance = new Maintenance();
+  private final StoreJobs jobs;
   private final FrameBuffer buffer = new FrameBuffer();
   private volatile boolean closed;
-  private boolean compactionQueued;
-  private long nextCompactionAt;
-  private volatile long compactions;
 
   private LogStore(
-      Path dir, DirectoryLock dirLock, GroupCommitLog log, IntentIndex index, Options options) {
+      Path dir,
+      DirectoryLock dirLock,
+      GroupCommitLog log,
+      IntentIndex index,
+      StoreOptions options) {
     this.dir = dir;
     this.file = dir.resolve(LogFormat.LOG_FILE);
     this.dirLock = dirLock;
     this.log = log;
     this.index = index;
-    this.options = options;
-    index.readFrom(log);
+    this.jobs = new StoreJobs(dir, stateLock, index, log, options);
+    index.readFrom(new LogFrames(log));
   }
 
   /** Opens the store with the file key store's defaults and a group-commit window. */
   public static LogStore open(Path dir, long groupCommitWindowNanos) {
-    return open(dir, Options.withWindow(groupCommitWindowNanos));
+    return open(dir, StoreOptions.withWindow(groupCommitWindowNanos));
   }
 
   /**
@@ -98,7 +68,7 @@ public final class LogStore implements KeyStore {
    *
    * @throws KeyStoreException if the directory or file is unusable, damaged or locked
    */
-  public static LogStore open(Path dir, Options options) {
+  public static LogStore open(Path dir, StoreOptions options) {
     Objects.requireNonNull(dir, "dir");
     StoreFiles.checkDirectory(dir);
     DirectoryLock lock = DirectoryLock.acquire(dir);
@@ -118,7 +88,7 @@ public final class LogStore implements KeyStore {
         log.space.extend(); // before the first record, so that it already overwrites zeros
       }
       LogStore store = new LogStore(dir, lock, log, opened.index(), options);
-      store.afterChange(store.compactionDue());
+      store.jobs.afterChange(store.compactionDue());
       return store;
     } catch (RuntimeException e) {
       StoreFiles.closeQuietly(opened);
@@ -148,11 +118,11 @@ public final class LogStore implements KeyStore {
         seq = existing.isPending() ? existing.pending().beginSeq() : 0;
         result = existing.record();
       }
-      compact = compactionDue();
+      compact = jobs.compactionDue();
     } finally {
       stateLock.unlock();
     }
-    afterChange(compact);
+    jobs.afterChange(compact);
     // An existing record may still wait for its sync: nobody may use its key before it is durable.
     awaitDurable(seq);
     return created ? BeginResult.created(result) : BeginResult.existing(result);
@@ -201,12 +171,12 @@ public final class LogStore implements KeyStore {
           long seq = appendCompletion(existing, completed);
           syncToAwait = log.unsyncedBytes() > GroupCommitLog.UNSYNCED_LIMIT ? seq : 0;
         }
-        compact = compactionDue();
+        compact = jobs.compactionDue();
       } finally {
         stateLock.unlock();
       }
       if (beginToAwait == 0) {
-        afterChange(compact);
+        jobs.afterChange(compact);
         awaitDurable(syncToAwait);
         return;
       }
@@ -261,11 +231,11 @@ public final class LogStore implements KeyStore {
       CompactCodec.abandon(buffer, existing.scopeId(), intentId);
       seq = log.append(buffer);
       index.remove(existing);
-      compact = compactionDue();
+      compact = jobs.compactionDue();
     } finally {
       stateLock.unlock();
     }
-    afterChange(compact);
+    jobs.afterChange(compact);
     awaitDurable(seq);
     return true;
   }
@@ -277,79 +247,16 @@ public final class LogStore implements KeyStore {
   @Override
   public int purgeExpired(Instant now) {
     Objects.requireNonNull(now, "now");
-    maintenance.jobs().lock();
-    try {
-      recoverIfFailed();
-      int dropped = compact(now);
-      LOG.debug("Purged {} expired intents from key store file {}", dropped, file);
-      return dropped;
-    } catch (IOException e) {
-      throw new KeyStoreException("cannot compact key store file " + file + "; it is intact", e);
-    } finally {
-      maintenance.jobs().unlock();
-    }
-  }
-
-  private int compact(Instant purgeAt) throws IOException {
-    ensureOpen();
-    int dropped =
-        new Compaction(
-                dir,
-                stateLock,
-                index,
-                log,
-                purgeAt,
-                false,
-                maintenance::closing,
-                options.compactionSteps())
-            .run();
-    compactions++;
-    afterChange(false);
+    int dropped = jobs.purge(now, this::ensureOpen);
+    LOG.debug("Purged {} expired intents from key store file {}", dropped, file);
     return dropped;
   }
 
-  /** Whether a background compaction is due: a large log, mostly superseded. Holds the lock. */
   private boolean compactionDue() {
-    long end = log.end();
-    if (compactionQueued
-        || end < Math.max(options.autoCompactBytes(), nextCompactionAt)
-        || (end - index.liveBytes()) * 2 < end) {
-      return false;
-    }
-    compactionQueued = true;
-    return true;
-  }
-
-  /** Schedules the background work a change made due; called without the state lock. */
-  private void afterChange(boolean compact) {
-    if (log.space.shouldExtend()) {
-      maintenance.submit(log.space::extend);
-    }
-    if (compact) {
-      maintenance.submit(this::compactInBackground);
-    }
-  }
-
-  private void compactInBackground() {
+    stateLock.lock();
     try {
-      if (!log.failed()) {
-        compact(null);
-        LOG.debug("Compacted key store file {} in the background", file);
-      }
-    } catch (IOException | KeyStoreException e) {
-      if (!maintenance.closing()) {
-        LOG.warn("Could not compact key store file {} ({}); using it as it is", file, e.toString());
-      }
-      stateLock.lock();
-      try {
-        long end = log.end();
-        nextCompactionAt = end + Math.max(options.autoCompactBytes(), end / 4);
-      } finally {
-        stateLock.unlock();
-      }
+      return jobs.compactionDue();
     } finally {
-      stateLock.lock();
-      compactionQueued = false;
       stateLock.unlock();
     }
   }
@@ -360,7 +267,7 @@ public final class LogStore implements KeyStore {
    */
   private void lockWritable() {
     while (true) {
-      recoverIfFailed();
+      jobs.recoverIfFailed(this::ensureReadable);
       stateLock.lock();
       if (!log.failed()) {
         try {
@@ -372,40 +279,6 @@ public final class LogStore implements KeyStore {
         }
       }
       stateLock.unlock();
-    }
-  }
-
-  private void recoverIfFailed() {
-    if (!log.failed()) {
-      return;
-    }
-    maintenance.jobs().lock();
-    stateLock.lock();
-    try {
-      ensureReadable();
-      if (log.failed()) {
-        rewriteAfterFailure();
-      }
-    } finally {
-      stateLock.unlock();
-      maintenance.jobs().unlock();
-    }
-  }
-
-  /** Rewrites a failed log; holds both locks. */
-  private void rewriteAfterFailure() {
-    index.forgetAbove(log.durableSeq());
-    try {
-      new Compaction(dir, stateLock, index, log, null, true, () -> false, step -> {}).run();
-      LOG.warn("Rewrote key store file {} after a failed write or sync; it is usable again", file);
-    } catch (IOException | RuntimeException e) {
-      throw new KeyStoreException(
-          "key store file "
-              + file
-              + " failed a write or sync, and rewriting it failed too ("
-              + e.getMessage()
-              + "); the next call tries again",
-          e);
     }
   }
 
@@ -442,60 +315,31 @@ public final class LogStore implements KeyStore {
   }
 
   /** What the store holds and did since it was opened. */
-  public Stats stats() {
+  public FileKeyStore.Stats stats() {
     stateLock.lock();
     try {
-      return new Stats(
+      return new FileKeyStore.Stats(
           index.size(),
           index.pendingCount(),
           log.end(),
           index.liveBytes(),
           log.appendCount(),
           log.syncCount(),
-          compactions);
+          jobs.compactions());
     } finally {
       stateLock.unlock();
     }
   }
 
-  /**
-   * Figures of a store.
-   *
-   * @param intents live intents
-   * @param pending pending intents among them
-   * @param logBytes the end of the log's records
-   * @param liveBytes the bytes of the latest records (what a compaction keeps)
-   * @param appends records appended since opened
-   * @param syncs syncs of appended records since opened
-   * @param compactions compactions since opened
-   */
-  public record Stats(
-      long intents,
-      long pending,
-      long logBytes,
-      long liveBytes,
-      long appends,
-      long syncs,
-      long compactions) {}
-
-  /** How many fsyncs of appended records the store performed since it was opened. */
-  public long syncCount() {
-    return log.syncCount();
-  }
-
-  /** How many records the store appended since it was opened. */
-  public long appendCount() {
-    return log.appendCount();
-  }
-
   /** Waits until no background work (preallocation, compaction) is queued or running. */
   public void awaitBackgroundWork() {
-    maintenance.awaitIdle();
+    jobs.maintenance().awaitIdle();
   }
 
   /** Stops background work, syncs outstanding completions, closes the files, releases the lock. */
   @Override
   public void close() {
+    Maintenance maintenance = jobs.maintenance();
     maintenance.close();
     maintenance.jobs().lock();
     try {
@@ -517,7 +361,7 @@ public final class LogStore implements KeyStore {
     try {
       if (log.failed()) {
         // leave a clean file behind: without the records whose sync failed, which were refused
-        rewriteAfterFailure();
+        jobs.rewriteAfterFailure();
       }
       log.syncAll();
     } catch (KeyStoreException e) {

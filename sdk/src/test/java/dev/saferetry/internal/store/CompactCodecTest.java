@@ -105,9 +105,8 @@ class CompactCodecTest {
     PayloadReader in = new PayloadReader();
     assertThatThrownBy(
             () ->
-                CompactCodec.scan(
-                    in.reset(bytes, LogFormat.FRAME_HEADER_SIZE, length),
-                    new CompactCodec.Scanned()))
+                RecordScan.scan(
+                    in.reset(bytes, LogFormat.FRAME_HEADER_SIZE, length), new RecordScan()))
         .hasMessageContaining("not valid UTF-8");
     assertThatThrownBy(
             () ->
@@ -136,8 +135,7 @@ class CompactCodecTest {
     assertThatThrownBy(() -> CompactCodec.decode(in.reset(out.array(), 8, length), scopes()))
         .hasMessageContaining("scope 7");
     assertThatThrownBy(
-            () ->
-                CompactCodec.scan(in.reset(out.array(), 8, length - 1), new CompactCodec.Scanned()))
+            () -> RecordScan.scan(in.reset(out.array(), 8, length - 1), new RecordScan()))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
