@@ -1,7 +1,5 @@
 package dev.saferetry.internal.store;
 
-import java.util.Arrays;
-
 /**
  * Replays the records of a log into an empty index as they are scanned: a begin makes its intent
  * pending, a completion holds the completed intent in full (and creates it if a compaction dropped
@@ -108,38 +106,5 @@ final class IndexBuilder {
       }
     }
     return true;
-  }
-
-  /**
-   * Decodes the pending intents' begin records, in log order.
-   *
-   * @throws dev.saferetry.idempotency.KeyStoreException naming the file and offset of a record that
-   *     is not a valid intent
-   */
-  void loadPending(java.nio.file.Path file) {
-    IntentTable table = index.table();
-    long[] offsets = new long[Math.max(16, table.size() / 8)];
-    int count = 0;
-    for (int slot = 0; slot < table.capacity(); slot++) {
-      if (table.hashAt(slot) != 0 && IntentTable.isPending(table.offset(slot))) {
-        if (count == offsets.length) {
-          offsets = Arrays.copyOf(offsets, count * 2);
-        }
-        offsets[count++] = IntentTable.position(table.offset(slot));
-      }
-    }
-    Arrays.sort(offsets, 0, count);
-    index.reservePending(count);
-    for (int i = 0; i < count; i++) {
-      PayloadReader payload = reader.read(offsets[i]);
-      int length = payload.remaining();
-      byte[] bytes =
-          Arrays.copyOfRange(payload.data(), payload.position(), payload.position() + length);
-      try {
-        index.loadPending(bytes, LogFormat.FRAME_HEADER_SIZE + length);
-      } catch (IllegalArgumentException e) {
-        throw LogScanner.corrupt(file, offsets[i], "undecodable record (" + e.getMessage() + ")");
-      }
-    }
   }
 }

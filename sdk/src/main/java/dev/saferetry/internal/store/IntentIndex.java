@@ -7,17 +7,18 @@ import dev.saferetry.idempotency.KeyStoreException;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The store's view of the log: where every live intent's latest record is, in {@link IntentTable},
- * and the pending intents, which are few and are listed after a restart, by intent id. A completed
- * intent is read back from the log when it is asked for (a re-drive, a duplicate, a {@code find}),
- * which keeps it at a few dozen bytes of heap; a pending intent read from the log on open keeps its
- * record's bytes, decoded when asked for.
+ * The store's view of the log: where every live intent's latest record is, in {@link IntentTable}.
+ * An intent is read back from the log when it is asked for (a re-drive, a duplicate, a {@code
+ * find}), which keeps it at a few dozen bytes of heap; only the intents begun by this process and
+ * still pending are also kept in full, with the sequence number of their begin, which a caller of
+ * the same intent waits for before it may use the key.
  *
  * <p>Not thread-safe: the store's lock guards it.
  */
@@ -29,51 +30,30 @@ final class IntentIndex {
 
   private record Id(int scopeId, String intentId) {}
 
+  /** An intent begun by this process and still pending: its record, begin and frame length. */
+  record Begun(IntentRecord record, long beginSeq, int frameLength) {}
+
   /**
-   * A pending intent: its record, or the bytes of its begin record if it was read from the log; the
-   * sequence number of its begin (0 if read from the log); its frame's length; its rank in the log,
-   * which orders intents created at the same instant.
+   * A live intent as found: its record; {@link Begun} if this process began it and it is pending;
+   * otherwise the offset (with its flag) of the record it was read from.
    */
-  static final class Pending {
-    private final Object content;
-    private final long beginSeq;
-    private final int frameLength;
-    private final long order;
-
-    Pending(Object content, long beginSeq, int frameLength, long order) {
-      this.content = content;
-      this.beginSeq = beginSeq;
-      this.frameLength = frameLength;
-      this.order = order;
-    }
-
-    long beginSeq() {
-      return beginSeq;
-    }
-
-    IntentRecord record(Scopes scopes) {
-      if (content instanceof IntentRecord record) {
-        return record;
-      }
-      byte[] payload = (byte[]) content;
-      return decode(new PayloadReader().reset(payload, 0, payload.length), scopes);
-    }
-  }
-
-  /** A live intent as found: pending (with its {@link Pending}) or completed (read back). */
-  record Found(
-      long hash, int scopeId, IntentRecord record, Pending pending, long offset, int frame) {
+  record Found(long hash, int scopeId, IntentRecord record, Begun begun, long offset, int frame) {
     boolean isPending() {
-      return pending != null;
+      return record.state() == IntentState.PENDING;
+    }
+
+    /** The sequence number of the begin to wait for before the key may be used; 0 if none. */
+    long beginSeq() {
+      return begun == null ? 0 : begun.beginSeq();
     }
   }
 
   private final Scopes scopes = new Scopes();
   private final IntentTable table;
-  private Map<Id, Pending> pending = new HashMap<>();
+  private final Map<Id, Begun> begun = new HashMap<>();
   private Frames frames;
   private long liveBytes;
-  private long order;
+  private int pendingCount;
 
   /** An empty index with room for about {@code expected} intents before its table grows. */
   IntentIndex(int expected) {
@@ -101,7 +81,7 @@ final class IntentIndex {
   }
 
   int pendingCount() {
-    return pending.size();
+    return pendingCount;
   }
 
   /** The bytes of the log's latest records: what a compaction keeps. */
@@ -113,6 +93,16 @@ final class IntentIndex {
     liveBytes += delta;
   }
 
+  /** Counts the pending intents of a log just read; their records stay in the log. */
+  void countPending() {
+    pendingCount = 0;
+    for (int slot = 0; slot < table.capacity(); slot++) {
+      if (table.hashAt(slot) != 0 && IntentTable.isPending(table.offset(slot))) {
+        pendingCount++;
+      }
+    }
+  }
+
   /** The live intent {@code intentId} of {@code scope}, or null. */
   Found find(IntentScope scope, String intentId) {
     int scopeId = scopes.idOf(scope);
@@ -120,19 +110,17 @@ final class IntentIndex {
       return null;
     }
     long hash = IntentHash.of(scopeId, intentId);
-    Pending p = pending.get(new Id(scopeId, intentId));
-    if (p != null) {
-      return new Found(hash, scopeId, p.record(scopes), p, -1, p.frameLength);
+    Begun b = begun.get(new Id(scopeId, intentId));
+    if (b != null) {
+      return new Found(hash, scopeId, b.record(), b, -1, b.frameLength());
     }
     for (int slot = table.probe(hash, -1); slot >= 0; slot = table.probe(hash, slot)) {
       long offset = table.offset(slot);
-      if (!IntentTable.isPending(offset)) {
-        PayloadReader in = frames.read(offset);
-        int frame = LogFormat.FRAME_HEADER_SIZE + in.remaining();
-        IntentRecord record = decode(in, scopes);
-        if (record.intentId().equals(intentId) && record.scope().equals(scope)) {
-          return new Found(hash, scopeId, record, null, offset, frame);
-        }
+      PayloadReader in = frames.read(offset);
+      int frame = LogFormat.FRAME_HEADER_SIZE + in.remaining();
+      IntentRecord record = decode(in, scopes);
+      if (record.intentId().equals(intentId) && record.scope().equals(scope)) {
+        return new Found(hash, scopeId, record, null, offset, frame);
       }
     }
     return null;
@@ -150,8 +138,8 @@ final class IntentIndex {
       throw new KeyStoreException(
           "a record of the key store's log cannot be read ("
               + e.getMessage()
-              + "); nothing was"
-              + " changed. Move the store's files aside or restore them, then reopen.");
+              + "); nothing was changed. Move the store's files aside or restore them, then"
+              + " reopen.");
     }
   }
 
@@ -162,37 +150,43 @@ final class IntentIndex {
       remove(replaced);
     }
     table.add(IntentHash.of(scopeId, record.intentId()), offset | IntentTable.PENDING);
-    pending.put(new Id(scopeId, record.intentId()), new Pending(record, seq, frame, order++));
+    begun.put(new Id(scopeId, record.intentId()), new Begun(record, seq, frame));
     liveBytes += frame;
+    pendingCount++;
   }
 
   /** Points a live intent at its completion record, which holds it in full. */
   void complete(Found existing, long offset, int frame) {
     table.set(slotOf(existing), offset);
-    if (existing.isPending()) {
-      pending.remove(new Id(existing.scopeId(), existing.record().intentId()));
-    }
+    forget(existing);
     liveBytes += frame - existing.frame();
   }
 
   /** Forgets a live intent. */
   void remove(Found existing) {
     table.remove(slotOf(existing));
-    if (existing.isPending()) {
-      pending.remove(new Id(existing.scopeId(), existing.record().intentId()));
-    }
+    forget(existing);
     liveBytes -= existing.frame();
   }
 
-  private int slotOf(Found found) {
-    if (!found.isPending()) {
-      return table.slotOf(found.hash(), found.offset());
+  private void forget(Found existing) {
+    if (existing.begun() != null) {
+      begun.remove(new Id(existing.scopeId(), existing.record().intentId()));
     }
-    return pendingSlot(found.hash(), found.record().intentId());
+    if (existing.isPending()) {
+      pendingCount--;
+    }
   }
 
-  /** The slot of a pending intent, which the table holds. */
-  private int pendingSlot(long hash, String intentId) {
+  private int slotOf(Found found) {
+    if (found.begun() == null) {
+      return table.slotOf(found.hash(), found.offset());
+    }
+    return begunSlot(found.hash(), found.record().intentId());
+  }
+
+  /** The slot of an intent this process began, which is pending and in the table. */
+  private int begunSlot(long hash, String intentId) {
     int only = -1;
     int candidates = 0;
     for (int slot = table.probe(hash, -1); slot >= 0; slot = table.probe(hash, slot)) {
@@ -215,53 +209,40 @@ final class IntentIndex {
   }
 
   /**
-   * Adds a pending intent read from the log while it is opened: the payload of its begin record,
-   * which starts with its type, scope number and intent id.
+   * The pending records, oldest first; equal creation times in log order. Read back from the log
+   * (begun by this process, from memory), in log order.
    */
-  void loadPending(byte[] payload, int frame) {
-    PayloadReader in = new PayloadReader().reset(payload, 0, payload.length);
-    RecordScan.scan(in, new RecordScan()); // every field well-formed
-    in.reset(payload, 0, payload.length).u8();
-    int scopeId = in.varint(Integer.MAX_VALUE);
-    scopes.get(scopeId);
-    pending.put(new Id(scopeId, in.text()), new Pending(payload, 0, frame, order++));
-  }
-
-  /** Makes room for {@code count} pending intents; before any is added. */
-  void reservePending(int count) {
-    if (pending.isEmpty()) {
-      pending = new HashMap<>(count * 4 / 3 + 16);
-    }
-  }
-
-  /** The pending records, oldest first; equal creation times in log order. */
   List<IntentRecord> pending() {
-    record Ranked(IntentRecord record, long order) {}
-    List<Ranked> list = new ArrayList<>(pending.size());
-    for (Pending p : pending.values()) {
-      list.add(new Ranked(p.record(scopes), p.order));
+    long[] offsets = new long[pendingCount];
+    int count = 0;
+    for (int slot = 0; slot < table.capacity() && count < offsets.length; slot++) {
+      if (table.hashAt(slot) != 0 && IntentTable.isPending(table.offset(slot))) {
+        offsets[count++] = table.offset(slot);
+      }
     }
-    list.sort(
-        Comparator.comparing((Ranked r) -> r.record().createdAt())
-            .thenComparingLong(Ranked::order));
-    List<IntentRecord> records = new ArrayList<>(list.size());
-    list.forEach(r -> records.add(r.record()));
+    Arrays.sort(offsets, 0, count); // log order: the flag is the same on all of them
+    List<IntentRecord> records = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      records.add(decode(frames.read(offsets[i]), scopes));
+    }
+    records.sort(Comparator.comparing(IntentRecord::createdAt)); // stable: ties stay in log order
     return records;
   }
 
   /** Forgets pending intents whose begin record was never made durable: a failed sync lost them. */
   void forgetAbove(long durableSeq) {
     List<Id> lost = new ArrayList<>();
-    pending.forEach(
-        (id, p) -> {
-          if (p.beginSeq > durableSeq) {
+    begun.forEach(
+        (id, b) -> {
+          if (b.beginSeq() > durableSeq) {
             lost.add(id);
           }
         });
     for (Id id : lost) {
-      Pending p = pending.remove(id);
-      table.remove(pendingSlot(IntentHash.of(id.scopeId(), id.intentId()), id.intentId()));
-      liveBytes -= p.frameLength;
+      Begun b = begun.remove(id);
+      table.remove(begunSlot(IntentHash.of(id.scopeId(), id.intentId()), id.intentId()));
+      liveBytes -= b.frameLength();
+      pendingCount--;
     }
   }
 

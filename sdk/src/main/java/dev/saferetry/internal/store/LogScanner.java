@@ -94,7 +94,7 @@ final class LogScanner {
   }
 
   /**
-   * Scans a current-version log into {@code index} and loads its pending intents.
+   * Scans a current-version log into {@code index}.
    *
    * @throws KeyStoreException naming the file and offset of a valid frame whose record is not
    */
@@ -120,7 +120,7 @@ final class LogScanner {
       }
       pos += LogFormat.FRAME_HEADER_SIZE + length;
     }
-    builder.loadPending(file);
+    index.countPending();
     return new Scan(pos, builder.sealEnd(), builder.sealedPrevious());
   }
 

@@ -115,7 +115,7 @@ public final class LogStore implements KeyStore {
         seq = appendBegin(existing, candidate);
         result = candidate;
       } else {
-        seq = existing.isPending() ? existing.pending().beginSeq() : 0;
+        seq = existing.beginSeq();
         result = existing.record();
       }
       compact = jobs.compactionDue();
@@ -165,8 +165,8 @@ public final class LogStore implements KeyStore {
         if (existing == null || !existing.record().key().equals(completed.key())) {
           return;
         }
-        if (existing.isPending() && existing.pending().beginSeq() > log.durableSeq()) {
-          beginToAwait = existing.pending().beginSeq(); // complete only what is durably begun
+        if (existing.beginSeq() > log.durableSeq()) {
+          beginToAwait = existing.beginSeq(); // complete only what is durably begun
         } else {
           long seq = appendCompletion(existing, completed);
           syncToAwait = log.unsyncedBytes() > GroupCommitLog.UNSYNCED_LIMIT ? seq : 0;
