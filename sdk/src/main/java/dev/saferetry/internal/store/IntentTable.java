@@ -29,6 +29,7 @@ final class IntentTable {
   private int unplaced;
   private int size;
   private int mask;
+  private long touched;
 
   /** A table with room for about {@code expected} intents before it grows. */
   IntentTable(int expected) {
@@ -83,6 +84,14 @@ final class IntentTable {
       i = (i + 1) & mask;
     }
     return -1;
+  }
+
+  /**
+   * Reads the slot {@code hash} would start at, so that a lookup of it soon finds it in the cache;
+   * reading the slots of many hashes one after the other lets their memory reads overlap.
+   */
+  void touch(long hash) {
+    touched += slots[2 * home(hash)];
   }
 
   /** The slot holding exactly {@code hash} and {@code offset} (flag included), or -1. */

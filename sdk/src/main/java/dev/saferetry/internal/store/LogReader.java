@@ -39,6 +39,11 @@ final class LogReader implements IntentIndex.Frames {
     return window;
   }
 
+  /** Whether {@code [offset, offset + length)} is in the window now. */
+  boolean contains(long offset, int length) {
+    return offset >= windowStart && offset + length <= windowStart + windowLength;
+  }
+
   /**
    * Makes {@code [offset, offset + length)} readable in {@link #window()} and returns where it
    * starts there, or -1 if the file ends before it does.

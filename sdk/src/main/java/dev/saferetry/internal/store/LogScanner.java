@@ -101,27 +101,33 @@ final class LogScanner {
   static Scan scan(Path file, FileChannel channel, long size, IntentIndex index)
       throws IOException {
     LogReader reader = new LogReader(file, channel, size, LogReader.WINDOW);
-    IndexBuilder builder = new IndexBuilder(index, reader);
+    IndexBuilder builder = new IndexBuilder(file, index, reader);
     long pos = LogFormat.HEADER_SIZE;
     while (true) {
-      int at = reader.load(pos, LogFormat.FRAME_HEADER_SIZE);
+      int at = load(reader, builder, pos, LogFormat.FRAME_HEADER_SIZE);
       int length = at < 0 ? 0 : ByteBuffer.wrap(reader.window(), at, 4).getInt();
       if (length <= 0 || length > LogFormat.MAX_PAYLOAD) {
         break;
       }
-      at = reader.load(pos, LogFormat.FRAME_HEADER_SIZE + length);
+      at = load(reader, builder, pos, LogFormat.FRAME_HEADER_SIZE + length);
       if (at < 0 || LogFormat.validFrameLength(reader.window(), at, reader.window().length) < 0) {
         break;
       }
-      try {
-        builder.apply(reader.window(), at + LogFormat.FRAME_HEADER_SIZE, length, pos);
-      } catch (IllegalArgumentException e) {
-        throw corrupt(file, pos, "undecodable record (" + e.getMessage() + ")");
-      }
+      builder.offer(reader.window(), at + LogFormat.FRAME_HEADER_SIZE, length, pos);
       pos += LogFormat.FRAME_HEADER_SIZE + length;
     }
+    builder.flush();
     index.countPending();
     return new Scan(pos, builder.sealEnd(), builder.sealedPrevious());
+  }
+
+  /** Loads a range into the reader's window, first applying what the builder holds of it. */
+  private static int load(LogReader reader, IndexBuilder builder, long offset, int length)
+      throws IOException {
+    if (!reader.contains(offset, length)) {
+      builder.flush();
+    }
+    return reader.load(offset, length);
   }
 
   /**
