@@ -6,7 +6,6 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Semaphore;
 
@@ -26,8 +25,8 @@ import java.util.concurrent.Semaphore;
  * the background. Single-threaded, but for the purge.
  */
 public final class CompactionCrashMain {
-  static final IntentScope CHARGES = new IntentScope("default", "POST /v1/charges");
-  static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
+  static final IntentScope CHARGES = LockHolderMain.CHARGES;
+  static final Instant T0 = LockHolderMain.T0;
 
   private CompactionCrashMain() {}
 
@@ -41,32 +40,27 @@ public final class CompactionCrashMain {
             Long.parseLong(args[2]),
             step -> {
               if (step.equals(stopAt)) {
-                say("PAUSED " + step);
+                LockHolderMain.say("PAUSED " + step);
                 never.acquireUninterruptibly(); // until the process is killed
               }
             });
     BufferedReader in =
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     LogStore store = LogStore.open(Path.of(args[0]), options);
-    say("OPENED");
+    LockHolderMain.say("OPENED");
     for (String line = in.readLine(); line != null; line = in.readLine()) {
       String[] command = line.split(" ");
       switch (command[0]) {
-        case "begin" -> {
-          IntentRecord r =
-              IntentRecord.pending(
-                  CHARGES, command[1], IdempotencyKey.random(), "fp", T0, Duration.ofDays(1));
-          say("BEGUN " + command[1] + " " + store.begin(r).record().key());
-        }
+        case "begin" -> LockHolderMain.begin(store, command[1]);
         case "complete" -> {
           complete(store, command[1]);
-          say("COMPLETED " + command[1]);
+          LockHolderMain.say("COMPLETED " + command[1]);
         }
         case "replay" -> {
           for (int i = 0; i < Integer.parseInt(command[2]); i++) {
             complete(store, command[1]);
           }
-          say("REPLAYED");
+          LockHolderMain.say("REPLAYED");
         }
         case "purge" -> new Thread(() -> store.purgeExpired(T0)).start();
         default -> throw new IllegalArgumentException("unknown command " + line);
@@ -78,10 +72,5 @@ public final class CompactionCrashMain {
     IntentRecord r = store.find(CHARGES, id).orElseThrow();
     store.complete(
         r.state() == IntentState.PENDING ? r.complete(IntentState.SUCCEEDED, 201, "ch_" + id) : r);
-  }
-
-  private static void say(String line) {
-    System.out.println(line);
-    System.out.flush();
   }
 }

@@ -37,12 +37,7 @@ public final class LockHolderMain {
           break;
         }
         switch (command[0]) {
-          case "begin" -> {
-            IntentRecord r =
-                IntentRecord.pending(
-                    CHARGES, command[1], IdempotencyKey.random(), "fp", T0, Duration.ofDays(1));
-            say("BEGUN " + command[1] + " " + store.begin(r).record().key());
-          }
+          case "begin" -> begin(store, command[1]);
           case "complete" -> {
             IntentRecord r = store.find(CHARGES, command[1]).orElseThrow();
             store.complete(r.complete(IntentState.SUCCEEDED, 201, "ch_" + command[1]));
@@ -56,7 +51,14 @@ public final class LockHolderMain {
     say("CLOSED");
   }
 
-  private static void say(String line) {
+  /** Begins intent {@code id} and prints {@code BEGUN id key} once it is durable. */
+  static void begin(KeyStore store, String id) {
+    IntentRecord r =
+        IntentRecord.pending(CHARGES, id, IdempotencyKey.random(), "fp", T0, Duration.ofDays(1));
+    say("BEGUN " + id + " " + store.begin(r).record().key());
+  }
+
+  static void say(String line) {
     System.out.println(line);
     System.out.flush();
   }

@@ -78,13 +78,9 @@ final class LogReader implements IntentIndex.Frames {
   @Override
   public PayloadReader read(long offset) {
     long position = IntentTable.position(offset);
-    if (position >= windowStart
-        && position + LogFormat.FRAME_HEADER_SIZE <= windowStart + windowLength) {
-      int at = (int) (position - windowStart);
-      int length = ByteBuffer.wrap(window, at, 4).getInt();
-      if (length > 0 && at + LogFormat.FRAME_HEADER_SIZE + (long) length <= windowLength) {
-        return checked(window, at, position);
-      }
+    int at = wholeInWindow(position);
+    if (at >= 0) {
+      return checked(window, at, position);
     }
     try {
       scratch = readFrame(channel, position, scratch, limit);
@@ -104,16 +100,24 @@ final class LogReader implements IntentIndex.Frames {
    * again, or else as {@link #read}.
    */
   PayloadReader readScanned(long offset) {
-    long position = IntentTable.position(offset);
-    if (position >= windowStart
-        && position + LogFormat.FRAME_HEADER_SIZE <= windowStart + windowLength) {
-      int at = (int) (position - windowStart);
-      int length = ByteBuffer.wrap(window, at, 4).getInt();
-      if (length > 0 && at + LogFormat.FRAME_HEADER_SIZE + (long) length <= windowLength) {
-        return payload.reset(window, at + LogFormat.FRAME_HEADER_SIZE, length);
-      }
+    int at = wholeInWindow(IntentTable.position(offset));
+    if (at < 0) {
+      return read(offset);
     }
-    return read(offset);
+    int length = ByteBuffer.wrap(window, at, 4).getInt();
+    return payload.reset(window, at + LogFormat.FRAME_HEADER_SIZE, length);
+  }
+
+  /** Where the frame at {@code position} starts in the window if all of it is there, else -1. */
+  private int wholeInWindow(long position) {
+    if (position < windowStart
+        || position + LogFormat.FRAME_HEADER_SIZE > windowStart + windowLength) {
+      return -1;
+    }
+    int at = (int) (position - windowStart);
+    int length = ByteBuffer.wrap(window, at, 4).getInt();
+    boolean whole = length > 0 && at + LogFormat.FRAME_HEADER_SIZE + (long) length <= windowLength;
+    return whole ? at : -1;
   }
 
   private PayloadReader checked(byte[] data, int at, long offset) {

@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -150,11 +149,7 @@ final class PayloadReader {
       return keep ? new String(data, from, length, StandardCharsets.US_ASCII) : null;
     }
     if (decoder == null) {
-      decoder =
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT);
+      decoder = StrictUtf8.newDecoder();
     }
     if (chars == null || chars.capacity() < length) {
       chars = CharBuffer.allocate(Math.max(length, 64));

@@ -14,6 +14,14 @@ import java.nio.charset.StandardCharsets;
 final class StrictUtf8 {
   private CharsetDecoder decoder;
 
+  /** A UTF-8 decoder that reports malformed input instead of replacing it. */
+  static CharsetDecoder newDecoder() {
+    return StandardCharsets.UTF_8
+        .newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT);
+  }
+
   /**
    * Reads a length-prefixed string.
    *
@@ -27,11 +35,7 @@ final class StrictUtf8 {
     ByteBuffer utf8 = in.slice(in.position(), length);
     in.position(in.position() + length);
     if (decoder == null) {
-      decoder =
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT);
+      decoder = newDecoder();
     }
     try {
       return decoder.decode(utf8).toString();
