@@ -2,7 +2,7 @@ package dev.saferetry.idempotency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.saferetry.crash.ChildJvm;
+import dev.saferetry.testing.ChildJvm;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

@@ -4,7 +4,7 @@ import static dev.saferetry.idempotency.Intents.CHARGES;
 import static dev.saferetry.idempotency.Intents.pending;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.saferetry.crash.ChildJvm;
+import dev.saferetry.testing.ChildJvm;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
