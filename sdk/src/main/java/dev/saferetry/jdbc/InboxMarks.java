@@ -19,9 +19,10 @@ import java.util.OptionalLong;
  *   <li>H2: a conditional update, else an insert; a duplicate key (another transaction created the
  *       mark first and has committed) sends it back to the conditional update.
  *   <li>MariaDB: one {@code ON DUPLICATE KEY UPDATE} that keeps the greater mark, then a read of
- *       whether this message now holds it (affected-row counts there depend on driver flags).
- *       Separate update and insert steps would take gap and shared locks that deadlock concurrent
- *       first marks.
+ *       whether this message now holds it at exactly this position (affected-row counts there
+ *       depend on driver flags): a message that already moved the mark higher and then asks for a
+ *       lower position is told no, as on the other databases. Separate update and insert steps
+ *       would take gap and shared locks that deadlock concurrent first marks.
  * </ul>
  *
  * <p>Stateless and thread-safe.
@@ -124,9 +125,9 @@ final class InboxMarks {
     String holds =
         "SELECT COUNT(*) FROM "
             + table
-            + " WHERE subscriber = ? AND resource_id = ? AND message_id = ?";
+            + " WHERE subscriber = ? AND resource_id = ? AND message_id = ? AND high_water = ?";
     try (PreparedStatement s = c.prepareStatement(holds)) {
-      bind(s, m.subscriber(), m.resourceId(), m.messageId());
+      bind(s, m.subscriber(), m.resourceId(), m.messageId(), m.position());
       try (ResultSet rs = s.executeQuery()) {
         return rs.next() && rs.getLong(1) == 1;
       }

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -161,6 +162,23 @@ abstract class InboxContract {
           assertThat(tx.highWaterMark("ch_1")).hasValue(300);
           assertThat(tx.highWaterMark("ch_9")).isEmpty();
         });
+  }
+
+  @Test
+  void aMessageAskingForALowerPositionThanItAlreadySetIsToldNo() {
+    List<Boolean> answers = new ArrayList<>();
+    InboxOutcome outcome =
+        inbox.receive(
+            "billing",
+            "evt_twice",
+            tx -> {
+              answers.add(tx.advance("ch_7", 10));
+              answers.add(tx.advance("ch_7", 5));
+              answers.add(tx.advance("ch_7", 10));
+            });
+
+    assertThat(answers).containsExactly(true, false, true);
+    assertThat(outcome).isEqualTo(InboxOutcome.STALE);
   }
 
   /** Applies the event only if it is not older than what the charge already saw. */
