@@ -1,6 +1,7 @@
 package dev.saferetry.jdbc;
 
 import dev.saferetry.internal.jdbc.Jdbc;
+import dev.saferetry.internal.jdbc.JdbcSecrets;
 import dev.saferetry.internal.jdbc.Purge;
 import dev.saferetry.internal.jdbc.SchemaGate;
 import dev.saferetry.internal.jdbc.SqlNames;
@@ -8,10 +9,10 @@ import dev.saferetry.internal.jdbc.StoredText;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Savepoint;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -21,9 +22,13 @@ import javax.sql.DataSource;
  * <p>{@link #receive(String, String, InboxHandler)} opens a transaction, records the receipt — one
  * insert that the primary key arbitrates, so of any number of concurrent deliveries exactly one
  * proceeds — runs the handler, and commits both. A message already recorded is reported as {@link
- * InboxOutcome#DUPLICATE} without running the handler; a concurrent delivery waits for the first to
- * finish and then sees it. A handler that throws rolls the receipt back with its work, so the
- * redelivery runs it again. A crash after the commit and before the acknowledgement leaves a
+ * InboxOutcome#DUPLICATE} without running the handler. A concurrent delivery waits for the first to
+ * end, the same way on every database: if the first commits it reports {@code DUPLICATE}, if the
+ * first rolls back it runs the handler itself; if the first is still running when the database's
+ * lock wait runs out (H2 {@code LOCK_TIMEOUT}, default 2 s; MariaDB {@code
+ * innodb_lock_wait_timeout}, default 50 s; PostgreSQL {@code lock_timeout}, default none: set one)
+ * it throws {@link InboxBusyException}. A handler that throws rolls the receipt back with its work,
+ * so the redelivery runs it again. A crash after the commit and before the acknowledgement leaves a
  * receipt, and the redelivery is a duplicate. Acknowledge the message whenever {@code receive}
  * returns; do not acknowledge it when it throws.
  *
@@ -87,13 +92,16 @@ public final class Inbox {
    * @param messageId the provider's event or delivery id, or the broker message id (1 to 255)
    * @param handler the work to do the first time
    * @return what happened; acknowledge the message in every case
+   * @throws InboxBusyException if another delivery of the message is still being handled, or
+   *     another message holds a mark the handler needs, beyond the database's lock wait: do not
+   *     acknowledge, ask for the message again later (nack with requeue, answer 503)
    * @throws InboxException if the database fails or the handler throws a checked exception
    * @throws RuntimeException what the handler threw, after the rollback
    */
   public InboxOutcome receive(String subscriber, String messageId, InboxHandler handler) {
     checkArguments(subscriber, messageId, handler);
-    return jdbc.transactionOnce(
-        describe(subscriber, messageId), c -> process(c, subscriber, messageId, handler));
+    return new InboxDelivery(tables, jdbc, clock, subscriber, messageId, handler)
+        .inOwnTransaction();
   }
 
   /**
@@ -101,7 +109,8 @@ public final class Inbox {
    * rolls back with the caller's own work. The caller commits; nothing is committed here. A
    * duplicate leaves the transaction untouched. When the handler throws, the receipt and the
    * handler's work are rolled back to a savepoint before the exception propagates, so committing
-   * the rest of the transaction afterwards cannot mark the message as processed.
+   * the rest of the transaction afterwards cannot mark the message as processed. After an {@link
+   * InboxBusyException} roll the transaction back: a deadlock may already have ended it.
    *
    * @param connection the caller's connection, auto-commit off
    * @param subscriber who consumes the message (1 to 200 characters)
@@ -109,50 +118,16 @@ public final class Inbox {
    * @param handler the work to do the first time
    * @return what happened
    * @throws IllegalStateException if the connection is in auto-commit mode
+   * @throws InboxBusyException if another transaction holds the message's receipt or a mark the
+   *     handler needs: do not acknowledge, ask for the message again later
    * @throws InboxException if the database fails or the handler throws a checked exception
    */
   public InboxOutcome receive(
       Connection connection, String subscriber, String messageId, InboxHandler handler) {
     Objects.requireNonNull(connection, "connection");
     checkArguments(subscriber, messageId, handler);
-    Savepoint savepoint = null;
-    try {
-      if (connection.getAutoCommit()) {
-        throw new IllegalStateException(
-            "connection must have auto-commit off: the receipt has to commit with your work");
-      }
-      savepoint = connection.setSavepoint();
-      InboxOutcome outcome = process(connection, subscriber, messageId, handler);
-      connection.releaseSavepoint(savepoint);
-      return outcome;
-    } catch (RuntimeException | Error e) {
-      Jdbc.rollbackQuietly(connection, savepoint, e);
-      throw e;
-    } catch (SQLException e) {
-      Jdbc.rollbackQuietly(connection, savepoint, e);
-      throw jdbc.failed(describe(subscriber, messageId), e);
-    }
-  }
-
-  private InboxOutcome process(
-      Connection c, String subscriber, String messageId, InboxHandler handler) throws SQLException {
-    if (!tables.insertReceipt(c, subscriber, messageId, clock.millis())) {
-      return InboxOutcome.DUPLICATE;
-    }
-    InboxContext context = new InboxContext(c, tables, jdbc, subscriber, messageId, clock);
-    try {
-      handler.handle(context);
-    } catch (RuntimeException | Error e) {
-      throw e;
-    } catch (Exception e) {
-      throw new InboxException(
-          "the handler failed for message " + messageId + " of " + subscriber + ": rolled back", e);
-    }
-    if (!context.stale()) {
-      return InboxOutcome.APPLIED;
-    }
-    tables.markStale(c, subscriber, messageId);
-    return InboxOutcome.STALE;
+    return new InboxDelivery(tables, jdbc, clock, subscriber, messageId, handler)
+        .inCallersTransaction(connection);
   }
 
   /**
@@ -197,10 +172,6 @@ public final class Inbox {
     Objects.requireNonNull(handler, "handler");
   }
 
-  private static String describe(String subscriber, String messageId) {
-    return "receiving message " + messageId + " for " + subscriber;
-  }
-
   @Override
   public String toString() {
     return "Inbox[" + tables.receipts + ", " + tables.marks + "]";
@@ -226,15 +197,36 @@ public final class Inbox {
 
     /**
      * Opens a new connection per message through {@link DriverManager}: for examples and tools, not
-     * for throughput. Required (or a data source). The URL is never logged or shown.
+     * for throughput. Required (or a data source). The URL is never logged or shown, and its
+     * credentials (user info, {@code password=} and similar parameters) never reach an exception's
+     * message or cause, not even the driver's own "No suitable driver found for ..." message.
      */
     public Builder jdbcUrl(String jdbcUrl) {
       Objects.requireNonNull(jdbcUrl, "jdbcUrl");
       if (!jdbcUrl.startsWith("jdbc:")) {
         throw new IllegalArgumentException("jdbcUrl must start with jdbc:");
       }
-      this.source = () -> DriverManager.getConnection(jdbcUrl);
+      this.source = connector(jdbcUrl);
       return this;
+    }
+
+    /**
+     * Connects through {@link DriverManager}; a failure's messages, the driver's own included, are
+     * masked so that the URL's credentials never reach an exception.
+     */
+    private static Jdbc.Source connector(String jdbcUrl) {
+      Set<String> secrets = JdbcSecrets.of(jdbcUrl);
+      return () -> {
+        try {
+          return DriverManager.getConnection(jdbcUrl);
+        } catch (SQLException e) {
+          throw JdbcSecrets.scrub(e, secrets);
+        } catch (RuntimeException e) {
+          SQLException wrapped =
+              new SQLException("the JDBC driver failed to connect", "08001", 0, e);
+          throw JdbcSecrets.scrub(wrapped, secrets);
+        }
+      };
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.saferetry.jdbc;
 
 import dev.saferetry.internal.jdbc.Jdbc;
+import dev.saferetry.internal.jdbc.JdbcSecrets;
 import dev.saferetry.internal.jdbc.StoredText;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -77,6 +78,9 @@ public final class InboxContext {
    * @param resourceId the resource the message changes, 1 to 255 characters
    * @param position the message's place on that resource's timeline (creation time, version)
    * @return whether to apply the message
+   * @throws InboxBusyException if another message about the resource holds the mark beyond the
+   *     database's lock wait, or a deadlock chose this one: let it propagate, so nothing is
+   *     recorded and the message is asked for again later
    * @throws InboxException if the database fails
    */
   public boolean advance(String resourceId, long position) {
@@ -89,6 +93,15 @@ public final class InboxContext {
       stale |= !advanced;
       return advanced;
     } catch (SQLException e) {
+      if (tables.dialect.isLockTimeout(e) || tables.dialect.isTransient(e)) {
+        throw new InboxBusyException(
+            String.format(
+                "another message about %s of %s holds its high-water mark: message %s waited"
+                    + " until the database gave up (SQL state %s, error %d); nothing was recorded,"
+                    + " ask for the message again later",
+                resourceId, subscriber, messageId, e.getSQLState(), e.getErrorCode()),
+            JdbcSecrets.scrub(e));
+      }
       throw jdbc.failed("moving the high-water mark of " + resourceId, e);
     }
   }

@@ -106,6 +106,19 @@ public enum Dialect {
         || (this == MARIADB && e.getErrorCode() == 1213);
   }
 
+  /**
+   * Whether the statement gave up waiting for a row lock another transaction holds: H2's {@code
+   * LOCK_TIMEOUT} (HYT00), MariaDB's {@code innodb_lock_wait_timeout} (1205), PostgreSQL's {@code
+   * lock_timeout} (55P03).
+   */
+  public boolean isLockTimeout(SQLException e) {
+    return switch (this) {
+      case POSTGRESQL -> "55P03".equals(e.getSQLState());
+      case H2 -> e.getErrorCode() == 50200;
+      case MARIADB -> e.getErrorCode() == 1205;
+    };
+  }
+
   /** Options appended to every {@code CREATE TABLE}: MariaDB needs exact, binary text. */
   public String tableOptions() {
     return this == MARIADB

@@ -11,7 +11,7 @@ import javax.sql.DataSource;
  * auto-commit mode the pool hands out, and runs it again when it lost a race the database reported
  * as transient (a deadlock or a serialization failure). A {@link SQLException} that remains becomes
  * the store's own exception, with a message that names the operation and the SQL state but never a
- * value.
+ * value, and a cause whose messages carry no connection URL credentials.
  *
  * <p>Thread-safe.
  */
@@ -107,9 +107,12 @@ public final class Jdbc {
     return total;
   }
 
-  /** Turns a failure on the caller's own connection into the store's exception. */
+  /**
+   * Turns a failure into the store's exception; the cause keeps no connection URL credentials (see
+   * {@link JdbcSecrets}).
+   */
   public RuntimeException failed(String operation, SQLException e) {
-    return failure.apply(message(operation, e), e);
+    return failure.apply(message(operation, e), JdbcSecrets.scrub(e));
   }
 
   private static <T> T inTransaction(Connection c, Work<T> work) throws SQLException {
@@ -154,7 +157,7 @@ public final class Jdbc {
         c.rollback();
       }
     } catch (SQLException e) {
-      failure.addSuppressed(e);
+      failure.addSuppressed(JdbcSecrets.scrub(e));
     }
   }
 

@@ -87,13 +87,13 @@ public final class SchemaGate {
       }
       return handle;
     } catch (SQLFeatureNotSupportedException e) {
-      throw failure.apply(e.getMessage(), e);
+      throw failure.apply(e.getMessage(), JdbcSecrets.scrub(e));
     } catch (SQLException e) {
       throw failure.apply(
           String.format(
               "cannot prepare the table %s (SQL state %s, error %d)",
               qualified, e.getSQLState(), e.getErrorCode()),
-          e);
+          JdbcSecrets.scrub(e));
     }
   }
 
