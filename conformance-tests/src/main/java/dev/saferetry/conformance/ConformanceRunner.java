@@ -59,15 +59,16 @@ public final class ConformanceRunner {
       out.println(
           "usage: --target URL --profile ietf|stripe|reference|webhook|FILE[,...] --set key=value"
               + " --report-dir DIR --list");
-      return error(out, "configuration error: " + e.getMessage());
+      return error(out, explicit, "configuration error: " + e.getMessage());
     } catch (RuntimeException e) {
       // Never let an unexpected failure exit 1, which means "a MUST case failed".
-      return error(out, "infrastructure error: " + e);
+      return error(out, explicit, "infrastructure error: " + e);
     }
   }
 
-  private static int error(PrintStream out, String message) {
-    out.println(message + " (exit " + ExitStatus.CONFIGURATION_ERROR.code() + ")");
+  private static int error(PrintStream out, Map<String, String> settings, String message) {
+    String safe = new Redaction(settings).text(message, 2000);
+    out.println(safe + " (exit " + ExitStatus.CONFIGURATION_ERROR.code() + ")");
     return ExitStatus.CONFIGURATION_ERROR.code();
   }
 
@@ -95,7 +96,13 @@ public final class ConformanceRunner {
    * @throws UncheckedIOException when a report cannot be written
    */
   public static RunResult run(SuiteConfig config, Path reportDir, PrintStream out) {
-    RunResult run = new SuiteRun(config, out).run();
+    RunResult run;
+    try {
+      run = new SuiteRun(config, out).run();
+    } catch (IllegalArgumentException e) {
+      // A malformed hook or counter may quote its URL: never with the credentials in it.
+      throw new IllegalArgumentException(new Redaction(config).text(e.getMessage(), 2000));
+    }
     Path markdown = reportDir.resolve("conformance-report.md");
     Path xml = reportDir.resolve("junit-xml").resolve("TEST-saferetry-conformance.xml");
     RunResult reported = run.withReports(markdown, xml);

@@ -1,5 +1,6 @@
 package dev.saferetry.conformance;
 
+import dev.saferetry.conformance.proxy.BaseUrl;
 import dev.saferetry.conformance.server.ReferenceServer;
 import java.time.Duration;
 import java.util.UUID;
@@ -68,11 +69,16 @@ final class Session implements AutoCloseable {
     return prefix + "-" + runId + "-" + names.incrementAndGet();
   }
 
-  /** Absolute URL of a configured path or URL. */
+  /**
+   * Absolute URL of a configured path (with its own query, if any) or URL: the path goes after the
+   * target's path, and the target's query (e.g. {@code ?token=...}) comes along before the path's.
+   *
+   * @throws IllegalArgumentException if the target is not an http or https URL
+   */
   String url(String pathOrUrl) {
     return pathOrUrl.startsWith("http://") || pathOrUrl.startsWith("https://")
         ? pathOrUrl
-        : baseUrl + (pathOrUrl.startsWith("/") ? "" : "/") + pathOrUrl;
+        : BaseUrl.resolve(baseUrl, pathOrUrl);
   }
 
   @Override

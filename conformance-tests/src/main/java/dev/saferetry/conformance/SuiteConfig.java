@@ -186,10 +186,14 @@ public final class SuiteConfig {
     return Objects.requireNonNullElse(get("profile"), "ietf");
   }
 
-  /** All values with the values of secret-looking keys replaced by {@code ***}. */
+  /**
+   * All values with the values of secret-looking keys replaced by {@code ***}, and the credentials
+   * inside every URL (user info, query values) and every secret value elsewhere masked too.
+   */
   public Map<String, String> redacted() {
+    Redaction redaction = new Redaction(this);
     Map<String, String> out = new TreeMap<>();
-    values.forEach((k, v) -> out.put(k, Redaction.isSecret(k) ? "***" : v));
+    values.forEach((k, v) -> out.put(k, Redaction.isSecret(k) ? "***" : redaction.url(v)));
     return out;
   }
 

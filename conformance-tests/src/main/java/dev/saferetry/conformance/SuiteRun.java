@@ -29,7 +29,7 @@ final class SuiteRun {
     Contract contract = Contract.named(config.get("contract"));
     String target =
         config.target() != null
-            ? config.target()
+            ? new Redaction(config).url(config.target())
             : contract.gradesEmbeddedReferenceServer() ? "embedded reference server" : "no target";
     out.println(
         "SafeRetry conformance suite "
@@ -69,7 +69,7 @@ final class SuiteRun {
             Verdict.PASS,
             "");
       } catch (ConfigurationError e) {
-        out.println("CONFIGURATION ERROR: " + e.getMessage());
+        out.println("CONFIGURATION ERROR: " + session.redaction.text(e.getMessage(), 1000));
         return result(
             probe,
             "preflight",

@@ -202,7 +202,7 @@ public final class FaultProxy implements AutoCloseable {
     String type = r.header("Content-Type");
     boolean noBody = r.method().equals("GET") || r.method().equals("HEAD");
     return new Request.Builder()
-        .url(upstream + r.target())
+        .url(BaseUrl.resolve(upstream, r.target()))
         .headers(headers.build())
         .method(
             r.method(),

@@ -7,6 +7,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.regex.Pattern;
 
 /**
  * JDBC access for the reference server: a small connection pool, transactions and the schema. H2
@@ -37,6 +38,9 @@ final class Database implements AutoCloseable {
         + " description varchar, created_at timestamp with time zone not null)"
   };
 
+  private static final Pattern USER_INFO = Pattern.compile("(//[^/@\\s:?#;]*:)[^@/\\s]+@");
+  private static final Pattern SECRET_PARAMETER =
+      Pattern.compile("(?i)((?:password|passwd|pwd|secret|token)[a-z0-9_.-]*\\s*=)[^&;)\\s,]+");
   private final String url;
   private final boolean postgres;
   private final LinkedBlockingQueue<Connection> idle = new LinkedBlockingQueue<>();
@@ -48,6 +52,15 @@ final class Database implements AutoCloseable {
     if (!postgres && !url.startsWith("jdbc:h2:")) {
       throw new IllegalArgumentException("jdbcUrl must be jdbc:h2:... or jdbc:postgresql:...");
     }
+  }
+
+  /** {@code text} with the passwords of the JDBC URLs in it masked. */
+  static String withoutCredentials(String text) {
+    if (text == null) {
+      return "";
+    }
+    String out = USER_INFO.matcher(text).replaceAll("$1***@");
+    return SECRET_PARAMETER.matcher(out).replaceAll("$1***");
   }
 
   boolean postgres() {

@@ -91,7 +91,13 @@ public final class ReferenceServer implements AutoCloseable {
       db.createSchema();
     } catch (SQLException e) {
       db.close(privateDatabase);
-      throw new IllegalStateException("cannot prepare database: " + e.getMessage(), e);
+      // Drivers quote the URL they were given ("No suitable driver found for ..."): the message
+      // keeps it with its credentials masked, and the raw cause is not attached.
+      throw new IllegalStateException(
+          "cannot prepare database (SQL state "
+              + e.getSQLState()
+              + "): "
+              + Database.withoutCredentials(e.getMessage()));
     }
     FlowContext ctx =
         new FlowContext(

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import okhttp3.MediaType;
@@ -50,6 +52,26 @@ class ReferenceServerTest {
 
   private static JsonNode json(Response r) throws IOException {
     return JSON.readTree(r.body().string());
+  }
+
+  @Test
+  void aDatabaseUrlThatCannotBeUsedFailsWithoutItsPassword() {
+    ReferenceServer broken =
+        ReferenceServer.builder()
+            .jdbcUrl("jdbc:postgresql://127.0.0.1:no-port/x?user=app&password=pw2SECRET")
+            .build();
+
+    assertThatThrownBy(broken::start)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("cannot prepare database")
+        .hasMessageContaining("jdbc:postgresql://127.0.0.1:no-port/x")
+        .hasMessageContaining("password=***")
+        .satisfies(
+            e -> {
+              StringWriter trace = new StringWriter();
+              e.printStackTrace(new PrintWriter(trace));
+              assertThat(trace.toString()).doesNotContain("pw2SECRET");
+            });
   }
 
   @Test
