@@ -75,7 +75,7 @@ final class ConcurrencyCases {
     require(
         ids.isEmpty() || ids.contains(t.id(after)),
         "the retry after the race returned " + t.id(after) + ", not the race's resource " + ids);
-    t.effects().expect(1, "one key raced by " + burst.size() + " requests", i.payload);
+    t.effects().require(1, "one key raced by " + burst.size() + " requests", i.payload);
   }
 
   static void otherPayloadWhileInFlightIsNotExecuted(Probe t) {
@@ -106,7 +106,7 @@ final class ConcurrencyCases {
             + t.id(b)
             + ") under a key whose first request was still in flight");
     runOnlyIf(a.ok(), "the first request was not accepted (" + a.brief() + ")");
-    t.effects().expect(1, "the first payload only", i.payload, other);
+    t.effects().require(1, "the first payload only", i.payload, other);
   }
 
   private static long millis(Answer a) {

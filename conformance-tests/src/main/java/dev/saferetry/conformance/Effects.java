@@ -68,7 +68,12 @@ final class Effects {
         seen == n, "side effects of " + what + ": expected " + n + ", counted " + seen + "");
   }
 
-  /** Like {@link #require} when a counter is declared; otherwise notes that nothing was counted. */
+  /**
+   * Like {@link #require} when a counter is declared; otherwise notes that nothing was counted.
+   * Only for cases whose promise the answers themselves prove (a replayed id and body): a case that
+   * promises "creates nothing" or "one effect" uses {@link #require}, so that without a counter it
+   * is NOT RUN, never a pass.
+   */
   void expect(long n, String what, Payload... payloads) {
     expect(n, 0, what, payloads);
   }

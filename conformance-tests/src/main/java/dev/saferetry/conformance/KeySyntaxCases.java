@@ -95,6 +95,6 @@ final class KeySyntaxCases {
         "the same payload is rejected with a valid key too ("
             + fresh.status()
             + "), so the rejection proves nothing");
-    t.effects().expect(1, "the rejected request and the valid one", p);
+    t.effects().require(1, "the rejected request and the valid one", p);
   }
 }

@@ -65,7 +65,7 @@ final class ScopeCases {
         "the other payload is rejected even with a fresh key ("
             + fresh.status()
             + "), so the rejection proves nothing");
-    t.effects().expect(2, "the first request and the fresh-key request", i.payload, other);
+    t.effects().require(2, "the first request and the fresh-key request", i.payload, other);
   }
 
   static void mismatchUsesConfiguredStatus(Probe t) {
@@ -171,7 +171,7 @@ final class ScopeCases {
     Answer second =
         t.send("same key, query string", "POST", probe, i.payload.json(), i.key, t.tenant1());
     requireNoSecondResource(t, first, second, "the query string");
-    t.effects().expect(1, "one key", i.payload);
+    t.effects().require(1, "one key, with and without a query string", i.payload);
   }
 
   static void pathVariantsNeverCreateADuplicate(Probe t) {
@@ -188,7 +188,7 @@ final class ScopeCases {
               "same key, path " + variant, "POST", variant, i.payload.json(), i.key, t.tenant1());
       requireNoSecondResource(t, first, a, "the path variant " + variant);
     }
-    t.effects().expect(1, "one key on path variants", i.payload);
+    t.effects().require(1, "one key on path variants", i.payload);
   }
 
   private static void requireNoSecondResource(Probe t, Answer first, Answer second, String what) {

@@ -11,6 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -95,6 +96,29 @@ class EmbeddingTest {
           .hasMessageContaining("durability.restart");
       assertThat(tests).containsKey("replay.same-payload");
     }
+  }
+
+  @Test
+  void withoutACounterTheCasesPromisingNoEffectAreSkippedAndTheVerdictTestFails() {
+    Map<String, DynamicTest> tests =
+        tests(
+            SuiteConfig.builder()
+                .set("effects.count", "")
+                .set("cases", "mismatch.rejected,scope.query-string,replay.same-payload")
+                .build());
+
+    for (String id : List.of("mismatch.rejected", "scope.query-string")) {
+      assertThatThrownBy(() -> tests.get(id).getExecutable().execute())
+          .as(id)
+          .isInstanceOf(TestAbortedException.class)
+          .hasMessageStartingWith("MUST NOT_RUN: needs a side-effect counter");
+    }
+    assertThatCode(() -> tests.get("replay.same-payload").getExecutable().execute())
+        .doesNotThrowAnyException();
+    assertThatThrownBy(() -> tests.get("verdict").getExecutable().execute())
+        .isInstanceOf(AssertionFailedError.class)
+        .hasMessageContaining("MUST cases not run:")
+        .hasMessageContaining("mismatch.rejected");
   }
 
   private Map<String, DynamicTest> tests(SuiteConfig config) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.conformance.server.BrokenServer;
 import dev.saferetry.conformance.server.ReferenceServer;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -40,6 +41,38 @@ class NothingProvenTest {
       assertThat(run.result("key.missing").verdict()).isEqualTo(Verdict.NOT_RUN);
       assertThat(run.result("key.missing").message()).contains("rejection proves nothing");
     }
+  }
+
+  /** Cases whose description promises that something was not created, or created once. */
+  static final List<String> PROMISE_EFFECTS =
+      List.of(
+          "mismatch.rejected",
+          "scope.query-string",
+          "scope.path-variants",
+          "concurrent.one-effect",
+          "inflight.other-payload",
+          "key.missing",
+          "key.empty",
+          "key.too-long");
+
+  @Test
+  void casesThatPromiseNothingWasCreatedAreNotRunWithoutACounter() {
+    RunResult run =
+        SuiteRuns.run(
+            "no-counter", Map.of("effects.count", "", "cases", String.join(",", PROMISE_EFFECTS)));
+
+    for (String id : PROMISE_EFFECTS) {
+      assertThat(run.result(id).verdict()).as(id).isEqualTo(Verdict.NOT_RUN);
+      assertThat(run.result(id).message()).as(id).startsWith("needs a side-effect counter");
+    }
+    assertThat(run.mustUnproven())
+        .contains(
+            "mismatch.rejected",
+            "scope.query-string",
+            "scope.path-variants",
+            "concurrent.one-effect",
+            "inflight.other-payload");
+    assertThat(run.exitStatus()).isEqualTo(ExitStatus.MUST_NOT_RUN);
   }
 
   @Test

@@ -45,6 +45,7 @@ class RunnerTest {
           .containsPattern("durability.restart\\s+MUST\\s+NOT_RUN.*restart hook")
           .containsPattern("fault.5xx-after-commit\\s+MUST\\s+NOT_RUN")
           .containsPattern("replay.same-payload\\s+MUST\\s+PASS")
+          .containsPattern("mismatch.rejected\\s+MUST\\s+NOT_RUN.*needs a side-effect counter")
           .containsPattern("MUST cases not run: .*durability.restart")
           .contains("NOT shown to be safe")
           .doesNotContain("t1-secret");
