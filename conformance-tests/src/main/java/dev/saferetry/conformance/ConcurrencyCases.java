@@ -113,7 +113,8 @@ final class ConcurrencyCases {
     return TimeUnit.NANOSECONDS.toMillis(a.endNanos() - a.startNanos());
   }
 
-  private static void headStart() {
+  /** Lets a request started on another thread claim its key first. */
+  static void headStart() {
     try {
       TimeUnit.MILLISECONDS.sleep(150); // let the first request claim its key
     } catch (InterruptedException e) {

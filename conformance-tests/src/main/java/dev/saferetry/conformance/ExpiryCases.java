@@ -16,6 +16,11 @@ final class ExpiryCases {
 
   static List<CaseSpec> cases() {
     return List.of(
+        CaseSpec.must(
+            "expiry.kept-until-retention",
+            "A retry shortly before the declared retention ends is still a faithful replay, not"
+                + " executed again",
+            ExpiryCases::retryBeforeTheRetentionEndsIsReplayed),
         CaseSpec.should(
             "expiry.late-retry-is-new",
             "A late retry after the server's declared retention is a new request",
@@ -24,6 +29,34 @@ final class ExpiryCases {
             "expiry.concurrent-retries",
             "Concurrent retries right after expiry produce at most one new resource and effect",
             ExpiryCases::concurrentRetriesAfterExpiryExecuteOnce));
+  }
+
+  static void retryBeforeTheRetentionEndsIsReplayed(Probe t) {
+    Duration retention = t.hooks().retention();
+    Duration age = Hooks.shortlyBefore(retention, "retention");
+    t.hooks().assumeTimeCanPass(age);
+    Intent i = t.intent();
+    Answer first = i.created("first");
+    t.hooks().pass(age);
+    Answer retry = i.send("retry " + age.getSeconds() + "s later");
+    require(
+        !(retry.ok() && !Objects.equals(t.id(first), t.id(retry))),
+        "the key was forgotten "
+            + age.getSeconds()
+            + "s after its first use, before the declared retention of "
+            + retention.getSeconds()
+            + "s: the retry was executed again and created "
+            + t.id(retry));
+    ReplayCases.requireSameOutcome(
+        t,
+        first,
+        retry,
+        "the retry "
+            + age.getSeconds()
+            + "s later (declared retention "
+            + retention.getSeconds()
+            + "s)");
+    t.effects().expect(1, "one key within its retention", i.payload);
   }
 
   static void lateRetryAfterRetentionIsANewRequest(Probe t) {

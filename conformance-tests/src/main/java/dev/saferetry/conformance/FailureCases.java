@@ -46,6 +46,11 @@ final class FailureCases {
                 + " timeout",
             FailureCases::hungRequestReleasesItsKeyAfterTheLockTimeout),
         CaseSpec.must(
+            "lock.held-while-running",
+            "A retry shortly before the declared lock timeout, while the first request still runs,"
+                + " is not executed a second time",
+            FailureCases::retryWhileTheFirstStillRunsIsNotExecutedAgain),
+        CaseSpec.must(
             "durability.restart",
             "Keys survive a server restart: a retry after the restart replays instead of"
                 + " executing again",
@@ -116,6 +121,46 @@ final class FailureCases {
         Objects.equals(t.id(retry), t.id(replay)),
         "the retry's outcome is not replayed: " + t.id(replay) + " after " + t.id(retry));
     t.effects().expect(1, "a hung request and its retry", i.payload);
+  }
+
+  static void retryWhileTheFirstStillRunsIsNotExecutedAgain(Probe t) {
+    Duration lockTimeout = t.hooks().lockTimeout();
+    Duration age = Hooks.shortlyBefore(lockTimeout, "lock timeout");
+    t.hooks().assumeTimeCanPass(age);
+    // The first request must still run when the retry arrives: with a clock hook it runs for a
+    // moment of real time while the clock jumps; without one, for the whole wait and a second more.
+    long hold =
+        t.config("hook.clock") != null
+            ? Math.max(1000, t.cfg.getLong("in-flight-delay-millis", 800))
+            : age.toMillis() + 1000;
+    t.hooks().arm(FaultKind.DELAY, hold);
+    Intent i = t.intent();
+    Concurrent.InFlight first =
+        Concurrent.start(
+            t,
+            "first (held " + hold + " ms)",
+            t.request("POST", t.config("create.path"), i.payload.json(), i.key, t.tenant1()),
+            new CountDownLatch(0));
+    ConcurrencyCases.headStart();
+    t.hooks().pass(age);
+    Answer retry = i.send("retry " + age.getSeconds() + "s after the first began");
+    Answer a = first.await();
+    t.note("first→" + a.brief() + (t.id(a) == null ? "" : "(" + t.id(a) + ")"));
+    runOnlyIf(
+        a.endNanos() > retry.startNanos(),
+        "the first request ended before the retry was sent, so the case proves nothing");
+    runOnlyIf(a.ok() && t.id(a) != null, "the first request was not accepted (" + a.brief() + ")");
+    require(
+        !(retry.ok() && !Objects.equals(t.id(a), t.id(retry))),
+        "a retry "
+            + age.getSeconds()
+            + "s after the first request began, while it still ran (declared lock timeout "
+            + lockTimeout.getSeconds()
+            + "s), was executed a second time: "
+            + t.id(retry)
+            + " besides "
+            + t.id(a));
+    t.effects().require(1, "a request still running and its retry", i.payload);
   }
 
   static void keysSurviveARestart(Probe t) {

@@ -65,6 +65,22 @@ final class Hooks {
     return seconds("retention-seconds", "the retention");
   }
 
+  /**
+   * A moment shortly before a declared time ends: a tenth of it earlier, at least 1 s and at most
+   * 60 s, so that neither clock granularity nor the requests' own latency can carry a retry past
+   * the declared end.
+   *
+   * @throws NotRun when the declared time is too short to leave a moment before it
+   */
+  static Duration shortlyBefore(Duration declared, String what) {
+    long margin = Math.min(60, Math.max(1, declared.getSeconds() / 10));
+    Duration at = declared.minusSeconds(margin);
+    Check.runOnlyIf(
+        at.getSeconds() >= 1,
+        "the declared " + what + " of " + declared.getSeconds() + "s is too short to test within");
+    return at;
+  }
+
   /** NOT RUN unless {@code d} can pass: by the clock hook, or by waiting when under max-wait. */
   void assumeTimeCanPass(Duration d) {
     long maxWait = t.cfg.getLong("max-wait-seconds", 20);

@@ -4,9 +4,11 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * Negative-control fixtures: real reference servers whose idempotency flow has one classic bug
@@ -24,7 +26,9 @@ public enum BrokenServer {
             }
           }),
   /** Checks for the key, then mutates and records it afterwards: no unique constraint wins. */
-  CHECK_THEN_ACT(Set.of("concurrent.one-effect", "inflight.other-payload"), CheckThenActFlow::new),
+  CHECK_THEN_ACT(
+      Set.of("concurrent.one-effect", "inflight.other-payload", "lock.held-while-running"),
+      CheckThenActFlow::new),
   /** Executes but never keeps the record: nothing to replay. */
   NOTHING_STORED(
       Set.of(
@@ -38,7 +42,8 @@ public enum BrokenServer {
           "fault.5xx-after-commit",
           "fault.5xx-before-commit",
           "lock.never-finishing-request",
-          "durability.restart"),
+          "durability.restart",
+          "expiry.kept-until-retention"),
       ctx ->
           new IdempotencyFlow(ctx) {
             @Override
@@ -108,7 +113,11 @@ public enum BrokenServer {
           }),
   /** Releases the pending lock before the mutation commits, then upserts the result. */
   LOCK_RELEASED_EARLY(
-      Set.of("concurrent.one-effect", "inflight.other-payload", "expiry.concurrent-retries"),
+      Set.of(
+          "concurrent.one-effect",
+          "inflight.other-payload",
+          "lock.held-while-running",
+          "expiry.concurrent-retries"),
       ctx ->
           new IdempotencyFlow(ctx) {
             @Override
@@ -169,6 +178,29 @@ public enum BrokenServer {
               return true;
             }
           }),
+  /** Keeps keys 10 s although the profile declares 24 h: a retry a day later executes again. */
+  RETENTION_SHORTER_THAN_DECLARED(
+      Set.of("expiry.kept-until-retention"),
+      IdempotencyFlow::new,
+      b -> b.retention(Duration.ofSeconds(10))),
+  /**
+   * Lets a retry take over a pending key after 5 s although 30 s are declared, and stores whichever
+   * outcome commits, unfenced: the first request, still running, commits as well.
+   */
+  LOCK_TAKEN_OVER_BEFORE_DECLARED_TIMEOUT(
+      Set.of("lock.held-while-running"),
+      ctx ->
+          new IdempotencyFlow(ctx) {
+            @Override
+            boolean complete(Connection c, IdempotencyRequest r, String owner, Outcome outcome)
+                throws SQLException {
+              if (!super.complete(c, r, owner, outcome)) {
+                upsertCompleted(c, r, outcome, ctx.clock().instant(), ctx.retention().getSeconds());
+              }
+              return true;
+            }
+          },
+      b -> b.lockTimeout(Duration.ofSeconds(5))),
   /** Never lets a retry take over a pending record: a hung request wedges its key. */
   LOCK_NEVER_EXPIRES(
       Set.of("lock.never-finishing-request"),
@@ -181,11 +213,18 @@ public enum BrokenServer {
           });
 
   private final Set<String> mustFailures;
-  private final Function<FlowContext, IdempotencyFlow> flow;
+  private final UnaryOperator<ReferenceServer.Builder> shape;
 
   BrokenServer(Set<String> mustFailures, Function<FlowContext, IdempotencyFlow> flow) {
+    this(mustFailures, flow, UnaryOperator.identity());
+  }
+
+  BrokenServer(
+      Set<String> mustFailures,
+      Function<FlowContext, IdempotencyFlow> flow,
+      UnaryOperator<ReferenceServer.Builder> settings) {
     this.mustFailures = mustFailures;
-    this.flow = flow;
+    this.shape = b -> settings.apply(b.flow(flow));
   }
 
   /** Exactly the MUST cases that must catch this bug. */
@@ -195,7 +234,7 @@ public enum BrokenServer {
 
   /** A (not yet started) reference server with this bug. */
   public ReferenceServer build() {
-    return ReferenceServer.builder().flow(flow).build();
+    return shape.apply(ReferenceServer.builder()).build();
   }
 
   /**

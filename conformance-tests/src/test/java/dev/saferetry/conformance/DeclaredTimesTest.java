@@ -1,0 +1,88 @@
+package dev.saferetry.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.saferetry.conformance.server.ReferenceServer;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The cases that hold a server to the times it declares — keys kept for the retention, a running
+ * request's key held until the lock timeout — run only when the time can pass (a clock hook, or a
+ * short declared time waited for in real time), and are never a pass otherwise.
+ */
+class DeclaredTimesTest {
+  private static final String CASES = "expiry.kept-until-retention,lock.held-while-running";
+
+  @Test
+  void withoutADeclaredTimeNeitherCaseRuns() {
+    RunResult run =
+        SuiteRuns.run(
+            "no-declared-times",
+            Map.of("retention-seconds", "", "lock-timeout-seconds", "", "cases", CASES));
+
+    assertThat(run.result("expiry.kept-until-retention").verdict()).isEqualTo(Verdict.NOT_RUN);
+    assertThat(run.result("expiry.kept-until-retention").message())
+        .contains("needs the retention (retention-seconds)");
+    assertThat(run.result("lock.held-while-running").verdict()).isEqualTo(Verdict.NOT_RUN);
+    assertThat(run.result("lock.held-while-running").message())
+        .contains("needs the lock timeout (lock-timeout-seconds)");
+    assertThat(run.exitStatus()).isEqualTo(ExitStatus.MUST_NOT_RUN);
+  }
+
+  @Test
+  void longDeclaredTimesWithoutAClockHookAreNotRunRatherThanWaitedFor() {
+    RunResult run = SuiteRuns.run("no-clock-hook", Map.of("hook.clock", "", "cases", CASES));
+
+    for (String id : CASES.split(",")) {
+      assertThat(run.result(id).verdict()).as(id).isEqualTo(Verdict.NOT_RUN);
+      assertThat(run.result(id).message()).as(id).contains("needs a clock hook (hook.clock)");
+    }
+  }
+
+  @Test
+  void shortDeclaredTimesAreHeldToInRealTimeWithoutAClockHook() {
+    try (ReferenceServer server =
+        ReferenceServer.builder()
+            .retention(Duration.ofSeconds(3))
+            .lockTimeout(Duration.ofSeconds(3))
+            .build()
+            .start()) {
+      RunResult run = SuiteRuns.against(server, "real-time-times", declared(3, CASES));
+
+      assertThat(SuiteRuns.ids(run, Level.MUST, Verdict.PASS))
+          .as(SuiteRuns.problems(run))
+          .containsExactlyInAnyOrder(CASES.split(","));
+    }
+  }
+
+  @Test
+  void aServerThatForgetsKeysBeforeItsDeclaredRetentionFailsInRealTimeToo() {
+    try (ReferenceServer server =
+        ReferenceServer.builder().retention(Duration.ofSeconds(1)).build().start()) {
+      RunResult run =
+          SuiteRuns.against(
+              server, "real-time-forgetful", declared(3, "expiry.kept-until-retention"));
+
+      assertThat(run.result("expiry.kept-until-retention").verdict()).isEqualTo(Verdict.FAIL);
+      assertThat(run.result("expiry.kept-until-retention").message())
+          .contains("the key was forgotten 2s after its first use")
+          .contains("declared retention of 3s");
+      assertThat(run.exitStatus()).isEqualTo(ExitStatus.MUST_FAILED);
+    }
+  }
+
+  /** The reference profile without its clock hook, declaring {@code seconds} for both times. */
+  private static Map<String, String> declared(long seconds, String cases) {
+    return Map.of(
+        "hook.clock",
+        "",
+        "retention-seconds",
+        Long.toString(seconds),
+        "lock-timeout-seconds",
+        Long.toString(seconds),
+        "cases",
+        cases);
+  }
+}
