@@ -105,28 +105,14 @@ class InboxConcurrentDeliveriesTest {
   @EnumSource(Db.class)
   void aDeliveryThatOutwaitsTheLockTimeoutIsBusyAndItsRedeliveryADuplicate(Db db) throws Exception {
     Inbox inbox = open(db, shortLockWait(db));
-    CountDownLatch holding = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    CompletableFuture<InboxOutcome> first =
-        CompletableFuture.supplyAsync(
-            () ->
-                inbox.receive(
-                    "billing",
-                    "evt_slow",
-                    tx -> {
-                      applied(tx);
-                      holding.countDown(); // the receipt is inserted, not committed
-                      release.await(30, TimeUnit.SECONDS);
-                    }));
-    assertThat(holding.await(30, TimeUnit.SECONDS)).isTrue();
+    Held first = Held.start(inbox, "evt_slow", this::applied);
 
     assertThatThrownBy(() -> inbox.receive("billing", "evt_slow", this::applied))
         .isInstanceOf(InboxBusyException.class)
         .hasMessageContaining("message evt_slow of billing is being received by another")
         .hasMessageContaining("ask for the message again later");
-    release.countDown();
 
-    assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo(InboxOutcome.APPLIED);
+    assertThat(first.commit()).isEqualTo(InboxOutcome.APPLIED);
     assertThat(inbox.receive("billing", "evt_slow", this::applied))
         .isEqualTo(InboxOutcome.DUPLICATE);
     assertThat(handlerRuns).hasValue(1);
@@ -136,19 +122,7 @@ class InboxConcurrentDeliveriesTest {
   @EnumSource(Db.class)
   void aBusyReceiptInTheCallersTransactionUndoesOnlyItsOwnPart(Db db) throws Exception {
     Inbox inbox = open(db, shortLockWait(db));
-    CountDownLatch holding = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    CompletableFuture<InboxOutcome> first =
-        CompletableFuture.supplyAsync(
-            () ->
-                inbox.receive(
-                    "billing",
-                    "evt_held",
-                    tx -> {
-                      holding.countDown();
-                      release.await(30, TimeUnit.SECONDS);
-                    }));
-    assertThat(holding.await(30, TimeUnit.SECONDS)).isTrue();
+    Held first = Held.start(inbox, "evt_held", tx -> {});
 
     try (Connection c = database.newPool(1, shortLockWait(db)).getConnection()) {
       c.setAutoCommit(false);
@@ -159,9 +133,8 @@ class InboxConcurrentDeliveriesTest {
           .isInstanceOf(InboxBusyException.class);
       c.commit();
     }
-    release.countDown();
 
-    assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo(InboxOutcome.APPLIED);
+    assertThat(first.commit()).isEqualTo(InboxOutcome.APPLIED);
     assertThat(database.count("SELECT COUNT(*) FROM " + ledger + " WHERE message_id = 'own'"))
         .isEqualTo(1);
     assertThat(handlerRuns).hasValue(0);
@@ -172,20 +145,7 @@ class InboxConcurrentDeliveriesTest {
   void aMarkHeldByAnotherMessageBeyondTheLockTimeoutIsBusyAndNothingIsRecorded(Db db)
       throws Exception {
     Inbox inbox = open(db, shortLockWait(db));
-    CountDownLatch holding = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    CompletableFuture<InboxOutcome> newer =
-        CompletableFuture.supplyAsync(
-            () ->
-                inbox.receive(
-                    "billing",
-                    "evt_newer",
-                    tx -> {
-                      tx.advance("ch_1", 200);
-                      holding.countDown(); // the mark is moved, not committed
-                      release.await(30, TimeUnit.SECONDS);
-                    }));
-    assertThat(holding.await(30, TimeUnit.SECONDS)).isTrue();
+    Held newer = Held.start(inbox, "evt_newer", tx -> tx.advance("ch_1", 200));
     InboxHandler older = tx -> tx.advance("ch_1", 100);
 
     assertThatThrownBy(() -> inbox.receive("billing", "evt_older", older))
@@ -194,10 +154,37 @@ class InboxConcurrentDeliveriesTest {
     assertThat(
             database.count("SELECT COUNT(*) FROM " + receipts + " WHERE message_id = 'evt_older'"))
         .isZero();
-    release.countDown();
 
-    assertThat(newer.get(30, TimeUnit.SECONDS)).isEqualTo(InboxOutcome.APPLIED);
+    assertThat(newer.commit()).isEqualTo(InboxOutcome.APPLIED);
     assertThat(inbox.receive("billing", "evt_older", older)).isEqualTo(InboxOutcome.STALE);
+  }
+
+  /** A delivery on another thread whose handler did its work and holds its transaction open. */
+  private record Held(CompletableFuture<InboxOutcome> outcome, CountDownLatch gate) {
+    /** Starts {@code work} for {@code messageId}; returns once it ran, uncommitted. */
+    static Held start(Inbox inbox, String messageId, InboxHandler work) throws Exception {
+      CountDownLatch holding = new CountDownLatch(1);
+      CountDownLatch release = new CountDownLatch(1);
+      CompletableFuture<InboxOutcome> outcome =
+          CompletableFuture.supplyAsync(
+              () ->
+                  inbox.receive(
+                      "billing",
+                      messageId,
+                      tx -> {
+                        work.handle(tx);
+                        holding.countDown(); // the receipt and the work: written, not committed
+                        release.await(30, TimeUnit.SECONDS);
+                      }));
+      assertThat(holding.await(30, TimeUnit.SECONDS)).isTrue();
+      return new Held(outcome, release);
+    }
+
+    /** Lets the transaction commit and returns its outcome. */
+    InboxOutcome commit() throws Exception {
+      gate.countDown();
+      return outcome.get(30, TimeUnit.SECONDS);
+    }
   }
 
   /** Waits until {@code n} deliveries wait for the receipt's row lock. */

@@ -158,7 +158,7 @@ public enum BrokenServer {
   EXPIRY_WITHOUT_RECLAIM(
       Set.of("expiry.concurrent-retries"),
       ctx ->
-          new IdempotencyFlow(ctx) {
+          new UnfencedCompletion(ctx) {
             @Override
             Claim decide(
                 Connection c, IdempotencyRequest r, KeyRecord record, String owner, Instant now)
@@ -167,15 +167,6 @@ public enum BrokenServer {
                 return new Claim(Decision.CLAIMED, record); // "expired, so just run it"
               }
               return super.decide(c, r, record, owner, now);
-            }
-
-            @Override
-            boolean complete(Connection c, IdempotencyRequest r, String owner, Outcome outcome)
-                throws SQLException {
-              if (!super.complete(c, r, owner, outcome)) {
-                upsertCompleted(c, r, outcome, ctx.clock().instant(), ctx.retention().getSeconds());
-              }
-              return true;
             }
           }),
   /** Keeps keys 10 s although the profile declares 24 h: a retry a day later executes again. */
@@ -189,17 +180,7 @@ public enum BrokenServer {
    */
   LOCK_TAKEN_OVER_BEFORE_DECLARED_TIMEOUT(
       Set.of("lock.held-while-running"),
-      ctx ->
-          new IdempotencyFlow(ctx) {
-            @Override
-            boolean complete(Connection c, IdempotencyRequest r, String owner, Outcome outcome)
-                throws SQLException {
-              if (!super.complete(c, r, owner, outcome)) {
-                upsertCompleted(c, r, outcome, ctx.clock().instant(), ctx.retention().getSeconds());
-              }
-              return true;
-            }
-          },
+      UnfencedCompletion::new,
       b -> b.lockTimeout(Duration.ofSeconds(5))),
   /** Never lets a retry take over a pending record: a hung request wedges its key. */
   LOCK_NEVER_EXPIRES(
@@ -235,6 +216,25 @@ public enum BrokenServer {
   /** A (not yet started) reference server with this bug. */
   public ReferenceServer build() {
     return shape.apply(ReferenceServer.builder()).build();
+  }
+
+  /**
+   * Commits every execution's outcome, whether or not its claim is still its own: the check that
+   * fences off a request whose key was taken over is missing.
+   */
+  static class UnfencedCompletion extends IdempotencyFlow {
+    UnfencedCompletion(FlowContext ctx) {
+      super(ctx);
+    }
+
+    @Override
+    boolean complete(Connection c, IdempotencyRequest r, String owner, Outcome outcome)
+        throws SQLException {
+      if (!super.complete(c, r, owner, outcome)) {
+        upsertCompleted(c, r, outcome, ctx.clock().instant(), ctx.retention().getSeconds());
+      }
+      return true;
+    }
   }
 
   /**
