@@ -73,6 +73,21 @@ class DeclaredTimesTest {
     }
   }
 
+  @Test
+  void aTakeoverBeforeTheDeclaredLockTimeoutThatFencesOffTheFirstRequestIsNoSecondExecution() {
+    // The reference flow commits an outcome only while its claim is its own: the first request,
+    // overtaken after 5 s, rolls back and answers 409; the retry's execution is the only effect.
+    try (ReferenceServer server =
+        ReferenceServer.builder().lockTimeout(Duration.ofSeconds(5)).build().start()) {
+      RunResult run =
+          SuiteRuns.against(server, "fenced-takeover", Map.of("cases", "lock.held-while-running"));
+
+      CaseResult lock = run.result("lock.held-while-running");
+      assertThat(lock.verdict()).as(SuiteRuns.problems(run)).isEqualTo(Verdict.PASS);
+      assertThat(lock.evidence()).contains("first→409").contains("=1");
+    }
+  }
+
   /** The reference profile without its clock hook, declaring {@code seconds} for both times. */
   private static Map<String, String> declared(long seconds, String cases) {
     return Map.of(
