@@ -3,13 +3,11 @@ package dev.saferetry;
 import dev.saferetry.event.BreakerState;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.KeyStore;
-import dev.saferetry.internal.CallExecutor;
-import dev.saferetry.internal.ClientConfig;
+import dev.saferetry.internal.ClientCore;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
 
 /**
  * Executes {@link Operation}s against one API so that a retry can never cause a second side effect:
@@ -26,22 +24,21 @@ import java.util.concurrent.ExecutorService;
  *     RequestOptions.builder().intentId("order-123/charge").build());
  * }</pre>
  *
- * <p>Failures are thrown as subclasses of {@link dev.saferetry.error.SafeRetryException}; each
- * carries the key and the attempt history. Create one client per API and share it: it holds a
- * connection pool, a circuit breaker and — if it created them — threads, released by {@link
- * #close()}.
+ * <p>A call that does not return a result throws a {@link dev.saferetry.error.SafeRetryException}
+ * of one of three branches, one per outcome — {@link dev.saferetry.error.CallFailedException}
+ * (FAILED), {@link dev.saferetry.error.OutcomeUnknownException} (UNKNOWN), {@link
+ * dev.saferetry.error.ResponseBodyException} (SUCCEEDED, body unreadable) — each carrying the key,
+ * the attempt history and a typed reason. Create one client per API and share it: it holds a
+ * connection pool, a circuit breaker, a retry budget and — if it created them — threads, released
+ * by {@link #close()}.
  *
  * <p>This class is thread-safe.
  */
 public final class SafeRetryClient implements AutoCloseable {
-  private final ClientConfig config;
-  private final CallExecutor executor;
-  private final ExecutorService ownedAsyncExecutor;
+  private final ClientCore core;
 
-  SafeRetryClient(ClientConfig config, ExecutorService ownedAsyncExecutor) {
-    this.config = config;
-    this.executor = new CallExecutor(config);
-    this.ownedAsyncExecutor = ownedAsyncExecutor;
+  SafeRetryClient(ClientCore core) {
+    this.core = core;
   }
 
   /** Returns a builder with all defaults. */
@@ -52,39 +49,69 @@ public final class SafeRetryClient implements AutoCloseable {
   /**
    * Executes an operation and returns its typed result.
    *
+   * @param <Q> the request body type
+   * @param <R> the response body type
    * @param op the operation
    * @param body the request body ({@code null} for none)
-   * @param options per-call options: the caller's key or intent id, path variables, headers
+   * @param options per-call options: the caller's key or intent id, path variables, headers; {@code
+   *     null} for none
    * @return the result of the successful attempt, with the key and every attempt
-   * @throws dev.saferetry.error.SafeRetryException when the call did not succeed; see its
-   *     subclasses
-   * @throws IllegalArgumentException for a bad key, intent id, header, or a missing, empty, {@code
-   *     .} or {@code ..} path variable, or an intent {@linkplain RequestOptions.Builder#redrive
-   *     re-driven} through a client of another tenant or as another operation: before anything is
-   *     recorded or sent
-   * @throws dev.saferetry.idempotency.KeyStoreException if the key store cannot record the intent
-   *     (nothing is sent then). Once the server has answered, the store can no longer turn the
-   *     answer into an error: a completion it cannot record is logged at WARN with the key and the
-   *     intent stays pending, so that a re-drive replays it with the same key.
+   * @throws dev.saferetry.error.CallFailedException when the call provably had no effect (FAILED)
+   * @throws dev.saferetry.error.OutcomeUnknownException when the effect may exist (UNKNOWN): retry
+   *     the same intent later; this includes a key store that cannot record the intent before
+   *     sending (reason {@code KEY_STORE_FAILED}, nothing sent by this call)
+   * @throws dev.saferetry.error.ResponseBodyException when the server answered 2xx but the body
+   *     could not be read (SUCCEEDED)
+   * @throws IllegalArgumentException for a bad key, intent id, header, body, or a missing, empty,
+   *     {@code .} or {@code ..} path variable, or an intent {@linkplain
+   *     RequestOptions.Builder#redrive re-driven} through a client of another tenant or as another
+   *     operation: before anything is recorded or sent
    */
   public <Q, R> CallResult<R> execute(Operation<Q, R> op, Q body, RequestOptions options) {
-    return executor.execute(op, body, options == null ? RequestOptions.none() : options);
+    return core.execute(op, body, options);
   }
 
-  /** Executes an operation as its own intent with a fresh key; see {@link #execute}. */
+  /**
+   * Executes an operation as its own intent with a fresh key; see {@link #execute(Operation,
+   * Object, RequestOptions)}.
+   *
+   * @param <Q> the request body type
+   * @param <R> the response body type
+   * @param op the operation
+   * @param body the request body ({@code null} for none)
+   * @return the result of the successful attempt
+   */
   public <Q, R> CallResult<R> execute(Operation<Q, R> op, Q body) {
     return execute(op, body, RequestOptions.none());
   }
 
   /**
-   * Executes an operation on the client's async executor, with exactly the semantics of {@link
-   * #execute}. The future fails with a {@link CompletionException} whose cause is the exception
-   * {@code execute} would have thrown. The client's own executor runs at most {@link
-   * SafeRetryClientBuilder#asyncThreads} calls at once; the others wait in FIFO order.
+   * Executes an operation asynchronously, with exactly the outcomes, attempts and events of {@link
+   * #execute}. The future fails with a {@link CompletionException} (on {@code join}) whose cause is
+   * the exception {@code execute} would have thrown; a request that cannot be sent as given fails
+   * it at once, before anything is recorded.
+   *
+   * <p>No thread waits for the call: its blocking work (recording the intent, each attempt's I/O)
+   * runs on the client's {@linkplain SafeRetryClientBuilder#asyncExecutor async executor} — on JDK
+   * 21 and newer a virtual thread per running call, at most {@linkplain
+   * SafeRetryClientBuilder#asyncConcurrency a bounded number} at once, the others waiting in FIFO
+   * order — and waits between attempts run on a timer.
+   *
+   * <p>Cancelling the returned future cancels the call: an attempt in flight is aborted and no
+   * further one starts. The intent is left pending, so a later call of the same intent reuses its
+   * key; the listener sees the call end with reason {@code CANCELLED} (outcome UNKNOWN if anything
+   * may have been sent, FAILED otherwise).
+   *
+   * @param <Q> the request body type
+   * @param <R> the response body type
+   * @param op the operation
+   * @param body the request body ({@code null} for none)
+   * @param options per-call options; {@code null} for none
+   * @return the future result
    */
   public <Q, R> CompletableFuture<CallResult<R>> executeAsync(
       Operation<Q, R> op, Q body, RequestOptions options) {
-    return CompletableFuture.supplyAsync(() -> execute(op, body, options), config.asyncExecutor());
+    return core.executeAsync(op, body, options);
   }
 
   /**
@@ -109,7 +136,7 @@ public final class SafeRetryClient implements AutoCloseable {
    * @throws dev.saferetry.idempotency.KeyStoreException if the store cannot be read
    */
   public List<IntentRecord> pendingIntents() {
-    return executor.intents().pending();
+    return core.pendingIntents();
   }
 
   /**
@@ -123,7 +150,7 @@ public final class SafeRetryClient implements AutoCloseable {
    * @throws dev.saferetry.idempotency.KeyStoreException if the removal could not be made durable
    */
   public boolean abandonIntent(IntentRecord intent) {
-    return executor.intents().abandon(Objects.requireNonNull(intent, "intent"));
+    return core.abandon(Objects.requireNonNull(intent, "intent"));
   }
 
   /**
@@ -136,41 +163,51 @@ public final class SafeRetryClient implements AutoCloseable {
    */
   public boolean abandonIntent(Operation<?, ?> op, String intentId) {
     Objects.requireNonNull(op, "op");
-    return executor.intents().abandon(op.name(), intentId);
-  }
-
-  /** Returns the key store this client records intents in. */
-  public KeyStore keyStore() {
-    return config.keyStore();
-  }
-
-  /** Returns the circuit breaker's current state. */
-  public BreakerState breakerState() {
-    return executor.breakerState();
-  }
-
-  /** Returns the builder's settings as a new builder, sharing the OkHttp client and store. */
-  public SafeRetryClientBuilder newBuilder() {
-    return new SafeRetryClientBuilder(config);
+    return core.abandon(op, intentId);
   }
 
   /**
-   * Releases what the client created itself: its OkHttp dispatcher and pool and its async threads.
-   * A caller-supplied OkHttp client and the key store are left open.
+   * Returns the key store this client records intents in.
+   *
+   * @return the key store
+   */
+  public KeyStore keyStore() {
+    return core.config().keyStore();
+  }
+
+  /**
+   * Returns the circuit breaker's current state.
+   *
+   * @return the state
+   */
+  public BreakerState breakerState() {
+    return core.breakerState();
+  }
+
+  /**
+   * Returns a builder holding this client's settings. The client it builds shares with this one
+   * every part whose settings it does not change — the connection pool and dispatcher, the circuit
+   * breaker and the retry budget (same base URL and policies), the async executor — and always the
+   * key store and the listener, unless set anew; see {@link SafeRetryClientBuilder}.
+   *
+   * @return a new builder
+   */
+  public SafeRetryClientBuilder newBuilder() {
+    return new SafeRetryClientBuilder(core);
+  }
+
+  /**
+   * Releases this client's hold on what the SDK created (its OkHttp dispatcher and pool, its async
+   * executor): they are freed when the last client sharing them is closed. A caller-supplied OkHttp
+   * client or executor and the key store are left open. Idempotent.
    */
   @Override
   public void close() {
-    if (ownedAsyncExecutor != null) {
-      ownedAsyncExecutor.shutdown();
-    }
-    if (config.ownsHttpClient()) {
-      executor.http().dispatcher().executorService().shutdown();
-      executor.http().connectionPool().evictAll();
-    }
+    core.close();
   }
 
   @Override
   public String toString() {
-    return "SafeRetryClient[" + config + "]";
+    return "SafeRetryClient[" + core.config() + "]";
   }
 }

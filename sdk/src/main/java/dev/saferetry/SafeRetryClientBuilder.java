@@ -8,6 +8,7 @@ import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.internal.ClientConfig;
+import dev.saferetry.internal.ClientCore;
 import dev.saferetry.internal.ClientSettings;
 import dev.saferetry.internal.Json;
 import dev.saferetry.internal.Redaction;
@@ -21,7 +22,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
 import java.util.function.DoubleSupplier;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
@@ -29,6 +29,14 @@ import okhttp3.OkHttpClient;
 /**
  * Builds a {@link SafeRetryClient}. Only {@link #baseUrl} is required; every other setting states
  * its default. {@link #build()} validates and names the bad parameter.
+ *
+ * <p>A builder from {@link SafeRetryClient#newBuilder()} starts with that client's settings, and
+ * the client it builds shares with that one every part whose settings were not changed: the OkHttp
+ * client (connection pool and dispatcher) unless {@link #okHttpClient} is set; the circuit breaker
+ * and the retry budget unless {@link #baseUrl}, {@link #breakerPolicy} (or {@link #clock}), or
+ * {@link #retryBudget} is set to another value; the async executor unless {@link #asyncExecutor} or
+ * {@link #asyncConcurrency} is. What the SDK created is released when the last client sharing it is
+ * closed.
  *
  * <p>Not thread-safe; the clients it builds are.
  */
@@ -52,14 +60,17 @@ public final class SafeRetryClientBuilder {
   private DoubleSupplier jitter;
   private long maxResponseBytes = 8L * 1024 * 1024;
   private Executor asyncExecutor;
-  private int asyncThreads = DEFAULT_ASYNC_THREADS;
+  private int asyncConcurrency = ClientSettings.defaultAsyncConcurrency();
+  private String attemptHeader;
+  private final ClientCore parent;
 
-  /** How many calls the default async executor runs at once. */
-  public static final int DEFAULT_ASYNC_THREADS = 32;
+  SafeRetryClientBuilder() {
+    this.parent = null;
+  }
 
-  SafeRetryClientBuilder() {}
-
-  SafeRetryClientBuilder(ClientConfig c) {
+  SafeRetryClientBuilder(ClientCore parent) {
+    this.parent = parent;
+    ClientConfig c = parent.config();
     name = c.name();
     baseUrl = c.baseUrl();
     apiKey = c.apiKey();
@@ -78,7 +89,9 @@ public final class SafeRetryClientBuilder {
     sleeper = c.sleeper();
     jitter = c.jitter();
     maxResponseBytes = c.maxResponseBytes();
-    asyncThreads = c.asyncThreads();
+    asyncExecutor = c.asyncExecutor();
+    asyncConcurrency = c.asyncConcurrency();
+    attemptHeader = c.attemptHeader();
   }
 
   /**
@@ -206,16 +219,20 @@ public final class SafeRetryClientBuilder {
     return this;
   }
 
-  /** The largest 2xx body read. Default: 8 MiB. */
+  /** The largest 2xx body read; at least 1. Default: 8 MiB. */
   public SafeRetryClientBuilder maxResponseBytes(long bytes) {
     this.maxResponseBytes = bytes;
     return this;
   }
 
   /**
-   * The executor of {@code executeAsync}, for full control (for example virtual threads). It is not
-   * shut down by {@link SafeRetryClient#close()}. Default: the client's own pool of {@link
-   * #asyncThreads} daemon threads.
+   * The executor on which {@code executeAsync} runs its blocking work (recording the intent, each
+   * attempt's I/O), for full control. It is not shut down by {@link SafeRetryClient#close()}. Waits
+   * between attempts never run on it. Default: the client's own executor, see {@link
+   * #asyncConcurrency}.
+   *
+   * @param executor the executor
+   * @return this builder
    */
   public SafeRetryClientBuilder asyncExecutor(Executor executor) {
     this.asyncExecutor = Objects.requireNonNull(executor, "asyncExecutor");
@@ -223,13 +240,31 @@ public final class SafeRetryClientBuilder {
   }
 
   /**
-   * How many {@code executeAsync} calls the client's own pool runs at once; further calls wait in
-   * FIFO order (their deadline starts when they run). Threads are created on demand and retired
-   * after a minute idle. Ignored when an {@link #asyncExecutor} is set. Default: {@value
-   * #DEFAULT_ASYNC_THREADS}.
+   * How many {@code executeAsync} calls the client's own executor runs at once; further calls wait
+   * in FIFO order, holding no thread (their deadline starts when they run). On JDK 21 and newer
+   * each running call has a virtual thread; before, a platform thread, created on demand and
+   * retired after a minute idle. Ignored when an {@link #asyncExecutor} is set. At least 1.
+   * Default: 1,024 on JDK 21 and newer, 32 before.
+   *
+   * @param calls the most calls running at once
+   * @return this builder
    */
-  public SafeRetryClientBuilder asyncThreads(int threads) {
-    this.asyncThreads = threads;
+  public SafeRetryClientBuilder asyncConcurrency(int calls) {
+    this.asyncConcurrency = calls;
+    return this;
+  }
+
+  /**
+   * A request header that carries the attempt number ({@code 1} for the first attempt), for servers
+   * that log retries, e.g. {@code "Idempotency-Attempt"}. It is not part of the intent's identity.
+   * Must be a valid header name, and neither {@code X-Request-Id} nor the key's header. Default:
+   * none (no such header is sent).
+   *
+   * @param headerName the header name, or null for none
+   * @return this builder
+   */
+  public SafeRetryClientBuilder attemptHeader(String headerName) {
+    this.attemptHeader = headerName;
     return this;
   }
 
@@ -252,28 +287,23 @@ public final class SafeRetryClientBuilder {
     if (baseUrl == null) {
       throw new IllegalStateException("baseUrl is required");
     }
-    ClientSettings.check(baseUrl, apiKey, name, keyPlacement);
+    ClientSettings.check(baseUrl, apiKey, name, keyPlacement, attemptHeader);
     new IntentScope(tenant, "check");
     IntentRecord.checkRetention("intentRetention", intentRetention);
     if (maxResponseBytes < 1) {
       throw new IllegalArgumentException("maxResponseBytes must be positive");
     }
-    if (asyncThreads < 1) {
-      throw new IllegalArgumentException("asyncThreads must be >= 1");
+    if (asyncConcurrency < 1) {
+      throw new IllegalArgumentException("asyncConcurrency must be >= 1");
     }
     ClientSettings.noteAuthenticator(okHttpClient);
-    boolean owns = okHttpClient == null;
-    OkHttpClient http = owns ? ClientSettings.defaultHttpClient() : okHttpClient;
-    ExecutorService owned =
-        asyncExecutor == null ? ClientSettings.asyncPool(name, asyncThreads) : null;
     SecureRandom secure = new SecureRandom();
     ClientConfig config =
         new ClientConfig(
             name,
             baseUrl,
             apiKey,
-            http,
-            owns,
+            okHttpClient,
             Json.lenientCopy(objectMapper),
             keyPlacement,
             keyStore == null ? new InMemoryKeyStore() : keyStore,
@@ -288,9 +318,10 @@ public final class SafeRetryClientBuilder {
             sleeper,
             jitter == null ? secure::nextDouble : jitter,
             maxResponseBytes,
-            owned != null ? owned : asyncExecutor,
-            asyncThreads);
-    return new SafeRetryClient(config, owned);
+            asyncExecutor,
+            asyncConcurrency,
+            attemptHeader);
+    return new SafeRetryClient(ClientCore.create(config, parent));
   }
 
   @Override

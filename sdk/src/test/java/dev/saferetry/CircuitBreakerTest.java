@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.ApiException;
-import dev.saferetry.error.CircuitOpenException;
+import dev.saferetry.error.CallFailedException;
+import dev.saferetry.error.FailedReason;
 import dev.saferetry.error.OutcomeUnknownException;
+import dev.saferetry.error.UnknownReason;
 import dev.saferetry.event.BreakerState;
 import dev.saferetry.event.BreakerStateChanged;
 import dev.saferetry.event.SafeRetryListener;
@@ -19,17 +21,32 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+@ParameterizedClass
+@EnumSource(ClientFixture.Via.class)
 class CircuitBreakerTest extends ClientFixture {
+  @Parameter Via via;
+
+  @Override
+  protected Via via() {
+    return via;
+  }
+
   private static final ChargeCreateParams PARAMS = ChargeCreateParams.of(1000, "eur");
   private final List<BreakerStateChanged> changes = new CopyOnWriteArrayList<>();
 
   private SafeRetryClient breakerClient(int window, RetryPolicy retry) {
     return builder()
         .breakerPolicy(
-            BreakerPolicy.defaults()
-                .withWindow(window, window)
-                .withRecovery(Duration.ofSeconds(30), 1))
+            BreakerPolicy.builder()
+                .slidingWindowSize(window)
+                .minimumCalls(window)
+                .waitInOpenState(Duration.ofSeconds(30))
+                .halfOpenProbes(1)
+                .build())
         .retryPolicy(retry)
         .listener(
             new SafeRetryListener() {
@@ -46,15 +63,16 @@ class CircuitBreakerTest extends ClientFixture {
     try (SafeRetryClient c = breakerClient(4, RetryPolicy.noRetries())) {
       for (int i = 0; i < 4; i++) {
         server.enqueue(status(503));
-        assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
+        assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
             .isInstanceOf(OutcomeUnknownException.class);
       }
       assertThat(c.breakerState()).isEqualTo(BreakerState.OPEN);
 
-      assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
+      assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
           .isInstanceOfSatisfying(
-              CircuitOpenException.class,
+              CallFailedException.class,
               e -> {
+                assertThat(e.reason()).isEqualTo(FailedReason.CIRCUIT_OPEN);
                 assertThat(e.key()).isNotNull();
                 assertThat(e.attempts()).isEmpty();
                 assertThat(e.outcome()).isEqualTo(Outcome.FAILED);
@@ -63,7 +81,7 @@ class CircuitBreakerTest extends ClientFixture {
 
       time.advance(Duration.ofSeconds(31));
       server.enqueue(charge());
-      assertThat(c.execute(Charges.CREATE, PARAMS).status()).isEqualTo(200);
+      assertThat(call(c, Charges.CREATE, PARAMS).status()).isEqualTo(200);
       assertThat(c.breakerState()).isEqualTo(BreakerState.CLOSED);
       assertThat(server.getRequestCount()).isEqualTo(5);
     }
@@ -80,10 +98,11 @@ class CircuitBreakerTest extends ClientFixture {
       server.enqueue(status(503));
     }
     try (SafeRetryClient c = breakerClient(2, RetryPolicy.defaults())) {
-      assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
+      assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
           .isInstanceOfSatisfying(
-              CircuitOpenException.class,
+              OutcomeUnknownException.class,
               e -> {
+                assertThat(e.reason()).isEqualTo(UnknownReason.CIRCUIT_OPEN);
                 assertThat(e.attempts()).hasSize(2);
                 assertThat(e.outcome()).isEqualTo(Outcome.UNKNOWN);
               });
@@ -97,8 +116,7 @@ class CircuitBreakerTest extends ClientFixture {
     try (SafeRetryClient c = breakerClient(2, RetryPolicy.noRetries())) {
       for (int i = 0; i < 6; i++) {
         server.enqueue(status(i % 2 == 0 ? 400 : 422));
-        assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
-            .isInstanceOf(ApiException.class);
+        assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS)).isInstanceOf(ApiException.class);
       }
       assertThat(c.breakerState()).isEqualTo(BreakerState.CLOSED);
     }
@@ -111,16 +129,18 @@ class CircuitBreakerTest extends ClientFixture {
       server.enqueue(status(500));
       server.enqueue(status(500));
       for (int i = 0; i < 2; i++) {
-        assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
+        assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
             .isInstanceOf(OutcomeUnknownException.class);
       }
       time.advance(Duration.ofSeconds(31));
       server.enqueue(status(503));
-      assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
+      assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
           .isInstanceOf(OutcomeUnknownException.class);
       assertThat(c.breakerState()).isEqualTo(BreakerState.OPEN);
-      assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
-          .isInstanceOf(CircuitOpenException.class);
+      assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
+          .isInstanceOfSatisfying(
+              CallFailedException.class,
+              e -> assertThat(e.reason()).isEqualTo(FailedReason.CIRCUIT_OPEN));
     }
     assertThat(server.getRequestCount()).isEqualTo(3);
   }

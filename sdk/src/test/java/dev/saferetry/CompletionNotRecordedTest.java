@@ -27,13 +27,25 @@ import mockwebserver3.MockResponse;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A definitive answer is never turned into an error by the key store: when its completion cannot be
  * recorded, the caller still gets the result (or the typed outcome it earned), a WARN names the
  * key, and the intent stays pending so that a re-drive replays it with the same key.
  */
+@ParameterizedClass
+@EnumSource(ClientFixture.Via.class)
 class CompletionNotRecordedTest extends ClientFixture {
+  @Parameter Via via;
+
+  @Override
+  protected Via via() {
+    return via;
+  }
+
   private static final ChargeCreateParams PARAMS = ChargeCreateParams.of(1000, "eur");
   private static final String OP = Charges.CREATE.name();
 
@@ -57,7 +69,7 @@ class CompletionNotRecordedTest extends ClientFixture {
     CallResult<Charge> result;
     try (LogCapture log = new LogCapture();
         SafeRetryClient c = builder().keyStore(store).build()) {
-      result = c.execute(Charges.CREATE, PARAMS, intent("order-1/charge"));
+      result = call(c, Charges.CREATE, PARAMS, intent("order-1/charge"));
       assertThat(result.status()).isEqualTo(200);
       assertThat(result.value().id()).isEqualTo("ch_1");
       assertThat(log.linesWith("WARN"))
@@ -81,7 +93,7 @@ class CompletionNotRecordedTest extends ClientFixture {
     server.enqueue(json(200, Answers.CHARGE_JSON.replace("\"ch_1\"", "\"" + hugeId + "\"")));
     try (FileKeyStore store = FileKeyStore.open(dir);
         SafeRetryClient c = builder().keyStore(store).build()) {
-      CallResult<Charge> result = c.execute(Charges.CREATE, PARAMS, intent("order-2/charge"));
+      CallResult<Charge> result = call(c, Charges.CREATE, PARAMS, intent("order-2/charge"));
       assertThat(result.value().id()).isEqualTo(hugeId);
       IntentRecord stored =
           store.find(new IntentScope(IntentScope.DEFAULT_TENANT, OP), "order-2/charge").get();
@@ -99,7 +111,7 @@ class CompletionNotRecordedTest extends ClientFixture {
     server.enqueue(json(200, Answers.CHARGE_JSON.replace("\"ch_1\"", "\"ch_\\ud800\\n1\"")));
     try (FileKeyStore store = FileKeyStore.open(dir);
         SafeRetryClient c = builder().keyStore(store).build()) {
-      CallResult<Charge> result = c.execute(Charges.CREATE, PARAMS, intent("order-3/charge"));
+      CallResult<Charge> result = call(c, Charges.CREATE, PARAMS, intent("order-3/charge"));
       assertThat(result.value().id()).isEqualTo("ch_\ud800\n1");
       IntentRecord stored =
           store.find(new IntentScope(IntentScope.DEFAULT_TENANT, OP), "order-3/charge").get();
@@ -117,11 +129,11 @@ class CompletionNotRecordedTest extends ClientFixture {
     server.enqueue(json(200, "not json"));
     try (LogCapture log = new LogCapture();
         SafeRetryClient c = builder().keyStore(failing).build()) {
-      CallResult<Charge> ok = c.execute(Charges.CREATE, PARAMS, intent("a"));
+      CallResult<Charge> ok = call(c, Charges.CREATE, PARAMS, intent("a"));
       assertThat(ok.status()).isEqualTo(200);
-      assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS, intent("b")))
+      assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS, intent("b")))
           .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(402));
-      assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS, intent("c")))
+      assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS, intent("c")))
           .isInstanceOfSatisfying(
               ResponseBodyException.class,
               e -> assertThat(e.outcome()).isEqualTo(Outcome.SUCCEEDED));

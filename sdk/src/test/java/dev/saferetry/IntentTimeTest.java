@@ -5,8 +5,8 @@ import static dev.saferetry.Answers.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.saferetry.error.IntentExpiredException;
 import dev.saferetry.error.OutcomeUnknownException;
+import dev.saferetry.error.UnknownReason;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
@@ -30,7 +30,9 @@ class IntentTimeTest extends ClientFixture {
     try (SafeRetryClient c = builder().retryPolicy(RetryPolicy.noRetries()).build()) {
       leavePendingPastItsRetention(c);
       assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS, ORDER_1))
-          .isInstanceOf(IntentExpiredException.class);
+          .isInstanceOfSatisfying(
+              OutcomeUnknownException.class,
+              e -> assertThat(e.reason()).isEqualTo(UnknownReason.INTENT_EXPIRED));
 
       time.advance(Duration.ofHours(-2)); // e.g. a time server corrects a clock that ran fast
       server.enqueue(charge());
@@ -38,7 +40,9 @@ class IntentTimeTest extends ClientFixture {
           LogCapture.of(
               () ->
                   assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS, ORDER_1))
-                      .isInstanceOf(IntentExpiredException.class));
+                      .isInstanceOfSatisfying(
+                          OutcomeUnknownException.class,
+                          e -> assertThat(e.reason()).isEqualTo(UnknownReason.INTENT_EXPIRED)));
       assertThat(output).contains("WARN").contains("clock went back");
     }
     assertThat(server.getRequestCount()).isEqualTo(1);
@@ -53,7 +57,9 @@ class IntentTimeTest extends ClientFixture {
 
       time.advance(Duration.ofHours(-3));
       assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS, ORDER_1))
-          .isInstanceOf(IntentExpiredException.class);
+          .isInstanceOfSatisfying(
+              OutcomeUnknownException.class,
+              e -> assertThat(e.reason()).isEqualTo(UnknownReason.INTENT_EXPIRED));
       IntentRecord later =
           c.keyStore()
               .find(new IntentScope("default", "POST /v1/charges"), "order-2")

@@ -6,9 +6,10 @@ import static dev.saferetry.Answers.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.saferetry.error.IntentExpiredException;
-import dev.saferetry.error.IntentMismatchException;
+import dev.saferetry.error.CallFailedException;
+import dev.saferetry.error.FailedReason;
 import dev.saferetry.error.OutcomeUnknownException;
+import dev.saferetry.error.UnknownReason;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.payments.Charge;
@@ -21,8 +22,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+@ParameterizedClass
+@EnumSource(ClientFixture.Via.class)
 class IntentsTest extends ClientFixture {
+  @Parameter Via via;
+
+  @Override
+  protected Via via() {
+    return via;
+  }
+
   private static final ChargeCreateParams PARAMS = new ChargeCreateParams(1000, "eur", "o", null);
 
   private static RequestOptions intent(String id) {
@@ -37,7 +50,7 @@ class IntentsTest extends ClientFixture {
     OutcomeUnknownException unknown =
         org.junit.jupiter.api.Assertions.assertThrows(
             OutcomeUnknownException.class,
-            () -> client.execute(Charges.CREATE, PARAMS, intent("order-1/charge")));
+            () -> call(client, Charges.CREATE, PARAMS, intent("order-1/charge")));
 
     List<IntentRecord> pending = client.pendingIntents();
     assertThat(pending)
@@ -51,7 +64,7 @@ class IntentsTest extends ClientFixture {
             });
 
     server.enqueue(charge());
-    CallResult<Charge> later = client.execute(Charges.CREATE, PARAMS, intent("order-1/charge"));
+    CallResult<Charge> later = call(client, Charges.CREATE, PARAMS, intent("order-1/charge"));
     assertThat(later.key()).isEqualTo(unknown.key());
     assertThat(Answers.keys(drain(server), "Idempotency-Key"))
         .hasSize(5)
@@ -70,8 +83,8 @@ class IntentsTest extends ClientFixture {
   void aSucceededIntentIsResentWithTheSameKeySoTheServerReplays() throws Exception {
     server.enqueue(charge());
     server.enqueue(charge());
-    CallResult<Charge> first = client.execute(Charges.CREATE, PARAMS, intent("o-2"));
-    CallResult<Charge> again = client.execute(Charges.CREATE, PARAMS, intent("o-2"));
+    CallResult<Charge> first = call(client, Charges.CREATE, PARAMS, intent("o-2"));
+    CallResult<Charge> again = call(client, Charges.CREATE, PARAMS, intent("o-2"));
     assertThat(again.key()).isEqualTo(first.key());
     assertThat(server.getRequestCount()).isEqualTo(2);
   }
@@ -79,14 +92,18 @@ class IntentsTest extends ClientFixture {
   @Test
   void sameIntentWithAnotherPayloadFailsBeforeAnyIo() {
     server.enqueue(charge());
-    client.execute(Charges.CREATE, PARAMS, intent("o-3"));
+    call(client, Charges.CREATE, PARAMS, intent("o-3"));
     assertThatThrownBy(
             () ->
-                client.execute(
-                    Charges.CREATE, new ChargeCreateParams(2000, "eur", "o", null), intent("o-3")))
+                call(
+                    client,
+                    Charges.CREATE,
+                    new ChargeCreateParams(2000, "eur", "o", null),
+                    intent("o-3")))
         .isInstanceOfSatisfying(
-            IntentMismatchException.class,
+            CallFailedException.class,
             e -> {
+              assertThat(e.reason()).isEqualTo(FailedReason.INTENT_MISMATCH);
               assertThat(e.attempts()).isEmpty();
               assertThat(e.intentId()).isEqualTo("o-3");
             });
@@ -98,13 +115,41 @@ class IntentsTest extends ClientFixture {
     server.enqueue(charge());
     RequestOptions withKey =
         RequestOptions.builder().intentId("o-own").idempotencyKey("own-key-1").build();
-    client.execute(Charges.CREATE, PARAMS, withKey);
+    call(client, Charges.CREATE, PARAMS, withKey);
     time.advance(Duration.ofSeconds(1));
     assertThatThrownBy(
             () ->
-                client.execute(
-                    Charges.CREATE, new ChargeCreateParams(5, "eur", "o", null), withKey))
-        .isInstanceOf(IntentMismatchException.class);
+                call(client, Charges.CREATE, new ChargeCreateParams(5, "eur", "o", null), withKey))
+        .isInstanceOfSatisfying(
+            CallFailedException.class,
+            e -> assertThat(e.reason()).isEqualTo(FailedReason.INTENT_MISMATCH));
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  @Test
+  void anotherKeyForARecordedIntentIsATypedFailureBeforeAnyIo() {
+    server.enqueue(charge());
+    CallResult<?> first =
+        call(
+            client,
+            Charges.CREATE,
+            PARAMS,
+            RequestOptions.builder().intentId("o-keyed").idempotencyKey("key-a").build());
+    assertThatThrownBy(
+            () ->
+                call(
+                    client,
+                    Charges.CREATE,
+                    PARAMS,
+                    RequestOptions.builder().intentId("o-keyed").idempotencyKey("key-b").build()))
+        .isInstanceOfSatisfying(
+            CallFailedException.class,
+            e -> {
+              assertThat(e.reason()).isEqualTo(FailedReason.INTENT_KEY_CONFLICT);
+              assertThat(e.outcome()).isEqualTo(Outcome.FAILED);
+              assertThat(e.key()).isEqualTo(first.key());
+              assertThat(e.attempts()).isEmpty();
+            });
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
@@ -120,8 +165,8 @@ class IntentsTest extends ClientFixture {
     server.enqueue(status(503));
     server.enqueue(charge());
     server.enqueue(charge());
-    CallResult<Object> first = client.execute(op, a, intent("t-1"));
-    CallResult<Object> second = client.execute(op, b, intent("t-1"));
+    CallResult<Object> first = call(client, op, a, intent("t-1"));
+    CallResult<Object> second = call(client, op, b, intent("t-1"));
     assertThat(second.key()).isEqualTo(first.key());
   }
 
@@ -142,13 +187,14 @@ class IntentsTest extends ClientFixture {
     for (int i = 0; i < 4; i++) {
       server.enqueue(status(500));
     }
-    assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS, intent("o-old")))
+    assertThatThrownBy(() -> call(client, Charges.CREATE, PARAMS, intent("o-old")))
         .isInstanceOf(OutcomeUnknownException.class);
     time.advance(Duration.ofHours(25));
-    assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS, intent("o-old")))
+    assertThatThrownBy(() -> call(client, Charges.CREATE, PARAMS, intent("o-old")))
         .isInstanceOfSatisfying(
-            IntentExpiredException.class,
+            OutcomeUnknownException.class,
             e -> {
+              assertThat(e.reason()).isEqualTo(UnknownReason.INTENT_EXPIRED);
               assertThat(e.isOutcomeUnknown()).isTrue();
               assertThat(e.getMessage()).contains("reconcile");
               assertThat(e.attempts()).isEmpty();
@@ -160,9 +206,9 @@ class IntentsTest extends ClientFixture {
   void anExpiredCompletedIntentIsTreatedAsNew() {
     server.enqueue(charge());
     server.enqueue(charge());
-    CallResult<Charge> first = client.execute(Charges.CREATE, PARAMS, intent("o-day"));
+    CallResult<Charge> first = call(client, Charges.CREATE, PARAMS, intent("o-day"));
     time.advance(Duration.ofHours(25));
-    CallResult<Charge> next = client.execute(Charges.CREATE, PARAMS, intent("o-day"));
+    CallResult<Charge> next = call(client, Charges.CREATE, PARAMS, intent("o-day"));
     assertThat(next.key()).isNotEqualTo(first.key());
   }
 
@@ -171,14 +217,14 @@ class IntentsTest extends ClientFixture {
     server.enqueue(status(400));
     server.enqueue(charge());
     try (SafeRetryClient c = builder().retryPolicy(RetryPolicy.noRetries()).build()) {
-      assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS, intent("o-5")))
+      assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS, intent("o-5")))
           .isInstanceOf(RuntimeException.class);
       var scope = new dev.saferetry.idempotency.IntentScope("default", "POST /v1/charges");
       IntentRecord failed = c.keyStore().find(scope, "o-5").orElseThrow();
       assertThat(failed.state()).isEqualTo(IntentState.FAILED);
       var key = failed.key();
       assertThat(c.abandonIntent(Charges.CREATE, "o-5")).isTrue();
-      assertThat(c.execute(Charges.CREATE, PARAMS, intent("o-5")).key()).isNotEqualTo(key);
+      assertThat(call(c, Charges.CREATE, PARAMS, intent("o-5")).key()).isNotEqualTo(key);
     }
   }
 
@@ -188,9 +234,9 @@ class IntentsTest extends ClientFixture {
     server.enqueue(Answers.json(201, "{\"id\":\"th_9\",\"n\":1}"));
     server.enqueue(Answers.json(201, "{\"id\":null}"));
     Operation<Object, Object> things = Operation.post("/v1/things", Object.class, Object.class);
-    client.execute(Charges.CREATE, PARAMS, intent("rid-record"));
-    client.execute(things, Map.of("n", 1), intent("rid-tree"));
-    client.execute(things, Map.of("n", 2), intent("rid-null"));
+    call(client, Charges.CREATE, PARAMS, intent("rid-record"));
+    call(client, things, Map.of("n", 1), intent("rid-tree"));
+    call(client, things, Map.of("n", 2), intent("rid-null"));
     var charges = new dev.saferetry.idempotency.IntentScope("default", "POST /v1/charges");
     var other = new dev.saferetry.idempotency.IntentScope("default", "POST /v1/things");
     assertThat(client.keyStore().find(charges, "rid-record").orElseThrow().resourceId())

@@ -15,8 +15,20 @@ import java.util.List;
 import java.util.UUID;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+@ParameterizedClass
+@EnumSource(ClientFixture.Via.class)
 class KeyPerIntentTest extends ClientFixture {
+  @Parameter Via via;
+
+  @Override
+  protected Via via() {
+    return via;
+  }
+
   private static final ChargeCreateParams PARAMS = new ChargeCreateParams(1000, "EUR", "o-1", null);
 
   @Test
@@ -25,7 +37,7 @@ class KeyPerIntentTest extends ClientFixture {
     server.enqueue(dropAfterRequest());
     server.enqueue(charge());
 
-    CallResult<?> result = client.execute(Charges.CREATE, PARAMS);
+    CallResult<?> result = call(client, Charges.CREATE, PARAMS);
 
     List<RecordedRequest> requests = drain(server);
     assertThat(requests).hasSize(3);
@@ -40,7 +52,7 @@ class KeyPerIntentTest extends ClientFixture {
   @Test
   void mintedKeyIsARandomUuidVersion4() throws Exception {
     server.enqueue(charge());
-    CallResult<?> result = client.execute(Charges.CREATE, PARAMS);
+    CallResult<?> result = call(client, Charges.CREATE, PARAMS);
 
     UUID uuid = UUID.fromString(result.key().value());
     assertThat(uuid.version()).isEqualTo(4);
@@ -54,8 +66,8 @@ class KeyPerIntentTest extends ClientFixture {
     server.enqueue(charge());
     server.enqueue(charge());
 
-    CallResult<?> first = client.execute(Charges.CREATE, PARAMS);
-    CallResult<?> second = client.execute(Charges.CREATE, PARAMS);
+    CallResult<?> first = call(client, Charges.CREATE, PARAMS);
+    CallResult<?> second = call(client, Charges.CREATE, PARAMS);
 
     assertThat(first.key()).isNotEqualTo(second.key());
     assertThat(Answers.keys(drain(server), "Idempotency-Key"))
@@ -68,7 +80,7 @@ class KeyPerIntentTest extends ClientFixture {
     server.enqueue(charge());
     RequestOptions options = RequestOptions.builder().idempotencyKey("order-77-charge").build();
 
-    CallResult<?> result = client.execute(Charges.CREATE, PARAMS, options);
+    CallResult<?> result = call(client, Charges.CREATE, PARAMS, options);
 
     assertThat(result.key().value()).isEqualTo("order-77-charge");
     assertThat(Answers.keys(drain(server), "Idempotency-Key"))
@@ -101,7 +113,8 @@ class KeyPerIntentTest extends ClientFixture {
         // The whole call, as a caller writes it: the bad key stops it before the store or wire.
         assertThatThrownBy(
                 () ->
-                    c.execute(
+                    call(
+                        c,
                         Charges.CREATE,
                         PARAMS,
                         RequestOptions.builder().intentId(intent).idempotencyKey(bad).build()))
@@ -115,7 +128,8 @@ class KeyPerIntentTest extends ClientFixture {
       server.enqueue(charge());
       String longest = "k".repeat(255);
       CallResult<?> ok =
-          c.execute(
+          call(
+              c,
               Charges.CREATE,
               PARAMS,
               RequestOptions.builder().intentId("order-ok").idempotencyKey(longest).build());
@@ -129,7 +143,7 @@ class KeyPerIntentTest extends ClientFixture {
     server.enqueue(status(400));
     RequestOptions options = RequestOptions.builder().idempotencyKey("key-on-error").build();
 
-    assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS, options))
+    assertThatThrownBy(() -> call(client, Charges.CREATE, PARAMS, options))
         .isInstanceOfSatisfying(
             SafeRetryException.class,
             e -> {

@@ -5,9 +5,10 @@ import static dev.saferetry.Answers.drain;
 import static dev.saferetry.Answers.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.saferetry.error.FailedReason;
 import dev.saferetry.event.AttemptFinished;
 import dev.saferetry.event.AttemptStarted;
-import dev.saferetry.event.GaveUp;
+import dev.saferetry.event.CallFinished;
 import dev.saferetry.event.RetryScheduled;
 import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.payments.ChargeCreateParams;
@@ -18,8 +19,20 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import mockwebserver3.MockResponse;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+@ParameterizedClass
+@EnumSource(ClientFixture.Via.class)
 class RequestIdsAndEventsTest extends ClientFixture {
+  @Parameter Via via;
+
+  @Override
+  protected Via via() {
+    return via;
+  }
+
   private static final ChargeCreateParams PARAMS = ChargeCreateParams.of(1000, "eur");
 
   @Test
@@ -28,7 +41,7 @@ class RequestIdsAndEventsTest extends ClientFixture {
     server.enqueue(status(503));
     server.enqueue(charge());
 
-    CallResult<?> result = client.execute(Charges.CREATE, PARAMS);
+    CallResult<?> result = call(client, Charges.CREATE, PARAMS);
 
     List<RecordedRequest> requests = drain(server);
     List<String> sent = requests.stream().map(r -> r.getHeaders().get("X-Request-Id")).toList();
@@ -49,7 +62,7 @@ class RequestIdsAndEventsTest extends ClientFixture {
             .body(Answers.CHARGE_JSON)
             .build());
 
-    CallResult<?> result = client.execute(Charges.CREATE, PARAMS);
+    CallResult<?> result = call(client, Charges.CREATE, PARAMS);
 
     assertThat(result.serverRequestId()).isEqualTo("req_srv_1");
     assertThat(result.replayed()).isTrue();
@@ -63,7 +76,7 @@ class RequestIdsAndEventsTest extends ClientFixture {
             .setHeader("X-Request-Id", "abc")
             .body(Answers.CHARGE_JSON)
             .build());
-    CallResult<?> result = client.execute(Charges.CREATE, PARAMS);
+    CallResult<?> result = call(client, Charges.CREATE, PARAMS);
     assertThat(result.serverRequestId()).isEqualTo("abc");
     assertThat(result.replayed()).isFalse();
   }
@@ -89,7 +102,7 @@ class RequestIdsAndEventsTest extends ClientFixture {
           }
 
           @Override
-          public void onGiveUp(GaveUp e) {
+          public void onCallEnd(CallFinished e) {
             events.add(e);
           }
         };
@@ -97,7 +110,7 @@ class RequestIdsAndEventsTest extends ClientFixture {
     server.enqueue(status(400));
     try (SafeRetryClient c = builder().listener(listener).build()) {
       org.junit.jupiter.api.Assertions.assertThrows(
-          RuntimeException.class, () -> c.execute(Charges.CREATE, PARAMS));
+          RuntimeException.class, () -> call(c, Charges.CREATE, PARAMS));
     }
     assertThat(events)
         .extracting(e -> e.getClass().getSimpleName())
@@ -107,13 +120,18 @@ class RequestIdsAndEventsTest extends ClientFixture {
             "RetryScheduled",
             "AttemptStarted",
             "AttemptFinished",
-            "GaveUp");
+            "CallFinished");
     RetryScheduled retry = (RetryScheduled) events.get(2);
     assertThat(retry.nextAttempt()).isEqualTo(2);
     assertThat(retry.delay()).isEqualTo(Duration.ofMillis(250));
-    GaveUp gaveUp = (GaveUp) events.get(5);
-    assertThat(gaveUp.outcome()).isEqualTo(Outcome.FAILED);
-    assertThat(gaveUp.key()).isEqualTo(retry.key());
+    CallFinished end = (CallFinished) events.get(5);
+    assertThat(end.outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(end.reason()).isEqualTo(FailedReason.REJECTED);
+    assertThat(end.status()).isEqualTo(400);
+    assertThat(end.attempts()).isEqualTo(2);
+    assertThat(end.key()).isEqualTo(retry.key());
+    assertThat(events)
+        .allSatisfy(e -> assertThat(e).hasFieldOrPropertyWithValue("callId", end.callId()));
   }
 
   @Test
@@ -137,7 +155,7 @@ class RequestIdsAndEventsTest extends ClientFixture {
     server.enqueue(charge());
     try (SafeRetryClient c =
         builder().listener(SafeRetryListener.composite(broken, logs)).build()) {
-      c.execute(Charges.CREATE, PARAMS);
+      call(c, Charges.CREATE, PARAMS);
     }
     assertThat(seen).containsExactly("attempt 1", "attempt 2");
   }
@@ -155,7 +173,7 @@ class RequestIdsAndEventsTest extends ClientFixture {
                   }
                 })
             .build()) {
-      assertThat(c.execute(Charges.CREATE, PARAMS).status()).isEqualTo(200);
+      assertThat(call(c, Charges.CREATE, PARAMS).status()).isEqualTo(200);
     }
   }
 }

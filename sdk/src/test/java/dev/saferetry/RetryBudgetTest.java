@@ -14,8 +14,20 @@ import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+@ParameterizedClass
+@EnumSource(ClientFixture.Via.class)
 class RetryBudgetTest extends ClientFixture {
+  @Parameter Via via;
+
+  @Override
+  protected Via via() {
+    return via;
+  }
+
   private static final int INTENTS = 40;
 
   private void alwaysUnavailable() {
@@ -52,7 +64,7 @@ class RetryBudgetTest extends ClientFixture {
   void aDeadServerSeesEachIntentOncePlusAtMostTheBudget() {
     alwaysUnavailable();
     try (SafeRetryClient c =
-        builder().retryBudget(RetryBudgetPolicy.defaults().withCapacity(10)).build()) {
+        builder().retryBudget(RetryBudgetPolicy.builder().capacity(10).build()).build()) {
       List<SafeRetryException> failures = runConcurrently(c);
       assertThat(failures)
           .hasSize(INTENTS)
@@ -90,10 +102,13 @@ class RetryBudgetTest extends ClientFixture {
             return n++ % 2 == 0 ? Answers.status(503) : Answers.charge();
           }
         });
-    try (SafeRetryClient c = builder().retryBudget(new RetryBudgetPolicy(true, 1, 1, 1)).build()) {
+    try (SafeRetryClient c =
+        builder()
+            .retryBudget(
+                RetryBudgetPolicy.builder().capacity(1).retryCost(1).successCredit(1).build())
+            .build()) {
       for (int i = 0; i < 5; i++) {
-        assertThat(c.execute(Charges.CREATE, ChargeCreateParams.of(1, "eur")).attempts())
-            .hasSize(2);
+        assertThat(call(c, Charges.CREATE, ChargeCreateParams.of(1, "eur")).attempts()).hasSize(2);
       }
     }
     assertThat(server.getRequestCount()).isEqualTo(10);

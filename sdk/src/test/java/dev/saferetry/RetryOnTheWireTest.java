@@ -9,10 +9,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.ApiException;
+import dev.saferetry.error.CallFailedException;
+import dev.saferetry.error.FailedReason;
 import dev.saferetry.error.IdempotencyKeyReusedException;
 import dev.saferetry.error.OutcomeUnknownException;
-import dev.saferetry.error.RequestInProgressException;
-import dev.saferetry.error.TransportException;
+import dev.saferetry.error.UnknownReason;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.Charges;
 import dev.saferetry.resilience.AttemptResponse;
@@ -23,8 +24,20 @@ import java.util.List;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+@ParameterizedClass
+@EnumSource(ClientFixture.Via.class)
 class RetryOnTheWireTest extends ClientFixture {
+  @Parameter Via via;
+
+  @Override
+  protected Via via() {
+    return via;
+  }
+
   private static final ChargeCreateParams PARAMS = ChargeCreateParams.of(1000, "eur");
 
   @Test
@@ -32,7 +45,7 @@ class RetryOnTheWireTest extends ClientFixture {
     server.enqueue(dropAfterRequest());
     server.enqueue(charge());
 
-    CallResult<?> result = client.execute(Charges.CREATE, PARAMS);
+    CallResult<?> result = call(client, Charges.CREATE, PARAMS);
 
     List<RecordedRequest> requests = drain(server);
     assertThat(requests).hasSize(2);
@@ -46,7 +59,7 @@ class RetryOnTheWireTest extends ClientFixture {
     server.enqueue(json(409, "{\"error\":{\"code\":\"request_in_progress\"}}"));
     server.enqueue(charge());
 
-    CallResult<?> result = client.execute(Charges.CREATE, PARAMS);
+    CallResult<?> result = call(client, Charges.CREATE, PARAMS);
 
     assertThat(result.status()).isEqualTo(200);
     assertThat(result.attempts()).extracting(Attempt::status).containsExactly(409, 200);
@@ -58,10 +71,10 @@ class RetryOnTheWireTest extends ClientFixture {
     for (int i = 0; i < 4; i++) {
       server.enqueue(status(409));
     }
-    RequestInProgressException e =
+    OutcomeUnknownException e =
         org.junit.jupiter.api.Assertions.assertThrows(
-            RequestInProgressException.class, () -> client.execute(Charges.CREATE, PARAMS));
-    assertThat(e.isOutcomeUnknown()).isTrue();
+            OutcomeUnknownException.class, () -> call(client, Charges.CREATE, PARAMS));
+    assertThat(e.reason()).isEqualTo(UnknownReason.IN_PROGRESS);
     assertThat(e.attempts()).extracting(Attempt::status).containsExactly(409, 409, 409, 409);
     assertThat(Answers.keys(drain(server), "Idempotency-Key"))
         .hasSize(4)
@@ -76,7 +89,7 @@ class RetryOnTheWireTest extends ClientFixture {
             "{\"error\":{\"type\":\"idempotency_error\","
                 + "\"code\":\"idempotency_key_reused\",\"message\":\"secret detail\"}}"));
 
-    assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS))
+    assertThatThrownBy(() -> call(client, Charges.CREATE, PARAMS))
         .isInstanceOfSatisfying(
             IdempotencyKeyReusedException.class,
             e -> {
@@ -97,7 +110,7 @@ class RetryOnTheWireTest extends ClientFixture {
             "{\"error\":{\"type\":\"idempotency_error\","
                 + "\"message\":\"Keys for idempotent requests can only be used with the same"
                 + " parameters\"}}"));
-    assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS))
+    assertThatThrownBy(() -> call(client, Charges.CREATE, PARAMS))
         .isInstanceOfSatisfying(
             IdempotencyKeyReusedException.class, e -> assertThat(e.status()).isEqualTo(400));
     assertThat(server.getRequestCount()).isEqualTo(1);
@@ -108,7 +121,7 @@ class RetryOnTheWireTest extends ClientFixture {
     for (int code : new int[] {400, 401, 403, 404}) {
       server.enqueue(status(code));
       int before = server.getRequestCount();
-      assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS))
+      assertThatThrownBy(() -> call(client, Charges.CREATE, PARAMS))
           .isExactlyInstanceOf(ApiException.class)
           .satisfies(e -> assertThat(((ApiException) e).status()).isEqualTo(code));
       assertThat(server.getRequestCount()).isEqualTo(before + 1);
@@ -120,7 +133,7 @@ class RetryOnTheWireTest extends ClientFixture {
     for (int i = 0; i < 4; i++) {
       server.enqueue(status(500));
     }
-    assertThatThrownBy(() -> client.execute(Charges.CREATE, PARAMS))
+    assertThatThrownBy(() -> call(client, Charges.CREATE, PARAMS))
         .isExactlyInstanceOf(OutcomeUnknownException.class)
         .satisfies(
             e -> {
@@ -139,11 +152,12 @@ class RetryOnTheWireTest extends ClientFixture {
     String url = closed.url("/").toString();
     closed.close();
     try (SafeRetryClient c = builder().baseUrl(url).build()) {
-      assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
+      assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
           .isInstanceOfSatisfying(
-              TransportException.class,
+              CallFailedException.class,
               e -> {
                 assertThat(e.outcome()).isEqualTo(Outcome.FAILED);
+                assertThat(e.reason()).isEqualTo(FailedReason.NOT_SENT);
                 assertThat(e.attempts())
                     .hasSize(4)
                     .allMatch(a -> a.failure() == TransportFailure.CONNECT_FAILED);
@@ -170,7 +184,7 @@ class RetryOnTheWireTest extends ClientFixture {
         };
     server.enqueue(json(409, "{\"error\":{\"code\":\"resource_conflict\"}}"));
     try (SafeRetryClient c = builder().retryClassifier(only409InProgress).build()) {
-      assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS))
+      assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
           .isInstanceOfSatisfying(
               ApiException.class, e -> assertThat(e.errorCode()).isEqualTo("resource_conflict"));
     }

@@ -4,7 +4,8 @@ import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
-import dev.saferetry.error.CircuitOpenException;
+import dev.saferetry.error.CallFailedException;
+import dev.saferetry.error.FailedReason;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.payments.Charge;
 import dev.saferetry.payments.ChargeCreateParams;
@@ -43,8 +44,14 @@ public final class Outage {
       throws InterruptedException {
     try (SafeRetryClient client =
         builder
-            .retryPolicy(RetryPolicy.defaults().withMaxAttempts(2))
-            .breakerPolicy(BreakerPolicy.defaults().withWindow(3, 3).withRecovery(BREAKER_OPEN, 1))
+            .retryPolicy(RetryPolicy.builder().maxAttempts(2).build())
+            .breakerPolicy(
+                BreakerPolicy.builder()
+                    .slidingWindowSize(3)
+                    .minimumCalls(3)
+                    .waitInOpenState(BREAKER_OPEN)
+                    .halfOpenProbes(1)
+                    .build())
             .build()) {
       Charges charges = new PaymentsClient(client).charges();
       ChargeCreateParams params = new ChargeCreateParams(2500, "eur", "order 1003", null);
@@ -54,12 +61,15 @@ public final class Outage {
           CallResult<Charge> done = charges.create(params, intent);
           System.out.printf("round %d: charge %s, key %s%n", round, done.value().id(), done.key());
           return done;
-        } catch (CircuitOpenException e) {
-          System.out.printf(
-              "round %d: breaker open after %d attempt(s); intent pending, key %s%n",
-              round, e.attempts().size(), e.key());
         } catch (OutcomeUnknownException e) {
-          System.out.printf("round %d: outcome UNKNOWN; intent pending, key %s%n", round, e.key());
+          // Retries ran out, or the breaker opened after an attempt: the charge may exist.
+          System.out.printf(
+              "round %d: outcome UNKNOWN (%s); intent pending, key %s%n", round, e.reason(), e.key());
+        } catch (CallFailedException e) {
+          if (e.reason() != FailedReason.CIRCUIT_OPEN) {
+            throw e; // a definitive answer: waiting will not change it
+          }
+          System.out.printf("round %d: breaker open, nothing sent; intent pending%n", round);
         }
         if (round == 10) {
           throw new IllegalStateException("still down after 10 rounds; the intent stays pending");

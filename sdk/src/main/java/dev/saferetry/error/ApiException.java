@@ -1,15 +1,16 @@
 package dev.saferetry.error;
 
 import dev.saferetry.Attempt;
-import dev.saferetry.Outcome;
-import dev.saferetry.idempotency.IdempotencyKey;
+import dev.saferetry.internal.Errors;
 import dev.saferetry.internal.Redaction;
 import java.util.List;
 
 /**
- * The server gave a definitive, non-retryable error answer (for example 400, 401, 402, 403, 404, or
- * a retryable status that a should-retry header declared final). The outcome is {@link
- * Outcome#FAILED}: the request was rejected and retrying it unchanged will not help.
+ * The server gave a definitive, non-retryable error answer (for example 400, 401, 402, 403, 404, a
+ * 3xx, or a retryable status that a should-retry header declared final). The outcome is FAILED with
+ * reason {@link FailedReason#REJECTED} ({@link FailedReason#KEY_REUSED} for its subclass {@link
+ * IdempotencyKeyReusedException}): the request was rejected and retrying it unchanged will not
+ * help.
  *
  * <p>The error body is parsed when it is JSON in the common shapes ({@code
  * {"error":{"type","code","message"}}} or the same fields at the top level); otherwise the typed
@@ -21,7 +22,7 @@ import java.util.List;
  *
  * <p>Instances are immutable and thread-safe.
  */
-public sealed class ApiException extends SafeRetryException permits IdempotencyKeyReusedException {
+public sealed class ApiException extends CallFailedException permits IdempotencyKeyReusedException {
   private static final long serialVersionUID = 1L;
 
   private final int status;
@@ -30,38 +31,23 @@ public sealed class ApiException extends SafeRetryException permits IdempotencyK
   private final String errorMessage;
   private final String errorBody;
 
-  /** Creates the exception; see the accessors for the parameters. */
-  public ApiException(
-      int status,
-      String errorType,
-      String errorCode,
-      String errorMessage,
-      String errorBody,
-      IdempotencyKey key,
-      String intentId,
-      List<Attempt> attempts) {
-    super(
-        summary(status, errorType, errorCode, attempts),
-        Outcome.FAILED,
-        key,
-        intentId,
-        attempts,
-        null);
-    this.status = status;
-    this.errorType = errorType;
-    this.errorCode = errorCode;
-    this.errorMessage = errorMessage;
-    this.errorBody = errorBody == null ? "" : errorBody;
+  ApiException(FailedReason reason, Errors.ApiError error, Errors.Trail trail) {
+    super(reason, summary(error, trail.attempts()), trail, null);
+    this.status = error.status();
+    this.errorType = error.type();
+    this.errorCode = error.code();
+    this.errorMessage = error.message();
+    this.errorBody = error.body() == null ? "" : error.body();
   }
 
   /** The message: server-supplied text reduced to one capped line of printable ASCII. */
-  private static String summary(int status, String type, String code, List<Attempt> attempts) {
-    StringBuilder sb = new StringBuilder("HTTP ").append(status);
-    if (type != null) {
-      sb.append(' ').append(Redaction.printable(type));
+  private static String summary(Errors.ApiError error, List<Attempt> attempts) {
+    StringBuilder sb = new StringBuilder("HTTP ").append(error.status());
+    if (error.type() != null) {
+      sb.append(' ').append(Redaction.printable(error.type()));
     }
-    if (code != null) {
-      sb.append(" (").append(Redaction.printable(code)).append(')');
+    if (error.code() != null) {
+      sb.append(" (").append(Redaction.printable(error.code())).append(')');
     }
     if (!attempts.isEmpty()) {
       String rid = attempts.get(attempts.size() - 1).serverRequestId();
@@ -72,27 +58,47 @@ public sealed class ApiException extends SafeRetryException permits IdempotencyK
     return sb.toString();
   }
 
-  /** Returns the HTTP status. */
+  /**
+   * Returns the HTTP status.
+   *
+   * @return the status of the answer
+   */
   public int status() {
     return status;
   }
 
-  /** Returns the error type from the body (e.g. {@code invalid_request_error}), or null. */
+  /**
+   * Returns the error type from the body (e.g. {@code invalid_request_error}), or null.
+   *
+   * @return the type, or null
+   */
   public String errorType() {
     return errorType;
   }
 
-  /** Returns the error code from the body (e.g. {@code card_declined}), or null. */
+  /**
+   * Returns the error code from the body (e.g. {@code card_declined}), or null.
+   *
+   * @return the code, or null
+   */
   public String errorCode() {
     return errorCode;
   }
 
-  /** Returns the human-readable error message from the body, or null. Not logged by the SDK. */
+  /**
+   * Returns the human-readable error message from the body, or null. Not logged by the SDK.
+   *
+   * @return the message, or null
+   */
   public String errorMessage() {
     return errorMessage;
   }
 
-  /** Returns the raw error body text (at most 64 KiB), or {@code ""}. Not logged by the SDK. */
+  /**
+   * Returns the raw error body text (at most 64 KiB), or {@code ""}. Not logged by the SDK.
+   *
+   * @return the body text
+   */
   public String errorBody() {
     return errorBody;
   }

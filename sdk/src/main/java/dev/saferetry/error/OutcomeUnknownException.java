@@ -1,52 +1,55 @@
 package dev.saferetry.error;
 
-import dev.saferetry.Attempt;
 import dev.saferetry.Outcome;
-import dev.saferetry.idempotency.IdempotencyKey;
+import dev.saferetry.internal.Errors;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 
 /**
- * The call stopped after an ambiguous failure — retries ran out, the deadline passed, a retry
- * budget was spent, or the server asked to wait longer than the configured ceiling — so the effect
- * <b>may or may not exist</b>. This is not a failure: retry the same intent later (same intent id,
- * or the same {@link #key()}), and the server will either perform it once or replay the first
- * outcome.
+ * The call's outcome is {@link Outcome#UNKNOWN}: a request may have reached the server and nothing
+ * proves whether it had an effect — retries ran out, the deadline passed, the retry budget or the
+ * circuit breaker stopped them, the server asked to wait too long, or the intent could not be
+ * re-sent safely. The {@link #reason()} says which. This is not a failure: retry the same intent
+ * later (same intent id, or the same {@link #key()}), and the server will either perform it once or
+ * replay the first outcome.
  *
  * <p>Instances are immutable and thread-safe.
  */
-public sealed class OutcomeUnknownException extends SafeRetryException
-    permits RequestInProgressException, IntentExpiredException {
+public final class OutcomeUnknownException extends SafeRetryException {
   private static final long serialVersionUID = 1L;
 
+  private final UnknownReason reason;
   private final transient Duration retryAfter;
 
-  /**
-   * Creates the exception.
-   *
-   * @param reason why the call stopped, safe to log
-   * @param retryAfter the server's last hint, or {@code null}
-   * @param cause the last transport failure, or {@code null}
-   */
-  public OutcomeUnknownException(
-      String reason,
+  OutcomeUnknownException(
+      UnknownReason reason,
+      String message,
       Duration retryAfter,
-      IdempotencyKey key,
-      String intentId,
-      List<Attempt> attempts,
+      Errors.Trail trail,
       Throwable cause) {
     super(
-        reason + "; the effect may exist: retry the same intent with the same key later",
-        Outcome.UNKNOWN,
-        key,
-        intentId,
-        attempts,
+        message + "; the effect may exist: retry the same intent with the same key later",
+        trail,
         cause);
+    this.reason = reason;
     this.retryAfter = retryAfter;
   }
 
-  /** Returns the server's last {@code Retry-After} hint, if it gave one. */
+  /**
+   * Returns why the outcome is unknown.
+   *
+   * @return the reason
+   */
+  @Override
+  public UnknownReason reason() {
+    return reason;
+  }
+
+  /**
+   * Returns the server's last {@code Retry-After} hint, if it gave one.
+   *
+   * @return the hint, or empty
+   */
   public Optional<Duration> retryAfter() {
     return Optional.ofNullable(retryAfter);
   }

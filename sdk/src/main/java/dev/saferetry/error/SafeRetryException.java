@@ -3,74 +3,69 @@ package dev.saferetry.error;
 import dev.saferetry.Attempt;
 import dev.saferetry.Outcome;
 import dev.saferetry.idempotency.IdempotencyKey;
+import dev.saferetry.internal.Errors;
 import java.util.List;
-import java.util.Objects;
 
 /**
- * The root of everything a SafeRetry call throws instead of returning a result.
+ * The root of everything a SafeRetry call throws instead of returning a result. The hierarchy is
+ * closed and has one branch per {@link Outcome}, so a caller that handles the three branches has
+ * handled every way a call can end:
  *
- * <p>Every exception carries the idempotency key (so the caller can retry the same intent), the
- * attempt history as it happened on the wire, and the {@link #outcome() outcome}: {@link
- * Outcome#FAILED} when the request definitely had no effect or was rejected, {@link
- * Outcome#UNKNOWN} when it may have had one. Messages are safe to log: they name statuses, error
- * codes, request ids and the key, never bodies or credentials.
- *
- * <p>The hierarchy is closed:
+ * <pre>{@code
+ * try {
+ *   CallResult<Charge> charge = client.execute(CREATE_CHARGE, params, options);
+ * } catch (OutcomeUnknownException e) {   // UNKNOWN: retry the same intent later (same key)
+ * } catch (CallFailedException e) {       // FAILED: the effect does not exist
+ * } catch (ResponseBodyException e) {     // SUCCEEDED, but the 2xx body could not be read
+ * }
+ * }</pre>
  *
  * <ul>
- *   <li>{@link ApiException} — a definitive error answer (FAILED); {@link
- *       IdempotencyKeyReusedException} for 422.
- *   <li>{@link OutcomeUnknownException} — retries, deadline or a long server hint ended the call
- *       after an ambiguous failure (UNKNOWN); {@link RequestInProgressException} when the server
- *       still reported the first request in progress; {@link IntentExpiredException} for a pending
- *       intent older than the key retention.
- *   <li>{@link CircuitOpenException} — the breaker is open; no I/O was done.
- *   <li>{@link TransportException} — the request provably never reached the server (FAILED).
- *   <li>{@link ResponseBodyException} — a 2xx whose body could not be read (SUCCEEDED).
- *   <li>{@link IntentMismatchException} — the intent is known with another payload (FAILED, no
- *       I/O).
+ *   <li>{@link CallFailedException} ({@link Outcome#FAILED}) — a definitive answer or proof that
+ *       nothing was sent; {@link ApiException} for an error answer, {@link
+ *       IdempotencyKeyReusedException} when the server refused a reused key.
+ *   <li>{@link OutcomeUnknownException} ({@link Outcome#UNKNOWN}) — the effect may exist.
+ *   <li>{@link ResponseBodyException} ({@link Outcome#SUCCEEDED}) — the effect exists, the body
+ *       could not be read.
  * </ul>
+ *
+ * <p>The cause within a branch is the {@link #reason()}: a {@link FailedReason}, {@link
+ * UnknownReason} or {@link SucceededReason}. Every exception carries the idempotency key (so the
+ * caller can retry the same intent) and the attempt history as it happened on the wire. Messages
+ * are safe to log: they name statuses, error codes, request ids and the key, never bodies or
+ * credentials. The SDK creates these exceptions; their constructors are not API.
  *
  * <p>Instances are immutable and thread-safe.
  */
 public abstract sealed class SafeRetryException extends RuntimeException
-    permits ApiException,
-        OutcomeUnknownException,
-        CircuitOpenException,
-        TransportException,
-        ResponseBodyException,
-        IntentMismatchException {
+    permits CallFailedException, OutcomeUnknownException, ResponseBodyException {
   private static final long serialVersionUID = 1L;
+
+  static {
+    Errors.install(new ExceptionFactory());
+  }
 
   private final transient IdempotencyKey key;
   private final String intentId;
   private final transient List<Attempt> attempts;
-  private final Outcome outcome;
 
-  SafeRetryException(
-      String message,
-      Outcome outcome,
-      IdempotencyKey key,
-      String intentId,
-      List<Attempt> attempts,
-      Throwable cause) {
-    super(describe(message, key, intentId, attempts), cause);
-    this.outcome = Objects.requireNonNull(outcome, "outcome");
-    this.key = key;
-    this.intentId = intentId;
-    this.attempts = List.copyOf(attempts);
+  SafeRetryException(String message, Errors.Trail trail, Throwable cause) {
+    super(describe(message, trail), cause);
+    this.key = trail.key();
+    this.intentId = trail.intentId();
+    this.attempts = trail.attempts();
   }
 
-  private static String describe(
-      String message, IdempotencyKey key, String intentId, List<Attempt> attempts) {
+  private static String describe(String message, Errors.Trail trail) {
     StringBuilder sb = new StringBuilder(message);
     sb.append(" [");
-    if (key != null) {
-      sb.append("idempotency key ").append(key.value()).append(", ");
+    if (trail.key() != null) {
+      sb.append("idempotency key ").append(trail.key().value()).append(", ");
     }
-    if (intentId != null) {
-      sb.append("intent ").append(intentId).append(", ");
+    if (trail.intentId() != null) {
+      sb.append("intent ").append(trail.intentId()).append(", ");
     }
+    List<Attempt> attempts = trail.attempts();
     sb.append(attempts.size()).append(attempts.size() == 1 ? " attempt" : " attempts");
     if (!attempts.isEmpty()) {
       sb.append(": ").append(attempts);
@@ -78,28 +73,56 @@ public abstract sealed class SafeRetryException extends RuntimeException
     return sb.append(']').toString();
   }
 
-  /** Returns the key every attempt carried, or {@code null} for an operation without one. */
+  /**
+   * Returns why the call ended; its {@link Reason#outcome() outcome} is this exception's {@link
+   * #outcome()}.
+   *
+   * @return the reason, never null
+   */
+  public abstract Reason reason();
+
+  /**
+   * Returns the key every attempt carried, or {@code null} for an operation without one.
+   *
+   * @return the key, or null
+   */
   public IdempotencyKey key() {
     return key;
   }
 
-  /** Returns the intent id of the call, or {@code null}. */
+  /**
+   * Returns the intent id of the call, or {@code null}.
+   *
+   * @return the intent id, or null
+   */
   public String intentId() {
     return intentId;
   }
 
-  /** Returns the attempts made by this call, in order; empty when nothing was sent. */
+  /**
+   * Returns the attempts made by this call, in order; empty when nothing was sent.
+   *
+   * @return the attempts, unmodifiable
+   */
   public List<Attempt> attempts() {
-    return attempts;
+    return attempts == null ? List.of() : attempts;
   }
 
-  /** Returns how the call ended. */
+  /**
+   * Returns how the call ended: the outcome of its {@link #reason()}.
+   *
+   * @return the outcome
+   */
   public Outcome outcome() {
-    return outcome;
+    return reason().outcome();
   }
 
-  /** Returns whether the effect may exist: retry the same intent (same key) later. */
+  /**
+   * Returns whether the effect may exist: retry the same intent (same key) later.
+   *
+   * @return whether the outcome is {@link Outcome#UNKNOWN}
+   */
   public boolean isOutcomeUnknown() {
-    return outcome == Outcome.UNKNOWN;
+    return outcome() == Outcome.UNKNOWN;
   }
 }

@@ -29,6 +29,11 @@ final class CompositeListener implements SafeRetryListener {
   }
 
   @Override
+  public void onCallStart(CallStarted event) {
+    each(SafeRetryListener::onCallStart, event);
+  }
+
+  @Override
   public void onAttemptStart(AttemptStarted event) {
     each(SafeRetryListener::onAttemptStart, event);
   }
@@ -44,8 +49,8 @@ final class CompositeListener implements SafeRetryListener {
   }
 
   @Override
-  public void onGiveUp(GaveUp event) {
-    each(SafeRetryListener::onGiveUp, event);
+  public void onCallEnd(CallFinished event) {
+    each(SafeRetryListener::onCallEnd, event);
   }
 
   @Override

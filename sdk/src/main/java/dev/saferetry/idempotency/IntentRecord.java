@@ -140,9 +140,4 @@ public record IntentRecord(
   public boolean isExpired(Instant now) {
     return !now.isBefore(expiresAt);
   }
-
-  /** Returns how long ago, seen from {@code now}, the key was recorded. */
-  public Duration age(Instant now) {
-    return Duration.between(createdAt, now);
-  }
 }

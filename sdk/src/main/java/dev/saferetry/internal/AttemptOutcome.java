@@ -2,9 +2,12 @@ package dev.saferetry.internal;
 
 import dev.saferetry.Attempt;
 import dev.saferetry.resilience.AttemptResponse;
+import dev.saferetry.resilience.RetryClassifier;
+import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.resilience.TransportFailure;
 import dev.saferetry.resilience.Verdict;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
 
 /**
@@ -35,8 +38,35 @@ record AttemptOutcome(
     return attempt.status();
   }
 
-  /** Returns whether this attempt may have had an effect that nobody saw. */
-  boolean ambiguous() {
-    return response != null || failure().mayHaveReachedServer();
+  /**
+   * Whether this is a lost or late answer: a retryable failure after the request may have reached
+   * the server (reset, unexpected end, read or call timeout).
+   */
+  boolean isLostAnswer() {
+    return response == null && verdict == Verdict.RETRY && failure().mayHaveReachedServer();
+  }
+
+  /** Classifies what the wire returned: the classifier's verdict, a should-retry header, hints. */
+  static AttemptOutcome classify(
+      Attempt attempt,
+      Wire.Sent sent,
+      RetryClassifier classifier,
+      RetryPolicy policy,
+      Clock clock) {
+    if (sent.raw() == null) {
+      Verdict v = classifier.classify(sent.failure());
+      return new AttemptOutcome(attempt, null, null, false, sent.error(), v, null);
+    }
+    AttemptResponse response = sent.raw().response();
+    Verdict v = classifier.classify(response);
+    if (v != Verdict.SUCCEEDED) {
+      Boolean override = RetryHints.shouldRetry(response, policy.shouldRetryHeader());
+      if (override != null) {
+        v = override ? Verdict.RETRY : Verdict.FAIL;
+      }
+    }
+    Duration hint = v == Verdict.RETRY ? RetryHints.retryAfter(response, clock) : null;
+    return new AttemptOutcome(
+        attempt, response, sent.raw().body(), sent.raw().oversized(), null, v, hint);
   }
 }

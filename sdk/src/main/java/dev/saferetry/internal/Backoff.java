@@ -9,25 +9,25 @@ import java.util.function.DoubleSupplier;
  * cap(n) = min(maxDelay, initialDelay * multiplier^(n-1)). Full jitter spreads many clients that
  * failed together, so a recovering server is not hit by synchronised waves.
  */
-public final class Backoff {
+final class Backoff {
   private final RetryPolicy policy;
   private final DoubleSupplier random;
 
   /** Creates a backoff; {@code random} returns values in [0, 1). */
-  public Backoff(RetryPolicy policy, DoubleSupplier random) {
+  Backoff(RetryPolicy policy, DoubleSupplier random) {
     this.policy = policy;
     this.random = random;
   }
 
   /** Returns the largest delay before retry {@code n} (n = 1 for the second attempt). */
-  public Duration cap(int n) {
+  Duration cap(int n) {
     double cap = policy.initialDelay().toNanos() * Math.pow(policy.multiplier(), n - 1);
     double max = policy.maxDelay().toNanos();
     return Duration.ofNanos((long) Math.min(cap, max));
   }
 
   /** Returns the jittered delay before retry {@code n}. */
-  public Duration delay(int n) {
+  Duration delay(int n) {
     return Duration.ofNanos((long) (cap(n).toNanos() * random.getAsDouble()));
   }
 }

@@ -16,13 +16,19 @@ import java.util.function.DoubleSupplier;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 
-/** Everything a client was built with, validated by the builder. */
+/**
+ * Everything a client was built with, validated by the builder.
+ *
+ * @param okHttpClient the caller's OkHttp client, or null for the SDK's own
+ * @param asyncExecutor the caller's executor for asynchronous calls, or null for the SDK's own
+ * @param asyncConcurrency how many asynchronous calls the SDK's own executor runs at once
+ * @param attemptHeader the header carrying the attempt number, or null for none
+ */
 public record ClientConfig(
     String name,
     HttpUrl baseUrl,
     String apiKey,
     OkHttpClient okHttpClient,
-    boolean ownsHttpClient,
     ObjectMapper mapper,
     KeyPlacement keyPlacement,
     KeyStore keyStore,
@@ -38,7 +44,8 @@ public record ClientConfig(
     DoubleSupplier jitter,
     long maxResponseBytes,
     Executor asyncExecutor,
-    int asyncThreads) {
+    int asyncConcurrency,
+    String attemptHeader) {
 
   /** Prints no secret: no API key, and the base URL without user info or query. */
   @Override

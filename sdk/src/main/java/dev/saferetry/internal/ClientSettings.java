@@ -2,11 +2,6 @@ package dev.saferetry.internal;
 
 import dev.saferetry.idempotency.KeyPlacement;
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.Authenticator;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
@@ -36,7 +31,8 @@ public final class ClientSettings {
   }
 
   /** Checks everything {@code build()} validates beyond plain ranges. */
-  public static void check(HttpUrl baseUrl, String apiKey, String name, KeyPlacement placement) {
+  public static void check(
+      HttpUrl baseUrl, String apiKey, String name, KeyPlacement placement, String attemptHeader) {
     if (!baseUrl.username().isEmpty() || !baseUrl.password().isEmpty()) {
       throw new IllegalArgumentException(
           "baseUrl must not contain user info: it is never sent; use apiKey or an interceptor");
@@ -60,6 +56,14 @@ public final class ClientSettings {
     }
     if (!placement.inBody()) {
       headerName("keyPlacement header name", placement.name());
+    }
+    if (attemptHeader != null) {
+      headerName("attemptHeader", attemptHeader);
+      if (attemptHeader.equalsIgnoreCase("X-Request-Id")
+          || (!placement.inBody() && attemptHeader.equalsIgnoreCase(placement.name()))) {
+        throw new IllegalArgumentException(
+            "attemptHeader must not be the request id or the idempotency key header");
+      }
     }
   }
 
@@ -107,34 +111,20 @@ public final class ClientSettings {
     }
   }
 
+  /**
+   * Returns how many {@code executeAsync} calls the SDK's own executor runs at once by default: 32
+   * platform threads before JDK 21, 1,024 virtual threads on JDK 21 and newer.
+   */
+  public static int defaultAsyncConcurrency() {
+    return AsyncIo.defaultConcurrency();
+  }
+
   /** The client the SDK creates when the caller brings none: 10 s connect, 30 s read and write. */
-  public static OkHttpClient defaultHttpClient() {
+  static OkHttpClient defaultHttpClient() {
     return new OkHttpClient.Builder()
         .connectTimeout(Duration.ofSeconds(10))
         .readTimeout(Duration.ofSeconds(30))
         .writeTimeout(Duration.ofSeconds(30))
         .build();
-  }
-
-  /**
-   * The default async executor: at most {@code threads} daemon threads, created on demand and
-   * retired after a minute idle; further calls wait in FIFO order.
-   */
-  public static ExecutorService asyncPool(String name, int threads) {
-    AtomicInteger n = new AtomicInteger();
-    ThreadPoolExecutor pool =
-        new ThreadPoolExecutor(
-            threads,
-            threads,
-            60,
-            TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(),
-            r -> {
-              Thread t = new Thread(r, name + "-async-" + n.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
-    pool.allowCoreThreadTimeOut(true);
-    return pool;
   }
 }

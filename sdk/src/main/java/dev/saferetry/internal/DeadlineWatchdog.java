@@ -14,7 +14,8 @@ import okhttp3.Call;
  * thread once per request — a measurable cost next to a loopback round trip. This watchdog is one
  * JVM-wide daemon thread that ticks every {@value #TICK_MILLIS} ms only while attempts are in
  * flight (and parks when there are none), so registering an attempt is a map insert. Deadlines are
- * enforced to within one tick.
+ * enforced to within one tick. It knows nothing of the callers: a {@link Watch} says whether it
+ * fired.
  */
 final class DeadlineWatchdog {
   static final long TICK_MILLIS = 20;
@@ -22,10 +23,24 @@ final class DeadlineWatchdog {
 
   private static final DeadlineWatchdog INSTANCE = new DeadlineWatchdog();
 
-  /** What the watchdog keeps per attempt: the deadline and the flag it raises when it fires. */
-  record Watched(long deadlineNanos, Wire.AttemptTag tag) {}
+  /** One watched call: its deadline, and whether the watchdog cancelled it. */
+  static final class Watch {
+    private final Call call;
+    private final long deadlineNanos;
+    private volatile boolean fired;
 
-  private final Map<Call, Watched> calls = new ConcurrentHashMap<>();
+    private Watch(Call call, long deadlineNanos) {
+      this.call = call;
+      this.deadlineNanos = deadlineNanos;
+    }
+
+    /** Returns whether the watchdog cancelled the call because its deadline passed. */
+    boolean fired() {
+      return fired;
+    }
+  }
+
+  private final Map<Watch, Boolean> watched = new ConcurrentHashMap<>();
   private final Thread thread;
   private volatile boolean idle;
 
@@ -40,23 +55,25 @@ final class DeadlineWatchdog {
   }
 
   /** Watches a call until {@link #release}; cancels it once {@code deadlineNanos} passed. */
-  void watch(Call call, long deadlineNanos, Wire.AttemptTag tag) {
-    calls.put(call, new Watched(deadlineNanos, tag));
+  Watch watch(Call call, long deadlineNanos) {
+    Watch w = new Watch(call, deadlineNanos);
+    watched.put(w, Boolean.TRUE);
     if (idle) {
       LockSupport.unpark(thread);
     }
+    return w;
   }
 
-  void release(Call call) {
-    calls.remove(call);
+  void release(Watch w) {
+    watched.remove(w);
   }
 
   private void run() {
     long lastBusy = System.nanoTime();
     while (true) {
-      if (calls.isEmpty() && System.nanoTime() - lastBusy > IDLE_AFTER_NANOS) {
+      if (watched.isEmpty() && System.nanoTime() - lastBusy > IDLE_AFTER_NANOS) {
         idle = true;
-        if (calls.isEmpty()) {
+        if (watched.isEmpty()) {
           LockSupport.park(this); // watch() unparks; a stray wake-up just loops
         }
         idle = false;
@@ -65,16 +82,15 @@ final class DeadlineWatchdog {
       }
       LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(TICK_MILLIS));
       long now = System.nanoTime();
-      if (!calls.isEmpty()) {
+      if (!watched.isEmpty()) {
         lastBusy = now;
       }
-      calls.forEach(
-          (call, w) -> {
-            if (now - w.deadlineNanos() >= 0 && calls.remove(call, w)) {
-              w.tag().timedOut.set(true);
-              call.cancel();
-            }
-          });
+      for (Watch w : watched.keySet()) {
+        if (now - w.deadlineNanos >= 0 && watched.remove(w) != null) {
+          w.fired = true;
+          w.call.cancel();
+        }
+      }
     }
   }
 }

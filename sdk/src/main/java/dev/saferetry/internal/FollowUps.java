@@ -51,7 +51,7 @@ final class FollowUps {
 
   private static Response guard(Interceptor.Chain chain) throws IOException {
     // The call's original request carries the tag, whatever request a follow-up was built as.
-    Wire.AttemptTag tag = chain.call().request().tag(Wire.AttemptTag.class);
+    AttemptTag tag = chain.call().request().tag(AttemptTag.class);
     if (tag == null) {
       return chain.proceed(chain.request());
     }

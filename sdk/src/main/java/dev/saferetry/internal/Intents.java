@@ -1,14 +1,16 @@
 package dev.saferetry.internal;
 
 import dev.saferetry.RequestOptions;
-import dev.saferetry.error.IntentExpiredException;
-import dev.saferetry.error.IntentMismatchException;
+import dev.saferetry.error.FailedReason;
+import dev.saferetry.error.SafeRetryException;
+import dev.saferetry.error.UnknownReason;
 import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStore;
+import dev.saferetry.internal.codec.Percent;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,8 +33,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe.
  */
-public final class Intents {
+final class Intents {
   private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry");
+
+  /** The longest resource id recorded with a completion, in characters; longer ones are absent. */
+  static final int MAX_RESOURCE_ID = 1024;
+
   private static final BinaryOperator<Instant> LATER = (a, b) -> a.isAfter(b) ? a : b;
 
   /** Longer than this counts as a clock stepped back, worth one warning. */
@@ -73,35 +79,69 @@ public final class Intents {
     return now;
   }
 
-  Claim claim(String operation, RequestOptions options, String fingerprint) {
-    IdempotencyKey callerKey = options.idempotencyKey();
-    IdempotencyKey fresh = callerKey != null ? callerKey : IdempotencyKey.random();
+  /**
+   * Fixes the key of a call: the candidate (the caller's key or a freshly minted one) when the call
+   * names no intent or records a new one, the recorded key otherwise.
+   *
+   * @throws SafeRetryException FAILED when the intent is recorded with another request or another
+   *     key, UNKNOWN when it is pending and expired; nothing was sent
+   * @throws dev.saferetry.idempotency.KeyStoreException if the store cannot record the intent
+   */
+  Claim claim(
+      String operation, RequestOptions options, IdempotencyKey candidate, String fingerprint) {
     String intentId = options.intentId();
     if (intentId == null) {
-      return new Claim(fresh, null, false);
+      return new Claim(candidate, null, false);
     }
-    if (options.redrive() != null) {
-      checkOwn(options.redrive(), operation);
-    }
-    IntentRecord candidate =
-        IntentRecord.pending(scope(operation), intentId, fresh, fingerprint, now(), retention);
-    BeginResult begun = store.begin(candidate);
+    IntentRecord proposed =
+        IntentRecord.pending(scope(operation), intentId, candidate, fingerprint, now(), retention);
+    BeginResult begun = store.begin(proposed);
     IntentRecord record = begun.record();
     if (begun.created()) {
-      return new Claim(fresh, record, false);
+      return new Claim(candidate, record, false);
     }
-    if (callerKey != null && !record.key().equals(callerKey)) {
-      throw new IllegalArgumentException(
-          "intent " + intentId + " is already recorded with another idempotency key");
+    Errors.Trail trail = new Errors.Trail(record.key(), intentId, List.of());
+    if (options.idempotencyKey() != null && !record.key().equals(options.idempotencyKey())) {
+      throw Errors.factory()
+          .failed(
+              FailedReason.INTENT_KEY_CONFLICT,
+              "intent is already recorded with another idempotency key than the one given; not"
+                  + " sent",
+              trail,
+              null);
     }
     if (!record.fingerprint().equals(fingerprint)) {
-      throw new IntentMismatchException(record.key(), intentId);
+      throw Errors.factory()
+          .failed(
+              FailedReason.INTENT_MISMATCH,
+              "intent is recorded with a different request fingerprint; not sent",
+              trail,
+              null);
     }
     boolean pending = record.state() == IntentState.PENDING;
     if (pending && record.isExpired(now())) {
-      throw new IntentExpiredException(record.key(), intentId);
+      throw Errors.factory()
+          .unknown(
+              UnknownReason.INTENT_EXPIRED,
+              "pending intent is older than the key retention and was not re-sent with its stale"
+                  + " key; reconcile its outcome with the provider, then abandon it",
+              null,
+              trail,
+              null);
     }
     return new Claim(record.key(), record, pending);
+  }
+
+  /**
+   * Checks, before anything is recorded or sent, that an intent the options re-drive belongs to
+   * this client's tenant and to {@code operation}.
+   *
+   * @throws IllegalArgumentException if it does not
+   */
+  void checkRedrive(String operation, RequestOptions options) {
+    if (options.redrive() != null) {
+      checkOwn(options.redrive(), operation);
+    }
   }
 
   /**
@@ -136,7 +176,7 @@ public final class Intents {
   }
 
   /** This client's tenant's pending intents, oldest first. */
-  public List<IntentRecord> pending() {
+  List<IntentRecord> pending() {
     return store.pending().stream().filter(r -> r.scope().tenant().equals(tenant)).toList();
   }
 
@@ -144,7 +184,7 @@ public final class Intents {
    * Abandons a listed intent if the store still holds it with the listed key: an intent recorded
    * again since (another key) is not the one its caller reconciled.
    */
-  public boolean abandon(IntentRecord listed) {
+  boolean abandon(IntentRecord listed) {
     checkTenant(listed);
     Optional<IntentRecord> stored = store.find(listed.scope(), listed.intentId());
     if (stored.isEmpty() || !stored.get().key().equals(listed.key())) {
@@ -154,20 +194,63 @@ public final class Intents {
   }
 
   /** Abandons this tenant's intent of an operation. */
-  public boolean abandon(String operation, String intentId) {
+  boolean abandon(String operation, String intentId) {
     IntentRecord.checkIntentId(intentId);
     return store.abandon(scope(operation), intentId);
   }
 
-  void succeeded(Claim claim, int status, String resourceId) {
-    if (claim.record() != null) {
-      store.complete(claim.record().complete(IntentState.SUCCEEDED, status, resourceId));
+  /**
+   * Records a definitive answer. Recording must never turn the answer into an error: the caller
+   * gets what the server said, and an intent whose completion could not be written stays pending,
+   * so that a re-drive replays it with the same key. A resource id the store cannot hold is
+   * recorded as absent.
+   */
+  void complete(Claim claim, IntentState state, int status, String resourceId, String operation) {
+    if (claim.record() == null) {
+      return;
+    }
+    String id = storable(resourceId) ? resourceId : null;
+    if (id == null && resourceId != null) {
+      LOG.warn(
+          "resource id of {} characters from {} is not recorded (idempotency key {})",
+          resourceId.length(),
+          operation,
+          claim.key());
+    }
+    try {
+      store.complete(claim.record().complete(state, status, id));
+    } catch (RuntimeException first) {
+      try {
+        if (id == null) {
+          throw first;
+        }
+        store.complete(claim.record().complete(state, status, null)); // perhaps the id was refused
+      } catch (RuntimeException e) {
+        LOG.warn(
+            "could not record the {} answer of {} (idempotency key {}, intent {}): the intent stays"
+                + " pending and a re-drive replays it with the same key",
+            status,
+            operation,
+            claim.key(),
+            claim.record().intentId(),
+            e);
+      }
     }
   }
 
-  void failed(Claim claim, int status) {
-    if (claim.record() != null) {
-      store.complete(claim.record().complete(IntentState.FAILED, status, null));
+  /** Whether a resource id fits a record: bounded, printable, text that round-trips exactly. */
+  static boolean storable(String id) {
+    if (id == null
+        || id.isEmpty()
+        || id.length() > MAX_RESOURCE_ID
+        || id.chars().anyMatch(Character::isISOControl)) {
+      return false;
+    }
+    try {
+      Percent.requireWellFormed(id, "resource id");
+      return true;
+    } catch (IllegalArgumentException unpairedSurrogate) {
+      return false;
     }
   }
 }

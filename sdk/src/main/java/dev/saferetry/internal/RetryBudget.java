@@ -42,8 +42,4 @@ final class RetryBudget {
       tokens.accumulateAndGet(credit, (t, c) -> Math.min(capacity, t + c));
     }
   }
-
-  double tokens() {
-    return tokens.get() / SCALE;
-  }
 }

@@ -11,8 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.Call;
 import okhttp3.Headers;
 import okhttp3.OkHttpClient;
@@ -20,36 +18,22 @@ import okhttp3.Request;
 import okhttp3.Response;
 import okio.BufferedSource;
 
-/** Sends one attempt over OkHttp and reads its answer within the size limit. */
+/** Sends attempts over OkHttp and reads their answers within the size limits. */
 final class Wire {
   /** Error bodies are kept up to this size for the exception; the rest is discarded. */
   static final int MAX_ERROR_BODY = 64 * 1024;
-
-  /**
-   * Per-attempt state: {@code connected} is set by the follow-up guard once a connection carries
-   * the request; {@code timedOut} by the deadline watchdog when it cancels the call; {@code
-   * requests}, {@code head} and {@code refused} by the guard (see {@link FollowUps}).
-   */
-  static final class AttemptTag {
-    final AtomicBoolean connected = new AtomicBoolean();
-    final AtomicBoolean timedOut = new AtomicBoolean();
-    final AtomicInteger requests = new AtomicInteger();
-    volatile Response head;
-    volatile boolean refused;
-  }
 
   private final OkHttpClient http;
   private final Clock clock;
   private final long maxBodyBytes;
 
-  Wire(OkHttpClient userOrDefault, Clock clock, long maxBodyBytes) {
-    this.http = FollowUps.sdkOwned(userOrDefault);
+  /**
+   * @param http the SDK's client, derived by {@link FollowUps#sdkOwned} from the caller's
+   */
+  Wire(OkHttpClient http, Clock clock, long maxBodyBytes) {
+    this.http = http;
     this.clock = clock;
     this.maxBodyBytes = maxBodyBytes;
-  }
-
-  OkHttpClient http() {
-    return http;
   }
 
   /** A raw answer: status, headers and body bytes (null for an oversized 2xx body). */
@@ -58,30 +42,61 @@ final class Wire {
   /** The result of sending: a raw answer or a failure, plus timing. */
   record Sent(Raw raw, IOException error, TransportFailure failure, Duration duration) {}
 
-  /** Sends one attempt; the deadline watchdog cancels it if {@code timeout} passes first. */
-  Sent send(Request.Builder request, Duration timeout, Redaction redaction) {
+  /** Returns one attempt of {@code request}, not yet sent. */
+  Exchange exchange(Request.Builder request) {
     AttemptTag tag = new AttemptTag();
-    Call call = http.newCall(request.tag(AttemptTag.class, tag).build());
-    DeadlineWatchdog watchdog = DeadlineWatchdog.get();
-    watchdog.watch(call, System.nanoTime() + Math.max(0, timeout.toNanos()), tag);
-    Instant start = clock.instant();
-    try (Response response = call.execute()) {
-      Raw raw = read(call, response, redaction);
-      return new Sent(raw, null, null, Duration.between(start, clock.instant()));
-    } catch (IOException e) {
-      return failed(tag, e, false, redaction, start);
-    } catch (RuntimeException e) {
-      // OkHttp's follow-up logic (e.g. a Retry-After too large for an int) or a caller's
-      // interceptor threw: still an attempt, ending with what is known of it.
-      return failed(
-          tag, new IOException("the HTTP client failed: " + e, e), true, redaction, start);
-    } finally {
-      watchdog.release(call);
+    return new Exchange(http.newCall(request.tag(AttemptTag.class, tag).build()), tag);
+  }
+
+  /** One attempt on the wire: sent once, and cancellable from any thread while it runs. */
+  final class Exchange {
+    private final Call call;
+    private final AttemptTag tag;
+
+    private Exchange(Call call, AttemptTag tag) {
+      this.call = call;
+      this.tag = tag;
+    }
+
+    /** Cancels the attempt: its I/O fails at once, or it is never started. */
+    void cancel() {
+      call.cancel();
+    }
+
+    /** Sends the attempt; the deadline watchdog cancels it if {@code timeout} passes first. */
+    Sent send(Duration timeout, Redaction redaction) {
+      DeadlineWatchdog watchdog = DeadlineWatchdog.get();
+      DeadlineWatchdog.Watch watch =
+          watchdog.watch(call, System.nanoTime() + Math.max(0, timeout.toNanos()));
+      Instant start = clock.instant();
+      try (Response response = call.execute()) {
+        Raw raw = read(call, response, redaction);
+        return new Sent(raw, null, null, Duration.between(start, clock.instant()));
+      } catch (IOException e) {
+        return failed(tag, watch.fired(), e, false, redaction, start);
+      } catch (RuntimeException e) {
+        // OkHttp's follow-up logic (e.g. a Retry-After too large for an int) or a caller's
+        // interceptor threw: still an attempt, ending with what is known of it.
+        return failed(
+            tag,
+            watch.fired(),
+            new IOException("the HTTP client failed: " + e, e),
+            true,
+            redaction,
+            start);
+      } finally {
+        watchdog.release(watch);
+      }
     }
   }
 
   private Sent failed(
-      AttemptTag tag, IOException e, boolean clientFailed, Redaction redaction, Instant start) {
+      AttemptTag tag,
+      boolean timedOut,
+      IOException e,
+      boolean clientFailed,
+      Redaction redaction,
+      Instant start) {
     Duration took = Duration.between(start, clock.instant());
     if (tag.head != null && (tag.refused || clientFailed)) {
       // The server answered the request that was sent; what failed came after that answer (the
@@ -89,7 +104,7 @@ final class Wire {
       return new Sent(answer(tag.head, redaction), null, null, took);
     }
     TransportFailure kind =
-        tag.timedOut.get()
+        timedOut
             ? (tag.connected.get()
                 ? TransportFailure.CALL_TIMEOUT
                 : TransportFailure.CONNECT_TIMEOUT)

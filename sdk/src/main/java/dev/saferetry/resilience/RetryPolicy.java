@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How often and how patiently a client retries one operation.
+ * How often and how patiently a client retries one call.
  *
  * <p>Delays grow exponentially with full jitter: before retry {@code n} (n = 1 for the second
  * attempt) the client waits a uniformly random time in {@code [0, min(maxDelay, initialDelay *
@@ -13,97 +13,291 @@ import java.util.Objects;
  * waited on — the call ends with the hint exposed so the caller can come back later with the same
  * intent. No retry is scheduled whose delay would pass the overall {@link #deadline()}.
  *
- * @param maxAttempts attempts in total, including the first; default 4
- * @param initialDelay the cap of the first retry's delay; default 500 ms
- * @param multiplier the growth factor of the cap per retry; default 2.0
- * @param maxDelay the largest computed delay; default 8 s
- * @param deadline the overall time budget across all attempts and delays; default 60 s
- * @param maxRetryAfter the longest server hint that is waited on; default 60 s
- * @param shouldRetryHeader the response header that overrides the classification ({@code true} or
- *     {@code false}); default {@code X-Should-Retry}; {@code null} to ignore such headers
- *     <p>Instances are immutable and thread-safe.
+ * <pre>{@code
+ * RetryPolicy patient = RetryPolicy.builder()
+ *     .maxAttempts(6)
+ *     .deadline(Duration.ofMinutes(2))
+ *     .build();
+ * RetryPolicy twice = patient.toBuilder().maxAttempts(2).build();
+ * }</pre>
+ *
+ * <p>Instances are immutable and thread-safe.
  */
-public record RetryPolicy(
-    int maxAttempts,
-    Duration initialDelay,
-    double multiplier,
-    Duration maxDelay,
-    Duration deadline,
-    Duration maxRetryAfter,
-    String shouldRetryHeader) {
+public final class RetryPolicy {
+  private static final RetryPolicy DEFAULTS = builder().build();
+
+  private final int maxAttempts;
+  private final Duration initialDelay;
+  private final double multiplier;
+  private final Duration maxDelay;
+  private final Duration deadline;
+  private final Duration maxRetryAfter;
+  private final String shouldRetryHeader;
+
+  private RetryPolicy(Builder b) {
+    this.maxAttempts = Checks.atLeastOne("maxAttempts", b.maxAttempts);
+    this.initialDelay = Checks.nonNegative("initialDelay", b.initialDelay);
+    this.multiplier = Checks.finiteAtLeast("multiplier", b.multiplier, 1.0, true);
+    this.maxDelay = Checks.nonNegative("maxDelay", b.maxDelay);
+    this.deadline = Checks.positive("deadline", b.deadline);
+    this.maxRetryAfter = Checks.nonNegative("maxRetryAfter", b.maxRetryAfter);
+    this.shouldRetryHeader = Checks.headerName("shouldRetryHeader", b.shouldRetryHeader);
+  }
 
   /**
-   * Validates the policy.
+   * Returns a builder with every setting at its default.
    *
-   * @throws IllegalArgumentException naming the first bad parameter
+   * @return a new builder
    */
-  public RetryPolicy {
-    if (maxAttempts < 1) {
-      throw new IllegalArgumentException("maxAttempts must be >= 1, was " + maxAttempts);
-    }
-    requireNonNegative("initialDelay", initialDelay);
-    requireNonNegative("maxDelay", maxDelay);
-    requireNonNegative("maxRetryAfter", maxRetryAfter);
-    Objects.requireNonNull(deadline, "deadline");
-    if (deadline.isNegative() || deadline.isZero()) {
-      throw new IllegalArgumentException("deadline must be positive, was " + deadline);
-    }
-    if (!(multiplier >= 1.0) || Double.isInfinite(multiplier)) {
-      throw new IllegalArgumentException("multiplier must be >= 1, was " + multiplier);
-    }
+  public static Builder builder() {
+    return new Builder();
   }
 
-  private static void requireNonNegative(String name, Duration d) {
-    Objects.requireNonNull(d, name);
-    if (d.isNegative()) {
-      throw new IllegalArgumentException(name + " must not be negative, was " + d);
-    }
-  }
-
-  /** Returns the defaults: 4 attempts, 500 ms, ×2, 8 s cap, 60 s deadline, 60 s hint ceiling. */
+  /**
+   * Returns the defaults: 4 attempts, 500 ms initial delay, ×2, 8 s largest delay, 60 s deadline,
+   * 60 s hint ceiling, {@code X-Should-Retry}.
+   *
+   * @return the default policy
+   */
   public static RetryPolicy defaults() {
-    return new RetryPolicy(
-        4,
-        Duration.ofMillis(500),
-        2.0,
-        Duration.ofSeconds(8),
-        Duration.ofSeconds(60),
-        Duration.ofSeconds(60),
-        "X-Should-Retry");
+    return DEFAULTS;
   }
 
-  /** Returns a policy that makes exactly one attempt. */
+  /**
+   * Returns a policy that makes exactly one attempt, otherwise the defaults.
+   *
+   * @return a policy without retries
+   */
   public static RetryPolicy noRetries() {
-    return defaults().withMaxAttempts(1);
+    return builder().maxAttempts(1).build();
   }
 
-  /** Returns a copy with another number of attempts in total. */
-  public RetryPolicy withMaxAttempts(int attempts) {
-    return new RetryPolicy(
-        attempts, initialDelay, multiplier, maxDelay, deadline, maxRetryAfter, shouldRetryHeader);
+  /**
+   * Returns a builder holding this policy's settings.
+   *
+   * @return a new builder
+   */
+  public Builder toBuilder() {
+    return new Builder(this);
   }
 
-  /** Returns a copy with another backoff: first cap, growth factor and largest delay. */
-  public RetryPolicy withBackoff(Duration initial, double factor, Duration max) {
-    return new RetryPolicy(
-        maxAttempts, initial, factor, max, deadline, maxRetryAfter, shouldRetryHeader);
+  /**
+   * Returns the attempts in total, including the first.
+   *
+   * @return at least 1
+   */
+  public int maxAttempts() {
+    return maxAttempts;
   }
 
-  /** Returns a copy with another overall deadline. */
-  public RetryPolicy withDeadline(Duration overall) {
-    return new RetryPolicy(
-        maxAttempts, initialDelay, multiplier, maxDelay, overall, maxRetryAfter, shouldRetryHeader);
+  /**
+   * Returns the cap of the first retry's delay.
+   *
+   * @return the initial delay
+   */
+  public Duration initialDelay() {
+    return initialDelay;
   }
 
-  /** Returns a copy with another ceiling for server hints. */
-  public RetryPolicy withMaxRetryAfter(Duration ceiling) {
-    return new RetryPolicy(
-        maxAttempts, initialDelay, multiplier, maxDelay, deadline, ceiling, shouldRetryHeader);
+  /**
+   * Returns the growth factor of the delay cap per retry.
+   *
+   * @return at least 1
+   */
+  public double multiplier() {
+    return multiplier;
   }
 
-  /** Returns a copy honouring another should-retry header name, or none when {@code null}. */
-  public RetryPolicy withShouldRetryHeader(String headerName) {
-    return new RetryPolicy(
-        maxAttempts, initialDelay, multiplier, maxDelay, deadline, maxRetryAfter, headerName);
+  /**
+   * Returns the largest computed delay.
+   *
+   * @return the largest delay
+   */
+  public Duration maxDelay() {
+    return maxDelay;
+  }
+
+  /**
+   * Returns the overall time budget across all attempts and delays of one call.
+   *
+   * @return the deadline, positive
+   */
+  public Duration deadline() {
+    return deadline;
+  }
+
+  /**
+   * Returns the longest server hint that is waited on.
+   *
+   * @return the hint ceiling
+   */
+  public Duration maxRetryAfter() {
+    return maxRetryAfter;
+  }
+
+  /**
+   * Returns the response header whose {@code true} or {@code false} overrides the classification of
+   * a non-2xx answer, or {@code null} when such headers are ignored.
+   *
+   * @return the header name, or null
+   */
+  public String shouldRetryHeader() {
+    return shouldRetryHeader;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof RetryPolicy p
+        && maxAttempts == p.maxAttempts
+        && initialDelay.equals(p.initialDelay)
+        && Double.compare(multiplier, p.multiplier) == 0
+        && maxDelay.equals(p.maxDelay)
+        && deadline.equals(p.deadline)
+        && maxRetryAfter.equals(p.maxRetryAfter)
+        && Objects.equals(shouldRetryHeader, p.shouldRetryHeader);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(
+        maxAttempts,
+        initialDelay,
+        multiplier,
+        maxDelay,
+        deadline,
+        maxRetryAfter,
+        shouldRetryHeader);
+  }
+
+  @Override
+  public String toString() {
+    return "RetryPolicy[maxAttempts="
+        + maxAttempts
+        + ", initialDelay="
+        + initialDelay
+        + ", multiplier="
+        + multiplier
+        + ", maxDelay="
+        + maxDelay
+        + ", deadline="
+        + deadline
+        + ", maxRetryAfter="
+        + maxRetryAfter
+        + ", shouldRetryHeader="
+        + shouldRetryHeader
+        + "]";
+  }
+
+  /** Builds a {@link RetryPolicy}; {@link #build()} validates. Not thread-safe. */
+  public static final class Builder {
+    private int maxAttempts = 4;
+    private Duration initialDelay = Duration.ofMillis(500);
+    private double multiplier = 2.0;
+    private Duration maxDelay = Duration.ofSeconds(8);
+    private Duration deadline = Duration.ofSeconds(60);
+    private Duration maxRetryAfter = Duration.ofSeconds(60);
+    private String shouldRetryHeader = "X-Should-Retry";
+
+    private Builder() {}
+
+    private Builder(RetryPolicy p) {
+      maxAttempts = p.maxAttempts;
+      initialDelay = p.initialDelay;
+      multiplier = p.multiplier;
+      maxDelay = p.maxDelay;
+      deadline = p.deadline;
+      maxRetryAfter = p.maxRetryAfter;
+      shouldRetryHeader = p.shouldRetryHeader;
+    }
+
+    /**
+     * Attempts in total, including the first; at least 1. Default: 4.
+     *
+     * @param attempts the number of attempts
+     * @return this builder
+     */
+    public Builder maxAttempts(int attempts) {
+      this.maxAttempts = attempts;
+      return this;
+    }
+
+    /**
+     * The cap of the first retry's delay; not negative. Default: 500 ms.
+     *
+     * @param delay the initial delay
+     * @return this builder
+     */
+    public Builder initialDelay(Duration delay) {
+      this.initialDelay = delay;
+      return this;
+    }
+
+    /**
+     * The growth factor of the delay cap per retry; at least 1. Default: 2.0.
+     *
+     * @param factor the multiplier
+     * @return this builder
+     */
+    public Builder multiplier(double factor) {
+      this.multiplier = factor;
+      return this;
+    }
+
+    /**
+     * The largest computed delay; not negative. Default: 8 s.
+     *
+     * @param delay the largest delay
+     * @return this builder
+     */
+    public Builder maxDelay(Duration delay) {
+      this.maxDelay = delay;
+      return this;
+    }
+
+    /**
+     * The overall time budget of one call, across all attempts and delays; positive. Default: 60 s.
+     *
+     * @param overall the deadline
+     * @return this builder
+     */
+    public Builder deadline(Duration overall) {
+      this.deadline = overall;
+      return this;
+    }
+
+    /**
+     * The longest server hint ({@code Retry-After}) that is waited on; a longer one ends the call
+     * with the hint exposed. Not negative. Default: 60 s.
+     *
+     * @param ceiling the hint ceiling
+     * @return this builder
+     */
+    public Builder maxRetryAfter(Duration ceiling) {
+      this.maxRetryAfter = ceiling;
+      return this;
+    }
+
+    /**
+     * The response header whose {@code true} or {@code false} overrides the classification of a
+     * non-2xx answer, or {@code null} to ignore such headers. Default: {@code X-Should-Retry}.
+     *
+     * @param headerName the header name, or null
+     * @return this builder
+     */
+    public Builder shouldRetryHeader(String headerName) {
+      this.shouldRetryHeader = headerName;
+      return this;
+    }
+
+    /**
+     * Returns the policy.
+     *
+     * @return the policy
+     * @throws IllegalArgumentException naming the first bad parameter
+     * @throws NullPointerException naming a missing duration
+     */
+    public RetryPolicy build() {
+      return new RetryPolicy(this);
+    }
   }
 }

@@ -12,11 +12,13 @@ package dev.saferetry.resilience;
  *   <tr><td>500, 502, 503, 504</td><td>RETRY</td><td>may or may not have been applied</td></tr>
  *   <tr><td>any other status</td><td>FAIL</td><td>definitive (400, 401, 403, 404, 422, ...)</td>
  *   </tr>
- *   <tr><td>connect failure or timeout</td><td>RETRY</td><td>nothing was sent</td></tr>
- *   <tr><td>read/write/call timeout, reset, unexpected EOF</td><td>RETRY</td>
+ *   <tr><td>connect failure or timeout (refused, unreachable, unknown host, TLS handshake)</td>
+ *       <td>RETRY</td><td>nothing was sent: retrying is safe, and DNS or handshake failures are
+ *       often transient</td></tr>
+ *   <tr><td>read or call timeout, reset, unexpected EOF</td><td>RETRY</td>
  *       <td>may have been applied: the same key makes the retry safe</td></tr>
- *   <tr><td>other I/O failure (TLS, unknown host)</td><td>FAIL</td>
- *       <td>retrying will not change it</td></tr>
+ *   <tr><td>other I/O failure after the request was handed to a connection</td><td>FAIL</td>
+ *       <td>a protocol error: retrying will not change it</td></tr>
  * </table>
  *
  * <p>This class is immutable and thread-safe.

@@ -3,8 +3,6 @@ package dev.saferetry.codec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.saferetry.internal.Json;
 import dev.saferetry.internal.codec.Fingerprint;
 import dev.saferetry.payments.ChargeCreateParams;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +12,6 @@ import org.junit.jupiter.api.Test;
 
 /** The identity of a request: what makes two calls the same intent. */
 class FingerprintTest {
-  private static final ObjectMapper MAPPER = Json.lenientCopy(null);
   private static final BodyCodec JSON = BodyCodec.json();
   private static final BodyCodec FORM = BodyCodec.form();
   private static final QueryParams NONE = QueryParams.empty();
@@ -23,18 +20,19 @@ class FingerprintTest {
     return Fingerprint.sha256Hex(Fingerprint.input("POST", path, q, headers, c, b));
   }
 
+  /** Hashes the first release recorded for these requests: intents recorded then must match. */
   @Test
   void aPlainJsonRequestKeepsTheFingerprintEarlierVersionsRecorded() {
     ChargeCreateParams body = new ChargeCreateParams(500, "usd", "Tee", null);
     assertThat(fp("/v1/charges", NONE, Map.of(), JSON, body))
-        .isEqualTo(Json.fingerprint(MAPPER, "POST", "/v1/charges", MAPPER.valueToTree(body)));
+        .isEqualTo("89e21e4536da58d34ed8fa2fc18d12147a248ba7fceffd632385f50b6ecc0dc2");
     assertThat(fp("/v1/charges", NONE, Map.of(), JSON, null))
-        .isEqualTo(Json.fingerprint(MAPPER, "POST", "/v1/charges", MAPPER.createObjectNode()));
+        .isEqualTo("15eb4d5b24061605141fcc49d7a65e9da40444d4afe59f0ee6319020dea5b5c8");
     Map<String, Object> nested = new LinkedHashMap<>();
     nested.put("z", Map.of("b", 1, "a", 2.5));
     nested.put("a", new int[] {3, 1});
     assertThat(fp("/p", NONE, Map.of(), JSON, nested))
-        .isEqualTo(Json.fingerprint(MAPPER, "POST", "/p", MAPPER.valueToTree(nested)));
+        .isEqualTo("dd6ec8bd5221519993cfa96df43f13eb35d17b0fececa02ecde37c0c4a7be391");
   }
 
   @Test

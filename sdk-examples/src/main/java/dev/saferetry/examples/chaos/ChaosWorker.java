@@ -4,7 +4,7 @@ import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.error.ApiException;
-import dev.saferetry.error.IntentMismatchException;
+import dev.saferetry.error.FailedReason;
 import dev.saferetry.error.ResponseBodyException;
 import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.examples.harness.Options;
@@ -112,13 +112,19 @@ public final class ChaosWorker {
                 .okHttpClient(http)
                 .keyStore(store)
                 .retryPolicy(
-                    RetryPolicy.defaults()
-                        .withMaxAttempts(5)
-                        .withBackoff(Duration.ofMillis(5), 2.0, Duration.ofMillis(100))
-                        .withDeadline(Duration.ofSeconds(5))
-                        .withMaxRetryAfter(Duration.ofSeconds(1)))
-                .breakerPolicy(new BreakerPolicy(true, 90f, 50, 20, Duration.ofMillis(200), 2))
-                .retryBudget(new RetryBudgetPolicy(true, 100, 1, 0.5))
+                    RetryPolicy.builder()
+                        .maxAttempts(5)
+                        .initialDelay(Duration.ofMillis(5))
+                        .maxDelay(Duration.ofMillis(100))
+                        .deadline(Duration.ofSeconds(5))
+                        .maxRetryAfter(Duration.ofSeconds(1))
+                        .build())
+                .breakerPolicy(
+                    BreakerPolicy.builder()
+                        .failureRateThreshold(90f)
+                        .waitInOpenState(Duration.ofMillis(200))
+                        .build())
+                .retryBudget(RetryBudgetPolicy.builder().capacity(100).successCredit(0.5).build())
                 .build()) {
       ChaosWorker worker = new ChaosWorker(client);
       worker.plan(o.get("prefix"), Integer.parseInt(o.get("from")), Integer.parseInt(o.get("to")));
@@ -186,11 +192,16 @@ public final class ChaosWorker {
       say("done " + id + " " + r.attempts().size() + " " + micros);
       unresolved.decrementAndGet();
       return true;
-    } catch (ApiException | IntentMismatchException | ResponseBodyException e) {
-      say("failed " + id + " " + e.attempts().size() + " " + e.getClass().getSimpleName());
+    } catch (ApiException | ResponseBodyException e) {
+      say("failed " + id + " " + e.attempts().size() + " " + e.reason());
       unresolved.decrementAndGet();
       return true; // a definitive answer: re-sending cannot change it
     } catch (SafeRetryException e) {
+      if (e.reason() == FailedReason.INTENT_MISMATCH) {
+        say("failed " + id + " 0 " + e.reason());
+        unresolved.decrementAndGet();
+        return true; // the intent is recorded with another payload: a bug, not an outage
+      }
       say("again " + id + " " + e.attempts().size() + " " + e.outcome());
       return false;
     }

@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -35,6 +36,13 @@ public final class FakeTime extends Clock implements Sleeper {
   public void sleep(Duration delay) {
     sleeps.add(delay);
     advance(delay);
+  }
+
+  /** Records the delay, moves the clock and completes at once: asynchronous calls never wait. */
+  @Override
+  public CompletableFuture<Void> after(Duration delay) {
+    sleep(delay);
+    return CompletableFuture.completedFuture(null);
   }
 
   /** Moves the clock forward. */

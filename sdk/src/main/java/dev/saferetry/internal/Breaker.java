@@ -1,0 +1,148 @@
+package dev.saferetry.internal;
+
+import dev.saferetry.event.BreakerState;
+import dev.saferetry.event.BreakerStateChanged;
+import dev.saferetry.event.SafeRetryListener;
+import dev.saferetry.resilience.BreakerPolicy;
+import dev.saferetry.resilience.StandardRetryClassifier;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import java.time.Clock;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A client's view of its circuit breaker: resilience4j's {@link CircuitBreaker} (possibly shared
+ * with clients derived from this one), fed with what the SDK counts, and the state changes this
+ * client reports to its listener.
+ *
+ * <p>What is counted: a failure to connect, 429 and the retryable 5xx as failures; any other answer
+ * as a success. A lost answer (see {@link AttemptOutcome#isLostAnswer()}) proves nothing about the
+ * server's health by itself — a burst of them against a healthy server is exactly what retries with
+ * the same key are for — so its permission is released uncounted, and the call counts one failure
+ * only if it ends without an answer.
+ *
+ * <p>State changes are found by comparing the breaker's state with the last one seen, instead of
+ * subscribing to its event stream: a subscriber makes resilience4j build and dispatch an event
+ * object on every recorded call. Thread-safe.
+ */
+final class Breaker {
+  private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry");
+
+  /** Marker recorded by the breaker for failures; carries no data. */
+  static final class Counted extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Counted() {
+      super("counted failure", null, false, false);
+    }
+  }
+
+  private static final Counted FAILURE = new Counted();
+
+  private final String name;
+  private final CircuitBreaker breaker;
+  private final SafeRetryListener listener;
+  private final AtomicReference<CircuitBreaker.State> seen;
+
+  Breaker(String name, CircuitBreaker breaker, SafeRetryListener listener) {
+    this.name = name;
+    this.breaker = breaker;
+    this.listener = listener;
+    this.seen = new AtomicReference<>(breaker.getState());
+  }
+
+  /** Creates resilience4j's breaker for a policy. */
+  static CircuitBreaker create(String name, BreakerPolicy policy, Clock clock) {
+    CircuitBreakerConfig config =
+        CircuitBreakerConfig.custom()
+            .failureRateThreshold(policy.failureRateThreshold())
+            .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+            .slidingWindowSize(policy.slidingWindowSize())
+            .minimumNumberOfCalls(Math.min(policy.minimumCalls(), policy.slidingWindowSize()))
+            .waitDurationInOpenState(policy.waitInOpenState())
+            .permittedNumberOfCallsInHalfOpenState(policy.halfOpenProbes())
+            .automaticTransitionFromOpenToHalfOpenEnabled(false)
+            .recordException(t -> t instanceof Counted)
+            .clock(clock)
+            .build();
+    CircuitBreaker breaker = CircuitBreaker.of(name, config);
+    if (!policy.enabled()) {
+      breaker.transitionToDisabledState();
+    }
+    return breaker;
+  }
+
+  /** Asks for a permission to send one attempt. */
+  boolean tryAcquire() {
+    boolean permitted = breaker.tryAcquirePermission();
+    observe();
+    return permitted;
+  }
+
+  /** Counts one attempt (its permission is used up either way). */
+  void record(AttemptOutcome out, long nanos) {
+    if (out.isLostAnswer()) {
+      breaker.releasePermission(); // judged when the call ends: see callEndedWithoutAnswer
+      return;
+    }
+    boolean failure =
+        out.response() == null || StandardRetryClassifier.isBreakerFailure(out.status());
+    count(nanos, failure);
+  }
+
+  /** Gives an attempt's permission back uncounted: its end (a cancellation) says nothing. */
+  void release() {
+    breaker.releasePermission();
+  }
+
+  /** Counts one failure for a call that ended after a lost answer that retries did not resolve. */
+  void callEndedWithoutAnswer() {
+    count(0, true);
+  }
+
+  boolean isOpen() {
+    return breaker.getState() == CircuitBreaker.State.OPEN;
+  }
+
+  BreakerState state() {
+    return map(breaker.getState());
+  }
+
+  private void count(long nanos, boolean failure) {
+    if (failure) {
+      breaker.onError(nanos, TimeUnit.NANOSECONDS, FAILURE);
+    } else {
+      breaker.onSuccess(nanos, TimeUnit.NANOSECONDS);
+    }
+    observe();
+  }
+
+  /** Emits an event if the state differs from the last one this client saw. */
+  private void observe() {
+    CircuitBreaker.State now = breaker.getState();
+    CircuitBreaker.State before = seen.getAndSet(now);
+    if (before != now) {
+      BreakerState from = map(before);
+      BreakerState to = map(now);
+      LOG.warn("circuit breaker {} changed from {} to {}", name, from, to);
+      listener.onBreakerStateChange(new BreakerStateChanged(from, to));
+    }
+  }
+
+  private static BreakerState map(CircuitBreaker.State state) {
+    switch (state) {
+      case CLOSED:
+        return BreakerState.CLOSED;
+      case HALF_OPEN:
+        return BreakerState.HALF_OPEN;
+      case DISABLED:
+      case METRICS_ONLY:
+        return BreakerState.DISABLED;
+      default:
+        return BreakerState.OPEN;
+    }
+  }
+}

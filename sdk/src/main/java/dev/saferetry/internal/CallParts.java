@@ -1,0 +1,29 @@
+package dev.saferetry.internal;
+
+import dev.saferetry.event.SafeRetryListener;
+import java.util.concurrent.Executor;
+
+/**
+ * What a call uses of its client: the client's settings and its parts, each a leaf the call asks
+ * (nothing here calls back into the call).
+ *
+ * @param config the client's settings
+ * @param requests prepares requests
+ * @param intents records intents and their outcomes
+ * @param wire sends attempts
+ * @param breaker the circuit breaker
+ * @param decision the retry decision
+ * @param budget the retry budget
+ * @param listener the client's listener, isolated from its exceptions
+ * @param io where asynchronous calls run their blocking work
+ */
+record CallParts(
+    ClientConfig config,
+    RequestFactory requests,
+    Intents intents,
+    Wire wire,
+    Breaker breaker,
+    RetryDecision decision,
+    RetryBudget budget,
+    SafeRetryListener listener,
+    Executor io) {}

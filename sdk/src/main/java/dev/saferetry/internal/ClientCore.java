@@ -1,0 +1,202 @@
+package dev.saferetry.internal;
+
+import dev.saferetry.CallResult;
+import dev.saferetry.Operation;
+import dev.saferetry.RequestOptions;
+import dev.saferetry.event.BreakerState;
+import dev.saferetry.event.SafeRetryListener;
+import dev.saferetry.idempotency.IntentRecord;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
+import okhttp3.OkHttpClient;
+
+/**
+ * What a {@code SafeRetryClient} is made of: its settings and the parts every call uses — the
+ * request factory, the intents, the wire, the breaker, the retry decision and budget, the I/O
+ * executor. It creates one {@link RealCall} per call and hands it these parts.
+ *
+ * <p>A client derived from another ({@code newBuilder()}) shares every part whose settings it did
+ * not change: the OkHttp client (pool and dispatcher), the circuit breaker and the retry budget
+ * (same base URL, policy and clock), and the async executor. Parts the SDK created are released
+ * when the last client sharing them is closed. Thread-safe.
+ */
+public final class ClientCore implements AutoCloseable {
+  private final ClientConfig config;
+  private final Shared<OkHttpClient> http;
+  private final CircuitBreaker circuitBreaker;
+  private final RetryBudget budget;
+  private final Shared<Executor> io;
+  private final Intents intents;
+  private final Breaker breaker;
+  private final RetryDecision decision;
+  private final CallParts parts;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private ClientCore(ClientConfig config, ClientCore parent) {
+    this.config = config;
+    this.http = (shares(parent, Part.HTTP) ? parent.http : newHttp(config)).acquire();
+    this.circuitBreaker =
+        shares(parent, Part.BREAKER)
+            ? parent.circuitBreaker
+            : Breaker.create(config.name(), config.breakerPolicy(), config.clock());
+    this.budget =
+        shares(parent, Part.BUDGET) ? parent.budget : new RetryBudget(config.retryBudget());
+    this.io = (shares(parent, Part.IO) ? parent.io : newIo(config)).acquire();
+    // A composite of one: every listener call is isolated from the caller's exceptions.
+    SafeRetryListener listener = SafeRetryListener.composite(config.listener());
+    this.intents =
+        new Intents(config.keyStore(), config.tenant(), config.intentRetention(), config.clock());
+    this.breaker = new Breaker(config.name(), circuitBreaker, listener);
+    this.decision =
+        new RetryDecision(
+            config.name(), config.retryPolicy(), config.jitter(), breaker, budget, config.clock());
+    Redaction redaction = Redaction.ofApiKey(config.apiKey());
+    this.parts =
+        new CallParts(
+            config,
+            new RequestFactory(config, redaction),
+            intents,
+            new Wire(http.get(), config.clock(), config.maxResponseBytes()),
+            breaker,
+            decision,
+            budget,
+            listener,
+            io.get());
+  }
+
+  /**
+   * Creates the parts of a client.
+   *
+   * @param parent the client this one is derived from, whose unchanged parts it shares, or null
+   */
+  public static ClientCore create(ClientConfig config, ClientCore parent) {
+    return new ClientCore(Objects.requireNonNull(config, "config"), parent);
+  }
+
+  /** Returns the settings the client was built with. */
+  public ClientConfig config() {
+    return config;
+  }
+
+  /** Runs a call on the calling thread; see {@code SafeRetryClient#execute}. */
+  public <Q, R> CallResult<R> execute(Operation<Q, R> op, Q body, RequestOptions options) {
+    return newCall(op, body, options).execute();
+  }
+
+  /** Starts a call on the I/O executor; see {@code SafeRetryClient#executeAsync}. */
+  public <Q, R> CompletableFuture<CallResult<R>> executeAsync(
+      Operation<Q, R> op, Q body, RequestOptions options) {
+    RealCall<R> call;
+    try {
+      call = newCall(op, body, options);
+    } catch (RuntimeException invalid) {
+      return CompletableFuture.failedFuture(invalid);
+    }
+    return call.start();
+  }
+
+  /** Validates and prepares everything before the call exists: nothing is recorded or sent. */
+  private <R> RealCall<R> newCall(Operation<?, R> op, Object body, RequestOptions options) {
+    Objects.requireNonNull(op, "op");
+    RequestOptions o = options == null ? RequestOptions.none() : options;
+    PreparedRequest request = parts.requests().prepare(op, body, o);
+    if (op.carriesKey()) {
+      intents.checkRedrive(op.name(), o);
+    }
+    return new RealCall<>(parts, op, body, o, request);
+  }
+
+  /** This client's tenant's pending intents, oldest first. */
+  public List<IntentRecord> pendingIntents() {
+    return intents.pending();
+  }
+
+  /** Abandons a listed intent if the store still holds it with the listed key. */
+  public boolean abandon(IntentRecord listed) {
+    return intents.abandon(listed);
+  }
+
+  /** Abandons this tenant's intent of an operation. */
+  public boolean abandon(Operation<?, ?> op, String intentId) {
+    return intents.abandon(op.name(), intentId);
+  }
+
+  /** Returns the breaker's current state. */
+  public BreakerState breakerState() {
+    return breaker.state();
+  }
+
+  /** Returns the OkHttp client the SDK sends with (the caller's, with SDK-owned retries). */
+  OkHttpClient http() {
+    return http.get();
+  }
+
+  /** Returns the retry decision: resilience4j's view of this client's calls. */
+  RetryDecision decision() {
+    return decision;
+  }
+
+  /** Releases this client's hold on shared parts; the last holder frees what the SDK created. */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      io.release();
+      http.release();
+    }
+  }
+
+  private enum Part {
+    HTTP,
+    BREAKER,
+    BUDGET,
+    IO
+  }
+
+  /** Whether a derived client keeps its parent's part: only if it did not change its settings. */
+  private boolean shares(ClientCore parent, Part part) {
+    if (parent == null || parent.closed.get()) {
+      return false;
+    }
+    ClientConfig p = parent.config;
+    switch (part) {
+      case HTTP:
+        return config.okHttpClient() == p.okHttpClient();
+      case BREAKER:
+        return config.baseUrl().equals(p.baseUrl())
+            && config.breakerPolicy().equals(p.breakerPolicy())
+            && config.clock() == p.clock();
+      case BUDGET:
+        return config.baseUrl().equals(p.baseUrl()) && config.retryBudget().equals(p.retryBudget());
+      default:
+        return config.asyncExecutor() == p.asyncExecutor()
+            && config.asyncConcurrency() == p.asyncConcurrency();
+    }
+  }
+
+  private static Shared<OkHttpClient> newHttp(ClientConfig config) {
+    if (config.okHttpClient() != null) {
+      // Derived from the caller's: shares their pool and dispatcher, which they close.
+      return Shared.borrowed(FollowUps.sdkOwned(config.okHttpClient()));
+    }
+    OkHttpClient own = FollowUps.sdkOwned(ClientSettings.defaultHttpClient());
+    return Shared.owned(
+        own,
+        () -> {
+          own.dispatcher().executorService().shutdown();
+          own.connectionPool().evictAll();
+        });
+  }
+
+  private static Shared<Executor> newIo(ClientConfig config) {
+    if (config.asyncExecutor() != null) {
+      return Shared.borrowed(config.asyncExecutor());
+    }
+    ExecutorService own = AsyncIo.create(config.name(), config.asyncConcurrency());
+    return Shared.owned(own, own::shutdown);
+  }
+}

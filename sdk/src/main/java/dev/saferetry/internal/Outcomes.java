@@ -1,0 +1,106 @@
+package dev.saferetry.internal;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.saferetry.error.ApiException;
+import dev.saferetry.error.FailedReason;
+import dev.saferetry.error.SafeRetryException;
+import dev.saferetry.error.UnknownReason;
+import dev.saferetry.resilience.RetryPolicy;
+import java.time.Duration;
+
+/**
+ * The exceptions a call ends with, from explicit facts: whether anything of the intent may have
+ * reached the server decides between FAILED (proof that nothing happened) and UNKNOWN. Stateless.
+ */
+final class Outcomes {
+  private Outcomes() {}
+
+  /** An ending without a definitive answer: FAILED if nothing was ever sent, UNKNOWN otherwise. */
+  static SafeRetryException withoutAnswer(
+      boolean ambiguous,
+      UnknownReason reason,
+      String why,
+      Duration hint,
+      Throwable cause,
+      Errors.Trail trail) {
+    if (!ambiguous) {
+      return Errors.factory()
+          .failed(
+              FailedReason.NOT_SENT,
+              "request never reached the server (" + why + ")",
+              trail,
+              cause);
+    }
+    return Errors.factory().unknown(reason, why, hint, trail, cause);
+  }
+
+  /** The breaker is open: FAILED if nothing of the intent was ever sent, UNKNOWN otherwise. */
+  static SafeRetryException circuitOpen(boolean ambiguous, Errors.Trail trail) {
+    String why = "circuit breaker is open; no further attempt was sent";
+    return ambiguous
+        ? Errors.factory().unknown(UnknownReason.CIRCUIT_OPEN, why, null, trail, null)
+        : Errors.factory().failed(FailedReason.CIRCUIT_OPEN, why, trail, null);
+  }
+
+  /** The call was cancelled: FAILED if nothing of the intent was ever sent, UNKNOWN otherwise. */
+  static SafeRetryException cancelled(boolean ambiguous, String why, Errors.Trail trail) {
+    return ambiguous
+        ? Errors.factory().unknown(UnknownReason.CANCELLED, why, null, trail, null)
+        : Errors.factory().failed(FailedReason.CANCELLED, why, trail, null);
+  }
+
+  /** A definitive error answer; server text masked with {@code redaction}. */
+  static ApiException rejected(
+      AttemptOutcome out, ObjectMapper mapper, Redaction redaction, Errors.Trail trail) {
+    int status = out.status();
+    String raw = out.response().errorBody();
+    Json.ErrorFields f = Json.parseError(mapper, raw);
+    boolean keyReused =
+        status == 422
+            || (status == 400 && "idempotency_error".equals(f.type())); // Stripe's variant
+    // A server may echo a credential back: it never leaves through the exception.
+    Errors.ApiError error =
+        new Errors.ApiError(
+            status,
+            redaction.mask(f.type()),
+            redaction.mask(f.code()),
+            redaction.mask(f.message()),
+            redaction.mask(raw));
+    return Errors.factory().rejected(keyReused, error, trail);
+  }
+
+  /** Why retries stopped, in words safe to log. */
+  static String whyStopped(
+      RetryDecision.Stop stop, AttemptOutcome last, int attempts, RetryPolicy policy) {
+    switch (stop) {
+      case RETRY_AFTER_TOO_LONG:
+        return "server asked to wait "
+            + last.retryAfter().toSeconds()
+            + " s, longer than the configured ceiling";
+      case DEADLINE:
+        return "deadline of "
+            + policy.deadline().toMillis()
+            + " ms would pass before the next attempt";
+      case BUDGET:
+        return "the client's retry budget is spent";
+      default:
+        return "retries exhausted after " + attempts + " attempts";
+    }
+  }
+
+  /** The reason of an UNKNOWN ending after retries stopped. */
+  static UnknownReason reason(RetryDecision.Stop stop) {
+    switch (stop) {
+      case RETRY_AFTER_TOO_LONG:
+        return UnknownReason.RETRY_AFTER_TOO_LONG;
+      case DEADLINE:
+        return UnknownReason.DEADLINE_EXCEEDED;
+      case BUDGET:
+        return UnknownReason.RETRY_BUDGET_EXHAUSTED;
+      case CIRCUIT_OPEN:
+        return UnknownReason.CIRCUIT_OPEN;
+      default:
+        return UnknownReason.RETRIES_EXHAUSTED;
+    }
+  }
+}

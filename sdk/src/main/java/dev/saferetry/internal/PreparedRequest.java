@@ -1,0 +1,97 @@
+package dev.saferetry.internal;
+
+import dev.saferetry.Operation;
+import dev.saferetry.codec.EncodedBody;
+import dev.saferetry.event.AttemptStarted;
+import dev.saferetry.idempotency.IdempotencyKey;
+import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+
+/**
+ * A request ready to send: validated, its key fixed, its URL, headers and body bytes final, and —
+ * when it belongs to an intent — its fingerprint computed. Every attempt sends exactly these bytes;
+ * only the request id (and the optional attempt-number header) differ per attempt. Built in one
+ * step by {@link RequestFactory}; immutable and thread-safe.
+ */
+final class PreparedRequest {
+  private final Operation<?, ?> op;
+  private final HttpUrl url;
+  private final String intentId;
+  private final IdempotencyKey key;
+  private final String fingerprint;
+  private final EncodedBody body;
+  private final Request template;
+  private final Redaction redaction;
+  private final String attemptHeader;
+
+  PreparedRequest(
+      Operation<?, ?> op,
+      HttpUrl url,
+      String intentId,
+      IdempotencyKey key,
+      String fingerprint,
+      EncodedBody body,
+      Request.Builder headers,
+      Redaction redaction,
+      String attemptHeader) {
+    this.op = op;
+    this.url = url;
+    this.intentId = intentId;
+    this.key = key;
+    this.fingerprint = fingerprint;
+    this.body = body;
+    this.redaction = redaction;
+    this.attemptHeader = attemptHeader;
+    RequestBody content =
+        body == null ? null : RequestBody.create(body.bytes(), MediaType.get(body.contentType()));
+    this.template = headers.url(url).method(op.method(), content).build();
+  }
+
+  Operation<?, ?> operation() {
+    return op;
+  }
+
+  HttpUrl url() {
+    return url;
+  }
+
+  /** The intent id, or null when the call names none. */
+  String intentId() {
+    return intentId;
+  }
+
+  /** The key every attempt carries, or null for an operation without one. */
+  IdempotencyKey key() {
+    return key;
+  }
+
+  /** The fingerprint an intent records, or null when the call names no intent. */
+  String fingerprint() {
+    return fingerprint;
+  }
+
+  /** The exact body bytes and content type, or null when the request has no body. */
+  EncodedBody body() {
+    return body;
+  }
+
+  /** What may not leave through messages and logs: the API key and the call's credentials. */
+  Redaction redaction() {
+    return redaction;
+  }
+
+  /** Returns the request of one attempt: the same bytes and key, a fresh request id. */
+  Request.Builder forAttempt(AttemptStarted attempt) {
+    Request.Builder b =
+        template
+            .newBuilder()
+            .header("X-Request-Id", attempt.requestId())
+            .tag(AttemptStarted.class, attempt);
+    if (attemptHeader != null) {
+      b.header(attemptHeader, Integer.toString(attempt.attempt()));
+    }
+    return b;
+  }
+}

@@ -1,0 +1,420 @@
+package dev.saferetry.internal;
+
+import dev.saferetry.Attempt;
+import dev.saferetry.CallResult;
+import dev.saferetry.Operation;
+import dev.saferetry.Outcome;
+import dev.saferetry.RequestOptions;
+import dev.saferetry.error.SafeRetryException;
+import dev.saferetry.error.SucceededReason;
+import dev.saferetry.error.UnknownReason;
+import dev.saferetry.event.AttemptFinished;
+import dev.saferetry.event.AttemptStarted;
+import dev.saferetry.event.CallFinished;
+import dev.saferetry.event.CallStarted;
+import dev.saferetry.event.RetryScheduled;
+import dev.saferetry.idempotency.IdempotencyKey;
+import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.idempotency.KeyStoreException;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One call, from its prepared request to its ending. It owns the key (fixed once, by the claim,
+ * before the first attempt), the attempts, the retry decisions and the ending — the result or the
+ * one exception that describes it — and it reports every step to the listener.
+ *
+ * <p>The same steps run synchronously ({@link #execute()}: attempts and waits on the calling
+ * thread) or asynchronously ({@link #start()}: each blocking step on the client's I/O executor,
+ * waits on the sleeper's timer, holding no thread), so both paths give the same outcomes and the
+ * same attempt history. Confined to one thread at a time; only {@link #cancel()} comes from
+ * elsewhere.
+ */
+final class RealCall<R> {
+  private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry");
+
+  /** What the call does next: wait and attempt again, or end with a result or an exception. */
+  private record Step<R>(CallResult<R> result, SafeRetryException error, Duration delay) {
+    boolean waits() {
+      return delay != null;
+    }
+
+    CallResult<R> resultOrThrow() {
+      if (error != null) {
+        throw error;
+      }
+      return result;
+    }
+  }
+
+  private final CallParts parts;
+  private final Operation<?, R> op;
+  private final Object body;
+  private final RequestOptions options;
+  private final String callId = newId("call_");
+  private final Instant started;
+  private final List<Attempt> attempts = new ArrayList<>();
+  private PreparedRequest request;
+  private Intents.Claim claim = Intents.Claim.NONE;
+  private RetryDecision.Context decisions;
+  private AttemptOutcome last;
+
+  private volatile boolean cancelled;
+  private volatile Wire.Exchange inFlight;
+  private volatile CompletableFuture<Void> waiting;
+  private CallFuture<R> future;
+
+  RealCall(
+      CallParts parts,
+      Operation<?, R> op,
+      Object body,
+      RequestOptions options,
+      PreparedRequest request) {
+    this.parts = parts;
+    this.op = op;
+    this.body = body;
+    this.options = options;
+    this.request = request;
+    this.started = parts.config().clock().instant();
+    parts
+        .listener()
+        .onCallStart(new CallStarted(callId, op.name(), op.method(), options.intentId()));
+  }
+
+  /** Runs the call on the calling thread. */
+  CallResult<R> execute() {
+    Step<R> step = begin();
+    while (step.waits()) {
+      try {
+        parts.config().sleeper().sleep(step.delay());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        cancelled = true;
+      }
+      step = attempt(step.delay());
+    }
+    return step.resultOrThrow();
+  }
+
+  /** Starts the call on the client's I/O executor and returns its future. */
+  CompletableFuture<CallResult<R>> start() {
+    future = new CallFuture<>(this);
+    submit(() -> deliver(begin()));
+    return future;
+  }
+
+  /**
+   * Cancels the call: an attempt in flight fails at once, a wait ends, and no further attempt
+   * starts. The intent is left as it is: pending when anything may have been sent.
+   */
+  void cancel() {
+    cancelled = true;
+    Wire.Exchange exchange = inFlight;
+    if (exchange != null) {
+      exchange.cancel();
+    }
+    CompletableFuture<Void> wait = waiting;
+    if (wait != null) {
+      wait.cancel(false);
+    }
+  }
+
+  private void submit(Runnable task) {
+    try {
+      parts
+          .io()
+          .execute(
+              () -> {
+                try {
+                  task.run();
+                } catch (RuntimeException | Error e) {
+                  future.completeExceptionally(e); // a bug must not leave the caller waiting
+                }
+              });
+    } catch (RuntimeException rejected) {
+      cancelled = true;
+      deliver(attempt(Duration.ZERO)); // ends at once as cancelled: the client was closed
+    }
+  }
+
+  private void deliver(Step<R> step) {
+    if (!step.waits()) {
+      if (step.error() != null) {
+        future.completeExceptionally(step.error());
+      } else {
+        future.complete(step.result());
+      }
+      return;
+    }
+    CompletableFuture<Void> wait = parts.config().sleeper().after(step.delay());
+    waiting = wait;
+    if (cancelled) {
+      wait.cancel(false);
+    }
+    wait.whenComplete((done, failed) -> submit(() -> deliver(attempt(step.delay()))));
+  }
+
+  /** Fixes the key (recording the intent, if the call names one) and makes the first attempt. */
+  private Step<R> begin() {
+    if (cancelled) {
+      return attempt(Duration.ZERO); // ends at once, before anything is recorded
+    }
+    if (op.carriesKey()) {
+      try {
+        claim = parts.intents().claim(op.name(), options, request.key(), request.fingerprint());
+      } catch (SafeRetryException e) {
+        return end(e);
+      } catch (KeyStoreException e) {
+        return end(
+            Errors.factory()
+                .unknown(
+                    UnknownReason.KEY_STORE_FAILED,
+                    "the key store could not record the intent; nothing was sent by this call",
+                    null,
+                    new Errors.Trail(options.idempotencyKey(), options.intentId(), List.of()),
+                    e));
+      }
+      if (!claim.key().equals(request.key())) {
+        request = parts.requests().withKey(request, body, options, claim.key());
+      }
+    }
+    Instant now = parts.config().clock().instant();
+    decisions = parts.decision().start(now.plus(parts.config().retryPolicy().deadline()));
+    return attempt(Duration.ZERO);
+  }
+
+  /**
+   * Sends one attempt (if the call is still on and the breaker allows) and decides what follows.
+   */
+  private Step<R> attempt(Duration delayBefore) {
+    if (cancelled) {
+      return end(
+          Outcomes.cancelled(
+              anyAmbiguous(), "the call was cancelled, or its client closed", trail()));
+    }
+    if (!parts.breaker().tryAcquire()) {
+      return end(Outcomes.circuitOpen(anyAmbiguous(), trail()));
+    }
+    int n = attempts.size() + 1;
+    AttemptStarted start =
+        new AttemptStarted(callId, op.name(), options.intentId(), claim.key(), n, newRequestId());
+    parts.listener().onAttemptStart(start);
+    Wire.Exchange exchange = parts.wire().exchange(request.forAttempt(start));
+    inFlight = exchange;
+    if (cancelled) {
+      exchange.cancel(); // cancel() ran before the exchange was visible to it
+    }
+    Wire.Sent sent = exchange.send(remaining(), request.redaction());
+    inFlight = null;
+    Attempt attempt = Wire.attempt(n, start.requestId(), sent, delayBefore);
+    ClientConfig c = parts.config();
+    last = AttemptOutcome.classify(attempt, sent, c.classifier(), c.retryPolicy(), c.clock());
+    attempts.add(attempt);
+    log(last);
+    parts
+        .listener()
+        .onAttemptEnd(
+            new AttemptFinished(callId, op.name(), options.intentId(), claim.key(), attempt));
+    if (cancelled) {
+      parts.breaker().release(); // says nothing about the server
+      return end(
+          Outcomes.cancelled(
+              anyAmbiguous(), "the call was cancelled, or its client closed", trail()));
+    }
+    parts.breaker().record(last, sent.duration().toNanos());
+    return decide(last);
+  }
+
+  private Step<R> decide(AttemptOutcome out) {
+    switch (out.verdict()) {
+      case SUCCEEDED:
+        decisions.succeeded();
+        parts.budget().onSuccess();
+        return succeed(out);
+      case FAIL:
+        decisions.failed();
+        return end(definitive(out));
+      default:
+        RetryDecision.Next next = decisions.retryable(out);
+        if (!next.retries()) {
+          return end(stopped(next.stop(), out));
+        }
+        parts
+            .listener()
+            .onRetryScheduled(
+                new RetryScheduled(
+                    callId, op.name(), claim.key(), n() + 1, next.delay(), next.serverHint()));
+        return new Step<>(null, null, next.delay());
+    }
+  }
+
+  private Step<R> succeed(AttemptOutcome out) {
+    int status = out.status();
+    ClientConfig c = parts.config();
+    if (out.oversized()) {
+      complete(IntentState.SUCCEEDED, status, null);
+      return end(
+          Errors.factory()
+              .unreadable(
+                  SucceededReason.BODY_TOO_LARGE,
+                  "the body exceeds the limit of " + c.maxResponseBytes() + " bytes",
+                  status,
+                  trail(),
+                  null));
+    }
+    R value = null;
+    String resourceId = null;
+    byte[] bytes = out.body();
+    Class<R> type = op.responseType();
+    try {
+      if (bytes != null && bytes.length > 0 && type != Void.class) {
+        value = c.mapper().readValue(bytes, type);
+        resourceId = claim.record() == null ? null : Json.resourceId(c.mapper(), value, bytes);
+      }
+    } catch (IOException | IllegalArgumentException e) {
+      complete(IntentState.SUCCEEDED, status, null);
+      String why = e.getClass().getSimpleName();
+      return end(
+          Errors.factory()
+              .unreadable(
+                  SucceededReason.BODY_UNREADABLE,
+                  "the body is not valid JSON for " + type.getSimpleName() + " (" + why + ")",
+                  status,
+                  trail(),
+                  null));
+    }
+    complete(IntentState.SUCCEEDED, status, resourceId);
+    boolean replayed = "true".equalsIgnoreCase(out.response().header("Idempotent-Replayed"));
+    finished(Outcome.SUCCEEDED, null);
+    return new Step<>(
+        new CallResult<>(value, status, claim.key(), options.intentId(), replayed, attempts),
+        null,
+        null);
+  }
+
+  private SafeRetryException definitive(AttemptOutcome out) {
+    if (out.response() == null) {
+      return Outcomes.withoutAnswer(
+          anyAmbiguous(),
+          UnknownReason.TRANSPORT_FAILURE,
+          "non-retryable transport failure " + out.failure(),
+          null,
+          out.error(),
+          trail());
+    }
+    complete(IntentState.FAILED, out.status(), null);
+    return Outcomes.rejected(out, parts.config().mapper(), request.redaction(), trail());
+  }
+
+  private SafeRetryException stopped(RetryDecision.Stop stop, AttemptOutcome out) {
+    if (stop == RetryDecision.Stop.CIRCUIT_OPEN) {
+      return Outcomes.circuitOpen(anyAmbiguous(), trail());
+    }
+    if (out.isLostAnswer()) {
+      parts.breaker().callEndedWithoutAnswer();
+    }
+    Duration hint = out.retryAfter();
+    if (out.response() != null && out.status() == 409) {
+      String why = "HTTP 409: a request with this key is still in progress";
+      return Errors.factory().unknown(UnknownReason.IN_PROGRESS, why, hint, trail(), null);
+    }
+    String why = Outcomes.whyStopped(stop, out, n(), parts.config().retryPolicy());
+    return Outcomes.withoutAnswer(
+        anyAmbiguous(), Outcomes.reason(stop), why, hint, out.error(), trail());
+  }
+
+  private void complete(IntentState state, int status, String resourceId) {
+    parts.intents().complete(claim, state, status, resourceId, op.name());
+  }
+
+  /** Ends with an exception: logs an unknown outcome, reports the end. */
+  private Step<R> end(SafeRetryException e) {
+    if (e.isOutcomeUnknown()) {
+      LOG.warn(
+          "outcome unknown for {} (idempotency key {}, {} attempts): retry the same intent",
+          op.name(),
+          e.key(),
+          attempts.size());
+    }
+    finished(e.outcome(), e);
+    return new Step<>(null, e, null);
+  }
+
+  private void finished(Outcome outcome, SafeRetryException e) {
+    Duration took = Duration.between(started, parts.config().clock().instant());
+    parts
+        .listener()
+        .onCallEnd(
+            new CallFinished(
+                callId,
+                op.name(),
+                options.intentId(),
+                e != null ? e.key() : claim.key(),
+                outcome,
+                e == null ? null : e.reason(),
+                last == null ? 0 : last.status(),
+                attempts.size(),
+                took));
+  }
+
+  /**
+   * Whether anything of this intent may have reached the server: an earlier call of the intent left
+   * it pending, or an attempt got an answer or failed after handing the request over.
+   */
+  private boolean anyAmbiguous() {
+    return claim.priorPending()
+        || attempts.stream()
+            .anyMatch(a -> a.failure() == null || a.failure().mayHaveReachedServer());
+  }
+
+  private Errors.Trail trail() {
+    return new Errors.Trail(claim.key(), options.intentId(), attempts);
+  }
+
+  private int n() {
+    return attempts.size();
+  }
+
+  private Duration remaining() {
+    Duration left = Duration.between(parts.config().clock().instant(), decisions.deadline());
+    return left.isNegative() ? Duration.ofMillis(1) : left;
+  }
+
+  private void log(AttemptOutcome out) {
+    if (LOG.isDebugEnabled()) {
+      Attempt a = out.attempt();
+      LOG.debug(
+          "{} {} attempt {}/{} -> {} in {} ms (request id {}, server request id {}, key {})",
+          op.method(),
+          op.pathTemplate(),
+          a.number(),
+          parts.config().retryPolicy().maxAttempts(),
+          a.failure() != null ? a.failure() : a.status(),
+          a.duration().toMillis(),
+          a.requestId(),
+          a.serverRequestId(),
+          claim.key());
+    }
+  }
+
+  /** A fresh request id; never equal to the call's key. */
+  private String newRequestId() {
+    IdempotencyKey key = claim.key();
+    String id = newId("req_");
+    return key != null && id.equals(key.value()) ? newRequestId() : id;
+  }
+
+  private static String newId(String prefix) {
+    ThreadLocalRandom r = ThreadLocalRandom.current();
+    return prefix
+        + Long.toHexString(r.nextLong() | Long.MIN_VALUE)
+        + Long.toHexString(r.nextLong() | Long.MIN_VALUE);
+  }
+}

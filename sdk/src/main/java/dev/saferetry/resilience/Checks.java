@@ -1,0 +1,52 @@
+package dev.saferetry.resilience;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/** The policies' parameter checks; every message names the parameter. */
+final class Checks {
+  private Checks() {}
+
+  static Duration nonNegative(String name, Duration d) {
+    Objects.requireNonNull(d, name);
+    if (d.isNegative()) {
+      throw new IllegalArgumentException(name + " must not be negative, was " + d);
+    }
+    return d;
+  }
+
+  static Duration positive(String name, Duration d) {
+    Objects.requireNonNull(d, name);
+    if (d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException(name + " must be positive, was " + d);
+    }
+    return d;
+  }
+
+  static int atLeastOne(String name, int value) {
+    if (value < 1) {
+      throw new IllegalArgumentException(name + " must be >= 1, was " + value);
+    }
+    return value;
+  }
+
+  static double finiteAtLeast(String name, double value, double min, boolean inclusive) {
+    boolean ok = inclusive ? value >= min : value > min;
+    if (!ok || Double.isInfinite(value)) {
+      throw new IllegalArgumentException(
+          name + " must be " + (inclusive ? ">= " : "> ") + min + ", was " + value);
+    }
+    return value;
+  }
+
+  /** A header name HTTP/1.1 can carry: visible ASCII without {@code :}. */
+  static String headerName(String name, String value) {
+    if (value == null) {
+      return null;
+    }
+    if (value.isEmpty() || value.chars().anyMatch(c -> c < 0x21 || c > 0x7E || c == ':')) {
+      throw new IllegalArgumentException(name + " must be visible ASCII without ':'");
+    }
+    return value;
+  }
+}
