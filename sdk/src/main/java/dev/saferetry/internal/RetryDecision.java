@@ -75,6 +75,11 @@ final class RetryDecision {
     return retry.getMetrics();
   }
 
+  /** Returns the retry's event publisher. */
+  Retry.EventPublisher events() {
+    return retry.getEventPublisher();
+  }
+
   /** Starts the decisions of one call whose attempts must all start before {@code deadline}. */
   Context start(Instant deadline) {
     return new Context(retry.asyncContext(), deadline);
