@@ -12,6 +12,8 @@ import java.util.Optional;
  * <p>Request ids are tracing data only: the SDK sends a fresh one per attempt and records the
  * server's, but never uses either for deduplication — that is the idempotency key's job.
  *
+ * <p>Instances are immutable and thread-safe.
+ *
  * @param number 1 for the first attempt
  * @param requestId the {@code X-Request-Id} sent with this attempt
  * @param serverRequestId the server's {@code Request-Id} or {@code X-Request-Id} (as the SDK
@@ -21,7 +23,6 @@ import java.util.Optional;
  * @param failure the transport failure, or {@code null} when an HTTP answer arrived
  * @param duration how long the attempt took
  * @param delayBefore how long the client waited before starting it (zero for the first)
- *     <p>Instances are immutable and thread-safe.
  */
 public record Attempt(
     int number,
@@ -32,7 +33,19 @@ public record Attempt(
     Duration duration,
     Duration delayBefore) {
 
-  /** Validates the attempt. */
+  /**
+   * Validates the attempt.
+   *
+   * @param number 1 for the first attempt
+   * @param requestId the {@code X-Request-Id} sent with this attempt
+   * @param serverRequestId the server's {@code Request-Id} or {@code X-Request-Id} (as the SDK
+   *     records it: printable ASCII, at most 128 characters, echoed credentials masked), or {@code
+   *     null}
+   * @param status the HTTP status, or 0 when the attempt ended with a transport failure
+   * @param failure the transport failure, or {@code null} when an HTTP answer arrived
+   * @param duration how long the attempt took
+   * @param delayBefore how long the client waited before starting it (zero for the first)
+   */
   public Attempt {
     if (number < 1) {
       throw new IllegalArgumentException("number must be >= 1");
@@ -45,7 +58,11 @@ public record Attempt(
     }
   }
 
-  /** Returns the transport failure, if the attempt ended with one. */
+  /**
+   * Returns the transport failure, if the attempt ended with one.
+   *
+   * @return the transport failure, if the attempt ended with one
+   */
   public Optional<TransportFailure> transportFailure() {
     return Optional.ofNullable(failure);
   }

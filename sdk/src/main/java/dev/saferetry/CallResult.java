@@ -7,6 +7,8 @@ import java.util.Objects;
 /**
  * A successful call: the typed body together with what it took to get it.
  *
+ * <p>Instances are immutable and thread-safe if {@code value} is.
+ *
  * @param <T> the response type
  * @param value the parsed response body; {@code null} only when the server sent an empty body
  * @param status the final HTTP status (2xx)
@@ -15,7 +17,6 @@ import java.util.Objects;
  * @param replayed whether the server said ({@code Idempotent-Replayed: true}) that it replayed a
  *     stored outcome instead of executing again
  * @param attempts every attempt, in order; the last one succeeded
- *     <p>Instances are immutable and thread-safe if {@code value} is.
  */
 public record CallResult<T>(
     T value,
@@ -25,7 +26,17 @@ public record CallResult<T>(
     boolean replayed,
     List<Attempt> attempts) {
 
-  /** Validates and copies. */
+  /**
+   * Validates and copies.
+   *
+   * @param value the parsed response body; {@code null} only when the server sent an empty body
+   * @param status the final HTTP status (2xx)
+   * @param key the idempotency key every attempt carried, or {@code null} for a GET
+   * @param intentId the intent the call belonged to, or {@code null} when none was named
+   * @param replayed whether the server said ({@code Idempotent-Replayed: true}) that it replayed a
+   *     stored outcome instead of executing again
+   * @param attempts every attempt, in order; the last one succeeded
+   */
   public CallResult {
     attempts = List.copyOf(Objects.requireNonNull(attempts, "attempts"));
     if (attempts.isEmpty()) {
@@ -33,12 +44,20 @@ public record CallResult<T>(
     }
   }
 
-  /** Returns the last attempt: the one that succeeded. */
+  /**
+   * Returns the last attempt: the one that succeeded.
+   *
+   * @return the last attempt: the one that succeeded
+   */
   public Attempt lastAttempt() {
     return attempts.get(attempts.size() - 1);
   }
 
-  /** Returns the server's request id of the successful attempt, or {@code null}. */
+  /**
+   * Returns the server's request id of the successful attempt, or {@code null}.
+   *
+   * @return the server's request id of the successful attempt, or {@code null}
+   */
   public String serverRequestId() {
     return lastAttempt().serverRequestId();
   }

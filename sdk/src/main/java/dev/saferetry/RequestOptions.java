@@ -43,17 +43,29 @@ public final class RequestOptions {
     this.headers = Map.copyOf(b.headers);
   }
 
-  /** Returns options with nothing set. */
+  /**
+   * Returns options with nothing set.
+   *
+   * @return options with nothing set
+   */
   public static RequestOptions none() {
     return NONE;
   }
 
-  /** Returns a new builder. */
+  /**
+   * Returns a new builder.
+   *
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** Returns a builder with this object's path variables and headers, but no key or intent. */
+  /**
+   * Returns a builder with this object's path variables and headers, but no key or intent.
+   *
+   * @return a builder with this object's path variables and headers, but no key or intent
+   */
   public Builder toBuilder() {
     Builder b = new Builder();
     b.pathParams.putAll(pathParams);
@@ -61,27 +73,47 @@ public final class RequestOptions {
     return b;
   }
 
-  /** Returns the caller's key, or {@code null} when the SDK mints one. */
+  /**
+   * Returns the caller's key, or {@code null} when the SDK mints one.
+   *
+   * @return the caller's key, or {@code null} when the SDK mints one
+   */
   public IdempotencyKey idempotencyKey() {
     return idempotencyKey;
   }
 
-  /** Returns the intent id, or {@code null}. */
+  /**
+   * Returns the intent id, or {@code null}.
+   *
+   * @return the intent id, or {@code null}
+   */
   public String intentId() {
     return intentId;
   }
 
-  /** Returns the listed intent these options re-drive, or {@code null}. */
+  /**
+   * Returns the listed intent these options re-drive, or {@code null}.
+   *
+   * @return the listed intent these options re-drive, or {@code null}
+   */
   public IntentRecord redrive() {
     return redrive;
   }
 
-  /** Returns the path variables. */
+  /**
+   * Returns the path variables.
+   *
+   * @return the path variables
+   */
   public Map<String, String> pathParams() {
     return pathParams;
   }
 
-  /** Returns the extra headers. */
+  /**
+   * Returns the extra headers.
+   *
+   * @return the extra headers
+   */
   public Map<String, String> headers() {
     return headers;
   }
@@ -100,6 +132,8 @@ public final class RequestOptions {
      * Uses the caller's own key, validated now (before any I/O). Default: none, a random UUID v4 is
      * minted per intent.
      *
+     * @param key the key
+     * @return this builder
      * @throws IllegalArgumentException if the key is not 1–255 visible ASCII characters
      */
     public Builder idempotencyKey(String key) {
@@ -107,7 +141,12 @@ public final class RequestOptions {
       return this;
     }
 
-    /** Uses the caller's own key. Default: none. */
+    /**
+     * Uses the caller's own key. Default: none.
+     *
+     * @param key the key
+     * @return this builder
+     */
     public Builder idempotencyKey(IdempotencyKey key) {
       this.idempotencyKey = Objects.requireNonNull(key, "key");
       return this;
@@ -117,6 +156,8 @@ public final class RequestOptions {
      * Names the logical operation, e.g. {@code "order-123/charge"}, so that every call with this id
      * reuses one key. Default: none.
      *
+     * @param id the id
+     * @return this builder
      * @throws IllegalArgumentException if blank, longer than 255 characters, not well-formed
      *     Unicode (an unpaired surrogate) or with control characters
      */
@@ -135,6 +176,9 @@ public final class RequestOptions {
      * <pre>{@code
      * client.execute(CREATE_CHARGE, params, RequestOptions.builder().redrive(intent).build());
      * }</pre>
+     *
+     * @param intent the intent
+     * @return this builder
      */
     public Builder redrive(IntentRecord intent) {
       Objects.requireNonNull(intent, "intent");
@@ -144,7 +188,13 @@ public final class RequestOptions {
       return this;
     }
 
-    /** Sets a path variable, e.g. {@code pathParam("id", "ch_1")} for {@code /v1/charges/{id}}. */
+    /**
+     * Sets a path variable, e.g. {@code pathParam("id", "ch_1")} for {@code /v1/charges/{id}}.
+     *
+     * @param name the name
+     * @param value the value
+     * @return this builder
+     */
     public Builder pathParam(String name, String value) {
       pathParams.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
       return this;
@@ -154,6 +204,9 @@ public final class RequestOptions {
      * Adds a header to every attempt, validated now: before anything is recorded or sent. The
      * idempotency key and request id headers cannot be set this way. Default: none.
      *
+     * @param name the name
+     * @param value the value
+     * @return this builder
      * @throws IllegalArgumentException for {@code Idempotency-Key} or {@code X-Request-Id}, a name
      *     that is not 1 or more visible ASCII characters (without {@code :}), or a value with
      *     characters other than tab and printable ASCII (CR, LF, non-ASCII); the message names the
@@ -175,6 +228,7 @@ public final class RequestOptions {
     /**
      * Returns the options.
      *
+     * @return the options
      * @throws IllegalArgumentException if another intent id or key was set after {@link #redrive}
      */
     public RequestOptions build() {

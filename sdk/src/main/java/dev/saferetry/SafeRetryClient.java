@@ -41,7 +41,11 @@ public final class SafeRetryClient implements AutoCloseable {
     this.core = core;
   }
 
-  /** Returns a builder with all defaults. */
+  /**
+   * Returns a builder with all defaults.
+   *
+   * @return a builder with all defaults
+   */
   public static SafeRetryClientBuilder builder() {
     return new SafeRetryClientBuilder();
   }
@@ -133,6 +137,8 @@ public final class SafeRetryClient implements AutoCloseable {
    * abandoned through this client. A store shared by several tenants lists all of them through
    * {@link KeyStore#pending()}.
    *
+   * @return this client's tenant's intents whose outcome is unknown — recorded before sending and
+   *     never completed — oldest first
    * @throws dev.saferetry.idempotency.KeyStoreException if the store cannot be read
    */
   public List<IntentRecord> pendingIntents() {
@@ -157,6 +163,8 @@ public final class SafeRetryClient implements AutoCloseable {
    * Forgets this client's intent {@code intentId} of operation {@code op}, so its next call mints a
    * new key. Use only after reconciling its outcome with the provider.
    *
+   * @param op the operation the intent belongs to
+   * @param intentId the intent id
    * @return whether an intent was removed
    * @throws IllegalArgumentException if the intent id is not acceptable
    * @throws dev.saferetry.idempotency.KeyStoreException if the removal could not be made durable

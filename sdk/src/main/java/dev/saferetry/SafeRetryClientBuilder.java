@@ -98,6 +98,8 @@ public final class SafeRetryClientBuilder {
    * The API's base URL, e.g. {@code https://api.example.com}. Required. A query string is kept and
    * sent, but never printed; user info ({@code user:password@}) is refused by {@link #build()}.
    *
+   * @param url the base URL
+   * @return this builder
    * @throws IllegalArgumentException if it is not an absolute http or https URL (the message does
    *     not repeat it)
    */
@@ -110,6 +112,9 @@ public final class SafeRetryClientBuilder {
    * The API key, sent as {@code Authorization: Bearer <key>}: 1 to 4,096 visible ASCII characters,
    * checked by {@link #build()}. Never logged or printed, and masked wherever a server echoes it
    * (error fields, request ids). Default: none.
+   *
+   * @param key the key
+   * @return this builder
    */
   public SafeRetryClientBuilder apiKey(String key) {
     this.apiKey = key;
@@ -126,6 +131,9 @@ public final class SafeRetryClientBuilder {
    * Retry-After: 0}, a 421, an interceptor calling {@code proceed} twice), which is refused before
    * it is written. Default: a client with 10 s connect, 30 s read and 30 s write timeouts, owned by
    * the SDK.
+   *
+   * @param client the client
+   * @return this builder
    */
   public SafeRetryClientBuilder okHttpClient(OkHttpClient client) {
     this.okHttpClient = Objects.requireNonNull(client, "okHttpClient");
@@ -134,25 +142,43 @@ public final class SafeRetryClientBuilder {
 
   /**
    * The caller's Jackson mapper; a copy is used that ignores unknown fields. Default: a new one.
+   *
+   * @param mapper the mapper
+   * @return this builder
    */
   public SafeRetryClientBuilder objectMapper(ObjectMapper mapper) {
     this.objectMapper = Objects.requireNonNull(mapper, "objectMapper");
     return this;
   }
 
-  /** Where the key goes. Default: {@link KeyPlacement#header()} ({@code Idempotency-Key}). */
+  /**
+   * Where the key goes. Default: {@link KeyPlacement#header()} ({@code Idempotency-Key}).
+   *
+   * @param placement the placement
+   * @return this builder
+   */
   public SafeRetryClientBuilder keyPlacement(KeyPlacement placement) {
     this.keyPlacement = Objects.requireNonNull(placement, "keyPlacement");
     return this;
   }
 
-  /** Where intents' keys are kept. Default: a new {@link InMemoryKeyStore}. */
+  /**
+   * Where intents' keys are kept. Default: a new {@link InMemoryKeyStore}.
+   *
+   * @param store the store
+   * @return this builder
+   */
   public SafeRetryClientBuilder keyStore(KeyStore store) {
     this.keyStore = Objects.requireNonNull(store, "keyStore");
     return this;
   }
 
-  /** The tenant that scopes intent ids. Default: {@value IntentScope#DEFAULT_TENANT}. */
+  /**
+   * The tenant that scopes intent ids. Default: {@value IntentScope#DEFAULT_TENANT}.
+   *
+   * @param tenantName the tenant name
+   * @return this builder
+   */
   public SafeRetryClientBuilder tenant(String tenantName) {
     this.tenant = Objects.requireNonNull(tenantName, "tenant");
     return this;
@@ -162,25 +188,43 @@ public final class SafeRetryClientBuilder {
    * How long an intent's key is kept and reused. Keep this no longer than the server keeps keys (24
    * h is the common floor). Must be positive and at most {@link IntentRecord#MAX_RETENTION}
    * (checked by {@link #build()}). Default: 24 h.
+   *
+   * @param retention the retention
+   * @return this builder
    */
   public SafeRetryClientBuilder intentRetention(Duration retention) {
     this.intentRetention = Objects.requireNonNull(retention, "intentRetention");
     return this;
   }
 
-  /** Attempts, backoff, deadline and hint ceiling. Default: {@link RetryPolicy#defaults()}. */
+  /**
+   * Attempts, backoff, deadline and hint ceiling. Default: {@link RetryPolicy#defaults()}.
+   *
+   * @param policy the policy
+   * @return this builder
+   */
   public SafeRetryClientBuilder retryPolicy(RetryPolicy policy) {
     this.retryPolicy = Objects.requireNonNull(policy, "retryPolicy");
     return this;
   }
 
-  /** What is retried. Default: {@link RetryClassifier#standard()}. */
+  /**
+   * What is retried. Default: {@link RetryClassifier#standard()}.
+   *
+   * @param c the classifier
+   * @return this builder
+   */
   public SafeRetryClientBuilder retryClassifier(RetryClassifier c) {
     this.classifier = Objects.requireNonNull(c, "retryClassifier");
     return this;
   }
 
-  /** The circuit breaker. Default: {@link BreakerPolicy#defaults()}. */
+  /**
+   * The circuit breaker. Default: {@link BreakerPolicy#defaults()}.
+   *
+   * @param policy the policy
+   * @return this builder
+   */
   public SafeRetryClientBuilder breakerPolicy(BreakerPolicy policy) {
     this.breakerPolicy = Objects.requireNonNull(policy, "breakerPolicy");
     return this;
@@ -189,37 +233,65 @@ public final class SafeRetryClientBuilder {
   /**
    * The client-wide retry budget, shared by all its calls. Default: {@link
    * RetryBudgetPolicy#defaults()} (20 tokens, 1 per retry, 0.1 back per success).
+   *
+   * @param policy the policy
+   * @return this builder
    */
   public SafeRetryClientBuilder retryBudget(RetryBudgetPolicy policy) {
     this.retryBudget = Objects.requireNonNull(policy, "retryBudget");
     return this;
   }
 
-  /** Observes attempts, retries and breaker changes. Default: none. */
+  /**
+   * Observes attempts, retries and breaker changes. Default: none.
+   *
+   * @param l the listener
+   * @return this builder
+   */
   public SafeRetryClientBuilder listener(SafeRetryListener l) {
     this.listener = Objects.requireNonNull(l, "listener");
     return this;
   }
 
-  /** The clock for deadlines, hints, intents and the breaker. Default: the UTC system clock. */
+  /**
+   * The clock for deadlines, hints, intents and the breaker. Default: the UTC system clock.
+   *
+   * @param c the clock
+   * @return this builder
+   */
   public SafeRetryClientBuilder clock(Clock c) {
     this.clock = Objects.requireNonNull(c, "clock");
     return this;
   }
 
-  /** How the client waits between attempts. Default: {@link Sleeper#system()}. */
+  /**
+   * How the client waits between attempts. Default: {@link Sleeper#system()}.
+   *
+   * @param s the sleeper
+   * @return this builder
+   */
   public SafeRetryClientBuilder sleeper(Sleeper s) {
     this.sleeper = Objects.requireNonNull(s, "sleeper");
     return this;
   }
 
-  /** The jitter source, returning values in [0, 1). Default: a {@link SecureRandom}. */
+  /**
+   * The jitter source, returning values in [0, 1). Default: a {@link SecureRandom}.
+   *
+   * @param random returns values in [0, 1)
+   * @return this builder
+   */
   public SafeRetryClientBuilder jitter(DoubleSupplier random) {
     this.jitter = Objects.requireNonNull(random, "jitter");
     return this;
   }
 
-  /** The largest 2xx body read; at least 1. Default: 8 MiB. */
+  /**
+   * The largest 2xx body read; at least 1. Default: 8 MiB.
+   *
+   * @param bytes the largest 2xx body, in bytes
+   * @return this builder
+   */
   public SafeRetryClientBuilder maxResponseBytes(long bytes) {
     this.maxResponseBytes = bytes;
     return this;
@@ -271,6 +343,9 @@ public final class SafeRetryClientBuilder {
   /**
    * The client's name in logs, metrics and thread names: printable ASCII. Default: {@code
    * saferetry}.
+   *
+   * @param clientName the client name
+   * @return this builder
    */
   public SafeRetryClientBuilder name(String clientName) {
     this.name = Objects.requireNonNull(clientName, "name");
@@ -280,6 +355,7 @@ public final class SafeRetryClientBuilder {
   /**
    * Builds the client.
    *
+   * @return the client
    * @throws IllegalStateException if {@code baseUrl} was not set
    * @throws IllegalArgumentException naming the first bad parameter (never echoing a secret)
    */

@@ -13,6 +13,7 @@ import dev.saferetry.internal.Errors;
 public sealed class CallFailedException extends SafeRetryException permits ApiException {
   private static final long serialVersionUID = 1L;
 
+  /** Why the call failed. */
   private final FailedReason reason;
 
   CallFailedException(FailedReason reason, String message, Errors.Trail trail, Throwable cause) {

@@ -18,7 +18,9 @@ import java.util.Optional;
 public final class OutcomeUnknownException extends SafeRetryException {
   private static final long serialVersionUID = 1L;
 
+  /** Why the outcome is unknown. */
   private final UnknownReason reason;
+
   private final transient Duration retryAfter;
 
   OutcomeUnknownException(

@@ -17,9 +17,17 @@ import dev.saferetry.Outcome;
  */
 public sealed interface Reason permits FailedReason, UnknownReason, SucceededReason {
 
-  /** Returns the outcome every call that ends for this reason has. */
+  /**
+   * Returns the outcome every call that ends for this reason has.
+   *
+   * @return the outcome every call that ends for this reason has
+   */
   Outcome outcome();
 
-  /** Returns the constant's name, e.g. {@code "DEADLINE_EXCEEDED"}. */
+  /**
+   * Returns the constant's name, e.g. {@code "DEADLINE_EXCEEDED"}.
+   *
+   * @return the constant's name, for example {@code "DEADLINE_EXCEEDED"}
+   */
   String name();
 }

@@ -15,7 +15,10 @@ import dev.saferetry.internal.Errors;
 public final class ResponseBodyException extends SafeRetryException {
   private static final long serialVersionUID = 1L;
 
+  /** Why the body could not be read. */
   private final SucceededReason reason;
+
+  /** The 2xx status. */
   private final int status;
 
   ResponseBodyException(

@@ -46,7 +46,10 @@ public abstract sealed class SafeRetryException extends RuntimeException
   }
 
   private final transient IdempotencyKey key;
+
+  /** The intent id of the call, or null. */
   private final String intentId;
+
   private final transient List<Attempt> attempts;
 
   SafeRetryException(String message, Errors.Trail trail, Throwable cause) {

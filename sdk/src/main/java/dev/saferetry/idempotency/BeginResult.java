@@ -9,9 +9,10 @@ import java.util.Objects;
  * comparing records afterwards, so a store that does not round-trip every field exactly (a database
  * column with microsecond precision, say) still reports it truthfully.
  *
+ * <p>Instances are immutable and thread-safe.
+ *
  * @param record the stored record: the candidate when {@code created}, otherwise the existing one
  * @param created whether the store recorded the caller's candidate in this call
- *     <p>Instances are immutable and thread-safe.
  */
 public record BeginResult(IntentRecord record, boolean created) {
 

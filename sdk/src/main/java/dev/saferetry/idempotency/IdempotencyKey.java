@@ -18,8 +18,9 @@ import java.util.UUID;
  * IdempotencyKey own = IdempotencyKey.of("order-123-charge-1");
  * }</pre>
  *
+ * <p>Instances are immutable and thread-safe.
+ *
  * @param value the key as sent on the wire (without any quoting)
- *     <p>Instances are immutable and thread-safe.
  */
 public record IdempotencyKey(String value) {
   /** The longest key accepted, in characters. */

@@ -11,6 +11,8 @@ import java.util.Objects;
  * <p>Every text field must be text a store can keep exactly (well-formed Unicode: no unpaired
  * surrogate), so that the record read back after a restart is the record written.
  *
+ * <p>Instances are immutable and thread-safe.
+ *
  * @param scope the tenant and operation the intent id is unique in
  * @param intentId the caller's name for the logical operation, e.g. {@code "order-123/charge"}
  * @param key the idempotency key minted for the intent
@@ -20,7 +22,6 @@ import java.util.Objects;
  * @param expiresAt when the record stops protecting the intent (created plus retention)
  * @param status the HTTP status of the definitive answer, or 0 while {@link IntentState#PENDING}
  * @param resourceId the id of the resource the answer created, or {@code null}
- *     <p>Instances are immutable and thread-safe.
  */
 public record IntentRecord(
     IntentScope scope,

@@ -9,9 +9,10 @@ package dev.saferetry.idempotency;
  * well-formed Unicode (no unpaired surrogate), no control characters, at most {@value
  * #MAX_TENANT_LENGTH} and {@value #MAX_OPERATION_LENGTH} characters.
  *
+ * <p>Instances are immutable and thread-safe.
+ *
  * @param tenant the tenant, never blank; the client's default is {@value #DEFAULT_TENANT}
  * @param operation the operation name, never blank
- *     <p>Instances are immutable and thread-safe.
  */
 public record IntentScope(String tenant, String operation) {
   /** The tenant used when a client is not configured with one. */

@@ -119,12 +119,19 @@ public final class ClientSettings {
     return AsyncIo.defaultConcurrency();
   }
 
-  /** The client the SDK creates when the caller brings none: 10 s connect, 30 s read and write. */
+  /**
+   * The client the SDK creates when the caller brings none: 10 s connect, 30 s read and write.
+   * OkHttp's fast fallback (racing connects to several addresses) is off: it runs each racing
+   * connect on a platform thread of OkHttp's own, so thousands of calls connecting at once would
+   * start as many platform threads; without it a call connects on its own thread (a virtual thread
+   * for {@code executeAsync} on JDK 21 and newer), trying the addresses in order.
+   */
   static OkHttpClient defaultHttpClient() {
     return new OkHttpClient.Builder()
         .connectTimeout(Duration.ofSeconds(10))
         .readTimeout(Duration.ofSeconds(30))
         .writeTimeout(Duration.ofSeconds(30))
+        .fastFallback(false)
         .build();
   }
 }

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 /**
  * A charge as the payments API returns it. Unknown fields in the response are ignored.
  *
+ * <p>Instances are immutable and thread-safe.
+ *
  * @param id the charge id, e.g. {@code ch_...}
  * @param object always {@code "charge"}
  * @param amount the amount in minor units (cents)
@@ -14,7 +16,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param description the caller's description, or null
  * @param customer the customer id, or null
  * @param created creation time in epoch seconds
- *     <p>Instances are immutable and thread-safe.
  */
 public record Charge(
     String id,

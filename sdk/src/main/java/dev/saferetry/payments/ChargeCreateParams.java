@@ -8,11 +8,12 @@ import java.util.Objects;
  * The parameters of a new charge. Money is an amount in minor units plus a currency, never a
  * floating-point number.
  *
+ * <p>Instances are immutable and thread-safe.
+ *
  * @param amount the amount in minor units, positive
  * @param currency a three-letter ISO 4217 code; stored lower case
  * @param description a description, or null
  * @param customer a customer id, or null
- *     <p>Instances are immutable and thread-safe.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ChargeCreateParams(
@@ -21,6 +22,10 @@ public record ChargeCreateParams(
   /**
    * Validates the parameters.
    *
+   * @param amount the amount in minor units, positive
+   * @param currency a three-letter ISO 4217 code; stored lower case
+   * @param description a description, or null
+   * @param customer a customer id, or null
    * @throws IllegalArgumentException if the amount is not positive or the currency is not three
    *     letters
    */
@@ -35,7 +40,13 @@ public record ChargeCreateParams(
     currency = currency.toLowerCase(Locale.ROOT);
   }
 
-  /** Returns parameters with only amount and currency. */
+  /**
+   * Returns parameters with only amount and currency.
+   *
+   * @param amount the amount
+   * @param currency the currency
+   * @return parameters with only amount and currency
+   */
   public static ChargeCreateParams of(long amount, String currency) {
     return new ChargeCreateParams(amount, currency, null, null);
   }

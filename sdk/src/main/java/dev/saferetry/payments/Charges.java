@@ -29,24 +29,42 @@ public final class Charges {
   /**
    * Creates a charge; see {@link SafeRetryClient#execute} for retries and errors.
    *
+   * @param params what to create
    * @param options the intent id or key; {@link RequestOptions#none()} for a one-off intent
+   * @return the charge, with the key and every attempt
    */
   public CallResult<Charge> create(ChargeCreateParams params, RequestOptions options) {
     return client.execute(CREATE, params, options);
   }
 
-  /** Creates a charge as its own intent with a fresh key. */
+  /**
+   * Creates a charge as its own intent with a fresh key.
+   *
+   * @param params what to create
+   * @return the charge, with the key and every attempt
+   */
   public CallResult<Charge> create(ChargeCreateParams params) {
     return create(params, RequestOptions.none());
   }
 
-  /** Creates a charge asynchronously, with the same semantics as {@link #create}. */
+  /**
+   * Creates a charge asynchronously, with the same semantics as {@link #create}.
+   *
+   * @param params what to create
+   * @param options the options
+   * @return the future charge
+   */
   public CompletableFuture<CallResult<Charge>> createAsync(
       ChargeCreateParams params, RequestOptions options) {
     return client.executeAsync(CREATE, params, options);
   }
 
-  /** Reads a charge by id. GETs carry no idempotency key. */
+  /**
+   * Reads a charge by id. GETs carry no idempotency key.
+   *
+   * @param id the id
+   * @return the charge
+   */
   public CallResult<Charge> retrieve(String id) {
     return client.execute(RETRIEVE, null, RequestOptions.builder().pathParam("id", id).build());
   }

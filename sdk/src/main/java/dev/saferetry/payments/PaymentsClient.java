@@ -20,19 +20,31 @@ public final class PaymentsClient {
   private final Charges charges;
   private final Refunds refunds;
 
-  /** Creates the API on a client. */
+  /**
+   * Creates the API on a client.
+   *
+   * @param client the client
+   */
   public PaymentsClient(SafeRetryClient client) {
     Objects.requireNonNull(client, "client");
     this.charges = new Charges(client);
     this.refunds = new Refunds(client);
   }
 
-  /** Returns the charges API. */
+  /**
+   * Returns the charges API.
+   *
+   * @return the charges API
+   */
   public Charges charges() {
     return charges;
   }
 
-  /** Returns the refunds API. */
+  /**
+   * Returns the refunds API.
+   *
+   * @return the refunds API
+   */
   public Refunds refunds() {
     return refunds;
   }

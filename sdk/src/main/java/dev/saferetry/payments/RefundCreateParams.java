@@ -5,15 +5,18 @@ import java.util.Objects;
 /**
  * The parameters of a new refund.
  *
+ * <p>Instances are immutable and thread-safe.
+ *
  * @param charge the id of the charge to refund
  * @param amount the amount in minor units, positive
- *     <p>Instances are immutable and thread-safe.
  */
 public record RefundCreateParams(String charge, long amount) {
 
   /**
    * Validates the parameters.
    *
+   * @param charge the id of the charge to refund
+   * @param amount the amount in minor units, positive
    * @throws IllegalArgumentException if the charge id is blank or the amount is not positive
    */
   public RefundCreateParams {

@@ -21,12 +21,23 @@ public final class Refunds {
     this.client = client;
   }
 
-  /** Creates a refund; see {@link SafeRetryClient#execute} for retries and errors. */
+  /**
+   * Creates a refund; see {@link SafeRetryClient#execute} for retries and errors.
+   *
+   * @param params what to create
+   * @param options the options
+   * @return the refund, with the key and every attempt
+   */
   public CallResult<Refund> create(RefundCreateParams params, RequestOptions options) {
     return client.execute(CREATE, params, options);
   }
 
-  /** Creates a refund as its own intent with a fresh key. */
+  /**
+   * Creates a refund as its own intent with a fresh key.
+   *
+   * @param params what to create
+   * @return the refund, with the key and every attempt
+   */
   public CallResult<Refund> create(RefundCreateParams params) {
     return create(params, RequestOptions.none());
   }

@@ -9,15 +9,23 @@ import java.util.TreeMap;
 /**
  * The HTTP answer to one attempt, as a {@link RetryClassifier} sees it.
  *
+ * <p>Instances are immutable and thread-safe.
+ *
  * @param status the HTTP status code
  * @param headers the response headers; names are matched case-insensitively by {@link #header}
  * @param errorBody the body of a non-2xx answer as text (at most 64 KiB), or {@code ""}; for a 2xx
  *     answer always {@code ""}
- *     <p>Instances are immutable and thread-safe.
  */
 public record AttemptResponse(int status, Map<String, List<String>> headers, String errorBody) {
 
-  /** Validates and copies. */
+  /**
+   * Validates and copies.
+   *
+   * @param status the HTTP status code
+   * @param headers the response headers; names are matched case-insensitively by {@link #header}
+   * @param errorBody the body of a non-2xx answer as text (at most 64 KiB), or {@code ""}; for a
+   *     2xx answer always {@code ""}
+   */
   public AttemptResponse {
     if (status < 100 || status > 599) {
       throw new IllegalArgumentException("status out of range: " + status);
@@ -28,13 +36,22 @@ public record AttemptResponse(int status, Map<String, List<String>> headers, Str
     errorBody = Objects.requireNonNullElse(errorBody, "");
   }
 
-  /** Returns the first value of a header, or {@code null} when absent. */
+  /**
+   * Returns the first value of a header, or {@code null} when absent.
+   *
+   * @param name the name
+   * @return the first value of a header, or {@code null} when absent
+   */
   public String header(String name) {
     List<String> values = headers.get(name.toLowerCase(Locale.ROOT));
     return values == null || values.isEmpty() ? null : values.get(0);
   }
 
-  /** Returns whether the status is 2xx. */
+  /**
+   * Returns whether the status is 2xx.
+   *
+   * @return whether the status is 2xx
+   */
   public boolean isSuccessful() {
     return status >= 200 && status < 300;
   }

@@ -27,13 +27,27 @@ package dev.saferetry.resilience;
  */
 public interface RetryClassifier {
 
-  /** Classifies an HTTP answer. */
+  /**
+   * Classifies an HTTP answer.
+   *
+   * @param response the response
+   * @return the verdict
+   */
   Verdict classify(AttemptResponse response);
 
-  /** Classifies a failure below HTTP. */
+  /**
+   * Classifies a failure below HTTP.
+   *
+   * @param failure the failure
+   * @return the verdict
+   */
   Verdict classify(TransportFailure failure);
 
-  /** Returns the standard rules; see {@link StandardRetryClassifier}. */
+  /**
+   * Returns the standard rules; see {@link StandardRetryClassifier}.
+   *
+   * @return the standard rules; see {@link StandardRetryClassifier}
+   */
   static RetryClassifier standard() {
     return StandardRetryClassifier.INSTANCE;
   }

@@ -42,7 +42,12 @@ public final class StandardRetryClassifier implements RetryClassifier {
     return failure == TransportFailure.OTHER ? Verdict.FAIL : Verdict.RETRY;
   }
 
-  /** Returns whether a status is one of 408, 409, 429, 500, 502, 503, 504. */
+  /**
+   * Returns whether a status is one of 408, 409, 429, 500, 502, 503, 504.
+   *
+   * @param status the status
+   * @return whether a status is one of 408, 409, 429, 500, 502, 503, 504
+   */
   public static boolean isRetryableStatus(int status) {
     switch (status) {
       case 408:
@@ -61,6 +66,9 @@ public final class StandardRetryClassifier implements RetryClassifier {
   /**
    * Returns whether the circuit breaker counts a status as a failure: 429 and 500, 502, 503, 504.
    * Other 4xx prove the server is up and count as successes.
+   *
+   * @param status the status
+   * @return whether the circuit breaker counts a status as a failure: 429 and 500, 502, 503, 504
    */
   public static boolean isBreakerFailure(int status) {
     return status == 429 || status == 500 || status == 502 || status == 503 || status == 504;

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -86,7 +87,11 @@ public final class AsyncBenchmark {
       }
       CompletableFuture<Void> all =
           CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new));
-      while (!all.isDone()) {
+      Map<String, Integer> kinds = new TreeMap<>();
+      for (int tick = 0; !all.isDone(); tick++) {
+        if (tick % 10 == 0) {
+          threadKinds(kinds);
+        }
         peakInFlight = Math.max(peakInFlight, inFlight.get());
         peakHeap = Math.max(peakHeap, memory.getHeapMemoryUsage().getUsed());
         try {
@@ -107,6 +112,7 @@ public final class AsyncBenchmark {
           peakHeap - heapBefore,
           threads,
           startedBefore);
+      System.out.println("  platform threads seen, most at once, by name: " + kinds);
     }
   }
 
@@ -141,6 +147,15 @@ public final class AsyncBenchmark {
         threads.getTotalStartedThreadCount() - startedBefore);
     System.out.printf(r, "  platform threads live (peak)    %d%n", threads.getPeakThreadCount());
     System.out.printf(r, "  heap in use, peak above start   %.1f MiB%n", heapGrowth / 1048576.0);
+  }
+
+  /** Counts live platform threads by name with digits folded, keeping each name's maximum. */
+  private static void threadKinds(Map<String, Integer> kinds) {
+    Map<String, Integer> now = new TreeMap<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      now.merge(t.getName().replaceAll("[0-9]+", "#"), 1, Integer::sum);
+    }
+    now.forEach((name, n) -> kinds.merge(name, n, Math::max));
   }
 
   private static Process startServer(String delayMs) throws Exception {

@@ -1,0 +1,40 @@
+package dev.saferetry.examples.readme;
+
+import dev.saferetry.CallResult;
+import dev.saferetry.RequestOptions;
+import dev.saferetry.SafeRetryClient;
+import dev.saferetry.error.CallFailedException;
+import dev.saferetry.error.OutcomeUnknownException;
+import dev.saferetry.error.ResponseBodyException;
+import dev.saferetry.payments.Charge;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.PaymentsClient;
+
+public class Checkout {
+  public static void main(String[] args) {
+    // One client per API, shared by the whole service; the API key is never logged.
+    try (SafeRetryClient client =
+        SafeRetryClient.builder()
+            .baseUrl("https://api.example.com")
+            .apiKey(System.getenv("PAYMENTS_API_KEY"))
+            .build()) {
+      PaymentsClient payments = new PaymentsClient(client);
+      // The intent id names the logical operation: every call with it reuses one key.
+      RequestOptions intent = RequestOptions.builder().intentId("order-123/charge").build();
+      ChargeCreateParams params = new ChargeCreateParams(1999, "eur", "order 123", null);
+      try {
+        CallResult<Charge> charge = payments.charges().create(params, intent);
+        System.out.println("charged " + charge.value().id() + " with key " + charge.key());
+      } catch (OutcomeUnknownException e) {
+        // UNKNOWN: the charge may exist. Retry the same intent later: same key, at most one charge.
+        System.out.println("retry later: " + e.reason() + ", key " + e.key());
+      } catch (CallFailedException e) {
+        // FAILED: nothing was charged (declined, invalid, unauthorised, or never sent).
+        System.out.println("not charged: " + e.reason() + " " + e.getMessage());
+      } catch (ResponseBodyException e) {
+        // SUCCEEDED, but the body was unreadable: the charge exists; the same intent replays it.
+        System.out.println("charged; the answer was unreadable: " + e.reason());
+      }
+    }
+  }
+}
