@@ -3,6 +3,8 @@ package dev.saferetry.internal.jdbc;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
@@ -16,7 +18,8 @@ import java.util.function.Function;
  * <p>More than one writer slot keeps one slow batch (one that waits for a row another transaction
  * holds, say) from holding up every other caller.
  *
- * <p>Thread-safe.
+ * <p>Waiting callers park on a {@link ReentrantLock} condition rather than a monitor, so that a
+ * caller on a virtual thread never pins its carrier while it waits. Thread-safe.
  */
 public final class Combiner<I, O> {
   private static final class Slot<I, O> {
@@ -35,6 +38,8 @@ public final class Combiner<I, O> {
   private final int writers;
   private final Function<List<I>, List<O>> write;
   private final ArrayDeque<Slot<I, O>> queue = new ArrayDeque<>();
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition changed = lock.newCondition();
   private int busy;
 
   /**
@@ -53,15 +58,19 @@ public final class Combiner<I, O> {
   public O submit(I item) {
     Slot<I, O> mine = new Slot<>(item);
     boolean interrupted = false;
-    synchronized (this) {
+    lock.lock();
+    try {
       queue.add(mine);
+    } finally {
+      lock.unlock();
     }
     while (true) {
       List<Slot<I, O>> batch;
-      synchronized (this) {
+      lock.lock();
+      try {
         while (!mine.done && (mine.taken || busy >= writers)) {
           try {
-            wait();
+            changed.await();
           } catch (InterruptedException e) {
             interrupted = true; // the item may be in a write already: see it through
           }
@@ -71,11 +80,16 @@ public final class Combiner<I, O> {
         }
         busy++;
         batch = take();
+      } finally {
+        lock.unlock();
       }
       writeBatch(batch);
-      synchronized (this) {
+      lock.lock();
+      try {
         busy--;
-        notifyAll();
+        changed.signalAll();
+      } finally {
+        lock.unlock();
       }
     }
     if (interrupted) {
@@ -109,13 +123,16 @@ public final class Combiner<I, O> {
     } catch (Error e) { // never leave the batch's other callers waiting
       failure = new IllegalStateException("writing a batch failed", e);
     }
-    synchronized (this) {
+    lock.lock();
+    try {
       for (int i = 0; i < batch.size(); i++) {
         Slot<I, O> s = batch.get(i);
         s.failure = failure;
         s.result = results == null ? null : results.get(i);
         s.done = true;
       }
+    } finally {
+      lock.unlock();
     }
   }
 }
