@@ -10,7 +10,6 @@ import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.internal.ClientConfig;
 import dev.saferetry.internal.ClientCore;
 import dev.saferetry.internal.ClientSettings;
-import dev.saferetry.internal.Json;
 import dev.saferetry.internal.Redaction;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryBudgetPolicy;
@@ -380,7 +379,7 @@ public final class SafeRetryClientBuilder {
             baseUrl,
             apiKey,
             okHttpClient,
-            Json.lenientCopy(objectMapper),
+            ClientSettings.lenientMapper(objectMapper),
             keyPlacement,
             keyStore == null ? new InMemoryKeyStore() : keyStore,
             tenant,

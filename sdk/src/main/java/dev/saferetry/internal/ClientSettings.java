@@ -1,5 +1,6 @@
 package dev.saferetry.internal;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.saferetry.idempotency.KeyPlacement;
 import java.time.Duration;
 import okhttp3.Authenticator;
@@ -109,6 +110,11 @@ public final class ClientSettings {
           "the OkHttpClient's authenticator is not used: a 401 ends the call as ApiException;"
               + " put credentials on every request (apiKey or an interceptor)");
     }
+  }
+
+  /** Returns a copy of the caller's mapper (or a new one) that never fails on unknown fields. */
+  public static ObjectMapper lenientMapper(ObjectMapper callers) {
+    return Json.lenientCopy(callers);
   }
 
   /**

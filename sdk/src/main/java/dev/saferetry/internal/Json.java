@@ -9,7 +9,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 
 /** JSON chores: the client's mapper, error bodies, resource ids. */
-public final class Json {
+final class Json {
   /** Per response class: the accessor of a record component that holds JSON field "id". */
   private static final ClassValue<Method> ID_ACCESSOR =
       new ClassValue<>() {
@@ -36,7 +36,7 @@ public final class Json {
   private Json() {}
 
   /** Returns a mapper that never fails on unknown fields: a copy, so the caller's is untouched. */
-  public static ObjectMapper lenientCopy(ObjectMapper mapper) {
+  static ObjectMapper lenientCopy(ObjectMapper mapper) {
     ObjectMapper base = mapper == null ? new ObjectMapper() : mapper.copy();
     return base.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
   }

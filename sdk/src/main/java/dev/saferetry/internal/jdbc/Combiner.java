@@ -21,7 +21,7 @@ import java.util.function.Function;
  * <p>Waiting callers park on a {@link ReentrantLock} condition rather than a monitor, so that a
  * caller on a virtual thread never pins its carrier while it waits. Thread-safe.
  */
-public final class Combiner<I, O> {
+final class Combiner<I, O> {
   private static final class Slot<I, O> {
     final I item;
     boolean taken;

@@ -27,7 +27,7 @@ import java.util.function.IntFunction;
  *
  * <p>Thread-safe.
  */
-public final class PostgresBatch {
+final class PostgresBatch {
   /** The most rows one statement writes (18 parameters each). */
   public static final int MAX_ROWS = 64;
 

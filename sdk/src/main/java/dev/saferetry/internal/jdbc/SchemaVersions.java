@@ -20,7 +20,7 @@ import java.util.function.IntFunction;
  *
  * <p>Thread-safe: all state is in the database.
  */
-public final class SchemaVersions {
+final class SchemaVersions {
   /** The version table's name. */
   public static final String TABLE = "saferetry_schema";
 
