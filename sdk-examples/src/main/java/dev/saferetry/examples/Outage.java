@@ -64,7 +64,8 @@ public final class Outage {
         } catch (OutcomeUnknownException e) {
           // Retries ran out, or the breaker opened after an attempt: the charge may exist.
           System.out.printf(
-              "round %d: outcome UNKNOWN (%s); intent pending, key %s%n", round, e.reason(), e.key());
+              "round %d: outcome UNKNOWN (%s); intent pending, key %s%n",
+              round, e.reason(), e.key());
         } catch (CallFailedException e) {
           if (e.reason() != FailedReason.CIRCUIT_OPEN) {
             throw e; // a definitive answer: waiting will not change it

@@ -4,7 +4,7 @@ import dev.saferetry.Attempt;
 import dev.saferetry.event.AttemptFinished;
 import dev.saferetry.event.BreakerState;
 import dev.saferetry.event.BreakerStateChanged;
-import dev.saferetry.event.GaveUp;
+import dev.saferetry.event.CallFinished;
 import dev.saferetry.event.RetryScheduled;
 import dev.saferetry.event.SafeRetryListener;
 import io.micrometer.core.instrument.Counter;
@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *   <li>{@code saferetry.attempts}: a timer per operation and result (HTTP status or transport
  *       failure), one recording per attempt on the wire;
  *   <li>{@code saferetry.retries}: a counter per operation and whether the server set the delay;
- *   <li>{@code saferetry.gave_up}: a counter per operation and outcome ({@code FAILED}, {@code
- *       UNKNOWN});
+ *   <li>{@code saferetry.calls}: a timer per operation, outcome and reason ({@code none} for a
+ *       result), one recording per call of its total time, waits between attempts included;
  *   <li>{@code saferetry.breaker.state}: one gauge per breaker state, 1 for the current one.
  * </ul>
  *
@@ -76,12 +76,13 @@ public final class SafeRetryMeterBinder implements MeterBinder, SafeRetryListene
   }
 
   @Override
-  public void onGiveUp(GaveUp e) {
-    Counter.builder("saferetry.gave_up")
-        .description("Calls that ended without success; UNKNOWN intents stay pending")
+  public void onCallEnd(CallFinished e) {
+    Timer.builder("saferetry.calls")
+        .description("Calls from start to end, by outcome; UNKNOWN intents stay pending")
         .tags("client", client, "operation", e.operation(), "outcome", e.outcome().name())
+        .tag("reason", e.reason() == null ? "none" : e.reason().name())
         .register(meters)
-        .increment();
+        .record(e.duration());
   }
 
   @Override

@@ -43,13 +43,15 @@ class MicrometerMetricsTest {
         .allSatisfy(t -> assertThat(t.getId().getTag("operation")).isNotBlank());
     assertThat(registry.get("saferetry.retries").tag("server_hint", "false").counter().count())
         .isEqualTo(1.0);
-    assertThat(registry.find("saferetry.gave_up").counter()).isNull();
+    assertThat(registry.get("saferetry.calls").tag("outcome", "SUCCEEDED").timer().count())
+        .isEqualTo(1);
+    assertThat(registry.find("saferetry.calls").tag("outcome", "UNKNOWN").timer()).isNull();
     assertThat(gauge("CLOSED")).isEqualTo(1.0);
     assertThat(gauge("OPEN")).isZero();
   }
 
   @Test
-  void anOutageCountsTheGiveUpAsUnknownAndTheOpenBreaker() throws Exception {
+  void anOutageTimesTheCallAsUnknownAndShowsTheOpenBreaker() throws Exception {
     SafeRetryMeterBinder metrics = new SafeRetryMeterBinder("payments");
     metrics.bindTo(registry);
     FakeTime time = new FakeTime();
@@ -61,9 +63,14 @@ class MicrometerMetricsTest {
       try (SafeRetryClient client =
           Rows.client(server.url("/").toString(), time)
               .listener(metrics)
-              .retryPolicy(RetryPolicy.defaults().withMaxAttempts(2))
+              .retryPolicy(RetryPolicy.builder().maxAttempts(2).build())
               .breakerPolicy(
-                  BreakerPolicy.defaults().withWindow(2, 2).withRecovery(Duration.ofMinutes(1), 1))
+                  BreakerPolicy.builder()
+                      .slidingWindowSize(2)
+                      .minimumCalls(2)
+                      .waitInOpenState(Duration.ofMinutes(1))
+                      .halfOpenProbes(1)
+                      .build())
               .build()) {
         assertThatThrownBy(
                 () ->
@@ -79,8 +86,13 @@ class MicrometerMetricsTest {
 
     assertThat(registry.get("saferetry.attempts").tag("result", "503").timer().count())
         .isEqualTo(2);
-    assertThat(registry.get("saferetry.gave_up").tag("outcome", "UNKNOWN").counter().count())
-        .isEqualTo(1.0);
+    assertThat(
+            registry
+                .get("saferetry.calls")
+                .tags("outcome", "UNKNOWN", "reason", "RETRIES_EXHAUSTED")
+                .timer()
+                .count())
+        .isEqualTo(1);
     assertThat(gauge("OPEN")).isEqualTo(1.0);
     assertThat(gauge("CLOSED")).isZero();
   }

@@ -4,8 +4,8 @@ import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
-import dev.saferetry.examples.ChildClasspath;
-import dev.saferetry.examples.Options;
+import dev.saferetry.crash.ChildClassPath;
+import dev.saferetry.examples.harness.Options;
 import dev.saferetry.payments.Charge;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.Charges;
@@ -163,7 +163,7 @@ public final class AsyncBenchmark {
         List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-cp",
-            ChildClasspath.build(),
+            ChildClassPath.of(DelayedServer.class),
             DelayedServer.class.getName(),
             "--delay-ms",
             delayMs);
