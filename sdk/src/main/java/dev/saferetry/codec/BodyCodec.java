@@ -24,27 +24,45 @@ public interface BodyCodec {
   /**
    * Returns the JSON codec, {@code application/json; charset=utf-8}, with a default Jackson
    * configuration; a client uses the mapper its builder was given instead.
+   *
+   * @return the JSON codec, {@code application/json; charset=utf-8}, with a default Jackson
+   *     configuration; a client uses the mapper its builder was given instead
    */
   static BodyCodec json() {
     return JsonCodec.defaults();
   }
 
-  /** Returns the form codec with Stripe's documented conventions ({@link FormStyle#defaults()}). */
+  /**
+   * Returns the form codec with Stripe's documented conventions ({@link FormStyle#defaults()}).
+   *
+   * @return the form codec with Stripe's documented conventions ({@link FormStyle#defaults()})
+   */
   static BodyCodec form() {
     return FormCodec.defaults();
   }
 
-  /** Returns a form codec with the given conventions. */
+  /**
+   * Returns a form codec with the given conventions.
+   *
+   * @param style the style
+   * @return a form codec with the given conventions
+   */
   static BodyCodec form(FormStyle style) {
     return FormCodec.of(style);
   }
 
-  /** Returns the {@code Content-Type} of the bodies this codec writes. */
+  /**
+   * Returns the {@code Content-Type} of the bodies this codec writes.
+   *
+   * @return the {@code Content-Type} of the bodies this codec writes
+   */
   String contentType();
 
   /**
    * Encodes {@code value}.
    *
+   * @param value the value
+   * @return the bytes and content type
    * @throws NullPointerException if {@code value} is null (a call without a body sends no body; it
    *     never asks a codec)
    * @throws IllegalArgumentException if the value cannot be encoded exactly, e.g. text with an
@@ -56,7 +74,10 @@ public interface BodyCodec {
    * Encodes {@code value} with one more top-level field, added last: how an idempotency key travels
    * in the body. The call encodes once with its key and re-sends the same bytes.
    *
+   * @param fieldName the field name
+   * @param fieldValue the field value
    * @param value the body, or null for a body that holds only the field
+   * @return the bytes and content type
    * @throws IllegalArgumentException if the value is not an object with named fields, already has a
    *     field of that name, or cannot be encoded
    * @throws UnsupportedOperationException if the codec cannot add fields ({@link
@@ -67,7 +88,11 @@ public interface BodyCodec {
         "this codec cannot add a top-level field; put the idempotency key in a header");
   }
 
-  /** Returns whether {@link #encode(Object, String, String)} is supported. Default: false. */
+  /**
+   * Returns whether {@link #encode(Object, String, String)} is supported. Default: false.
+   *
+   * @return whether {@link #encode(Object, String, String)} is supported
+   */
   default boolean canAddTopLevelField() {
     return false;
   }
@@ -78,6 +103,8 @@ public interface BodyCodec {
    * neither key order nor formatting changes an intent's identity.
    *
    * @param value the body, or null for none
+   * @return the bytes that stand for {@code value} in a request's fingerprint: equal for requests
+   *     that mean the same
    */
   default byte[] canonical(Object value) {
     return value == null ? new byte[0] : encode(value).bytes();

@@ -26,6 +26,9 @@ public final class EncodedBody {
   /**
    * Returns a body of a copy of {@code bytes}.
    *
+   * @param bytes the bytes
+   * @param contentType the content type
+   * @return a body of a copy of {@code bytes}
    * @throws IllegalArgumentException if the content type is blank or holds a CR, LF or other
    *     control character
    */
@@ -38,22 +41,39 @@ public final class EncodedBody {
     return new EncodedBody(bytes.clone(), contentType);
   }
 
-  /** Returns a copy of the bytes. */
+  /**
+   * Returns a copy of the bytes.
+   *
+   * @return a copy of the bytes
+   */
   public byte[] bytes() {
     return bytes.clone();
   }
 
-  /** Returns the number of bytes. */
+  /**
+   * Returns the number of bytes.
+   *
+   * @return the number of bytes
+   */
   public int length() {
     return bytes.length;
   }
 
-  /** Returns the {@code Content-Type} header value, e.g. {@code application/json}. */
+  /**
+   * Returns the {@code Content-Type} header value, e.g. {@code application/json}.
+   *
+   * @return the {@code Content-Type} header value, e.g
+   */
   public String contentType() {
     return contentType;
   }
 
-  /** Writes the bytes to {@code out} without copying them. */
+  /**
+   * Writes the bytes to {@code out} without copying them.
+   *
+   * @param out where the bytes go
+   * @throws java.io.IOException if {@code out} cannot be written
+   */
   public void writeTo(OutputStream out) throws IOException {
     out.write(bytes);
   }

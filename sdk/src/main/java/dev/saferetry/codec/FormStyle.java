@@ -44,22 +44,38 @@ public final class FormStyle {
     this.nulls = b.nulls;
   }
 
-  /** Returns Stripe's documented conventions: {@link Lists#BRACKETS}, {@link Nulls#OMIT}. */
+  /**
+   * Returns Stripe's documented conventions: {@link Lists#BRACKETS}, {@link Nulls#OMIT}.
+   *
+   * @return Stripe's documented conventions: {@link Lists#BRACKETS}, {@link Nulls#OMIT}
+   */
   public static FormStyle defaults() {
     return DEFAULTS;
   }
 
-  /** Returns a new builder with the defaults. */
+  /**
+   * Returns a new builder with the defaults.
+   *
+   * @return a new builder with the defaults
+   */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** Returns how lists are written. */
+  /**
+   * Returns how lists are written.
+   *
+   * @return how lists are written
+   */
   public Lists lists() {
     return lists;
   }
 
-  /** Returns what nulls become. */
+  /**
+   * Returns what nulls become.
+   *
+   * @return what nulls become
+   */
   public Nulls nulls() {
     return nulls;
   }
@@ -86,19 +102,33 @@ public final class FormStyle {
 
     private Builder() {}
 
-    /** How list elements are named. Default: {@link Lists#BRACKETS}. */
+    /**
+     * How list elements are named. Default: {@link Lists#BRACKETS}.
+     *
+     * @param style the style
+     * @return this builder
+     */
     public Builder lists(Lists style) {
       this.lists = Objects.requireNonNull(style, "lists");
       return this;
     }
 
-    /** What a null field becomes. Default: {@link Nulls#OMIT}. */
+    /**
+     * What a null field becomes. Default: {@link Nulls#OMIT}.
+     *
+     * @param style the style
+     * @return this builder
+     */
     public Builder nulls(Nulls style) {
       this.nulls = Objects.requireNonNull(style, "nulls");
       return this;
     }
 
-    /** Returns the style. */
+    /**
+     * Returns the style.
+     *
+     * @return the style
+     */
     public FormStyle build() {
       return new FormStyle(this);
     }

@@ -50,6 +50,8 @@ public final class PathTemplate {
   /**
    * Parses {@code template}.
    *
+   * @param template the template
+   * @return the parsed template
    * @throws IllegalArgumentException if it does not start with {@code /}, has a query or fragment,
    *     a {@code .} or {@code ..} segment, a variable that is not a whole segment, a repeated
    *     variable, or a character that is not allowed in a path
@@ -81,7 +83,11 @@ public final class PathTemplate {
     return new PathTemplate(template, List.copyOf(segments), variable);
   }
 
-  /** Returns the variable names. */
+  /**
+   * Returns the variable names.
+   *
+   * @return the variable names
+   */
   public Set<String> variables() {
     return variables;
   }
@@ -89,6 +95,8 @@ public final class PathTemplate {
   /**
    * Returns the encoded path with every variable replaced by its value as one segment.
    *
+   * @param values the values
+   * @return the encoded path with every variable replaced by its value as one segment
    * @throws IllegalArgumentException if a variable has no value, a value names no variable, or a
    *     value is empty, {@code .}, {@code ..} or holds an unpaired surrogate
    */
@@ -119,6 +127,8 @@ public final class PathTemplate {
   /**
    * Returns {@code value} encoded as one path segment.
    *
+   * @param value the value
+   * @return {@code value} encoded as one path segment
    * @throws IllegalArgumentException if the value is empty, {@code .} or {@code ..}, or holds an
    *     unpaired surrogate
    */

@@ -39,7 +39,12 @@ public final class QueryParams {
    * @param value the value, possibly empty
    */
   public record Param(String name, String value) {
-    /** Validates the parameter. */
+    /**
+     * Validates the parameter.
+     *
+     * @param name the name as the server sees it, e.g. {@code expand[]}; not empty
+     * @param value the value, possibly empty
+     */
     public Param {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(value, "value");
@@ -57,46 +62,81 @@ public final class QueryParams {
     this.params = params;
   }
 
-  /** Returns no parameters. */
+  /**
+   * Returns no parameters.
+   *
+   * @return no parameters
+   */
   public static QueryParams empty() {
     return EMPTY;
   }
 
-  /** Returns one parameter. */
+  /**
+   * Returns one parameter.
+   *
+   * @param name the name
+   * @param value the value
+   * @return one parameter
+   */
   public static QueryParams of(String name, String value) {
     return new QueryParams(List.of(new Param(name, value)));
   }
 
-  /** Returns a new builder. */
+  /**
+   * Returns a new builder.
+   *
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** Returns a builder holding these parameters. */
+  /**
+   * Returns a builder holding these parameters.
+   *
+   * @return a builder holding these parameters
+   */
   public Builder toBuilder() {
     Builder b = new Builder();
     b.params.addAll(params);
     return b;
   }
 
-  /** Returns the parameters in order. */
+  /**
+   * Returns the parameters in order.
+   *
+   * @return the parameters in order
+   */
   public List<Param> params() {
     return params;
   }
 
-  /** Returns whether there are none. */
+  /**
+   * Returns whether there are none.
+   *
+   * @return whether there are none
+   */
   public boolean isEmpty() {
     return params.isEmpty();
   }
 
-  /** Returns the distinct names in order of first appearance. */
+  /**
+   * Returns the distinct names in order of first appearance.
+   *
+   * @return the distinct names in order of first appearance
+   */
   public Set<String> names() {
     Set<String> names = new LinkedHashSet<>();
     params.forEach(p -> names.add(p.name()));
     return Collections.unmodifiableSet(names);
   }
 
-  /** Returns every value of {@code name}, in order; empty if absent. */
+  /**
+   * Returns every value of {@code name}, in order; empty if absent.
+   *
+   * @param name the name
+   * @return every value of {@code name}, in order; empty if absent
+   */
   public List<String> values(String name) {
     List<String> values = new ArrayList<>();
     for (Param p : params) {
@@ -107,7 +147,12 @@ public final class QueryParams {
     return List.copyOf(values);
   }
 
-  /** Returns the first value of {@code name}, or null. */
+  /**
+   * Returns the first value of {@code name}, or null.
+   *
+   * @param name the name
+   * @return the first value of {@code name}, or null
+   */
   public String first(String name) {
     for (Param p : params) {
       if (p.name().equals(name)) {
@@ -121,6 +166,10 @@ public final class QueryParams {
    * Returns a copy where {@code name} has exactly the values of {@code others}: every parameter of
    * {@code others} replaces all earlier values of its name, in place of the first one. This is how
    * a page cursor is set on a list request.
+   *
+   * @param others the parameters to append
+   * @return a copy where {@code name} has exactly the values of {@code others}: every parameter of
+   *     {@code others} replaces all earlier values of its name, in place of the first one
    */
   public QueryParams with(QueryParams others) {
     if (others.isEmpty()) {
@@ -143,7 +192,11 @@ public final class QueryParams {
     return new QueryParams(List.copyOf(merged));
   }
 
-  /** Returns the encoded query without the leading {@code ?}; empty when there are none. */
+  /**
+   * Returns the encoded query without the leading {@code ?}; empty when there are none.
+   *
+   * @return the encoded query without the leading {@code ?}; empty when there are none
+   */
   public String encode() {
     StringBuilder out = new StringBuilder(params.size() * 16);
     for (Param p : params) {
@@ -179,29 +232,57 @@ public final class QueryParams {
 
     private Builder() {}
 
-    /** Adds a parameter; an earlier one of the same name is kept. */
+    /**
+     * Adds a parameter; an earlier one of the same name is kept.
+     *
+     * @param name the name
+     * @param value the value
+     * @return this builder
+     */
     public Builder add(String name, String value) {
       params.add(new Param(name, value));
       return this;
     }
 
-    /** Adds a whole number in decimal, e.g. {@code limit=3}. */
+    /**
+     * Adds a whole number in decimal, e.g. {@code limit=3}.
+     *
+     * @param name the name
+     * @param value the value
+     * @return this builder
+     */
     public Builder add(String name, long value) {
       return add(name, Long.toString(value));
     }
 
-    /** Adds {@code true} or {@code false}. */
+    /**
+     * Adds {@code true} or {@code false}.
+     *
+     * @param name the name
+     * @param value the value
+     * @return this builder
+     */
     public Builder add(String name, boolean value) {
       return add(name, value ? "true" : "false");
     }
 
-    /** Adds one parameter per value, in order, e.g. {@code expand[]=a&expand[]=b}. */
+    /**
+     * Adds one parameter per value, in order, e.g. {@code expand[]=a&expand[]=b}.
+     *
+     * @param name the name
+     * @param values the values
+     * @return this builder
+     */
     public Builder addAll(String name, Iterable<String> values) {
       Objects.requireNonNull(values, "values").forEach(v -> add(name, v));
       return this;
     }
 
-    /** Returns the parameters. */
+    /**
+     * Returns the parameters.
+     *
+     * @return the parameters
+     */
     public QueryParams build() {
       return params.isEmpty() ? EMPTY : new QueryParams(List.copyOf(params));
     }

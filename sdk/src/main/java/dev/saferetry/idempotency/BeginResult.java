@@ -16,17 +16,32 @@ import java.util.Objects;
  */
 public record BeginResult(IntentRecord record, boolean created) {
 
-  /** Validates the result. */
+  /**
+   * Validates the result.
+   *
+   * @param record the stored record: the candidate when {@code created}, otherwise the existing one
+   * @param created whether the store recorded the caller's candidate in this call
+   */
   public BeginResult {
     Objects.requireNonNull(record, "record");
   }
 
-  /** Returns the result of a call that recorded {@code record}. */
+  /**
+   * Returns the result of a call that recorded {@code record}.
+   *
+   * @param record the stored record: the candidate when {@code created}, otherwise the existing one
+   * @return the result of a call that recorded {@code record}
+   */
   public static BeginResult created(IntentRecord record) {
     return new BeginResult(record, true);
   }
 
-  /** Returns the result of a call that found {@code record} already stored. */
+  /**
+   * Returns the result of a call that found {@code record} already stored.
+   *
+   * @param record the stored record: the candidate when {@code created}, otherwise the existing one
+   * @return the result of a call that found {@code record} already stored
+   */
   public static BeginResult existing(IntentRecord record) {
     return new BeginResult(record, false);
   }

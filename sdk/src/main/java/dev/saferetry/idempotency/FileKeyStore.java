@@ -82,6 +82,7 @@ public final class FileKeyStore implements KeyStore {
    *
    * @param directory an existing directory owned by this user, writable by nobody else, used by
    *     this store only
+   * @return the open store
    * @throws KeyStoreException if the directory is missing, not writable, writable by others, owned
    *     by another user, a symbolic link, locked by another process, or holds a damaged, truncated,
    *     replaced or unknown-version log
@@ -90,7 +91,12 @@ public final class FileKeyStore implements KeyStore {
     return builder(directory).open();
   }
 
-  /** Returns a builder for a store in {@code directory} (which must exist when opened). */
+  /**
+   * Returns a builder for a store in {@code directory} (which must exist when opened).
+   *
+   * @param directory the directory
+   * @return a builder for a store in {@code directory} (which must exist when opened)
+   */
   public static Builder builder(Path directory) {
     return new Builder(directory);
   }
@@ -187,6 +193,8 @@ public final class FileKeyStore implements KeyStore {
      * the next one, which is enough batching for most loads; a small window (a few hundred
      * microseconds) trades single-caller latency for fewer fsyncs under heavy concurrency.
      *
+     * @param window the window
+     * @return this builder
      * @throws IllegalArgumentException if negative or longer than one second
      */
     public Builder groupCommitWindow(Duration window) {
@@ -201,6 +209,7 @@ public final class FileKeyStore implements KeyStore {
     /**
      * Opens the store.
      *
+     * @return the open store
      * @throws KeyStoreException as {@link FileKeyStore#open(Path)}
      */
     public FileKeyStore open() {

@@ -31,6 +31,7 @@ public record IdempotencyKey(String value) {
   /**
    * Validates the key.
    *
+   * @param value the key as sent on the wire (without any quoting)
    * @throws NullPointerException if {@code value} is null
    * @throws IllegalArgumentException if the key is empty, longer than {@value #MAX_LENGTH}
    *     characters, or contains a character outside visible ASCII
@@ -53,12 +54,21 @@ public record IdempotencyKey(String value) {
     }
   }
 
-  /** Returns a validated key; same as the constructor. */
+  /**
+   * Returns a validated key; same as the constructor.
+   *
+   * @param value the value
+   * @return a validated key; same as the constructor
+   */
   public static IdempotencyKey of(String value) {
     return new IdempotencyKey(value);
   }
 
-  /** Returns a new random UUID version 4 key drawn from a {@link SecureRandom}. */
+  /**
+   * Returns a new random UUID version 4 key drawn from a {@link SecureRandom}.
+   *
+   * @return a new random UUID version 4 key drawn from a {@link SecureRandom}
+   */
   public static IdempotencyKey random() {
     byte[] bytes = new byte[16];
     RANDOM.nextBytes(bytes);

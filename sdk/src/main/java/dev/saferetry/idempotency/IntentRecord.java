@@ -45,6 +45,15 @@ public record IntentRecord(
   /**
    * Validates the record.
    *
+   * @param scope the tenant and operation the intent id is unique in
+   * @param intentId the caller's name for the logical operation, e.g. {@code "order-123/charge"}
+   * @param key the idempotency key minted for the intent
+   * @param fingerprint hex SHA-256 of method, path and canonical JSON body; never the raw payload
+   * @param state the lifecycle state
+   * @param createdAt when the key was recorded
+   * @param expiresAt when the record stops protecting the intent (created plus retention)
+   * @param status the HTTP status of the definitive answer, or 0 while {@link IntentState#PENDING}
+   * @param resourceId the id of the resource the answer created, or {@code null}
    * @throws IllegalArgumentException if the intent id is not acceptable (see {@link
    *     #checkIntentId}), a text field is not well-formed Unicode, the expiry precedes the
    *     creation, or a pending record carries a status
@@ -73,6 +82,13 @@ public record IntentRecord(
   /**
    * Returns a new pending record that expires {@code retention} after {@code createdAt}.
    *
+   * @param scope the scope
+   * @param intentId the intent id
+   * @param key the key
+   * @param fingerprint the fingerprint
+   * @param createdAt the created at
+   * @param retention the retention
+   * @return a new pending record that expires {@code retention} after {@code createdAt}
    * @throws IllegalArgumentException if the retention is negative or the expiry would be beyond the
    *     largest {@link Instant}, or any field is not acceptable
    */
@@ -108,6 +124,7 @@ public record IntentRecord(
    * Unicode (no unpaired surrogate: two ids differing only there would be one id once encoded), no
    * control characters.
    *
+   * @param intentId the intent id
    * @throws IllegalArgumentException if the id is not acceptable
    */
   public static void checkIntentId(String intentId) {
@@ -117,6 +134,7 @@ public record IntentRecord(
   /**
    * Checks a retention: positive and at most {@link #MAX_RETENTION}.
    *
+   * @param retention the retention
    * @param name the parameter's name, used in the message
    * @throws IllegalArgumentException if the retention is not acceptable
    */
@@ -128,7 +146,14 @@ public record IntentRecord(
     }
   }
 
-  /** Returns this record completed with a definitive answer. */
+  /**
+   * Returns this record completed with a definitive answer.
+   *
+   * @param outcome the outcome
+   * @param status the status
+   * @param resourceId the resource id
+   * @return this record completed with a definitive answer
+   */
   public IntentRecord complete(IntentState outcome, int status, String resourceId) {
     if (outcome == IntentState.PENDING) {
       throw new IllegalArgumentException("a completion must be SUCCEEDED or FAILED");
@@ -137,7 +162,12 @@ public record IntentRecord(
         scope, intentId, key, fingerprint, outcome, createdAt, expiresAt, status, resourceId);
   }
 
-  /** Returns whether the record no longer protects the intent at {@code now}. */
+  /**
+   * Returns whether the record no longer protects the intent at {@code now}.
+   *
+   * @param now the time to judge at
+   * @return whether the record no longer protects the intent at {@code now}
+   */
   public boolean isExpired(Instant now) {
     return !now.isBefore(expiresAt);
   }

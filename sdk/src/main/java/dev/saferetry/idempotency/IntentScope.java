@@ -27,6 +27,8 @@ public record IntentScope(String tenant, String operation) {
   /**
    * Validates the scope.
    *
+   * @param tenant the tenant, never blank; the client's default is {@value #DEFAULT_TENANT}
+   * @param operation the operation name, never blank
    * @throws IllegalArgumentException if either part is blank, too long, not well-formed Unicode (an
    *     unpaired surrogate) or contains a control character
    */

@@ -66,6 +66,9 @@ public interface KeyStore extends AutoCloseable {
   /**
    * Returns the stored record of an intent, expired or not.
    *
+   * @param scope the scope
+   * @param intentId the intent id
+   * @return the stored record of an intent, expired or not
    * @throws KeyStoreException if the store is unusable
    */
   Optional<IntentRecord> find(IntentScope scope, String intentId);
@@ -75,6 +78,10 @@ public interface KeyStore extends AutoCloseable {
    * these are the intents whose outcome is unknown and which the application should re-drive or
    * reconcile (a client lists its own tenant's through {@code SafeRetryClient.pendingIntents()}).
    *
+   * @return all {@link IntentState#PENDING} records of every tenant, oldest first: after a restart,
+   *     these are the intents whose outcome is unknown and which the application should re-drive or
+   *     reconcile (a client lists its own tenant's through {@code
+   *     SafeRetryClient.pendingIntents()})
    * @throws KeyStoreException if the store is unusable
    */
   List<IntentRecord> pending();
@@ -83,6 +90,8 @@ public interface KeyStore extends AutoCloseable {
    * Forgets an intent on purpose — for example after its outcome was reconciled with the provider
    * by other means. A later call with the same intent id mints a new key. Durable when it returns.
    *
+   * @param scope the scope
+   * @param intentId the intent id
    * @return whether a record was removed
    * @throws KeyStoreException if the removal could not be made durable
    */
@@ -91,6 +100,7 @@ public interface KeyStore extends AutoCloseable {
   /**
    * Drops records that are expired at {@code now} and are not pending, and reclaims their space.
    *
+   * @param now the time to judge expiry at
    * @return the number of records dropped
    * @throws KeyStoreException if the store is unusable
    */

@@ -14,12 +14,21 @@ package dev.saferetry.idempotency;
 public class KeyStoreException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  /** Creates an exception with a message safe to log. */
+  /**
+   * Creates an exception with a message safe to log.
+   *
+   * @param message the message
+   */
   public KeyStoreException(String message) {
     super(message);
   }
 
-  /** Creates an exception with a message safe to log and its cause. */
+  /**
+   * Creates an exception with a message safe to log and its cause.
+   *
+   * @param message the message
+   * @param cause the cause
+   */
   public KeyStoreException(String message, Throwable cause) {
     super(message, cause);
   }

@@ -34,6 +34,9 @@ public final class StableKeys {
   /**
    * Returns the UUID v5 key of {@code businessId} (encoded as UTF-8) in {@code namespace}.
    *
+   * @param namespace the namespace
+   * @param businessId the business id
+   * @return the UUID v5 key of {@code businessId} (encoded as UTF-8) in {@code namespace}
    * @throws NullPointerException if an argument is null
    * @throws IllegalArgumentException if {@code businessId} is empty
    */

@@ -21,7 +21,17 @@ import java.util.Objects;
 public record HeldIntent(
     IntentRecord record, StoredRequest request, HoldReason reason, String note, int attempts) {
 
-  /** Validates the entry. */
+  /**
+   * Validates the entry.
+   *
+   * @param record the intent: still pending when {@link HoldReason#EXPIRED}, failed with the
+   *     provider's status when {@link HoldReason#REJECTED}
+   * @param request the request that was to be sent
+   * @param reason why it was held
+   * @param note what the relay last noted about it (a status and error code, never a body), or
+   *     {@code null}
+   * @param attempts how many times it was claimed for sending
+   */
   public HeldIntent {
     Objects.requireNonNull(record, "record");
     Objects.requireNonNull(request, "request");

@@ -79,7 +79,11 @@ public final class Inbox {
     this.purgeBatch = b.purgeBatchSize;
   }
 
-  /** Returns a builder; a {@link Builder#dataSource} or {@link Builder#jdbcUrl} is required. */
+  /**
+   * Returns a builder; a {@link Builder#dataSource} or {@link Builder#jdbcUrl} is required.
+   *
+   * @return a builder; a {@link Builder#dataSource} or {@link Builder#jdbcUrl} is required
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -188,7 +192,12 @@ public final class Inbox {
 
     private Builder() {}
 
-    /** Sets the data source transactions are opened on (use a pool). Required (or a URL). */
+    /**
+     * Sets the data source transactions are opened on (use a pool). Required (or a URL).
+     *
+     * @param dataSource the data source
+     * @return this builder
+     */
     public Builder dataSource(DataSource dataSource) {
       Objects.requireNonNull(dataSource, "dataSource");
       this.source = dataSource::getConnection;
@@ -200,6 +209,9 @@ public final class Inbox {
      * for throughput. Required (or a data source). The URL is never logged or shown, and its
      * credentials (user info, {@code password=} and similar parameters) never reach an exception's
      * message or cause, not even the driver's own "No suitable driver found for ..." message.
+     *
+     * @param jdbcUrl the JDBC URL
+     * @return this builder
      */
     public Builder jdbcUrl(String jdbcUrl) {
       Objects.requireNonNull(jdbcUrl, "jdbcUrl");
@@ -237,6 +249,8 @@ public final class Inbox {
      * a database) written the same way: {@code payments.saferetry_inbox}. Default {@code
      * saferetry_inbox}, in the connection's current schema.
      *
+     * @param table the table
+     * @return this builder
      * @throws IllegalArgumentException naming {@code table} if either part is not such a name
      */
     public Builder table(String table) {
@@ -253,6 +267,9 @@ public final class Inbox {
      * or upgrades them when they are older. Instances starting at once are safe: creation runs
      * under a database lock. Default false: the tables are only checked, for deployments where a
      * DBA or a migration tool owns the schema.
+     *
+     * @param createSchema whether to create missing tables
+     * @return this builder
      */
     public Builder createSchema(boolean createSchema) {
       this.createSchema = createSchema;
@@ -262,6 +279,9 @@ public final class Inbox {
     /**
      * Sets the clock for receipt and mark times and for retention. Default {@link
      * Clock#systemUTC()}.
+     *
+     * @param clock the clock
+     * @return this builder
      */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
@@ -272,6 +292,8 @@ public final class Inbox {
      * Sets the most receipts {@link Inbox#purgeReceiptsOlderThan} deletes in one transaction.
      * Default 1000.
      *
+     * @param rows the rows
+     * @return this builder
      * @throws IllegalArgumentException unless 1 to 100,000
      */
     public Builder purgeBatchSize(int rows) {
@@ -283,6 +305,7 @@ public final class Inbox {
      * Connects once to recognise the database and create or check the tables, then builds the
      * inbox.
      *
+     * @return the inbox
      * @throws NullPointerException if neither a data source nor a URL was set
      * @throws InboxSchemaException if the tables are missing (without {@link #createSchema}),
      *     older, newer than this code understands, or lack their columns

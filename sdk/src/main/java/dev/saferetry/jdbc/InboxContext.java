@@ -53,17 +53,29 @@ public final class InboxContext {
     this.clock = clock;
   }
 
-  /** Returns the transaction to write the message's effects in; do not commit or close it. */
+  /**
+   * Returns the transaction to write the message's effects in; do not commit or close it.
+   *
+   * @return the transaction to write the message's effects in; do not commit or close it
+   */
   public Connection connection() {
     return connection;
   }
 
-  /** Returns the subscriber the message was received for. */
+  /**
+   * Returns the subscriber the message was received for.
+   *
+   * @return the subscriber the message was received for
+   */
   public String subscriber() {
     return subscriber;
   }
 
-  /** Returns the message's id. */
+  /**
+   * Returns the message's id.
+   *
+   * @return the message's id
+   */
   public String messageId() {
     return messageId;
   }
@@ -111,6 +123,9 @@ public final class InboxContext {
    * message was applied to it yet. For display and diagnostics; decide with {@link #advance}, which
    * is atomic.
    *
+   * @param resourceId the resource id
+   * @return the resource's current high-water mark as this transaction sees it, or empty when no
+   *     message was applied to it yet
    * @throws InboxException if the database fails
    */
   public OptionalLong highWaterMark(String resourceId) {

@@ -14,8 +14,13 @@ import java.util.OptionalInt;
 public final class InboxSchemaException extends InboxException {
   private static final long serialVersionUID = 1L;
 
+  /** The table, as configured. */
   private final String table;
+
+  /** The schema version recorded, or -1 when none is. */
   private final int found;
+
+  /** The schema version this SafeRetry needs. */
   private final int required;
 
   InboxSchemaException(String table, int found, int required, String message) {
@@ -25,17 +30,29 @@ public final class InboxSchemaException extends InboxException {
     this.required = required;
   }
 
-  /** The receipts table, as configured (schema-qualified when a schema was given). */
+  /**
+   * The receipts table, as configured (schema-qualified when a schema was given).
+   *
+   * @return the receipts table, as configured (schema-qualified when a schema was given)
+   */
   public String table() {
     return table;
   }
 
-  /** The schema version recorded for the inbox's tables, or empty when none is recorded. */
+  /**
+   * The schema version recorded for the inbox's tables, or empty when none is recorded.
+   *
+   * @return the schema version recorded for the inbox's tables, or empty when none is recorded
+   */
   public OptionalInt foundVersion() {
     return found < 0 ? OptionalInt.empty() : OptionalInt.of(found);
   }
 
-  /** The schema version this SafeRetry needs. */
+  /**
+   * The schema version this SafeRetry needs.
+   *
+   * @return the schema version this SafeRetry needs
+   */
   public int requiredVersion() {
     return required;
   }

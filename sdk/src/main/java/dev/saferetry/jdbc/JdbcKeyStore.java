@@ -81,7 +81,12 @@ public final class JdbcKeyStore implements KeyStore {
     this.outbox = new JdbcOutbox(this, table, relay);
   }
 
-  /** Returns a builder for a store on {@code dataSource}. */
+  /**
+   * Returns a builder for a store on {@code dataSource}.
+   *
+   * @param dataSource the data source
+   * @return a builder for a store on {@code dataSource}
+   */
   public static JdbcKeyStoreBuilder builder(DataSource dataSource) {
     return new JdbcKeyStoreBuilder(dataSource);
   }
@@ -98,7 +103,9 @@ public final class JdbcKeyStore implements KeyStore {
    * exists for everyone else once that transaction commits, and never if it rolls back. A
    * concurrent transaction beginning the same intent waits for this one to end.
    *
+   * @param candidate the candidate
    * @param transaction a connection to this store's database with auto-commit off
+   * @return the candidate with {@code created} true, or the existing record
    * @throws IllegalArgumentException if the connection is in auto-commit mode
    * @throws KeyStoreException if the database refused the statement; the caller's transaction
    *     should then be rolled back
@@ -146,7 +153,11 @@ public final class JdbcKeyStore implements KeyStore {
     return open().inBatches("purge", purgeBatch, c -> table.purgeBatch(c, now, purgeBatch));
   }
 
-  /** Returns the outbox: intents recorded with their request, sent later under leases. */
+  /**
+   * Returns the outbox: intents recorded with their request, sent later under leases.
+   *
+   * @return the outbox: intents recorded with their request, sent later under leases
+   */
   public JdbcOutbox outbox() {
     return outbox;
   }

@@ -43,6 +43,8 @@ public final class JdbcKeyStoreBuilder {
   /**
    * The table's name. Default {@value #DEFAULT_TABLE}. Index names are derived from it.
    *
+   * @param table the table
+   * @return this builder
    * @throws IllegalArgumentException unless a letter or underscore followed by at most 47 letters,
    *     digits or underscores
    */
@@ -55,6 +57,8 @@ public final class JdbcKeyStoreBuilder {
    * The schema (on MariaDB: the database) holding the table, which must exist. Default: none, so
    * the connection's current schema is used.
    *
+   * @param schema the schema
+   * @return this builder
    * @throws IllegalArgumentException as {@link #table}
    */
   public JdbcKeyStoreBuilder schema(String schema) {
@@ -67,6 +71,9 @@ public final class JdbcKeyStoreBuilder {
    * upgrades it when it is older. Instances starting at once are safe: creation runs under a
    * database lock. Default {@code false}: the table is only checked, for deployments where a DBA or
    * a migration tool owns the schema.
+   *
+   * @param createSchema whether to create a missing table
+   * @return this builder
    */
   public JdbcKeyStoreBuilder createSchema(boolean createSchema) {
     this.createSchema = createSchema;
@@ -76,6 +83,8 @@ public final class JdbcKeyStoreBuilder {
   /**
    * The most rows {@link JdbcKeyStore#purgeExpired} deletes in one transaction. Default 1000.
    *
+   * @param rows the rows
+   * @return this builder
    * @throws IllegalArgumentException unless 1 to 100,000
    */
   public JdbcKeyStoreBuilder purgeBatchSize(int rows) {
@@ -86,6 +95,7 @@ public final class JdbcKeyStoreBuilder {
   /**
    * Connects once to recognise the database, then creates or checks the table.
    *
+   * @return the store
    * @throws JdbcSchemaException if the table is missing (without {@link #createSchema}), older,
    *     newer than this code understands, or lacks its columns
    * @throws KeyStoreException if the database cannot be reached or is not supported

@@ -61,9 +61,12 @@ public final class JdbcOutbox {
    * transaction commits, and never exists if it rolls back. An intent already recorded is returned
    * unchanged, as {@link JdbcKeyStore#begin(Connection, IntentRecord)} does.
    *
+   * @param candidate the candidate
+   * @param request the request
    * @param transaction a connection to the store's database with auto-commit off
    * @param firstAttempt when a relay may first send it (later than now to give the code that
    *     committed it time to send it itself)
+   * @return the candidate with {@code created} true, or the existing record
    * @throws IllegalArgumentException if the connection is in auto-commit mode
    * @throws KeyStoreException if the database refused the statement
    */
@@ -81,8 +84,11 @@ public final class JdbcOutbox {
   /**
    * Claims up to {@code limit} intents due at {@code now}, oldest due first, for {@code owner}.
    *
+   * @param now the time the claim is made at
+   * @param limit the limit
    * @param owner who claims (an instance name, for people reading the table), 1..128 characters
    * @param leaseFor how long the lease lasts: longer than a send with all its retries takes
+   * @return the claimed intents, each with its lease; empty when none is due
    * @throws IllegalArgumentException for a blank owner, a non-positive lease or limit
    */
   public List<LeasedIntent> claim(String owner, Instant now, Duration leaseFor, int limit) {
@@ -100,6 +106,9 @@ public final class JdbcOutbox {
   /**
    * Extends a lease to {@code now + leaseFor} if it is still current.
    *
+   * @param lease the lease
+   * @param now the time the lease is renewed at
+   * @param leaseFor how long the lease lasts from {@code now}
    * @return the extended lease, or empty if the lease was lost
    */
   public Optional<Lease> renew(Lease lease, Instant now, Duration leaseFor) {
@@ -117,6 +126,8 @@ public final class JdbcOutbox {
    * IntentState#SUCCEEDED} finishes it, {@link IntentState#FAILED} holds it for a person as {@link
    * HoldReason#REJECTED}.
    *
+   * @param lease the lease
+   * @param outcome the outcome
    * @param note what to show a person (status, error code; never a body), or {@code null}
    * @return whether it was recorded; {@code false} when the lease was lost (fencing)
    * @throws IllegalArgumentException if the outcome is pending or for another intent or key
@@ -135,6 +146,9 @@ public final class JdbcOutbox {
   /**
    * Ends the lease without an outcome and makes the intent due again at {@code next} (backoff).
    *
+   * @param lease the lease
+   * @param next when the intent is due again
+   * @param note the note
    * @return whether it was rescheduled; {@code false} when the lease was lost
    */
   public boolean retryAt(Lease lease, Instant next, String note) {
@@ -145,6 +159,9 @@ public final class JdbcOutbox {
   /**
    * Ends the lease and holds the intent for a person, its outcome unchanged.
    *
+   * @param lease the lease
+   * @param reason the reason
+   * @param note the note
    * @return whether it was held; {@code false} when the lease was lost
    */
   public boolean hold(Lease lease, HoldReason reason, String note) {
@@ -156,6 +173,8 @@ public final class JdbcOutbox {
    * Holds as {@link HoldReason#EXPIRED} every queued intent, with no live lease, that is past its
    * record's expiry at {@code now} or older than {@code maxAge}. Safe to run from every instance.
    *
+   * @param now the time to judge the age at
+   * @param maxAge the max age
    * @return how many intents were held
    */
   public int holdOverdue(Instant now, Duration maxAge) {
@@ -167,7 +186,11 @@ public final class JdbcOutbox {
     return store.open().autoCommit("holdOverdue", c -> relay.holdOverdue(c, now, oldest));
   }
 
-  /** Returns every intent held for a person, oldest first. */
+  /**
+   * Returns every intent held for a person, oldest first.
+   *
+   * @return every intent held for a person, oldest first
+   */
   public List<HeldIntent> held() {
     return store.open().autoCommit("held", relay::held);
   }

@@ -32,7 +32,16 @@ public record Lease(
     long token,
     Instant expiresAt) {
 
-  /** Validates the lease. */
+  /**
+   * Validates the lease.
+   *
+   * @param scope the intent's scope
+   * @param intentId the intent's id
+   * @param key the intent's key (a lease never applies to a later intent with the same id)
+   * @param owner who holds the lease, as given to {@link JdbcOutbox#claim}
+   * @param token the fencing token the stored intent had when this lease was granted
+   * @param expiresAt when another owner may take the intent over
+   */
   public Lease {
     Objects.requireNonNull(scope, "scope");
     IntentRecord.checkIntentId(intentId);

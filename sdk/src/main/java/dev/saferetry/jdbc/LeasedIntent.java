@@ -15,7 +15,14 @@ import java.util.Objects;
  */
 public record LeasedIntent(IntentRecord record, StoredRequest request, Lease lease, int attempts) {
 
-  /** Validates the claim. */
+  /**
+   * Validates the claim.
+   *
+   * @param record the intent (pending), with the key to send
+   * @param request the exact request to send
+   * @param lease the lease to complete, reschedule or hold it with
+   * @param attempts how many times it has been claimed, this claim included
+   */
   public LeasedIntent {
     Objects.requireNonNull(record, "record");
     Objects.requireNonNull(request, "request");

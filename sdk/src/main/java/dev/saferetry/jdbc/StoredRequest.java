@@ -48,6 +48,14 @@ public record StoredRequest(
   /**
    * Validates and copies the request.
    *
+   * @param method the HTTP method, upper case, e.g. {@code POST}
+   * @param target the path and query relative to the client's base URL, without a leading slash,
+   *     e.g. {@code v1/charges?expand[]=customer}; no {@code .} or {@code ..} segments, no scheme,
+   *     no spaces or control characters, at most {@value #MAX_TARGET_LENGTH} characters
+   * @param headers identity headers to send with it (e.g. {@code Stripe-Account}), in order; names
+   *     are HTTP tokens, unique ignoring case; values visible ASCII, spaces and tabs
+   * @param contentType the body's media type, or {@code null} when there is no body
+   * @param body the exact body bytes, or {@code null}; at most {@value #MAX_BODY_BYTES} bytes
    * @throws IllegalArgumentException naming the part that is not acceptable
    */
   public StoredRequest {
@@ -115,7 +123,11 @@ public record StoredRequest(
     return Collections.unmodifiableMap(copy);
   }
 
-  /** Returns a copy of the body bytes, or {@code null}. */
+  /**
+   * Returns a copy of the body bytes, or {@code null}.
+   *
+   * @return a copy of the body bytes, or {@code null}
+   */
   @Override
   public byte[] body() {
     return body == null ? null : body.clone();

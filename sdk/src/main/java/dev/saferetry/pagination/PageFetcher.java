@@ -15,6 +15,11 @@ package dev.saferetry.pagination;
 @FunctionalInterface
 public interface PageFetcher<P> {
 
-  /** Returns the page {@code request} names; never null. */
+  /**
+   * Returns the page {@code request} names; never null.
+   *
+   * @param request the request
+   * @return the page {@code request} names; never null
+   */
   P fetch(PageRequest request);
 }

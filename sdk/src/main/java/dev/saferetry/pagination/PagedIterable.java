@@ -43,12 +43,20 @@ public final class PagedIterable<P, T> implements Iterable<T> {
     return new Walk<>(style, fetcher).items();
   }
 
-  /** Returns the pages themselves, lazily: a page is fetched by {@code next()}. */
+  /**
+   * Returns the pages themselves, lazily: a page is fetched by {@code next()}.
+   *
+   * @return the pages themselves, lazily: a page is fetched by {@code next()}
+   */
   public Iterable<P> pages() {
     return () -> new Walk<>(style, fetcher).pages();
   }
 
-  /** Returns the items as a sequential stream; pages are fetched as the stream is consumed. */
+  /**
+   * Returns the items as a sequential stream; pages are fetched as the stream is consumed.
+   *
+   * @return the items as a sequential stream; pages are fetched as the stream is consumed
+   */
   public Stream<T> stream() {
     return StreamSupport.stream(
         Spliterators.spliteratorUnknownSize(iterator(), Spliterator.ORDERED), false);

@@ -21,7 +21,14 @@ import java.util.Objects;
  */
 public record ErrorMatch(int status, String select, String field, String equals) {
 
-  /** Validates the match. */
+  /**
+   * Validates the match.
+   *
+   * @param status the HTTP status, or 0 for any status (where the provider does not document one)
+   * @param select the objects to look at; {@code ""} for the whole body
+   * @param field the field of each object holding the text; {@code ""} for the object itself
+   * @param equals the text, or null to match on the status alone
+   */
   public ErrorMatch {
     if (status != 0 && (status < 100 || status > 599)) {
       throw new IllegalArgumentException("status must be 0 (any) or 100..599, was " + status);
@@ -38,17 +45,36 @@ public record ErrorMatch(int status, String select, String field, String equals)
     }
   }
 
-  /** Returns a match of a status and the text at {@code select}/{@code field}. */
+  /**
+   * Returns a match of a status and the text at {@code select}/{@code field}.
+   *
+   * @param status the status
+   * @param select a JSON pointer to the objects to look in
+   * @param field the field
+   * @param equals the equals
+   * @return a match of a status and the text at {@code select}/{@code field}
+   */
   public static ErrorMatch of(int status, String select, String field, String equals) {
     return new ErrorMatch(status, select, field, Objects.requireNonNull(equals, "equals"));
   }
 
-  /** Returns a match of the status alone. */
+  /**
+   * Returns a match of the status alone.
+   *
+   * @param status the status
+   * @return a match of the status alone
+   */
   public static ErrorMatch status(int status) {
     return new ErrorMatch(status, "", "", null);
   }
 
-  /** Returns whether an answer with this status and body is what this match describes. */
+  /**
+   * Returns whether an answer with this status and body is what this match describes.
+   *
+   * @param answerStatus the answer status
+   * @param body the body
+   * @return whether an answer with this status and body is what this match describes
+   */
   public boolean matches(int answerStatus, String body) {
     if (status != 0 && status != answerStatus) {
       return false;

@@ -18,7 +18,12 @@ import java.util.Optional;
  */
 public record ExistingResource(ErrorMatch conflict, String idField) {
 
-  /** Validates the description. */
+  /**
+   * Validates the description.
+   *
+   * @param conflict how the conflict is recognised; its {@code equals} must not be null
+   * @param idField the pointer to the resource id, relative to the object {@code conflict} selected
+   */
   public ExistingResource {
     Objects.requireNonNull(conflict, "conflict");
     Objects.requireNonNull(idField, "idField");
@@ -31,6 +36,11 @@ public record ExistingResource(ErrorMatch conflict, String idField) {
   /**
    * Returns the id of the existing resource if this answer is the conflict; empty otherwise,
    * including when the conflict names no id.
+   *
+   * @param status the status
+   * @param body the body
+   * @return the id of the existing resource if this answer is the conflict; empty otherwise,
+   *     including when the conflict names no id
    */
   public Optional<String> resourceId(int status, String body) {
     if (conflict.status() != 0 && conflict.status() != status) {

@@ -13,7 +13,12 @@ import java.util.Objects;
  */
 public record ReplayMarker(String header, String value) {
 
-  /** Validates the marker. */
+  /**
+   * Validates the marker.
+   *
+   * @param header the header name
+   * @param value the value that marks a replay, compared ignoring case
+   */
   public ReplayMarker {
     Headers.checkName(Objects.requireNonNull(header, "header"));
     Objects.requireNonNull(value, "value");
@@ -22,7 +27,12 @@ public record ReplayMarker(String header, String value) {
     }
   }
 
-  /** Returns whether a header value (null when absent) marks a replay. */
+  /**
+   * Returns whether a header value (null when absent) marks a replay.
+   *
+   * @param headerValue the header value
+   * @return whether a header value (null when absent) marks a replay
+   */
   public boolean isReplay(String headerValue) {
     return headerValue != null && headerValue.strip().equalsIgnoreCase(value);
   }

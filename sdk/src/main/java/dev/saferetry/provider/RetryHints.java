@@ -18,7 +18,13 @@ import java.util.Optional;
 public record RetryHints(String shouldRetryHeader, List<ErrorMatch> retryable) {
   private static final RetryHints NONE = new RetryHints(null, List.of());
 
-  /** Validates and copies. */
+  /**
+   * Validates and copies.
+   *
+   * @param shouldRetryHeader a header whose value {@code true} or {@code false} overrides the
+   *     status, or null
+   * @param retryable error answers documented as safe to retry with the same key
+   */
   public RetryHints {
     if (shouldRetryHeader != null) {
       Headers.checkName(shouldRetryHeader);
@@ -26,12 +32,20 @@ public record RetryHints(String shouldRetryHeader, List<ErrorMatch> retryable) {
     retryable = List.copyOf(Objects.requireNonNull(retryable, "retryable"));
   }
 
-  /** Returns no hints. */
+  /**
+   * Returns no hints.
+   *
+   * @return no hints
+   */
   public static RetryHints none() {
     return NONE;
   }
 
-  /** Returns the should-retry header, if the provider documents one. */
+  /**
+   * Returns the should-retry header, if the provider documents one.
+   *
+   * @return the should-retry header, if the provider documents one
+   */
   public Optional<String> shouldRetry() {
     return Optional.ofNullable(shouldRetryHeader);
   }

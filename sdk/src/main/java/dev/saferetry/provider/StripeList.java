@@ -22,7 +22,14 @@ import java.util.function.Function;
 public record StripeList<T>(
     String object, String url, @JsonProperty("has_more") boolean hasMore, List<T> data) {
 
-  /** Copies the items; a missing {@code data} is an empty page. */
+  /**
+   * Copies the items; a missing {@code data} is an empty page.
+   *
+   * @param object always {@code "list"}
+   * @param url the list's path, e.g. {@code /v1/charges}
+   * @param hasMore whether more items follow this page
+   * @param data the items of this page, newest first; never null
+   */
   public StripeList {
     data = data == null ? List.of() : List.copyOf(data);
   }
@@ -31,7 +38,10 @@ public record StripeList<T>(
    * Returns Stripe's page style: while {@code has_more}, the next page starts after the last item's
    * id ({@code starting_after}).
    *
+   * @param <T> the item type
    * @param id the id of an item, e.g. {@code Charge::id}
+   * @return Stripe's page style: while {@code has_more}, the next page starts after the last item's
+   *     id ({@code starting_after})
    */
   public static <T> PageStyle<StripeList<T>, T> style(Function<? super T, String> id) {
     Objects.requireNonNull(id, "id");

@@ -22,6 +22,9 @@ abstract class SecretsBuilder<B extends SecretsBuilder<B>> {
   /**
    * Sets the one signing secret. Required (or {@link #secrets}), no default; never shown in
    * messages or {@code toString()}.
+   *
+   * @param secret the secret
+   * @return this builder
    */
   public B secret(String secret) {
     return secrets(List.of(Objects.requireNonNull(secret, "secret")));
@@ -30,6 +33,9 @@ abstract class SecretsBuilder<B extends SecretsBuilder<B>> {
   /**
    * Sets every currently valid signing secret, for a rotation: a delivery signed with any of them
    * is accepted. Required (or {@link #secret}), no default; 1 to 16 secrets.
+   *
+   * @param secrets the secrets
+   * @return this builder
    */
   public B secrets(List<String> secrets) {
     this.secrets = new ArrayList<>(Objects.requireNonNull(secrets, "secrets"));
@@ -48,13 +54,23 @@ abstract class SecretsBuilder<B extends SecretsBuilder<B>> {
 
     Timed() {}
 
-    /** Sets how far the signed time may be from the clock, either way. Default 5 minutes. */
+    /**
+     * Sets how far the signed time may be from the clock, either way. Default 5 minutes.
+     *
+     * @param tolerance the tolerance
+     * @return this builder
+     */
     public B tolerance(Duration tolerance) {
       this.tolerance = Freshness.checkTolerance(tolerance);
       return self();
     }
 
-    /** Sets the clock timestamps are checked against. Default {@link Clock#systemUTC()}. */
+    /**
+     * Sets the clock timestamps are checked against. Default {@link Clock#systemUTC()}.
+     *
+     * @param clock the clock
+     * @return this builder
+     */
     public B clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
       return self();

@@ -49,7 +49,11 @@ public final class StripeWebhookVerifier implements WebhookVerifier {
     this.freshness = b.freshness();
   }
 
-  /** Returns a builder; {@link Builder#secret} is required. */
+  /**
+   * Returns a builder; {@link Builder#secret} is required.
+   *
+   * @return a builder; {@link Builder#secret} is required
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -139,6 +143,7 @@ public final class StripeWebhookVerifier implements WebhookVerifier {
     /**
      * Builds the verifier.
      *
+     * @return the verifier
      * @throws IllegalArgumentException naming the bad parameter (never quoting a secret)
      * @throws NullPointerException if no secret was set
      */

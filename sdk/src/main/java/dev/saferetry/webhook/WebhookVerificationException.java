@@ -13,7 +13,10 @@ import java.util.Optional;
 public final class WebhookVerificationException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  /** Why the delivery was refused. */
   private final WebhookFailure failure;
+
+  /** The header at fault, or null. */
   private final String header;
 
   WebhookVerificationException(WebhookFailure failure, String header, String detail) {
@@ -26,12 +29,20 @@ public final class WebhookVerificationException extends RuntimeException {
     this.header = header;
   }
 
-  /** Returns the check that failed. */
+  /**
+   * Returns the check that failed.
+   *
+   * @return the check that failed
+   */
   public WebhookFailure failure() {
     return failure;
   }
 
-  /** Returns the name of the header the failure concerns, if it concerns one. */
+  /**
+   * Returns the name of the header the failure concerns, if it concerns one.
+   *
+   * @return the name of the header the failure concerns, if it concerns one
+   */
   public Optional<String> header() {
     return Optional.ofNullable(header);
   }
