@@ -4,10 +4,12 @@ import dev.saferetry.Operation;
 import dev.saferetry.codec.EncodedBody;
 import dev.saferetry.event.AttemptStarted;
 import dev.saferetry.idempotency.IdempotencyKey;
+import java.io.IOException;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.Request;
 import okhttp3.RequestBody;
+import okio.BufferedSink;
 
 /**
  * A request ready to send: validated, its key fixed, its URL, headers and body bytes final, and —
@@ -44,9 +46,34 @@ final class PreparedRequest {
     this.body = body;
     this.redaction = redaction;
     this.attemptHeader = attemptHeader;
-    RequestBody content =
-        body == null ? null : RequestBody.create(body.bytes(), MediaType.get(body.contentType()));
+    RequestBody content = body == null ? null : new Content(body);
     this.template = headers.url(url).method(op.method(), content).build();
+  }
+
+  /** The encoded body as OkHttp sends it, without copying its bytes again. */
+  private static final class Content extends RequestBody {
+    private final EncodedBody body;
+    private final MediaType type;
+
+    Content(EncodedBody body) {
+      this.body = body;
+      this.type = MediaType.get(body.contentType());
+    }
+
+    @Override
+    public MediaType contentType() {
+      return type;
+    }
+
+    @Override
+    public long contentLength() {
+      return body.length();
+    }
+
+    @Override
+    public void writeTo(BufferedSink sink) throws IOException {
+      body.writeTo(sink.outputStream());
+    }
   }
 
   Operation<?, ?> operation() {

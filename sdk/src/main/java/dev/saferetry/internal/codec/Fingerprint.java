@@ -30,12 +30,25 @@ public final class Fingerprint {
   private static final byte[] VERSION_2 =
       "saferetry-fingerprint/2\n".getBytes(StandardCharsets.UTF_8);
 
+  private static final HexFormat HEX = HexFormat.of();
+  private static final MessageDigest SHA256 = sha256();
+
   private Fingerprint() {}
 
   /** Returns the hex SHA-256 of an {@link #input}: what an intent records. */
   public static String sha256Hex(byte[] input) {
+    MessageDigest digest;
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(input));
+      digest = (MessageDigest) SHA256.clone(); // skips getInstance's provider lookup
+    } catch (CloneNotSupportedException e) {
+      digest = sha256();
+    }
+    return HEX.formatHex(digest.digest(input));
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing", e);
     }
