@@ -16,20 +16,8 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import mockwebserver3.MockResponse;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
-@ParameterizedClass
-@EnumSource(ClientFixture.Via.class)
-class BackoffAndHintsTest extends ClientFixture {
-  @Parameter Via via;
-
-  @Override
-  protected Via via() {
-    return via;
-  }
-
+class BackoffAndHintsTest extends BothPaths {
   private static final ChargeCreateParams PARAMS = ChargeCreateParams.of(1000, "eur");
 
   private static MockResponse withHeader(int code, String name, String value) {

@@ -23,20 +23,8 @@ import mockwebserver3.SocketEffect;
 import okhttp3.OkHttpClient;
 import okio.BufferedSink;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
-@ParameterizedClass
-@EnumSource(ClientFixture.Via.class)
-class BadResponsesTest extends ClientFixture {
-  @Parameter Via via;
-
-  @Override
-  protected Via via() {
-    return via;
-  }
-
+class BadResponsesTest extends BothPaths {
   private static final ChargeCreateParams PARAMS = ChargeCreateParams.of(1000, "eur");
   private static final String API_KEY = "sk_live_do_not_leak_123";
 

@@ -7,81 +7,43 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.UnknownReason;
-import dev.saferetry.event.AttemptFinished;
 import dev.saferetry.event.AttemptStarted;
 import dev.saferetry.event.CallFinished;
 import dev.saferetry.event.CallStarted;
-import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.Charges;
 import dev.saferetry.resilience.RetryPolicy;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import mockwebserver3.RecordedRequest;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * What observability needs: one start and one end per call with its outcome and total latency, the
  * attempt as a typed OkHttp tag (a tracing header per attempt), an optional attempt number.
  */
-@ParameterizedClass
-@EnumSource(ClientFixture.Via.class)
-class CallEventsTest extends ClientFixture {
+class CallEventsTest extends BothPaths {
   private static final ChargeCreateParams PARAMS = ChargeCreateParams.of(1000, "eur");
 
-  @Parameter Via via;
-
-  private final List<Object> events = new CopyOnWriteArrayList<>();
-
-  @Override
-  protected Via via() {
-    return via;
-  }
-
-  private SafeRetryListener recorder() {
-    return new SafeRetryListener() {
-      @Override
-      public void onCallStart(CallStarted e) {
-        events.add(e);
-      }
-
-      @Override
-      public void onAttemptStart(AttemptStarted e) {
-        events.add(e);
-      }
-
-      @Override
-      public void onAttemptEnd(AttemptFinished e) {
-        events.add(e);
-      }
-
-      @Override
-      public void onCallEnd(CallFinished e) {
-        events.add(e);
-      }
-    };
-  }
+  private final EventLog log = new EventLog();
+  private final List<Object> events = log.events();
 
   @Test
   void aSuccessfulCallReportsItsStartAndItsEndWithTheTotalLatency() {
     server.enqueue(status(503));
     server.enqueue(charge());
-    try (SafeRetryClient c = builder().listener(recorder()).build()) {
+    try (SafeRetryClient c = builder().listener(log).build()) {
       CallResult<?> result =
           call(c, Charges.CREATE, PARAMS, RequestOptions.builder().intentId("o-1").build());
 
-      assertThat(events)
-          .extracting(e -> e.getClass().getSimpleName())
+      assertThat(log.names())
           .containsExactly(
               "CallStarted",
               "AttemptStarted",
               "AttemptFinished",
+              "RetryScheduled",
               "AttemptStarted",
               "AttemptFinished",
               "CallFinished");
@@ -89,7 +51,7 @@ class CallEventsTest extends ClientFixture {
       assertThat(start.operation()).isEqualTo(Charges.CREATE.name());
       assertThat(start.method()).isEqualTo("POST");
       assertThat(start.intentId()).isEqualTo("o-1");
-      CallFinished end = (CallFinished) events.get(5);
+      CallFinished end = (CallFinished) events.get(6);
       assertThat(end.callId()).isEqualTo(start.callId()).startsWith("call_");
       assertThat(end.outcome()).isEqualTo(Outcome.SUCCEEDED);
       assertThat(end.reason()).isNull();
@@ -104,8 +66,7 @@ class CallEventsTest extends ClientFixture {
   @Test
   void aCallThatGivesUpReportsItsReason() {
     server.enqueue(status(503));
-    try (SafeRetryClient c =
-        builder().listener(recorder()).retryPolicy(RetryPolicy.noRetries()).build()) {
+    try (SafeRetryClient c = builder().listener(log).retryPolicy(RetryPolicy.noRetries()).build()) {
       assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS));
     }
     CallFinished end = (CallFinished) events.get(events.size() - 1);
@@ -130,7 +91,7 @@ class CallEventsTest extends ClientFixture {
                   return chain.proceed(r.build());
                 })
             .build();
-    try (SafeRetryClient c = builder().okHttpClient(traced).listener(recorder()).build()) {
+    try (SafeRetryClient c = builder().okHttpClient(traced).listener(log).build()) {
       call(c, Charges.CREATE, PARAMS);
     }
     String callId = ((CallStarted) events.get(0)).callId();

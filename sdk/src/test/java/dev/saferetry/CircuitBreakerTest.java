@@ -21,20 +21,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
-@ParameterizedClass
-@EnumSource(ClientFixture.Via.class)
-class CircuitBreakerTest extends ClientFixture {
-  @Parameter Via via;
-
-  @Override
-  protected Via via() {
-    return via;
-  }
-
+class CircuitBreakerTest extends BothPaths {
   private static final ChargeCreateParams PARAMS = ChargeCreateParams.of(1000, "eur");
   private final List<BreakerStateChanged> changes = new CopyOnWriteArrayList<>();
 

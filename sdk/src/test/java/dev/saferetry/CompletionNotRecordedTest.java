@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.ApiException;
 import dev.saferetry.error.ResponseBodyException;
-import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.FileKeyStore;
 import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
@@ -19,33 +18,18 @@ import dev.saferetry.payments.Charge;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.Charges;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.List;
-import java.util.Optional;
 import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A definitive answer is never turned into an error by the key store: when its completion cannot be
  * recorded, the caller still gets the result (or the typed outcome it earned), a WARN names the
  * key, and the intent stays pending so that a re-drive replays it with the same key.
  */
-@ParameterizedClass
-@EnumSource(ClientFixture.Via.class)
-class CompletionNotRecordedTest extends ClientFixture {
-  @Parameter Via via;
-
-  @Override
-  protected Via via() {
-    return via;
-  }
-
+class CompletionNotRecordedTest extends BothPaths {
   private static final ChargeCreateParams PARAMS = ChargeCreateParams.of(1000, "eur");
   private static final String OP = Charges.CREATE.name();
 
@@ -146,46 +130,14 @@ class CompletionNotRecordedTest extends ClientFixture {
   }
 
   /** A store whose disk has failed for appends after the intent's record was made durable. */
-  private static final class ThrowingOnComplete implements KeyStore {
-    private final KeyStore inner;
-
+  private static final class ThrowingOnComplete extends ForwardingKeyStore {
     ThrowingOnComplete(KeyStore inner) {
-      this.inner = inner;
-    }
-
-    @Override
-    public BeginResult begin(IntentRecord candidate) {
-      return inner.begin(candidate);
+      super(inner);
     }
 
     @Override
     public void complete(IntentRecord completed) {
       throw new KeyStoreException("No space left on device (simulated by the store)");
-    }
-
-    @Override
-    public Optional<IntentRecord> find(IntentScope scope, String intentId) {
-      return inner.find(scope, intentId);
-    }
-
-    @Override
-    public List<IntentRecord> pending() {
-      return inner.pending();
-    }
-
-    @Override
-    public boolean abandon(IntentScope scope, String intentId) {
-      return inner.abandon(scope, intentId);
-    }
-
-    @Override
-    public int purgeExpired(Instant now) {
-      return inner.purgeExpired(now);
-    }
-
-    @Override
-    public void close() {
-      inner.close();
     }
   }
 }

@@ -15,20 +15,8 @@ import java.util.List;
 import java.util.UUID;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
-@ParameterizedClass
-@EnumSource(ClientFixture.Via.class)
-class KeyPerIntentTest extends ClientFixture {
-  @Parameter Via via;
-
-  @Override
-  protected Via via() {
-    return via;
-  }
-
+class KeyPerIntentTest extends BothPaths {
   private static final ChargeCreateParams PARAMS = new ChargeCreateParams(1000, "EUR", "o-1", null);
 
   @Test

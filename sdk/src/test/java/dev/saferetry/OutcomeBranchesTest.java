@@ -15,38 +15,23 @@ import dev.saferetry.error.UnknownReason;
 import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
-import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.Charges;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Modifier;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The type tells the outcome: three sealed branches, one per outcome, each with its reasons; a
  * caller who catches the three branches has handled every way a call ends.
  */
-@ParameterizedClass
-@EnumSource(ClientFixture.Via.class)
-class OutcomeBranchesTest extends ClientFixture {
+class OutcomeBranchesTest extends BothPaths {
   private static final ChargeCreateParams PARAMS = ChargeCreateParams.of(1000, "eur");
-
-  @Parameter Via via;
-
-  @Override
-  protected Via via() {
-    return via;
-  }
 
   @Test
   void theHierarchyHasOneBranchPerOutcome() {
@@ -83,41 +68,12 @@ class OutcomeBranchesTest extends ClientFixture {
 
   @Test
   void aKeyStoreThatCannotRecordTheIntentIsAnUnknownOutcomeAndNothingIsSent() {
-    InMemoryKeyStore kept = new InMemoryKeyStore();
     KeyStore broken =
-        new KeyStore() {
+        new ForwardingKeyStore(new InMemoryKeyStore()) {
           @Override
           public BeginResult begin(IntentRecord candidate) {
             throw new KeyStoreException("disk full");
           }
-
-          @Override
-          public void complete(IntentRecord completed) {
-            kept.complete(completed);
-          }
-
-          @Override
-          public Optional<IntentRecord> find(IntentScope scope, String intentId) {
-            return kept.find(scope, intentId);
-          }
-
-          @Override
-          public List<IntentRecord> pending() {
-            return kept.pending();
-          }
-
-          @Override
-          public boolean abandon(IntentScope scope, String intentId) {
-            return kept.abandon(scope, intentId);
-          }
-
-          @Override
-          public int purgeExpired(Instant now) {
-            return kept.purgeExpired(now);
-          }
-
-          @Override
-          public void close() {}
         };
     try (SafeRetryClient c = builder().keyStore(broken).build()) {
       assertThatThrownBy(

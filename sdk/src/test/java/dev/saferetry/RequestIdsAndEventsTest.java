@@ -19,20 +19,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import mockwebserver3.MockResponse;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
-@ParameterizedClass
-@EnumSource(ClientFixture.Via.class)
-class RequestIdsAndEventsTest extends ClientFixture {
-  @Parameter Via via;
-
-  @Override
-  protected Via via() {
-    return via;
-  }
-
+class RequestIdsAndEventsTest extends BothPaths {
   private static final ChargeCreateParams PARAMS = ChargeCreateParams.of(1000, "eur");
 
   @Test
@@ -83,48 +71,27 @@ class RequestIdsAndEventsTest extends ClientFixture {
 
   @Test
   void listenerSeesAttemptsRetriesAndGivingUpInOrder() {
-    List<Object> events = new CopyOnWriteArrayList<>();
-    SafeRetryListener listener =
-        new SafeRetryListener() {
-          @Override
-          public void onAttemptStart(AttemptStarted e) {
-            events.add(e);
-          }
-
-          @Override
-          public void onAttemptEnd(AttemptFinished e) {
-            events.add(e);
-          }
-
-          @Override
-          public void onRetryScheduled(RetryScheduled e) {
-            events.add(e);
-          }
-
-          @Override
-          public void onCallEnd(CallFinished e) {
-            events.add(e);
-          }
-        };
+    EventLog log = new EventLog();
+    List<Object> events = log.events();
     server.enqueue(status(503));
     server.enqueue(status(400));
-    try (SafeRetryClient c = builder().listener(listener).build()) {
+    try (SafeRetryClient c = builder().listener(log).build()) {
       org.junit.jupiter.api.Assertions.assertThrows(
           RuntimeException.class, () -> call(c, Charges.CREATE, PARAMS));
     }
-    assertThat(events)
-        .extracting(e -> e.getClass().getSimpleName())
+    assertThat(log.names())
         .containsExactly(
+            "CallStarted",
             "AttemptStarted",
             "AttemptFinished",
             "RetryScheduled",
             "AttemptStarted",
             "AttemptFinished",
             "CallFinished");
-    RetryScheduled retry = (RetryScheduled) events.get(2);
+    RetryScheduled retry = (RetryScheduled) events.get(3);
     assertThat(retry.nextAttempt()).isEqualTo(2);
     assertThat(retry.delay()).isEqualTo(Duration.ofMillis(250));
-    CallFinished end = (CallFinished) events.get(5);
+    CallFinished end = (CallFinished) events.get(6);
     assertThat(end.outcome()).isEqualTo(Outcome.FAILED);
     assertThat(end.reason()).isEqualTo(FailedReason.REJECTED);
     assertThat(end.status()).isEqualTo(400);

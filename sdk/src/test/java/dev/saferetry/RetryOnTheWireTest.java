@@ -24,20 +24,8 @@ import java.util.List;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
-@ParameterizedClass
-@EnumSource(ClientFixture.Via.class)
-class RetryOnTheWireTest extends ClientFixture {
-  @Parameter Via via;
-
-  @Override
-  protected Via via() {
-    return via;
-  }
-
+class RetryOnTheWireTest extends BothPaths {
   private static final ChargeCreateParams PARAMS = ChargeCreateParams.of(1000, "eur");
 
   @Test

@@ -17,26 +17,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Failures before the request is handed to a connection — an unknown host, a failed TLS handshake —
  * are retried (nothing was sent, so a retry is safe, and both are often transient) and, when
  * retries run out, end FAILED with reason NOT_SENT: the request provably never reached the server.
  */
-@ParameterizedClass
-@EnumSource(ClientFixture.Via.class)
-class TransportFailuresTest extends ClientFixture {
+class TransportFailuresTest extends BothPaths {
   private static final ChargeCreateParams PARAMS = ChargeCreateParams.of(1000, "eur");
-
-  @Parameter Via via;
-
-  @Override
-  protected Via via() {
-    return via;
-  }
 
   private void assertRetriedAndNotSent(SafeRetryClient c) {
     assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))

@@ -6,7 +6,6 @@ import dev.saferetry.Operation;
 import dev.saferetry.Outcome;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.error.SafeRetryException;
-import dev.saferetry.error.SucceededReason;
 import dev.saferetry.error.UnknownReason;
 import dev.saferetry.event.AttemptFinished;
 import dev.saferetry.event.AttemptStarted;
@@ -16,7 +15,6 @@ import dev.saferetry.event.RetryScheduled;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStoreException;
-import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -258,43 +256,18 @@ final class RealCall<R> {
   private Step<R> succeed(AttemptOutcome out) {
     int status = out.status();
     ClientConfig c = parts.config();
-    if (out.oversized()) {
-      complete(IntentState.SUCCEEDED, status, null);
-      return end(
-          Errors.factory()
-              .unreadable(
-                  SucceededReason.BODY_TOO_LARGE,
-                  "the body exceeds the limit of " + c.maxResponseBytes() + " bytes",
-                  status,
-                  trail(),
-                  null));
-    }
-    R value = null;
-    String resourceId = null;
-    byte[] bytes = out.body();
-    Class<R> type = op.responseType();
+    SuccessBody<R> body;
     try {
-      if (bytes != null && bytes.length > 0 && type != Void.class) {
-        value = c.mapper().readValue(bytes, type);
-        resourceId = claim.record() == null ? null : Json.resourceId(c.mapper(), value, bytes);
-      }
-    } catch (IOException | IllegalArgumentException e) {
+      body = SuccessBody.read(out, c, op.responseType(), claim.record() != null, trail());
+    } catch (SafeRetryException unreadable) {
       complete(IntentState.SUCCEEDED, status, null);
-      String why = e.getClass().getSimpleName();
-      return end(
-          Errors.factory()
-              .unreadable(
-                  SucceededReason.BODY_UNREADABLE,
-                  "the body is not valid JSON for " + type.getSimpleName() + " (" + why + ")",
-                  status,
-                  trail(),
-                  null));
+      return end(unreadable);
     }
-    complete(IntentState.SUCCEEDED, status, resourceId);
+    complete(IntentState.SUCCEEDED, status, body.resourceId());
     boolean replayed = "true".equalsIgnoreCase(out.response().header("Idempotent-Replayed"));
     finished(Outcome.SUCCEEDED, null);
     return new Step<>(
-        new CallResult<>(value, status, claim.key(), options.intentId(), replayed, attempts),
+        new CallResult<>(body.value(), status, claim.key(), options.intentId(), replayed, attempts),
         null,
         null);
   }

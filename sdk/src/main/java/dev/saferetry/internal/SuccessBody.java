@@ -1,0 +1,57 @@
+package dev.saferetry.internal;
+
+import dev.saferetry.error.SafeRetryException;
+import dev.saferetry.error.SucceededReason;
+import java.io.IOException;
+
+/**
+ * The body of a 2xx answer turned into the response type, and the id of the resource it names.
+ *
+ * @param value the parsed body, or null for an empty one or {@code Void}
+ * @param resourceId the body's {@code id}, or null when not asked for or absent
+ */
+record SuccessBody<R>(R value, String resourceId) {
+
+  /**
+   * Reads a 2xx answer.
+   *
+   * @param wantId whether the resource id is needed (for an intent's completion record)
+   * @throws SafeRetryException a {@code ResponseBodyException} (outcome SUCCEEDED) when the body is
+   *     larger than the limit or not of the response type; the message never holds the body
+   */
+  static <R> SuccessBody<R> read(
+      AttemptOutcome out, ClientConfig config, Class<R> type, boolean wantId, Errors.Trail trail) {
+    int status = out.status();
+    if (out.oversized()) {
+      throw Errors.factory()
+          .unreadable(
+              SucceededReason.BODY_TOO_LARGE,
+              "the body exceeds the limit of " + config.maxResponseBytes() + " bytes",
+              status,
+              trail,
+              null);
+    }
+    byte[] bytes = out.body();
+    if (bytes == null || bytes.length == 0 || type == Void.class) {
+      return new SuccessBody<>(null, null);
+    }
+    try {
+      R value = config.mapper().readValue(bytes, type);
+      return new SuccessBody<>(
+          value, wantId ? Json.resourceId(config.mapper(), value, bytes) : null);
+    } catch (IOException | IllegalArgumentException e) {
+      // The cause is left out: Jackson's messages quote the body.
+      throw Errors.factory()
+          .unreadable(
+              SucceededReason.BODY_UNREADABLE,
+              "the body is not valid JSON for "
+                  + type.getSimpleName()
+                  + " ("
+                  + e.getClass().getSimpleName()
+                  + ")",
+              status,
+              trail,
+              null);
+    }
+  }
+}
