@@ -92,7 +92,7 @@ public final class QueryParams {
   }
 
   /**
-   * Returns a builder holding these parameters.
+   * Returns a builder holding a copy of these parameters; this value is left as it is.
    *
    * @return a builder holding these parameters
    */

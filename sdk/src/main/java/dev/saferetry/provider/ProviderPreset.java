@@ -108,7 +108,8 @@ public final class ProviderPreset {
   }
 
   /**
-   * Returns a builder holding this preset's values, to adjust one.
+   * Returns a builder holding a copy of this preset's values, to adjust one; this preset is left as
+   * it is (a value holds no resources, so nothing is shared).
    *
    * @return a builder holding this preset's values, to adjust one
    */

@@ -73,7 +73,8 @@ public final class RetryPolicy {
   }
 
   /**
-   * Returns a builder holding this policy's settings.
+   * Returns a builder holding a copy of this policy's settings. Like every value's {@code
+   * toBuilder()}, it shares nothing with this one: a value holds no resources.
    *
    * @return a new builder
    */
