@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,6 +26,17 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /** An intent recorded inside the caller's transaction lives and dies with the business row. */
 class JdbcTransactionTest {
+  /**
+   * A thread per task: the common pool may have a single thread (two cores on JDK 25), where one
+   * begin blocked on a row lock would hold up the others and prove nothing about the store.
+   */
+  private static final Executor OWN_THREAD =
+      task -> {
+        Thread t = new Thread(task, "jdbc-transaction-test");
+        t.setDaemon(true);
+        t.start();
+      };
+
   private static final StoredRequest CHARGE =
       new StoredRequest(
           "POST",
@@ -111,7 +123,8 @@ class JdbcTransactionTest {
                 () -> {
                   started.countDown();
                   return store.begin(second);
-                });
+                },
+                OWN_THREAD);
         started.await(10, TimeUnit.SECONDS);
         assertThatThrownBy(() -> b.get(300, TimeUnit.MILLISECONDS))
             .as("B must wait for A's transaction")
@@ -144,11 +157,13 @@ class JdbcTransactionTest {
               () -> {
                 started.countDown();
                 return store.begin(candidate("order-1/charge", "fp", T0));
-              });
+              },
+              OWN_THREAD);
       started.await(10, TimeUnit.SECONDS);
 
       CompletableFuture<BeginResult> other =
-          CompletableFuture.supplyAsync(() -> store.begin(candidate("order-2/charge", "fp", T0)));
+          CompletableFuture.supplyAsync(
+              () -> store.begin(candidate("order-2/charge", "fp", T0)), OWN_THREAD);
       assertThat(other.get(10, TimeUnit.SECONDS).created()).isTrue();
       assertThat(blocked).isNotDone();
       a.commit();
