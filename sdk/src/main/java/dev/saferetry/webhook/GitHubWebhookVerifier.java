@@ -76,8 +76,8 @@ public final class GitHubWebhookVerifier implements WebhookVerifier {
   }
 
   /**
-   * Builds a {@link GitHubWebhookVerifier}: {@link #secret} (or {@link #secrets}) is required. Not
-   * thread-safe.
+   * Builds a {@link GitHubWebhookVerifier}: {@link #secret} (or {@code secrets(...)}) is required.
+   * Not thread-safe.
    */
   public static final class Builder extends SecretsBuilder<Builder> {
     private Builder() {}

@@ -20,7 +20,7 @@ abstract class SecretsBuilder<B extends SecretsBuilder<B>> {
   abstract B self();
 
   /**
-   * Sets the one signing secret. Required (or {@link #secrets}), no default; never shown in
+   * Sets the one signing secret. Required (or {@code secrets(...)}), no default; never shown in
    * messages or {@code toString()}.
    *
    * @param secret the secret

@@ -129,8 +129,8 @@ public final class StandardWebhookVerifier implements WebhookVerifier {
   }
 
   /**
-   * Builds a {@link StandardWebhookVerifier}: {@link #secret} (or {@link #secrets}) is required;
-   * tolerance and clock have defaults. Not thread-safe.
+   * Builds a {@link StandardWebhookVerifier}: {@link #secret} (or {@code secrets(...)}) is
+   * required; tolerance and clock have defaults. Not thread-safe.
    */
   public static final class Builder extends SecretsBuilder.Timed<Builder> {
     private Builder() {}

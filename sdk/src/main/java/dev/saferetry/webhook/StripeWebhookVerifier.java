@@ -129,7 +129,7 @@ public final class StripeWebhookVerifier implements WebhookVerifier {
   }
 
   /**
-   * Builds a {@link StripeWebhookVerifier}: {@link #secret} (or {@link #secrets}) is required;
+   * Builds a {@link StripeWebhookVerifier}: {@link #secret} (or {@code secrets(...)}) is required;
    * tolerance and clock have defaults. Not thread-safe.
    */
   public static final class Builder extends SecretsBuilder.Timed<Builder> {
