@@ -140,6 +140,8 @@ public final class FileKeyStore implements KeyStore {
   /**
    * Returns figures of this store: what it holds and what it did since it was opened. For
    * monitoring and benchmarks; reading them costs a brief hold of the store's lock.
+   *
+   * @return the figures
    */
   public Stats stats() {
     return store.stats();
@@ -147,6 +149,8 @@ public final class FileKeyStore implements KeyStore {
 
   /**
    * Figures of a {@link FileKeyStore}.
+   *
+   * <p>Instances are immutable and thread-safe.
    *
    * @param intents the intents the store holds (pending and completed, expired or not)
    * @param pendingIntents how many of them are pending
@@ -157,7 +161,6 @@ public final class FileKeyStore implements KeyStore {
    *     fewer than the durable records, which share them
    * @param compactions compactions since the store was opened, in the background or by {@link
    *     FileKeyStore#purgeExpired}
-   *     <p>Instances are immutable and thread-safe.
    */
   public record Stats(
       long intents,
