@@ -115,4 +115,36 @@ class IntentTimeTest extends ClientFixture {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("beyond the end of time");
   }
+
+  @Test
+  void anExpiryOfExactlyTheLastInstantIsAcceptedAndOneNanosecondMoreIsNot() {
+    IntentScope scope = new IntentScope("default", "op");
+    Instant start = Instant.MAX.minusSeconds(3600).minusNanos(5);
+    IntentRecord last =
+        IntentRecord.pending(
+            scope, "order-1", IdempotencyKey.random(), "fp", start, Duration.ofSeconds(3600, 5));
+    assertThat(last.expiresAt()).isEqualTo(Instant.MAX);
+    assertThatThrownBy(
+            () ->
+                IntentRecord.pending(
+                    scope,
+                    "order-1",
+                    IdempotencyKey.random(),
+                    "fp",
+                    start,
+                    Duration.ofSeconds(3600, 6)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("beyond the end of time");
+    assertThatThrownBy(
+            () ->
+                IntentRecord.pending(
+                    scope,
+                    "order-1",
+                    IdempotencyKey.random(),
+                    "fp",
+                    Instant.MIN,
+                    Duration.ofSeconds(Long.MAX_VALUE, 999_999_999)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("beyond the end of time");
+  }
 }

@@ -35,10 +35,20 @@ public final class EncodedBody {
   public static EncodedBody of(byte[] bytes, String contentType) {
     Objects.requireNonNull(bytes, "bytes");
     Objects.requireNonNull(contentType, "contentType");
-    if (contentType.isBlank() || contentType.chars().anyMatch(c -> c < 0x20 || c > 0x7E)) {
+    if (contentType.isBlank() || !visibleAscii(contentType)) {
       throw new IllegalArgumentException("contentType must be visible ASCII and not blank");
     }
     return new EncodedBody(bytes.clone(), contentType);
+  }
+
+  private static boolean visibleAscii(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < 0x20 || c > 0x7E) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

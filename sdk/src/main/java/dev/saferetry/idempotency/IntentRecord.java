@@ -104,7 +104,7 @@ public record IntentRecord(
     if (retention.isNegative()) {
       throw new IllegalArgumentException("retention must not be negative");
     }
-    if (Duration.between(createdAt, Instant.MAX).compareTo(retention) < 0) {
+    if (beyondEndOfTime(createdAt, retention)) {
       throw new IllegalArgumentException("createdAt plus retention is beyond the end of time");
     }
     return new IntentRecord(
@@ -117,6 +117,19 @@ public record IntentRecord(
         createdAt.plus(retention),
         0,
         null);
+  }
+
+  /**
+   * Whether {@code from + amount} lies beyond {@link Instant#MAX}, decided in whole seconds and
+   * nanoseconds: {@code Duration.between(from, Instant.MAX)} would overflow its nanosecond count
+   * and throw internally on every call, which made this check the hottest spot of a call.
+   */
+  private static boolean beyondEndOfTime(Instant from, Duration amount) {
+    long secondsLeft = Instant.MAX.getEpochSecond() - from.getEpochSecond();
+    if (amount.getSeconds() != secondsLeft) {
+      return amount.getSeconds() > secondsLeft;
+    }
+    return from.getNano() + amount.getNano() > Instant.MAX.getNano();
   }
 
   /**

@@ -239,11 +239,17 @@ final class Intents {
   }
 
   /** Whether a resource id fits a record: bounded, printable, text that round-trips exactly. */
+  private static boolean hasControl(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      if (Character.isISOControl(text.charAt(i))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   static boolean storable(String id) {
-    if (id == null
-        || id.isEmpty()
-        || id.length() > MAX_RESOURCE_ID
-        || id.chars().anyMatch(Character::isISOControl)) {
+    if (id == null || id.isEmpty() || id.length() > MAX_RESOURCE_ID || hasControl(id)) {
       return false;
     }
     try {

@@ -52,12 +52,27 @@ final class PreparedRequest {
 
   /** The encoded body as OkHttp sends it, without copying its bytes again. */
   private static final class Content extends RequestBody {
+    private static volatile MediaType lastType;
+
     private final EncodedBody body;
     private final MediaType type;
 
     Content(EncodedBody body) {
       this.body = body;
-      this.type = MediaType.get(body.contentType());
+      this.type = mediaType(body.contentType());
+    }
+
+    /**
+     * Parses a content type, remembering the last one: a client sends one or two kinds of body, and
+     * {@link MediaType#get} runs a regular expression on every call.
+     */
+    private static MediaType mediaType(String text) {
+      MediaType last = lastType;
+      if (last == null || !last.toString().equals(text)) {
+        last = MediaType.get(text);
+        lastType = last;
+      }
+      return last;
     }
 
     @Override
