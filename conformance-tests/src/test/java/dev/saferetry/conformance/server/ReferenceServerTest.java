@@ -154,9 +154,10 @@ class ReferenceServerTest {
       id = json(charge).get("id").asText();
     }
     String refund = "{\"charge\":\"" + id + "\",\"amount\":400}";
+    // Built whole, not by replacing "400" in the body: a random charge id may contain "400".
+    String tooLarge = "{\"charge\":\"" + id + "\",\"amount\":601}";
     try (Response r = post("/v1/refunds", "Idempotency-Key", "r2", refund);
-        Response tooMuch =
-            post("/v1/refunds", "Idempotency-Key", "r3", refund.replace("400", "601"));
+        Response tooMuch = post("/v1/refunds", "Idempotency-Key", "r3", tooLarge);
         Response get =
             http.newCall(
                     new Request.Builder()
