@@ -5,6 +5,7 @@ import dev.saferetry.examples.harness.Options;
 import dev.saferetry.examples.harness.ReceiverHttp;
 import dev.saferetry.examples.harness.ReceiverHttp.Reply;
 import dev.saferetry.jdbc.Inbox;
+import dev.saferetry.jdbc.InboxBusyException;
 import dev.saferetry.jdbc.InboxOutcome;
 import dev.saferetry.webhook.StripeWebhookVerifier;
 import dev.saferetry.webhook.VerifiedWebhook;
@@ -25,9 +26,11 @@ import java.util.concurrent.ScheduledExecutorService;
  *     -Dexec.args="--port 8088 --secret whsec_... [--jdbc-url jdbc:postgresql://...]"
  * </pre>
  *
- * {@code POST /webhooks/stripe} answers 200 for applied, duplicate, stale and ignored deliveries
- * and 400 for rejected ones (bad signature, stale timestamp, malformed); {@code GET /effects}
- * counts them.
+ * {@code POST /webhooks/stripe} answers 200 for applied, duplicate, stale and ignored deliveries,
+ * 400 for rejected ones (bad signature, stale timestamp, malformed), and 503 with {@code
+ * Retry-After} while another delivery of the same event (or about the same order) is still being
+ * handled: nothing was recorded, so the provider must deliver it again; {@code GET /effects} counts
+ * them.
  */
 public final class WebhookReceiver implements AutoCloseable {
   private final DeliveryCounts effects = new DeliveryCounts();
@@ -59,16 +62,22 @@ public final class WebhookReceiver implements AutoCloseable {
     }
     // Receipt, order change and queued job commit together; the event id is the dedup key. An
     // ignored event gets a receipt too: acknowledged, never retried, its redeliveries duplicates.
-    InboxOutcome outcome =
-        inbox.receive(
-            "orders",
-            hook.id(),
-            tx -> {
-              ChargeEvent e = charge.orElse(null);
-              if (e != null && tx.advance("order:" + e.orderId(), e.position())) {
-                orders.apply(tx.connection(), hook.id(), e);
-              }
-            });
+    InboxOutcome outcome;
+    try {
+      outcome =
+          inbox.receive(
+              "orders",
+              hook.id(),
+              tx -> {
+                ChargeEvent e = charge.orElse(null);
+                if (e != null && tx.advance("order:" + e.orderId(), e.position())) {
+                  orders.apply(tx.connection(), hook.id(), e);
+                }
+              });
+    } catch (InboxBusyException busy) {
+      // Not recorded, not acknowledged: whether the other delivery commits is not known yet.
+      return new Reply(503, "{\"error\":\"busy\"}", 1);
+    }
     return new Reply(200, "{\"outcome\":\"" + effects.count(outcome, charge.isPresent()) + "\"}");
   }
 

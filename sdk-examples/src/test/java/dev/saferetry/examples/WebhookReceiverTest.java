@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.saferetry.jdbc.Inbox;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -243,6 +244,54 @@ class WebhookReceiverTest {
     assertThat(deliver(event("evt_s", "charge.succeeded", t, "order-f", 0))).isEqualTo(200);
 
     assertThat(orders.describe("order-f")).isEqualTo("refunded 1999/1999 eur");
+  }
+
+  @Test
+  void aDeliveryWhileTheSameEventIsStillBeingHandledGets503WithRetryAfterAndIsNotRecorded()
+      throws Exception {
+    receiver.close();
+    String url = "jdbc:h2:mem:receiver-busy-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+    receiver = new WebhookReceiver(0, SECRET, url + ";LOCK_TIMEOUT=200");
+    OrderBook book = OrderBook.open(url);
+    Inbox other = Inbox.builder().jdbcUrl(url).build();
+    String body = event("evt_busy", "charge.succeeded", now(), "order-busy", 0);
+    CountDownLatch holding = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      // Another delivery of the same event holds its uncommitted receipt, then rolls back.
+      Future<?> first =
+          pool.submit(
+              () ->
+                  other.receive(
+                      "orders",
+                      "evt_busy",
+                      tx -> {
+                        holding.countDown();
+                        release.await(30, TimeUnit.SECONDS);
+                        throw new IllegalStateException("the first delivery fails");
+                      }));
+      assertThat(holding.await(30, TimeUnit.SECONDS)).isTrue();
+      HttpResponse<String> busy =
+          http.send(
+              HttpRequest.newBuilder(url("/webhooks/stripe"))
+                  .header("Stripe-Signature", sign(SECRET, now(), body))
+                  .POST(HttpRequest.BodyPublishers.ofString(body))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(busy.statusCode()).isEqualTo(503);
+      assertThat(busy.headers().firstValue("Retry-After")).hasValue("1");
+      release.countDown();
+      assertThatThrownBy(() -> first.get(30, TimeUnit.SECONDS))
+          .hasRootCauseMessage("the first delivery fails");
+      // Nothing was recorded for the busy answer: the redelivery runs and applies the event.
+      assertThat(deliverForAnswer(body)).isEqualTo("200 {\"outcome\":\"APPLIED\"}");
+      assertThat(book.describe("order-busy")).isEqualTo("paid 1999/0 eur");
+      assertThat(deliverForAnswer(body)).isEqualTo("200 {\"outcome\":\"DUPLICATE\"}");
+    } finally {
+      release.countDown();
+      pool.shutdownNow();
+    }
   }
 
   @Test

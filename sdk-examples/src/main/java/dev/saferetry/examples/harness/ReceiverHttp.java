@@ -25,8 +25,14 @@ public final class ReceiverHttp implements AutoCloseable {
    *
    * @param status the status code
    * @param json the JSON body
+   * @param retryAfterSeconds a {@code Retry-After} to send, or null for none
    */
-  public record Reply(int status, String json) {}
+  public record Reply(int status, String json, Integer retryAfterSeconds) {
+    /** An answer without {@code Retry-After}. */
+    public Reply(int status, String json) {
+      this(status, json, null);
+    }
+  }
 
   /** Handles one request's raw body and headers. */
   @FunctionalInterface
@@ -86,6 +92,9 @@ public final class ReceiverHttp implements AutoCloseable {
       }
       byte[] out = reply.json().getBytes(StandardCharsets.UTF_8);
       exchange.getResponseHeaders().set("Content-Type", "application/json");
+      if (reply.retryAfterSeconds() != null) {
+        exchange.getResponseHeaders().set("Retry-After", reply.retryAfterSeconds().toString());
+      }
       exchange.sendResponseHeaders(reply.status(), out.length);
       try (OutputStream os = exchange.getResponseBody()) {
         os.write(out);
