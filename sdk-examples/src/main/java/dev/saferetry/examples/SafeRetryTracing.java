@@ -3,6 +3,8 @@ package dev.saferetry.examples;
 import dev.saferetry.Attempt;
 import dev.saferetry.event.AttemptFinished;
 import dev.saferetry.event.AttemptStarted;
+import dev.saferetry.event.CallFinished;
+import dev.saferetry.event.CallStarted;
 import dev.saferetry.event.SafeRetryListener;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
@@ -21,10 +23,13 @@ import okhttp3.Request;
  * one client span per attempt, as a child of the span current when the call started, and an OkHttp
  * interceptor that puts that attempt span's context on the attempt's request ({@code traceparent}
  * with W3C propagation). Each attempt is its own OkHttp call, so the interceptor sees each one; it
- * finds the attempt's span by the {@code X-Request-Id} the SDK gives every attempt.
+ * finds the attempt's span through the {@link AttemptStarted} the SDK tags every attempt's request
+ * with.
  *
- * <p>The listener runs on the calling thread of a synchronous call, so the caller's current span is
- * the parent; with {@code executeAsync} make the parent explicit instead.
+ * <p>The parent is the span current when the call started: {@code onCallStart} runs on the caller's
+ * thread for {@code execute} and {@code executeAsync} alike, and its context is kept by call id, so
+ * attempts that run on the SDK's executor (and retries after a timer) still join the caller's
+ * trace.
  *
  * <p>Thread-safe.
  */
@@ -32,6 +37,7 @@ public final class SafeRetryTracing implements SafeRetryListener {
   private final Tracer tracer;
   private final TextMapPropagator propagator;
   private final Map<String, Span> attempts = new ConcurrentHashMap<>();
+  private final Map<String, Context> parents = new ConcurrentHashMap<>();
 
   /** Creates spans with {@code otel}'s tracer and injects context with its propagators. */
   public SafeRetryTracing(OpenTelemetry otel) {
@@ -40,12 +46,22 @@ public final class SafeRetryTracing implements SafeRetryListener {
   }
 
   @Override
+  public void onCallStart(CallStarted e) {
+    parents.put(e.callId(), Context.current());
+  }
+
+  @Override
+  public void onCallEnd(CallFinished e) {
+    parents.remove(e.callId());
+  }
+
+  @Override
   public void onAttemptStart(AttemptStarted e) {
     Span span =
         tracer
             .spanBuilder(e.operation() + " attempt " + e.attempt())
             .setSpanKind(SpanKind.CLIENT)
-            .setParent(Context.current())
+            .setParent(parents.getOrDefault(e.callId(), Context.current()))
             .setAttribute("saferetry.attempt", e.attempt())
             .setAttribute("saferetry.intent_id", String.valueOf(e.intentId()))
             .setAttribute("saferetry.idempotency_key", String.valueOf(e.key()))
@@ -74,7 +90,8 @@ public final class SafeRetryTracing implements SafeRetryListener {
   /** Returns the interceptor to add to the client's {@code OkHttpClient}. */
   public Interceptor interceptor() {
     return chain -> {
-      Span span = attempts.get(String.valueOf(chain.request().header("X-Request-Id")));
+      AttemptStarted attempt = chain.request().tag(AttemptStarted.class);
+      Span span = attempt == null ? null : attempts.get(attempt.requestId());
       if (span == null) {
         return chain.proceed(chain.request());
       }

@@ -2,9 +2,17 @@ package dev.saferetry.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.saferetry.CallResult;
+import dev.saferetry.RequestOptions;
+import dev.saferetry.SafeRetryClient;
+import dev.saferetry.payments.Charge;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.PaymentsClient;
 import dev.saferetry.testing.FakeTime;
+import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.ContextPropagators;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
@@ -12,10 +20,12 @@ import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
+import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -104,5 +114,47 @@ class OpenTelemetryTracingTest {
     assertThat(second.getHeaders().get("Idempotency-Key"))
         .isEqualTo(first.getHeaders().get("Idempotency-Key"))
         .isNotNull();
+  }
+
+  @Test
+  void anAsyncCallsAttemptsRunOnOtherThreadsAndStillJoinTheCallersSpan() throws Exception {
+    server.enqueue(answer(503, "{\"error\":{\"type\":\"api_error\"}}"));
+    server.enqueue(answer(201, CHARGE));
+    SafeRetryTracing tracing = new SafeRetryTracing(otel);
+    OkHttpClient http = new OkHttpClient.Builder().addInterceptor(tracing.interceptor()).build();
+    Span call = otel.getTracer("test").spanBuilder("async order").startSpan();
+    try (SafeRetryClient client =
+        Rows.client(server.url("/").toString(), new FakeTime())
+            .okHttpClient(http)
+            .listener(tracing)
+            .build()) {
+      CompletableFuture<CallResult<Charge>> future;
+      try (Scope scope = call.makeCurrent()) {
+        future =
+            new PaymentsClient(client)
+                .charges()
+                .createAsync(
+                    new ChargeCreateParams(5600, "eur", "async order", null),
+                    RequestOptions.builder().intentId("order-async/charge").build());
+      }
+      assertThat(future.get(10, TimeUnit.SECONDS).attempts()).hasSize(2);
+    } finally {
+      call.end();
+      http.dispatcher().executorService().shutdown();
+    }
+    List<SpanData> attempts =
+        spans.getFinishedSpanItems().stream()
+            .filter(s -> s.getName().contains(" attempt "))
+            .toList();
+    assertThat(attempts)
+        .hasSize(2)
+        .allSatisfy(
+            a -> {
+              assertThat(a.getParentSpanId()).isEqualTo(call.getSpanContext().getSpanId());
+              assertThat(a.getTraceId()).isEqualTo(call.getSpanContext().getTraceId());
+            });
+    RecordedRequest first = server.takeRequest(1, TimeUnit.SECONDS);
+    assertThat(first.getHeaders().get("traceparent"))
+        .startsWith("00-" + call.getSpanContext().getTraceId() + "-");
   }
 }
