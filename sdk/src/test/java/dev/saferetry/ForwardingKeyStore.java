@@ -47,6 +47,11 @@ class ForwardingKeyStore implements KeyStore {
   }
 
   @Override
+  public Instant expiryTime(Instant clock) {
+    return inner.expiryTime(clock);
+  }
+
+  @Override
   public void close() {
     inner.close();
   }

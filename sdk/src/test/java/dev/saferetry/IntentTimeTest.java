@@ -7,15 +7,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.UnknownReason;
+import dev.saferetry.idempotency.FileKeyStore;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.Charges;
 import dev.saferetry.resilience.RetryPolicy;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -24,6 +27,8 @@ class IntentTimeTest extends ClientFixture {
   private static final ChargeCreateParams PARAMS = new ChargeCreateParams(1000, "eur", "o", null);
   private static final RequestOptions ORDER_1 =
       RequestOptions.builder().intentId("order-1").build();
+
+  @TempDir Path dir;
 
   @Test
   void aClockSteppedBackDoesNotLetAnExpiredPendingIntentBeResentWithItsStaleKey() throws Exception {
@@ -67,6 +72,29 @@ class IntentTimeTest extends ClientFixture {
       assertThat(later.createdAt()).isEqualTo(Instant.parse("2026-01-02T01:00:00Z"));
     }
     assertThat(server.getRequestCount()).isEqualTo(2);
+  }
+
+  @Test
+  void aClockSteppedBackAcrossARestartDoesNotLetAnExpiredPendingIntentBeResent() throws Exception {
+    try (FileKeyStore store = FileKeyStore.open(dir);
+        SafeRetryClient c =
+            builder().keyStore(store).retryPolicy(RetryPolicy.noRetries()).build()) {
+      leavePendingPastItsRetention(c);
+      server.enqueue(charge()); // another intent, recorded 25 hours later
+      c.execute(Charges.CREATE, PARAMS, RequestOptions.builder().intentId("order-2").build());
+    } // the process stops
+
+    time.advance(Duration.ofHours(-3)); // and starts again with a clock 3 hours behind
+    server.enqueue(charge());
+    try (FileKeyStore store = FileKeyStore.open(dir);
+        SafeRetryClient c =
+            builder().keyStore(store).retryPolicy(RetryPolicy.noRetries()).build()) {
+      assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS, ORDER_1))
+          .isInstanceOfSatisfying(
+              OutcomeUnknownException.class,
+              e -> assertThat(e.reason()).isEqualTo(UnknownReason.INTENT_EXPIRED));
+    }
+    assertThat(server.getRequestCount()).isEqualTo(2); // order-1 once, order-2 once: no re-send
   }
 
   /** order-1's answer is lost (it stays pending), then 25 hours pass: past the 24 h retention. */

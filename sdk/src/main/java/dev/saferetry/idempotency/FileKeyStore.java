@@ -127,6 +127,16 @@ public final class FileKeyStore implements KeyStore {
   }
 
   /**
+   * Returns the later of {@code clock} and the latest creation time this store has recorded. The
+   * floor is read from the log when the store opens and kept through compactions, so a clock
+   * stepped back across a restart cannot make an expired pending intent look fresh.
+   */
+  @Override
+  public Instant expiryTime(Instant clock) {
+    return store.expiryTime(clock);
+  }
+
+  /**
    * Drops completed records expired at {@code now}, then compacts the log: the live records are
    * copied to a new file while other calls go on; the records appended meanwhile follow, and the
    * new file is sealed, synced and atomically renamed over the old one, holding other calls up for

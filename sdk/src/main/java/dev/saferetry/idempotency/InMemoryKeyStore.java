@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A {@link KeyStore} that lives in the process's memory: the same intent reuses its key across
@@ -18,6 +19,7 @@ public final class InMemoryKeyStore implements KeyStore {
   private record Id(IntentScope scope, String intentId) {}
 
   private final ConcurrentMap<Id, IntentRecord> records = new ConcurrentHashMap<>();
+  private final AtomicReference<Instant> latest = new AtomicReference<>(Instant.MIN);
 
   /** Creates an empty store. */
   public InMemoryKeyStore() {}
@@ -28,6 +30,7 @@ public final class InMemoryKeyStore implements KeyStore {
       throw new IllegalArgumentException("a candidate must be PENDING");
     }
     Id id = new Id(candidate.scope(), candidate.intentId());
+    raise(candidate.createdAt());
     boolean[] created = new boolean[1]; // set only inside the atomic compute by the winning call
     IntentRecord stored =
         records.compute(
@@ -77,6 +80,19 @@ public final class InMemoryKeyStore implements KeyStore {
     int before = records.size();
     records.values().removeIf(r -> r.state() != IntentState.PENDING && r.isExpired(now));
     return before - records.size();
+  }
+
+  /**
+   * Returns the later of {@code clock} and the latest creation time this store has recorded: the
+   * clients sharing this store never judge expiry at a time before one of them recorded an intent.
+   */
+  @Override
+  public Instant expiryTime(Instant clock) {
+    return raise(clock);
+  }
+
+  private Instant raise(Instant time) {
+    return latest.accumulateAndGet(time, (a, b) -> a.isAfter(b) ? a : b);
   }
 
   @Override

@@ -106,6 +106,33 @@ public interface KeyStore extends AutoCloseable {
    */
   int purgeExpired(Instant now);
 
+  /**
+   * Returns the time at which an intent's expiry is judged, given the caller's clock reading: never
+   * earlier than {@code clock}, and never earlier than the latest time this store has recorded.
+   *
+   * <p>A clock stepped back (after a restart, or on another instance sharing the store) must not
+   * make an expired pending intent look fresh: its key would be re-sent after the server forgot it.
+   * The client therefore judges a pending intent it found at this time, not at its own clock's. A
+   * store that keeps records across restarts keeps this floor across them too (the file store: the
+   * latest creation time it has recorded, kept through compactions); a store shared by several
+   * instances judges by a clock they share (the JDBC store: the database's). Called only when a
+   * pending intent is found, so it may cost a round trip.
+   *
+   * <p>This time only ever makes a pending intent expire sooner, which refuses a re-send: the
+   * cautious direction. A store never uses it to replace or purge a completed record, which would
+   * let a clock that once ran fast mint a second key for an intent that is not expired.
+   *
+   * <p>The default returns {@code clock}: right for a store that keeps nothing across a restart and
+   * is used by one process.
+   *
+   * @param clock the caller's clock reading
+   * @return the time to judge expiry at, not earlier than {@code clock}
+   * @throws KeyStoreException if the store is unusable
+   */
+  default Instant expiryTime(Instant clock) {
+    return clock;
+  }
+
   /** Releases the store's resources (files, locks). Idempotent. */
   @Override
   void close();

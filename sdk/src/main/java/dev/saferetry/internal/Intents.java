@@ -29,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * recovery operations of a client, all within the client's tenant.
  *
  * <p>Intent time never runs backwards: it is the latest time the clock has shown this client, so a
- * clock stepped back cannot make an expired pending intent look fresh and re-send its stale key.
+ * clock stepped back cannot make an expired pending intent look fresh and re-send its stale key. A
+ * pending intent found in the store is judged at the store's {@link KeyStore#expiryTime}, which
+ * keeps that floor across restarts and, for a shared store, across instances.
  *
  * <p>Thread-safe.
  */
@@ -80,6 +82,20 @@ final class Intents {
   }
 
   /**
+   * The time a pending intent's expiry is judged at: this client's {@link #now()}, raised to the
+   * store's floor (the latest time it recorded, kept across restarts; a shared store's own clock),
+   * which later intent times then never precede.
+   */
+  private Instant expiryTime() {
+    Instant now = now();
+    Instant judged = store.expiryTime(now);
+    if (judged == null || judged.isBefore(now)) {
+      return now; // a store that breaks its contract cannot move time back either
+    }
+    return latest.accumulateAndGet(judged, LATER);
+  }
+
+  /**
    * Fixes the key of a call: the candidate (the caller's key or a freshly minted one) when the call
    * names no intent or records a new one, the recorded key otherwise.
    *
@@ -119,7 +135,7 @@ final class Intents {
               null);
     }
     boolean pending = record.state() == IntentState.PENDING;
-    if (pending && record.isExpired(now())) {
+    if (pending && record.isExpired(expiryTime())) {
       throw Errors.factory()
           .unknown(
               UnknownReason.INTENT_EXPIRED,

@@ -10,8 +10,12 @@ import dev.saferetry.internal.jdbc.IntentTable;
 import dev.saferetry.internal.jdbc.IntentWrites;
 import dev.saferetry.internal.jdbc.Jdbc;
 import dev.saferetry.internal.jdbc.RelayTable;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -140,6 +144,35 @@ public final class JdbcKeyStore implements KeyStore {
   @Override
   public boolean abandon(IntentScope scope, String intentId) {
     return open().autoCommit("abandon", c -> table.abandon(c, scope, intentId));
+  }
+
+  /**
+   * Returns the later of {@code clock} and the database's clock, which every instance sharing the
+   * table reads alike: an instance whose clock runs behind, or was stepped back, cannot judge an
+   * expired pending intent fresh and re-send its stale key. One query; called when a pending intent
+   * is found.
+   */
+  @Override
+  public Instant expiryTime(Instant clock) {
+    Objects.requireNonNull(clock, "clock");
+    Instant db = open().autoCommit("read the database clock", this::databaseClock);
+    return db.isAfter(clock) ? db : clock;
+  }
+
+  private Instant databaseClock(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(jdbc.dialect().clockQuery())) {
+      if (!rs.next()) {
+        throw new SQLException("the database returned no time");
+      }
+      BigDecimal seconds = rs.getBigDecimal(1);
+      if (seconds == null) {
+        throw new SQLException("the database returned no time");
+      }
+      BigDecimal whole = seconds.setScale(0, RoundingMode.FLOOR);
+      int nanos = seconds.subtract(whole).movePointRight(9).intValue();
+      return Instant.ofEpochSecond(whole.longValueExact(), nanos);
+    }
   }
 
   /**

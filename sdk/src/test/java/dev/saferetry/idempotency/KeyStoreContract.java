@@ -260,4 +260,50 @@ public abstract class KeyStoreContract {
     assertThat(store.find(OTHER_TENANT, "done")).contains(completed);
     assertThat(store.begin(pending("open")).created()).isFalse();
   }
+
+  /** An hour after {@link #T0}: a clock stepped back to it sees an intent of T0 as fresh. */
+  private static final Instant STEPPED_BACK = T0.plusSeconds(3600);
+
+  @Test
+  void aClockSteppedBackAfterAReopenStillJudgesAnExpiredPendingIntentExpired() throws Exception {
+    Instant later = T0.plus(DAY).plusSeconds(3600); // past order-1's expiry
+    store.begin(pending(CHARGES, "order-1", T0));
+    store.begin(pending(CHARGES, "order-2", later));
+    KeyStore reopened = reopen(store);
+    if (reopened == null) {
+      store = open(); // keeps nothing across a reopen: check the floor of the live store instead
+      store.begin(pending(CHARGES, "order-1", T0));
+      store.begin(pending(CHARGES, "order-2", later));
+    } else {
+      store = reopened;
+    }
+    Instant judged = store.expiryTime(STEPPED_BACK);
+    assertThat(judged).isAfterOrEqualTo(later);
+    assertThat(store.find(CHARGES, "order-1").orElseThrow().isExpired(judged)).isTrue();
+  }
+
+  @Test
+  void theTimeFloorSurvivesAPurgeThatDroppedTheLatestRecordAndAReopen() throws Exception {
+    Instant later = T0.plus(DAY).plusSeconds(3600);
+    store.begin(pending(CHARGES, "order-1", T0));
+    IntentRecord done = pending(CHARGES, "order-2", later);
+    store.begin(done);
+    store.complete(done.complete(IntentState.SUCCEEDED, 201, null));
+    assertThat(store.purgeExpired(later.plus(DAY).plus(DAY))).isEqualTo(1);
+    KeyStore reopened = reopen(store);
+    if (reopened == null) {
+      store = null;
+      return; // a store that keeps nothing across a restart
+    }
+    store = reopened;
+    assertThat(store.find(CHARGES, "order-2")).isEmpty();
+    assertThat(store.expiryTime(STEPPED_BACK)).isAfterOrEqualTo(later);
+  }
+
+  @Test
+  void expiryIsNeverJudgedBeforeTheCallersClock() {
+    store.begin(pending("order-1"));
+    Instant ahead = T0.plus(Duration.ofDays(3650));
+    assertThat(store.expiryTime(ahead)).isEqualTo(ahead);
+  }
 }

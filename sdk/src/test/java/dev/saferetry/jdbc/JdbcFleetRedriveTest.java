@@ -20,6 +20,8 @@ import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.Charges;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.testing.FakeTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -42,6 +44,8 @@ class JdbcFleetRedriveTest {
         MockWebServer server = new MockWebServer()) {
       server.start(0);
       FakeTime time = new FakeTime();
+      // the store judges a pending intent's expiry by the database's clock too: start at its time
+      time.advance(Duration.between(time.instant(), Instant.now()));
       List<IdempotencyKey> keysOfA = new ArrayList<>();
       try (JdbcKeyStore storeA = database.builder().build();
           SafeRetryClient a = client(server, time, storeA)) {

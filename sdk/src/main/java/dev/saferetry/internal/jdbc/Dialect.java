@@ -71,6 +71,18 @@ public enum Dialect {
     return dialect;
   }
 
+  /**
+   * A query of one row and column: the database's clock, in seconds since the epoch with their
+   * fraction (a {@code NUMERIC}, {@code DECIMAL} or, on older PostgreSQL, {@code DOUBLE}).
+   */
+  public String clockQuery() {
+    return switch (this) {
+      case POSTGRESQL -> "SELECT EXTRACT(EPOCH FROM CLOCK_TIMESTAMP())";
+      case H2 -> "SELECT EXTRACT(EPOCH FROM CURRENT_TIMESTAMP)";
+      case MARIADB -> "SELECT UNIX_TIMESTAMP(NOW(6))";
+    };
+  }
+
   /** The name schema scripts carry for this database, e.g. {@code keystore-v1-postgresql.sql}. */
   public String scriptName() {
     return scriptName;

@@ -131,7 +131,7 @@ final class CopyBatch {
 
   /** Ends the new file with a seal naming the generation it replaces. */
   void seal(long previousGeneration) {
-    CompactCodec.seal(output, previousGeneration);
+    CompactCodec.seal(output, previousGeneration, index.floor());
   }
 
   /** Writes what is buffered to the new file. */

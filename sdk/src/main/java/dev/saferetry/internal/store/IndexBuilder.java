@@ -77,6 +77,9 @@ final class IndexBuilder {
         scopeIds[i] = s.scopeId;
         idStarts[i] = s.idStart;
         idLengths[i] = s.idLength;
+        if (s.hasTime) {
+          index.raiseFloor(s.timeSecond, s.timeNano);
+        }
         if (s.type != CompactCodec.SCOPE && s.type != CompactCodec.SEAL) {
           hashes[i] = IntentHash.of(s.scopeId, data, s.idStart, s.idLength);
           table.touch(hashes[i]);

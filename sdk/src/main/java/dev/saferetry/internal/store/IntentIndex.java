@@ -54,6 +54,9 @@ final class IntentIndex {
   private Frames frames;
   private long liveBytes;
   private int pendingCount;
+  private boolean hasFloor;
+  private long floorSecond;
+  private int floorNano;
 
   /** An empty index with room for about {@code expected} intents before its table grows. */
   IntentIndex(int expected) {
@@ -91,6 +94,33 @@ final class IntentIndex {
 
   void addLiveBytes(long delta) {
     liveBytes += delta;
+  }
+
+  /**
+   * Raises the time floor: the latest creation time of any record the log has held (kept through
+   * compactions by their seals), below which no expiry is judged.
+   */
+  void raiseFloor(long second, int nano) {
+    if (!hasFloor || second > floorSecond || (second == floorSecond && nano > floorNano)) {
+      hasFloor = true;
+      floorSecond = second;
+      floorNano = nano;
+    }
+  }
+
+  void raiseFloor(Instant time) {
+    raiseFloor(time.getEpochSecond(), time.getNano());
+  }
+
+  /** The time floor, or null if the log never held a record. */
+  Instant floor() {
+    return hasFloor ? Instant.ofEpochSecond(floorSecond, floorNano) : null;
+  }
+
+  /** The later of {@code time} and the floor: the time at which expiry is judged. */
+  Instant atFloor(Instant time) {
+    Instant floor = floor();
+    return floor != null && floor.isAfter(time) ? floor : time;
   }
 
   /** Counts the pending intents of a log just read; their records stay in the log. */

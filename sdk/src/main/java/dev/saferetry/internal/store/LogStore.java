@@ -147,6 +147,7 @@ public final class LogStore implements KeyStore {
       scopes.define(scopeId, record.scope());
     }
     index.addPending(replaced, scopeId, record, start + at, buffer.length() - at, seq);
+    index.raiseFloor(record.createdAt());
     return seq;
   }
 
@@ -212,6 +213,23 @@ public final class LogStore implements KeyStore {
     try {
       ensureReadable();
       return index.pending();
+    } finally {
+      stateLock.unlock();
+    }
+  }
+
+  /**
+   * The later of {@code clock} and the latest creation time this log has recorded, which survives
+   * restarts and compactions: a clock stepped back after a restart does not make an expired pending
+   * intent look fresh.
+   */
+  @Override
+  public Instant expiryTime(Instant clock) {
+    Objects.requireNonNull(clock, "clock");
+    stateLock.lock();
+    try {
+      ensureReadable();
+      return index.atFloor(clock);
     } finally {
       stateLock.unlock();
     }

@@ -19,6 +19,12 @@ final class RecordScan {
   long previousGeneration;
   IntentScope scope;
 
+  /** Whether the record holds a time (an intent's creation, a seal's floor), and which. */
+  boolean hasTime;
+
+  long timeSecond;
+  int timeNano;
+
   /** Whether the record is completed and expired at {@code now}. */
   boolean completedAndExpired(Instant now) {
     if (type != CompactCodec.COMPLETE) {
@@ -37,12 +43,18 @@ final class RecordScan {
    */
   static RecordScan scanForIndex(PayloadReader in, RecordScan out) {
     out.type = in.u8();
+    out.hasTime = false;
     if (out.type == CompactCodec.BEGIN
         || out.type == CompactCodec.COMPLETE
         || out.type == CompactCodec.ABANDON) {
       out.scopeId = in.varint(Integer.MAX_VALUE);
       out.idStart = in.textStart();
       out.idLength = in.position() - out.idStart;
+      if (out.type != CompactCodec.ABANDON) {
+        skipKey(in);
+        skipFingerprint(in);
+        readTime(in, out); // the store's time floor is the latest of these
+      }
       return out;
     }
     return scan(in.reset(in.data(), in.position() - 1, in.remaining() + 1), out);
@@ -55,6 +67,7 @@ final class RecordScan {
    */
   static RecordScan scan(PayloadReader in, RecordScan out) {
     out.type = in.u8();
+    out.hasTime = false;
     switch (out.type) {
       case CompactCodec.BEGIN, CompactCodec.COMPLETE, CompactCodec.ABANDON -> {
         out.scopeId = in.varint(Integer.MAX_VALUE);
@@ -68,7 +81,12 @@ final class RecordScan {
         out.scopeId = in.varint(Integer.MAX_VALUE);
         out.scope = new IntentScope(in.text(), in.text());
       }
-      case CompactCodec.SEAL -> out.previousGeneration = in.int64();
+      case CompactCodec.SEAL -> {
+        out.previousGeneration = in.int64();
+        if (in.remaining() > 0) {
+          readTime(in, out); // the floor, in seals written since it was kept
+        }
+      }
       default -> throw new IllegalArgumentException("unknown record type " + out.type);
     }
     in.expectEnd();
@@ -78,8 +96,8 @@ final class RecordScan {
   private static void scanRecordRest(PayloadReader in, RecordScan out) {
     skipKey(in);
     skipFingerprint(in);
-    long createdSecond = CompactCodec.unzigzag(in.varlong());
-    CompactCodec.nanos(in);
+    readTime(in, out);
+    long createdSecond = out.timeSecond;
     long delta = in.varlong();
     if (delta < 0 || createdSecond + delta < createdSecond) {
       throw new IllegalArgumentException("an expiry before the creation, or out of range");
@@ -93,6 +111,12 @@ final class RecordScan {
         in.skipText();
       }
     }
+  }
+
+  private static void readTime(PayloadReader in, RecordScan out) {
+    out.timeSecond = CompactCodec.unzigzag(in.varlong());
+    out.timeNano = CompactCodec.nanos(in);
+    out.hasTime = true;
   }
 
   private static void skipKey(PayloadReader in) {

@@ -93,7 +93,7 @@ final class SealedCompaction {
         return -1;
       }
       int payload = at + LogFormat.FRAME_HEADER_SIZE;
-      if (length == 9 && reader.window()[payload] == CompactCodec.SEAL) {
+      if (length >= 9 && reader.window()[payload] == CompactCodec.SEAL) { // then, perhaps, a floor
         return ByteBuffer.wrap(reader.window(), payload + 1, 8).getLong();
       }
       pos += LogFormat.FRAME_HEADER_SIZE + length;

@@ -22,7 +22,9 @@
  * begin     1 | scope number | intent id | key | fingerprint | created | expiry
  * complete  2 | the same as a begin | state ('S' or 'F') | status (zigzag) | 0, or 1 and resource id
  * abandon   3 | scope number | intent id
- * seal      5 | generation of the log this file replaced (u64): written last by a compaction
+ * seal      5 | generation of the log this file replaced (u64) | floor: written last by a compaction
+ * floor     the latest creation time the store had recorded, as a created time (absent in older
+ *           seals): the store never judges expiry before it, even when the clock is stepped back
  * key          1 and 16 bytes (a lowercase UUID), or 0 and text
  * fingerprint  1, a count and bytes (lowercase hex), or 0 and text
  * created      epoch second (zigzag) | nanosecond
