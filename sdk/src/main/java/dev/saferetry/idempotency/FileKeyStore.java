@@ -24,8 +24,9 @@ import java.util.Optional;
  * <p><b>Files.</b> The directory holds {@code intents.log} (an append-only log: a header with a
  * format version and the file's generation, then records framed with their length and a CRC32C),
  * {@code intents.mark} (the high-water mark: the log's generation, how many of its bytes were
- * synced and how far it was preallocated), {@code saferetry.lock} and, while a compaction runs,
- * {@code intents.log.compact}. Files are created readable and writable by their owner only; a
+ * synced and how far it was preallocated), {@code saferetry.lock}, {@code saferetry.owner} (the pid
+ * and start time of the process using the store; empty when none does) and, while a compaction
+ * runs, {@code intents.log.compact}. Files are created readable and writable by their owner only; a
  * symbolic link in place of the directory or a file is refused.
  *
  * <p><b>Access.</b> On file systems with POSIX permissions, the directory and its files must belong
@@ -58,7 +59,13 @@ import java.util.Optional;
  *
  * <p><b>One process at a time.</b> The store locks {@code saferetry.lock} and the log itself for
  * its lifetime, so deleting the lock file lets no other process in; opening a locked directory —
- * from another process or a second time in this one — fails with a {@link KeyStoreException}.
+ * from another process or a second time in this one — fails with a {@link KeyStoreException}. It
+ * also records its process in {@code saferetry.owner}: a second process that finds nothing locked
+ * (the lock file deleted and the log replaced by a copy, a new file) still finds a live owner, and
+ * refuses. At every group sync the store checks that the log's path still names the file it has
+ * open (one {@code stat}); if another file took its place, the store refuses all further work with
+ * a {@link KeyStoreException}: it acknowledges no record written to a file nobody reads, moves no
+ * mark and renames nothing over the copy.
  *
  * <p><b>Memory and space.</b> The store keeps pending intents in memory and, for a completed one,
  * only where its record is in the log (a few dozen bytes): a completed intent asked for again is

@@ -66,7 +66,8 @@ class FileKeyStoreCompactionTest {
     }
     try (var listing = Files.list(dir)) {
       assertThat(listing.map(p -> p.getFileName().toString()))
-          .containsExactlyInAnyOrder("intents.log", "intents.mark", "saferetry.lock");
+          .containsExactlyInAnyOrder(
+              "intents.log", "intents.mark", "saferetry.lock", "saferetry.owner");
     }
   }
 

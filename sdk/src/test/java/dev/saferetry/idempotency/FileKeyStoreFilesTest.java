@@ -108,7 +108,8 @@ class FileKeyStoreFilesTest {
     }
     try (var listing = Files.list(dir)) {
       assertThat(listing.map(p -> p.getFileName().toString()))
-          .containsExactlyInAnyOrder("intents.log", "intents.mark", "saferetry.lock");
+          .containsExactlyInAnyOrder(
+              "intents.log", "intents.mark", "saferetry.lock", "saferetry.owner");
     }
   }
 

@@ -12,9 +12,11 @@ import java.time.Instant;
  * line, until told to close (or killed):
  *
  * <ul>
- *   <li>{@code begin ID} — begins intent ID and prints {@code BEGUN ID KEY} once it is durable;
+ *   <li>{@code begin ID} — begins intent ID and prints {@code BEGUN ID KEY} once it is durable, or
+ *       {@code REFUSED ID MESSAGE} if the store refused it;
  *   <li>{@code complete ID} — completes it (not synced) and prints {@code COMPLETED ID};
- *   <li>{@code purge} — compacts the log and prints {@code PURGED};
+ *   <li>{@code purge} — compacts the log and prints {@code PURGED}, or {@code REFUSED purge
+ *       MESSAGE};
  *   <li>{@code close} — closes the store and prints {@code CLOSED}.
  * </ul>
  *
@@ -37,13 +39,25 @@ public final class LockHolderMain {
           break;
         }
         switch (command[0]) {
-          case "begin" -> begin(store, command[1]);
+          case "begin" -> {
+            try {
+              begin(store, command[1]);
+            } catch (KeyStoreException e) {
+              say("REFUSED " + command[1] + " " + e.getMessage());
+            }
+          }
           case "complete" -> {
             IntentRecord r = store.find(CHARGES, command[1]).orElseThrow();
             store.complete(r.complete(IntentState.SUCCEEDED, 201, "ch_" + command[1]));
             say("COMPLETED " + command[1]);
           }
-          case "purge" -> say("PURGED " + store.purgeExpired(T0));
+          case "purge" -> {
+            try {
+              say("PURGED " + store.purgeExpired(T0));
+            } catch (KeyStoreException e) {
+              say("REFUSED purge " + e.getMessage());
+            }
+          }
           default -> throw new IllegalArgumentException("unknown command " + line);
         }
       }

@@ -220,10 +220,12 @@ final class Compaction {
         throw new IllegalStateException("a live record was not copied into the compacted file");
       }
       Path logFile = dir.resolve(LogFormat.LOG_FILE);
-      Files.move(temp, logFile, StandardCopyOption.ATOMIC_MOVE);
-      index.table().commitPlaces();
       size = batch.end();
-      log.install(new Installed(logFile, out, generation, size));
+      // renamed with syncs held off, after a check that the log was not replaced behind the store
+      log.install(
+          new Installed(logFile, out, generation, size),
+          () -> Files.move(temp, logFile, StandardCopyOption.ATOMIC_MOVE));
+      index.table().commitPlaces();
       out = null;
       steps.accept(INSTALLED);
     } finally {
@@ -246,6 +248,9 @@ final class Compaction {
   private void checkGoOn() {
     if (stop.getAsBoolean()) {
       throw new KeyStoreException("compaction of " + log.file() + " given up: the store closes");
+    }
+    if (log.replaced()) {
+      log.checkUsable(); // the log was replaced behind the store: nothing more is written
     }
     if (log.failed() && !recovering) {
       throw new KeyStoreException("compaction of " + log.file() + " given up: the log failed");

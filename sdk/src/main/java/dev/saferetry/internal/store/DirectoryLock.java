@@ -15,17 +15,21 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>An operator can delete this file while it is locked, and the next process would then lock a
  * new one. So it is not the only guard: the store also locks the log itself, whose deletion the
- * high-water mark reports.
+ * high-water mark reports; records its owner ({@link OwnerRecord}), which a second opener finds
+ * even when the log was also replaced by an unlocked copy; and checks at every group sync that the
+ * log's path still names its open file ({@link GroupCommitLog}).
  *
  * <p>Thread-safe.
  */
 final class DirectoryLock implements AutoCloseable {
   private static final Set<Path> HELD_IN_THIS_JVM = ConcurrentHashMap.newKeySet();
 
+  private final Path dir;
   private final Path key;
   private final FileChannel channel;
 
-  private DirectoryLock(Path key, FileChannel channel) {
+  private DirectoryLock(Path dir, Path key, FileChannel channel) {
+    this.dir = dir;
     this.key = key;
     this.channel = channel;
   }
@@ -49,7 +53,14 @@ final class DirectoryLock implements AutoCloseable {
     Path file = dir.resolve(LogFormat.LOCK_FILE);
     try {
       StoreFiles.checkExistingFile(file);
-      return new DirectoryLock(key, StoreFiles.openLocked(file, true, what));
+      FileChannel channel = StoreFiles.openLocked(file, true, what);
+      try {
+        OwnerRecord.check(dir, what); // before anything in the directory is changed
+      } catch (RuntimeException e) {
+        StoreFiles.closeQuietly(channel);
+        throw e;
+      }
+      return new DirectoryLock(dir, key, channel);
     } catch (IOException | RuntimeException e) {
       HELD_IN_THIS_JVM.remove(key);
       if (e instanceof KeyStoreException kse) {
@@ -59,9 +70,10 @@ final class DirectoryLock implements AutoCloseable {
     }
   }
 
-  /** Releases the lock (closing the file releases it). */
+  /** Empties the owner record and releases the lock (closing the file releases it). */
   @Override
   public void close() {
+    OwnerRecord.release(dir);
     StoreFiles.closeQuietly(channel);
     HELD_IN_THIS_JVM.remove(key);
   }

@@ -47,6 +47,13 @@ final class GroupCommitLog implements AutoCloseable {
 
   private volatile Path file;
   private volatile FileChannel channel;
+
+  /** The identity (device and inode) of the open log, which its path must keep naming. */
+  private Object fileKey;
+
+  /** Set once the path names another file: the log refuses all work from then on. */
+  private volatile String replaced;
+
   private HighWaterMark mark;
   private long generation;
   private volatile long appendedSeq;
@@ -68,6 +75,42 @@ final class GroupCommitLog implements AutoCloseable {
     this.unsynced = new UnsyncedBytes(size);
     this.windowNanos = window;
     this.space = new LogSpace(this);
+    this.fileKey = keyOf(file);
+  }
+
+  private static Object keyOf(Path file) {
+    try {
+      return StoreFiles.fileKey(file);
+    } catch (IOException e) {
+      return null; // then never in place: the first sync fails closed
+    }
+  }
+
+  /**
+   * Whether the log's path still names the open file. If another file took its place (an operator
+   * copied the log and renamed the copy over it), this store would write to a file nobody reads,
+   * and another process could open the copy: the log then refuses all work, for good. One {@code
+   * stat} of the path; the caller holds the lock or is the sync leader.
+   */
+  private boolean inPlace(Path at, Object key) {
+    Object now = keyOf(at);
+    if (now != null && now.equals(key)) {
+      return true;
+    }
+    if (replaced == null) {
+      replaced = at + " no longer names the file this store has open (it was replaced or removed)";
+      LOG.error(
+          "Key store file {} was replaced or removed behind the store; the store refuses all"
+              + " work. Stop every process using the directory, check which copy of the log is"
+              + " right, then reopen.",
+          at);
+    }
+    return false;
+  }
+
+  /** Whether the log's path was found naming another file: the store refuses all work. */
+  boolean replaced() {
+    return replaced != null;
   }
 
   /**
@@ -152,7 +195,10 @@ final class GroupCommitLog implements AutoCloseable {
     long target = appendedSeq;
     long end = appendedEnd;
     long syncedGeneration = generation;
+    Path syncedFile = file;
+    Object syncedKey = fileKey;
     Exception error = null;
+    boolean inPlace = false;
     lock.unlock();
     try {
       if (windowNanos > 0) {
@@ -163,7 +209,12 @@ final class GroupCommitLog implements AutoCloseable {
         lock.unlock();
       }
       channel.force(false);
-      mark.advance(syncedGeneration, end); // alone while syncing is set
+      // In place before the mark moves (never move it for a file nobody reads) and after it:
+      // a copy renamed over the log later holds these records, or is shorter than the mark.
+      if (inPlace(syncedFile, syncedKey)) {
+        mark.advance(syncedGeneration, end); // alone while syncing is set
+        inPlace = inPlace(syncedFile, syncedKey);
+      }
     } catch (IOException | RuntimeException e) {
       error = e;
     } finally {
@@ -172,6 +223,9 @@ final class GroupCommitLog implements AutoCloseable {
     syncing = false;
     if (error != null) {
       fail(error);
+    } else if (!inPlace) {
+      synced.signalAll(); // the waiters find the log refusing work
+      return;
     } else {
       durableSeq = Math.max(durableSeq, target);
       unsynced.syncedTo(end);
@@ -187,18 +241,32 @@ final class GroupCommitLog implements AutoCloseable {
     synced.signalAll();
   }
 
+  /** A step that renames a file. */
+  interface Rename {
+    void run() throws IOException;
+  }
+
   /**
-   * Replaces the file by a compacted one that holds, synced, everything appended so far. Syncs are
-   * held off meanwhile. The caller keeps appends out (it holds the store's lock). After a failed
-   * sync, the records it did not cover are lost for good: their callers are told so.
+   * Replaces the file by a compacted one that holds, synced, everything appended so far: checks
+   * that the log's path still names the open file, then {@code rename}s the new one over it, with
+   * syncs held off meanwhile (a sync between the two would find its file gone). The caller keeps
+   * appends out (it holds the store's lock). After a failed sync, the records it did not cover are
+   * lost for good: their callers are told so.
+   *
+   * @throws IOException if the rename failed; nothing was changed
+   * @throws KeyStoreException if the log was replaced behind the store; nothing is renamed
    */
-  void install(Compaction.Installed next) {
+  void install(Compaction.Installed next, Rename rename) throws IOException {
     FileChannel old;
     lock.lock();
     try {
       while (syncing) {
         synced.awaitUninterruptibly();
       }
+      if (!inPlace(file, fileKey)) {
+        checkUsable(); // throws: never rename over a file that replaced the log
+      }
+      rename.run();
       if (failure != null && durableSeq < appendedSeq) {
         lost.put(durableSeq + 1, appendedSeq);
       }
@@ -206,6 +274,7 @@ final class GroupCommitLog implements AutoCloseable {
       old = channel;
       file = next.file();
       channel = next.channel();
+      fileKey = keyOf(file); // renamed over the log a moment ago, under the store's lock
       generation = next.generation();
       appendedEnd = next.size();
       durableSeq = appendedSeq;
@@ -223,6 +292,7 @@ final class GroupCommitLog implements AutoCloseable {
     awaitDurable(appendedSeq);
     lock.lock();
     try {
+      checkUsable(); // never move the mark of a log that was replaced
       long allocated = space.release(channel, appendedEnd);
       mark.writeDurably(new HighWaterMark.Value(generation, unsynced.start(), allocated));
     } catch (IOException e) {
@@ -324,6 +394,13 @@ final class GroupCommitLog implements AutoCloseable {
 
   /** Throws if the log may not be written; the caller holds {@link #lock()}. */
   void checkUsable() {
+    if (replaced != null) {
+      throw new KeyStoreException(
+          "key store file "
+              + replaced
+              + "; another process may be using a copy. This store refuses all work and writes"
+              + " nothing more; the record was not stored");
+    }
     if (failure != null) {
       throw new KeyStoreException(
           "key store file "

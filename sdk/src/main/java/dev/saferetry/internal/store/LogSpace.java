@@ -74,7 +74,7 @@ final class LogSpace {
     log.lock().lock();
     try {
       requested = false;
-      if (!enabled || log.failed()) {
+      if (!enabled || log.failed() || log.replaced()) {
         return;
       }
       long from = Math.max(allocated, log.appendedEndLocked());
@@ -99,7 +99,7 @@ final class LogSpace {
   private boolean writeZeros(FileChannel channel, long target) {
     log.lock().lock();
     try {
-      if (log.channel() != channel || log.failed()) {
+      if (log.channel() != channel || log.failed() || log.replaced()) {
         return false; // replaced or failed meanwhile
       }
       long from = Math.max(allocated, log.appendedEndLocked());

@@ -88,6 +88,7 @@ public final class LogStore implements KeyStore {
         log.space.extend(); // before the first record, so that it already overwrites zeros
       }
       LogStore store = new LogStore(dir, lock, log, opened.index(), options);
+      OwnerRecord.record(dir, LOG);
       store.jobs.afterChange(store.compactionDue());
       return store;
     } catch (RuntimeException e) {
@@ -330,6 +331,9 @@ public final class LogStore implements KeyStore {
     if (closed) {
       throw new KeyStoreException("key store " + file + " is closed");
     }
+    if (log.replaced()) {
+      log.checkUsable(); // throws: the log was replaced behind the store
+    }
   }
 
   /** What the store holds and did since it was opened. */
@@ -383,7 +387,9 @@ public final class LogStore implements KeyStore {
       }
       log.syncAll();
     } catch (KeyStoreException e) {
-      LOG.warn("Could not sync the last completions to {}; they will be replayed safely", file);
+      if (!log.replaced()) { // if it was replaced, that was reported, and nothing is written
+        LOG.warn("Could not sync the last completions to {}; they will be replayed safely", file);
+      }
     } finally {
       log.close();
       dirLock.close();

@@ -78,7 +78,7 @@ final class StoreJobs {
 
   private void compactInBackground() {
     try {
-      if (!log.failed()) {
+      if (!log.failed() && !log.replaced()) {
         compact(null);
         LOG.debug("Compacted key store file {} in the background", log.file());
       }

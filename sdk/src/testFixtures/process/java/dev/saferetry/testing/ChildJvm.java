@@ -116,6 +116,11 @@ public final class ChildJvm implements AutoCloseable {
     return rest;
   }
 
+  /** The child's process id. */
+  public long pid() {
+    return process.pid();
+  }
+
   /** Sends one line to the child's standard input. */
   public void send(String line) throws IOException {
     OutputStream in = process.getOutputStream();
