@@ -63,9 +63,9 @@ import java.util.Optional;
  * also records its process in {@code saferetry.owner}: a second process that finds nothing locked
  * (the lock file deleted and the log replaced by a copy, a new file) still finds a live owner, and
  * refuses. At every group sync the store checks that the log's path still names the file it has
- * open (one {@code stat}); if another file took its place, the store refuses all further work with
- * a {@link KeyStoreException}: it acknowledges no record written to a file nobody reads, moves no
- * mark and renames nothing over the copy.
+ * open (a {@code stat} before and after it moves the mark); if another file took its place, the
+ * store refuses all further work with a {@link KeyStoreException}: it acknowledges no record
+ * written to a file nobody reads, moves no mark and renames nothing over the copy.
  *
  * <p><b>Memory and space.</b> The store keeps pending intents in memory and, for a completed one,
  * only where its record is in the log (a few dozen bytes): a completed intent asked for again is

@@ -57,7 +57,8 @@ class FileKeyStoreLogReplacedTest {
   }
 
   @Test
-  void withTheOwnerRecordDeletedToo() throws Exception {
+  void withTheOwnerRecordDeletedTooTheRunningStoreFailsClosedAndTheCopyKeepsEveryConfirmedBegin()
+      throws Exception {
     try (ChildJvm child = ChildJvm.start(LockHolderMain.class, dir.toString())) {
       child.awaitLine("OPENED");
       child.send("begin order-1");
