@@ -1,67 +1,132 @@
 package dev.saferetry;
 
+import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.codec.PathTemplate;
+import dev.saferetry.codec.TypeRef;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * One endpoint of an API: method, path template, request and response types. Operations are values:
- * define them once as constants and execute them with a {@link SafeRetryClient}.
+ * One endpoint of an API: method, path template, request and response types, whether it carries an
+ * idempotency key, its body codec and the headers that belong to its intents' identity. Operations
+ * are values: define them once as constants and execute them with a {@link SafeRetryClient}.
  *
  * <pre>{@code
  * static final Operation<ChargeCreateParams, Charge> CREATE_CHARGE =
  *     Operation.post("/v1/charges", ChargeCreateParams.class, Charge.class);
  * static final Operation<Void, Charge> GET_CHARGE =
  *     Operation.get("/v1/charges/{id}", Charge.class);
+ * static final Operation<Void, StripeList<Charge>> LIST_CHARGES =
+ *     Operation.get("/v1/charges", new TypeRef<StripeList<Charge>>() {});
+ * static final Operation<Void, Customer> DELETE_CUSTOMER =
+ *     Operation.delete("/v1/customers/{id}", Customer.class);
  * }</pre>
  *
- * <p>Every method except GET, HEAD and OPTIONS carries an idempotency key. Path variables are
- * written {@code {name}}, each a whole segment, and filled from {@link
- * RequestOptions#pathParams()}: a value is always one segment ({@code /}, {@code %}, {@code ?} and
- * {@code #} are encoded), and empty, {@code .} or {@code ..} values are refused before any I/O.
- * Templates have no query, no dot segments, no spaces and no control characters.
+ * <p><b>Keys.</b> POST carries an idempotency key; GET, HEAD, OPTIONS and DELETE do not; PUT and
+ * PATCH do unless switched off. {@link #carryingKey(boolean)} makes it explicit for any method.
+ * Only an operation that carries a key records intents.
+ *
+ * <p><b>Bodies.</b> A {@code null} body sends no body at all (a POST sends {@code Content-Length:
+ * 0}), never {@code {}}; the one exception is a key placed in a body field, which is then the
+ * body's only field. The body is encoded with {@link #withCodec the operation's codec}, or the
+ * client's (JSON unless a preset or the builder says otherwise). GET, HEAD and OPTIONS take no
+ * body.
+ *
+ * <p><b>Paths.</b> Path variables are written {@code {name}}, each a whole segment, and filled from
+ * {@link RequestOptions#pathParams()}: a value is always one segment ({@code /}, {@code %}, {@code
+ * ?} and {@code #} are encoded), and empty, {@code .} or {@code ..} values are refused before any
+ * I/O. Literal text is sent as written ({@code %20} stays {@code %20}); templates have no query, no
+ * dot segments (also not {@code %2e}), no spaces and no control characters. Query parameters go in
+ * {@link RequestOptions.Builder#query}.
+ *
+ * <p><b>Identity headers.</b> A header that changes what a request means (a connected account, an
+ * API version) can be {@linkplain #withIdentityHeaders declared} part of the intent's identity: its
+ * value goes into the intent's fingerprint with the method, path, query and body, so the same
+ * intent id with another value fails locally as a payload mismatch.
  *
  * <p>Instances are immutable and thread-safe.
  *
  * @param <Q> the request body type ({@code Void} for none)
  * @param <R> the response body type
- * @param name the operation's name: the scope of its intents and a label in logs; defaults to
- *     {@code "METHOD /path/template"}
- * @param method the HTTP method, upper case
- * @param pathTemplate the path, starting with {@code /}, as {@link PathTemplate#of} accepts it
- * @param requestType the request body class
- * @param responseType the response body class
  */
-public record Operation<Q, R>(
-    String name, String method, String pathTemplate, Class<Q> requestType, Class<R> responseType) {
+public final class Operation<Q, R> {
+  private final String name;
+  private final String method;
+  private final String pathTemplate;
+  private final PathTemplate path;
+  private final Class<Q> requestType;
+  private final TypeRef<R> responseType;
+  private final boolean carriesKey;
+  private final BodyCodec codec;
+  private final Set<String> identityHeaders;
 
-  /**
-   * Validates the operation.
-   *
-   * @param name the operation's name: the scope of its intents and a label in logs; defaults to
-   *     {@code "METHOD /path/template"}
-   * @param method the HTTP method, upper case
-   * @param pathTemplate the path, starting with {@code /}, as {@link PathTemplate#of} accepts it
-   * @param requestType the request body class
-   * @param responseType the response body class
-   */
-  public Operation {
+  private Operation(
+      String name,
+      String method,
+      String pathTemplate,
+      Class<Q> requestType,
+      TypeRef<R> responseType,
+      Boolean carriesKey,
+      BodyCodec codec,
+      Set<String> identityHeaders) {
     Objects.requireNonNull(method, "method");
-    Objects.requireNonNull(pathTemplate, "pathTemplate");
-    Objects.requireNonNull(requestType, "requestType");
-    Objects.requireNonNull(responseType, "responseType");
-    method = method.toUpperCase(Locale.ROOT);
-    PathTemplate.of(pathTemplate); // validates: whole-segment variables, no dot segments, no query
-    if (name == null) {
-      name = method + " " + pathTemplate;
+    this.pathTemplate = Objects.requireNonNull(pathTemplate, "pathTemplate");
+    this.requestType = Objects.requireNonNull(requestType, "requestType");
+    this.responseType = Objects.requireNonNull(responseType, "responseType");
+    this.method = method.toUpperCase(Locale.ROOT);
+    if (this.method.isEmpty() || !this.method.chars().allMatch(c -> c >= 'A' && c <= 'Z')) {
+      throw new IllegalArgumentException("method must be letters only, e.g. POST");
     }
-    if (name.isBlank() || name.chars().anyMatch(Character::isISOControl)) {
+    this.path = PathTemplate.of(pathTemplate);
+    String n = name == null ? this.method + " " + pathTemplate : name;
+    if (n.isBlank() || n.chars().anyMatch(Character::isISOControl)) {
       throw new IllegalArgumentException("name must not be blank or contain control characters");
+    }
+    this.name = n;
+    this.carriesKey = carriesKey != null ? carriesKey : defaultCarriesKey(this.method);
+    if (!takesBody() && requestType != Void.class) {
+      throw new IllegalArgumentException(this.method + " sends no body; use Void as request type");
+    }
+    this.codec = codec;
+    this.identityHeaders = identityHeaders;
+  }
+
+  private static boolean defaultCarriesKey(String method) {
+    switch (method) {
+      case "GET":
+      case "HEAD":
+      case "OPTIONS":
+      case "DELETE":
+        return false;
+      default:
+        return true;
     }
   }
 
   /**
-   * Returns a POST operation.
+   * Returns an operation of any method. The key default is that of its method (see the class
+   * documentation).
+   *
+   * @param <Q> the request body type
+   * @param <R> the response body type
+   * @param method the HTTP method, e.g. {@code "PUT"}
+   * @param pathTemplate the path template
+   * @param requestType the request body class ({@code Void.class} for none)
+   * @param responseType the response type
+   * @return the operation
+   * @throws IllegalArgumentException for a bad method or template, or a body type for GET, HEAD or
+   *     OPTIONS
+   */
+  public static <Q, R> Operation<Q, R> of(
+      String method, String pathTemplate, Class<Q> requestType, TypeRef<R> responseType) {
+    return new Operation<>(
+        null, method, pathTemplate, requestType, responseType, null, null, noHeaders());
+  }
+
+  /**
+   * Returns a POST operation; it carries a key.
    *
    * @param <Q> the request body type
    * @param <R> the response body type
@@ -72,7 +137,22 @@ public record Operation<Q, R>(
    */
   public static <Q, R> Operation<Q, R> post(
       String pathTemplate, Class<Q> requestType, Class<R> responseType) {
-    return new Operation<>(null, "POST", pathTemplate, requestType, responseType);
+    return of("POST", pathTemplate, requestType, TypeRef.of(responseType));
+  }
+
+  /**
+   * Returns a POST operation with a generic response type; it carries a key.
+   *
+   * @param <Q> the request body type
+   * @param <R> the response body type
+   * @param pathTemplate the path template
+   * @param requestType the request type
+   * @param responseType the response type
+   * @return a POST operation
+   */
+  public static <Q, R> Operation<Q, R> post(
+      String pathTemplate, Class<Q> requestType, TypeRef<R> responseType) {
+    return of("POST", pathTemplate, requestType, responseType);
   }
 
   /**
@@ -81,20 +161,172 @@ public record Operation<Q, R>(
    * @param <R> the response body type
    * @param pathTemplate the path template
    * @param responseType the response type
-   * @return a GET operation; it sends no body and no idempotency key
+   * @return a GET operation
    */
   public static <R> Operation<Void, R> get(String pathTemplate, Class<R> responseType) {
-    return new Operation<>(null, "GET", pathTemplate, Void.class, responseType);
+    return of("GET", pathTemplate, Void.class, TypeRef.of(responseType));
+  }
+
+  /**
+   * Returns a GET operation with a generic response type, e.g. {@code new
+   * TypeRef<StripeList<Charge>>() {}}; it sends no body and no idempotency key.
+   *
+   * @param <R> the response body type
+   * @param pathTemplate the path template
+   * @param responseType the response type
+   * @return a GET operation
+   */
+  public static <R> Operation<Void, R> get(String pathTemplate, TypeRef<R> responseType) {
+    return of("GET", pathTemplate, Void.class, responseType);
+  }
+
+  /**
+   * Returns a DELETE operation without a body; it carries no key unless {@link #carryingKey} says
+   * so.
+   *
+   * @param <R> the response body type
+   * @param pathTemplate the path template
+   * @param responseType the response type
+   * @return a DELETE operation
+   */
+  public static <R> Operation<Void, R> delete(String pathTemplate, Class<R> responseType) {
+    return of("DELETE", pathTemplate, Void.class, TypeRef.of(responseType));
   }
 
   /**
    * Returns a copy with another name (the scope of its intents).
    *
    * @param newName the new name
-   * @return a copy with another name (the scope of its intents)
+   * @return a copy with another name
    */
   public Operation<Q, R> named(String newName) {
-    return new Operation<>(newName, method, pathTemplate, requestType, responseType);
+    return new Operation<>(
+        Objects.requireNonNull(newName, "name"),
+        method,
+        pathTemplate,
+        requestType,
+        responseType,
+        carriesKey,
+        codec,
+        identityHeaders);
+  }
+
+  /**
+   * Returns a copy that carries an idempotency key (and records intents) or not, whatever its
+   * method. A PUT or PATCH that the server does not deduplicate may switch it off; a DELETE that
+   * the server deduplicates may switch it on.
+   *
+   * @param carries whether attempts carry a key
+   * @return the copy
+   */
+  public Operation<Q, R> carryingKey(boolean carries) {
+    return new Operation<>(
+        name, method, pathTemplate, requestType, responseType, carries, codec, identityHeaders);
+  }
+
+  /**
+   * Returns a copy that encodes its body with {@code bodyCodec} instead of the client's codec.
+   *
+   * @param bodyCodec the codec
+   * @return the copy
+   */
+  public Operation<Q, R> withCodec(BodyCodec bodyCodec) {
+    return new Operation<>(
+        name,
+        method,
+        pathTemplate,
+        requestType,
+        responseType,
+        carriesKey,
+        Objects.requireNonNull(bodyCodec, "bodyCodec"),
+        identityHeaders);
+  }
+
+  /**
+   * Returns a copy whose intents' identity also includes these headers (added to the client's own
+   * identity headers): the same intent id sent with another value of one of them fails before any
+   * I/O with a payload mismatch. Names are compared ignoring case.
+   *
+   * @param headerNames the header names, e.g. {@code "Stripe-Account"}
+   * @return the copy
+   */
+  public Operation<Q, R> withIdentityHeaders(String... headerNames) {
+    Set<String> names = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+    names.addAll(identityHeaders);
+    for (String h : headerNames) {
+      if (Objects.requireNonNull(h, "header name").isBlank()) {
+        throw new IllegalArgumentException("header name must not be blank");
+      }
+      names.add(h);
+    }
+    return new Operation<>(
+        name,
+        method,
+        pathTemplate,
+        requestType,
+        responseType,
+        carriesKey,
+        codec,
+        java.util.Collections.unmodifiableSet(names));
+  }
+
+  private static Set<String> noHeaders() {
+    return Set.of();
+  }
+
+  /**
+   * Returns the operation's name: the scope of its intents and a label in logs; by default {@code
+   * "METHOD /path/template"}.
+   *
+   * @return the name
+   */
+  public String name() {
+    return name;
+  }
+
+  /**
+   * Returns the HTTP method, upper case.
+   *
+   * @return the method
+   */
+  public String method() {
+    return method;
+  }
+
+  /**
+   * Returns the path template as written.
+   *
+   * @return the path template
+   */
+  public String pathTemplate() {
+    return pathTemplate;
+  }
+
+  /**
+   * Returns the parsed path template.
+   *
+   * @return the parsed path template
+   */
+  public PathTemplate path() {
+    return path;
+  }
+
+  /**
+   * Returns the request body class ({@code Void} for none).
+   *
+   * @return the request body class
+   */
+  public Class<Q> requestType() {
+    return requestType;
+  }
+
+  /**
+   * Returns the response type.
+   *
+   * @return the response type
+   */
+  public TypeRef<R> responseType() {
+    return responseType;
   }
 
   /**
@@ -103,6 +335,56 @@ public record Operation<Q, R>(
    * @return whether attempts of this operation carry an idempotency key
    */
   public boolean carriesKey() {
+    return carriesKey;
+  }
+
+  /**
+   * Returns whether the method may send a body: every method but GET, HEAD and OPTIONS.
+   *
+   * @return whether the method may send a body
+   */
+  public boolean takesBody() {
     return !(method.equals("GET") || method.equals("HEAD") || method.equals("OPTIONS"));
+  }
+
+  /**
+   * Returns the operation's own body codec, or {@code null} to use the client's.
+   *
+   * @return the codec, or null
+   */
+  public BodyCodec codec() {
+    return codec;
+  }
+
+  /**
+   * Returns the headers that belong to its intents' identity (besides the client's), ignoring case.
+   *
+   * @return the header names
+   */
+  public Set<String> identityHeaders() {
+    return identityHeaders;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Operation<?, ?> op
+        && op.name.equals(name)
+        && op.method.equals(method)
+        && op.pathTemplate.equals(pathTemplate)
+        && op.requestType.equals(requestType)
+        && op.responseType.equals(responseType)
+        && op.carriesKey == carriesKey
+        && Objects.equals(op.codec, codec)
+        && op.identityHeaders.equals(identityHeaders);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(name, method, pathTemplate, responseType, carriesKey);
+  }
+
+  @Override
+  public String toString() {
+    return "Operation[" + name + ", " + method + " " + pathTemplate + "]";
   }
 }

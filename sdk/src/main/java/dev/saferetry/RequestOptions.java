@@ -1,16 +1,32 @@
 package dev.saferetry;
 
+import dev.saferetry.codec.QueryParams;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.internal.ClientSettings;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * Per-call options: the caller's own idempotency key or intent id, path variables and extra
- * headers.
+ * Per-call options: the caller's own idempotency key or intent id, path variables, query
+ * parameters, extra headers, and overrides of the client's deadline, per-attempt timeout, maximum
+ * attempts and API key. Overrides apply to this call only and share everything else of the client —
+ * its connection pool, circuit breaker and retry budget — so there is no need to derive a client
+ * per setting.
+ *
+ * <pre>{@code
+ * RequestOptions options = RequestOptions.builder()
+ *     .intentId("order-123/charge")
+ *     .header("Stripe-Account", "acct_1")
+ *     .query(QueryParams.builder().add("expand[]", "customer").build())
+ *     .deadline(Duration.ofSeconds(10))
+ *     .attemptTimeout(Duration.ofSeconds(3))
+ *     .maxAttempts(2)
+ *     .build();
+ * }</pre>
  *
  * <p>Without options every call is its own intent with a freshly minted key. With an {@link
  * Builder#intentId intent id}, the client's key store remembers the key, so calling again with the
@@ -21,8 +37,9 @@ import java.util.Objects;
  * SafeRetryClient#pendingIntents()}: its intent id and recorded key, and a check that the client
  * and operation are the ones it was recorded for.
  *
- * <p>{@link #toBuilder()} deliberately does not copy the key, the intent id or the re-driven
- * intent: deriving options for a new request must not reuse the old request's identity by accident.
+ * <p>{@link #toBuilder()} copies everything but the key, the intent id and the re-driven intent; it
+ * deliberately does not copy the key, the intent id or the re-driven intent: deriving options for a
+ * new request must not reuse the old request's identity by accident.
  *
  * <p>Instances are immutable and thread-safe.
  */
@@ -34,8 +51,20 @@ public final class RequestOptions {
   private final IntentRecord redrive;
   private final Map<String, String> pathParams;
   private final Map<String, String> headers;
+  private final QueryParams query;
+  private final Duration deadline;
+  private final Duration attemptTimeout;
+  private final int maxAttempts;
+  private final String apiKey;
+  private final boolean keepBody;
 
   private RequestOptions(Builder b) {
+    this.query = b.query.build();
+    this.deadline = b.deadline;
+    this.attemptTimeout = b.attemptTimeout;
+    this.maxAttempts = b.maxAttempts;
+    this.apiKey = b.apiKey;
+    this.keepBody = b.keepBody;
     this.idempotencyKey = b.idempotencyKey;
     this.intentId = b.intentId;
     this.redrive = b.redrive;
@@ -62,15 +91,89 @@ public final class RequestOptions {
   }
 
   /**
-   * Returns a builder with this object's path variables and headers, but no key or intent.
+   * Returns a builder with everything of these options but the key, the intent id and the re-driven
+   * intent. Copies; shares nothing.
    *
-   * @return a builder with this object's path variables and headers, but no key or intent
+   * @return a builder with these options, without key or intent
    */
   public Builder toBuilder() {
     Builder b = new Builder();
     b.pathParams.putAll(pathParams);
     b.headers.putAll(headers);
+    b.query = query.toBuilder();
+    b.deadline = deadline;
+    b.attemptTimeout = attemptTimeout;
+    b.maxAttempts = maxAttempts;
+    b.apiKey = apiKey;
+    b.keepBody = keepBody;
     return b;
+  }
+
+  /**
+   * Returns the query parameters, in order; empty when none.
+   *
+   * @return the query parameters
+   */
+  public QueryParams query() {
+    return query;
+  }
+
+  /**
+   * Returns this call's deadline (all attempts and waits), or {@code null} for the retry policy's.
+   *
+   * @return the deadline, or null
+   */
+  public Duration deadline() {
+    return deadline;
+  }
+
+  /**
+   * Returns the longest one attempt may take, or {@code null} for no limit beyond the deadline.
+   *
+   * @return the per-attempt timeout, or null
+   */
+  public Duration attemptTimeout() {
+    return attemptTimeout;
+  }
+
+  /**
+   * Returns this call's maximum attempts, or 0 for the retry policy's.
+   *
+   * @return the maximum attempts, or 0
+   */
+  public int maxAttempts() {
+    return maxAttempts;
+  }
+
+  /**
+   * Returns this call's API key, or {@code null} for the client's.
+   *
+   * @return the API key, or null
+   */
+  public String apiKey() {
+    return apiKey;
+  }
+
+  /**
+   * Returns whether the answer's raw body bytes are kept on the {@link ResponseView}.
+   *
+   * @return whether the body is kept
+   */
+  public boolean keepBody() {
+    return keepBody;
+  }
+
+  /** Prints what is set, never the API key or header values. */
+  @Override
+  public String toString() {
+    return "RequestOptions[intent="
+        + intentId
+        + ", headers="
+        + headers.keySet()
+        + ", query="
+        + query.names()
+        + (apiKey == null ? "" : ", apiKey=[redacted]")
+        + "]";
   }
 
   /**
@@ -125,8 +228,130 @@ public final class RequestOptions {
     private IntentRecord redrive;
     private final Map<String, String> pathParams = new LinkedHashMap<>();
     private final Map<String, String> headers = new LinkedHashMap<>();
+    private QueryParams.Builder query = QueryParams.builder();
+    private Duration deadline;
+    private Duration attemptTimeout;
+    private int maxAttempts;
+    private String apiKey;
+    private boolean keepBody;
 
     private Builder() {}
+
+    /**
+     * Adds a query parameter; a name may repeat ({@code expand[]=a&expand[]=b}), and order is kept.
+     * Values are percent-encoded. For an operation that carries a key, the query is part of the
+     * intent's fingerprint. Default: none.
+     *
+     * @param name the name
+     * @param value the value
+     * @return this builder
+     */
+    public Builder queryParam(String name, String value) {
+      query.add(name, value);
+      return this;
+    }
+
+    /**
+     * Adds a whole-number query parameter in decimal, e.g. {@code limit=2}. Default: none.
+     *
+     * @param name the name
+     * @param value the value
+     * @return this builder
+     */
+    public Builder queryParam(String name, long value) {
+      query.add(name, value);
+      return this;
+    }
+
+    /**
+     * Sets the query parameters, replacing any set or added so far. Default: none.
+     *
+     * @param params the parameters
+     * @return this builder
+     */
+    public Builder query(QueryParams params) {
+      query = Objects.requireNonNull(params, "params").toBuilder();
+      return this;
+    }
+
+    /**
+     * Bounds this call — every attempt and wait — by {@code duration} instead of the retry policy's
+     * deadline. Default: the policy's.
+     *
+     * @param duration a positive duration
+     * @return this builder
+     */
+    public Builder deadline(Duration duration) {
+      this.deadline = positive("deadline", duration);
+      return this;
+    }
+
+    /**
+     * Bounds each attempt by {@code duration} (and by what is left of the deadline); an attempt
+     * that takes longer is cancelled and counts as a timeout, retried like any other. Default: no
+     * limit beyond the deadline and the HTTP client's timeouts.
+     *
+     * @param duration a positive duration
+     * @return this builder
+     */
+    public Builder attemptTimeout(Duration duration) {
+      this.attemptTimeout = positive("attemptTimeout", duration);
+      return this;
+    }
+
+    /**
+     * Makes at most {@code attempts} attempts instead of the retry policy's maximum. Default: the
+     * policy's.
+     *
+     * @param attempts at least 1
+     * @return this builder
+     */
+    public Builder maxAttempts(int attempts) {
+      if (attempts < 1) {
+        throw new IllegalArgumentException("maxAttempts must be >= 1");
+      }
+      this.maxAttempts = attempts;
+      return this;
+    }
+
+    /**
+     * Sends this call with another API key, in the client's key style (e.g. {@code Authorization:
+     * Bearer}). Never logged or printed, and masked wherever the server echoes it. Default: the
+     * client's.
+     *
+     * @param key 1 to 4,096 visible ASCII characters
+     * @return this builder
+     */
+    public Builder apiKey(String key) {
+      Objects.requireNonNull(key, "apiKey");
+      if (key.isEmpty()
+          || key.length() > 4096
+          || !key.chars().allMatch(c -> c > 0x20 && c < 0x7F)) {
+        throw new IllegalArgumentException("apiKey must be 1 to 4096 visible ASCII characters");
+      }
+      this.apiKey = key;
+      return this;
+    }
+
+    /**
+     * Keeps the answer's raw body bytes on the {@link ResponseView} of the result or exception.
+     * Default: false.
+     *
+     * @param keep whether to keep the body
+     * @return this builder
+     */
+    public Builder keepBody(boolean keep) {
+      this.keepBody = keep;
+      return this;
+    }
+
+    private static Duration positive(String what, Duration d) {
+      Objects.requireNonNull(d, what);
+      if (d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException(what + " must be positive");
+      }
+      return d;
+    }
 
     /**
      * Uses the caller's own key, validated now (before any I/O). Default: none, a random UUID v4 is

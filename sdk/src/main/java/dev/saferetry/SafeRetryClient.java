@@ -4,6 +4,8 @@ import dev.saferetry.event.BreakerState;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.internal.ClientCore;
+import dev.saferetry.pagination.PageStyle;
+import dev.saferetry.pagination.PagedIterable;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -87,6 +89,39 @@ public final class SafeRetryClient implements AutoCloseable {
    */
   public <Q, R> CallResult<R> execute(Operation<Q, R> op, Q body) {
     return execute(op, body, RequestOptions.none());
+  }
+
+  /**
+   * Returns every item of a list, page after page, fetched lazily as the iteration advances: each
+   * page is one call with the normal retry logic (deadline, backoff, breaker, budget), so a lost
+   * answer in the middle is retried and the walk goes on without skipping or repeating an item. A
+   * page that cannot be fetched throws the call's exception from the iterator's {@code hasNext} or
+   * {@code next}; iterating again starts over at the first page.
+   *
+   * <pre>{@code
+   * Operation<Void, StripeList<Charge>> LIST_CHARGES =
+   *     Operation.get("/v1/charges", new TypeRef<StripeList<Charge>>() {});
+   * for (Charge charge : client.paginate(LIST_CHARGES, StripeList.style(Charge::id),
+   *     RequestOptions.builder().queryParam("limit", 100).build())) {
+   *   ...
+   * }
+   * }</pre>
+   *
+   * <p>A style's next-page link is followed only within the client's base URL (same origin, under
+   * its path), since it is sent with the client's credentials.
+   *
+   * @param <P> the page type
+   * @param <T> the item type
+   * @param op the list operation
+   * @param style how items and the next page are found in a page
+   * @param options the first page's options (query, headers, overrides); {@code null} for none; no
+   *     intent id or key
+   * @return the items, lazily
+   * @throws IllegalArgumentException if the options name an intent or a key
+   */
+  public <P, T> PagedIterable<P, T> paginate(
+      Operation<Void, P> op, PageStyle<P, T> style, RequestOptions options) {
+    return core.paginate(op, style, options);
   }
 
   /**

@@ -1,16 +1,22 @@
 package dev.saferetry;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.idempotency.KeyStore;
+import dev.saferetry.internal.ApiShape;
 import dev.saferetry.internal.ClientConfig;
 import dev.saferetry.internal.ClientCore;
 import dev.saferetry.internal.ClientSettings;
 import dev.saferetry.internal.Redaction;
+import dev.saferetry.internal.ResponseRules;
+import dev.saferetry.internal.codec.JsonCodec;
+import dev.saferetry.provider.ApiKeyStyle;
+import dev.saferetry.provider.ProviderPreset;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryBudgetPolicy;
 import dev.saferetry.resilience.RetryClassifier;
@@ -19,7 +25,11 @@ import dev.saferetry.resilience.Sleeper;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Executor;
 import java.util.function.DoubleSupplier;
 import okhttp3.HttpUrl;
@@ -61,6 +71,14 @@ public final class SafeRetryClientBuilder {
   private Executor asyncExecutor;
   private int asyncConcurrency = ClientSettings.defaultAsyncConcurrency();
   private String attemptHeader;
+  private BodyCodec bodyCodec;
+  private ApiKeyStyle apiKeyStyle = ApiKeyStyle.bearer();
+  private final Map<String, String> defaultHeaders = new LinkedHashMap<>();
+  private final Set<String> identityHeaders = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+  private String userAgent = ApiShape.SDK_AGENT;
+  private ResponseRules rules = ResponseRules.COMMON;
+  private int keyMaxLength;
+  private String presetName;
   private final ClientCore parent;
 
   SafeRetryClientBuilder() {
@@ -91,6 +109,140 @@ public final class SafeRetryClientBuilder {
     asyncExecutor = c.asyncExecutor();
     asyncConcurrency = c.asyncConcurrency();
     attemptHeader = c.attemptHeader();
+    ApiShape shape = c.shape();
+    bodyCodec = shape.codec();
+    apiKeyStyle = shape.apiKeyStyle();
+    defaultHeaders.putAll(shape.defaultHeaders());
+    identityHeaders.addAll(shape.identityHeaders());
+    userAgent = shape.userAgent();
+    rules = shape.rules();
+    keyMaxLength = shape.keyMaxLength();
+    presetName = shape.presetName();
+  }
+
+  /**
+   * Speaks a provider's API as its preset describes: key placement, body codec, API key style,
+   * default headers (e.g. an API version), identity headers (e.g. {@code Stripe-Account}), request
+   * id headers, the replay marker, how a reused key, a running request and an "already created"
+   * conflict are answered, retry hints, key retention (as {@link #intentRetention}) and the longest
+   * key. Settings made after this call override the preset's.
+   *
+   * <pre>{@code
+   * SafeRetryClient stripe = SafeRetryClient.builder()
+   *     .baseUrl("https://api.stripe.com")
+   *     .preset(ProviderPreset.stripe())
+   *     .apiKey(System.getenv("STRIPE_SECRET_KEY"))
+   *     .defaultHeader("Stripe-Version", "2024-06-20")
+   *     .build();
+   * }</pre>
+   *
+   * @param preset the preset
+   * @return this builder
+   */
+  public SafeRetryClientBuilder preset(ProviderPreset preset) {
+    Objects.requireNonNull(preset, "preset");
+    this.keyPlacement = preset.keyPlacement();
+    this.bodyCodec = preset.bodyCodec();
+    this.apiKeyStyle = preset.apiKeyStyle();
+    this.defaultHeaders.putAll(preset.defaultHeaders());
+    this.identityHeaders.addAll(preset.identityHeaders());
+    this.rules = ResponseRules.of(preset);
+    this.keyMaxLength = preset.keyMaxLength().orElse(0);
+    preset.keyRetention().ifPresent(r -> this.intentRetention = r);
+    this.presetName = preset.name();
+    return this;
+  }
+
+  /**
+   * The codec of request bodies for operations that name none. Default: JSON with the client's
+   * {@link #objectMapper}, or the preset's.
+   *
+   * @param codec the codec
+   * @return this builder
+   */
+  public SafeRetryClientBuilder bodyCodec(BodyCodec codec) {
+    this.bodyCodec = Objects.requireNonNull(codec, "bodyCodec");
+    return this;
+  }
+
+  /**
+   * Where and how the API key is sent. Default: {@code Authorization: Bearer <key>}, or the
+   * preset's.
+   *
+   * @param style the style
+   * @return this builder
+   */
+  public SafeRetryClientBuilder apiKeyStyle(ApiKeyStyle style) {
+    this.apiKeyStyle = Objects.requireNonNull(style, "apiKeyStyle");
+    return this;
+  }
+
+  /**
+   * Adds a header sent on every request, e.g. {@code Stripe-Version}; a call's own header of the
+   * same name wins. Validated now; the idempotency key and request id headers cannot be set this
+   * way. Default: none, or the preset's.
+   *
+   * @param name the name
+   * @param value the value
+   * @return this builder
+   * @throws IllegalArgumentException for a bad name or value (the message never holds the value)
+   */
+  public SafeRetryClientBuilder defaultHeader(String name, String value) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(value, "value");
+    ClientSettings.headerName("header name", name);
+    ClientSettings.headerValue(name, value);
+    String lower = name.toLowerCase(java.util.Locale.ROOT);
+    if (lower.equals("x-request-id") || lower.equals("user-agent")) {
+      throw new IllegalArgumentException(
+          name + " is set by the SDK; use userAgent() for User-Agent");
+    }
+    defaultHeaders.put(name, value);
+    return this;
+  }
+
+  /**
+   * Makes a header part of the identity of every intent of this client (as {@link
+   * Operation#withIdentityHeaders} does for one operation): the same intent id sent with another
+   * value fails before any I/O as a payload mismatch. Default: none, or the preset's (e.g. {@code
+   * Stripe-Account}).
+   *
+   * @param name the header name, any case
+   * @return this builder
+   */
+  public SafeRetryClientBuilder identityHeader(String name) {
+    ClientSettings.headerName("identity header", Objects.requireNonNull(name, "name"));
+    identityHeaders.add(name);
+    return this;
+  }
+
+  /**
+   * Names the application in the {@code User-Agent}: {@code "<app>/<version> saferetry-java/<sdk
+   * version>"}. Default: the SDK's token alone.
+   *
+   * @param appName the application's name: letters, digits and {@code !#$%&'*+-.^_`|~}
+   * @param appVersion the application's version, same characters
+   * @return this builder
+   */
+  public SafeRetryClientBuilder userAgent(String appName, String appVersion) {
+    String app = token("appName", appName);
+    String version = token("appVersion", appVersion);
+    this.userAgent = app + "/" + version + " " + ApiShape.SDK_AGENT;
+    return this;
+  }
+
+  private static String token(String what, String value) {
+    Objects.requireNonNull(value, what);
+    if (value.isEmpty()
+        || !value
+            .chars()
+            .allMatch(
+                c ->
+                    Character.isLetterOrDigit(c) && c < 0x80
+                        || "!#$%&'*+-.^_`|~".indexOf(c) >= 0)) {
+      throw new IllegalArgumentException(what + " must be a non-empty HTTP token");
+    }
+    return value;
   }
 
   /**
@@ -373,13 +525,18 @@ public final class SafeRetryClientBuilder {
     }
     ClientSettings.noteAuthenticator(okHttpClient);
     SecureRandom secure = new SecureRandom();
+    ObjectMapper mapper = ClientSettings.lenientMapper(objectMapper);
+    if (keyPlacement.inBody() && bodyCodec != null && !bodyCodec.canAddTopLevelField()) {
+      throw new IllegalArgumentException(
+          "keyPlacement puts the key in the body, which bodyCodec cannot do");
+    }
     ClientConfig config =
         new ClientConfig(
             name,
             baseUrl,
             apiKey,
             okHttpClient,
-            ClientSettings.lenientMapper(objectMapper),
+            mapper,
             keyPlacement,
             keyStore == null ? new InMemoryKeyStore() : keyStore,
             tenant,
@@ -395,7 +552,16 @@ public final class SafeRetryClientBuilder {
             maxResponseBytes,
             asyncExecutor,
             asyncConcurrency,
-            attemptHeader);
+            attemptHeader,
+            new ApiShape(
+                bodyCodec == null ? JsonCodec.of(mapper) : bodyCodec,
+                apiKeyStyle,
+                defaultHeaders,
+                identityHeaders,
+                userAgent,
+                rules,
+                keyMaxLength,
+                presetName));
     return new SafeRetryClient(ClientCore.create(config, parent));
   }
 

@@ -5,6 +5,7 @@ import static dev.saferetry.Answers.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.saferetry.codec.PathException;
 import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.payments.Refund;
 import dev.saferetry.payments.RefundCreateParams;
@@ -49,8 +50,8 @@ class PathVariablesTest extends ClientFixture {
                           .pathParam("cust", value)
                           .intentId("refund-1")
                           .build()))
-          .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContaining("'cust'");
+          .isInstanceOf(PathException.class)
+          .hasMessageContaining("{cust}");
     }
     assertThat(server.getRequestCount()).isZero();
     assertThat(store.pending()).isEmpty();
@@ -103,5 +104,40 @@ class PathVariablesTest extends ClientFixture {
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining(bad);
     }
+  }
+
+  @Test
+  void aPercentEscapeWrittenInTheTemplateIsSentAsWrittenNotEncodedTwice() throws Exception {
+    server.enqueue(json(200, REFUND_JSON));
+    Operation<RefundCreateParams, Refund> spaced =
+        Operation.post("/v1/my%20shop/{cust}/refunds", RefundCreateParams.class, Refund.class);
+    try (SafeRetryClient c = underApiV2(new InMemoryKeyStore())) {
+      c.execute(spaced, PARAMS, RequestOptions.builder().pathParam("cust", "a b").build());
+    }
+    okhttp3.HttpUrl sent = drain(server).get(0).getUrl();
+    assertThat(sent.encodedPath()).isEqualTo("/api/v2/v1/my%20shop/a%20b/refunds");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"/v1/%2e%2e/admin", "/v1/%2E%2E/admin", "/v1/.%2e/x", "/v1/%2e/x"})
+  void anEncodedDotSegmentInTheTemplateIsRefusedWithATypedError(String template) {
+    assertThatThrownBy(() -> Operation.post(template, RefundCreateParams.class, Refund.class))
+        .isInstanceOf(PathException.class)
+        .hasMessageContaining(template)
+        .satisfies(e -> assertThat(((PathException) e).variable()).isNull());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"..", "."})
+  void aDotSegmentVariableIsATypedErrorNamingTheVariable(String value) {
+    try (SafeRetryClient c = underApiV2(new InMemoryKeyStore())) {
+      assertThatThrownBy(
+              () ->
+                  c.execute(
+                      REFUND, PARAMS, RequestOptions.builder().pathParam("cust", value).build()))
+          .isInstanceOf(PathException.class)
+          .satisfies(e -> assertThat(((PathException) e).variable()).isEqualTo("cust"));
+    }
+    assertThat(server.getRequestCount()).isZero();
   }
 }

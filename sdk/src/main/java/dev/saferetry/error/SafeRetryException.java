@@ -2,9 +2,11 @@ package dev.saferetry.error;
 
 import dev.saferetry.Attempt;
 import dev.saferetry.Outcome;
+import dev.saferetry.ResponseView;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.internal.Errors;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The root of everything a SafeRetry call throws instead of returning a result. The hierarchy is
@@ -52,11 +54,14 @@ public abstract sealed class SafeRetryException extends RuntimeException
 
   private final transient List<Attempt> attempts;
 
+  private final transient ResponseView response;
+
   SafeRetryException(String message, Errors.Trail trail, Throwable cause) {
     super(describe(message, trail), cause);
     this.key = trail.key();
     this.intentId = trail.intentId();
     this.attempts = trail.attempts();
+    this.response = trail.response();
   }
 
   private static String describe(String message, Errors.Trail trail) {
@@ -109,6 +114,17 @@ public abstract sealed class SafeRetryException extends RuntimeException
    */
   public List<Attempt> attempts() {
     return attempts == null ? List.of() : attempts;
+  }
+
+  /**
+   * Returns the last answer the call got — status, headers, the server's request id, the replay
+   * flag, and the body bytes when {@linkplain dev.saferetry.RequestOptions.Builder#keepBody asked
+   * for} — or empty when no attempt got an answer.
+   *
+   * @return the last answer, or empty
+   */
+  public Optional<ResponseView> response() {
+    return Optional.ofNullable(response);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.saferetry.internal;
 
+import java.io.IOException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.Response;
@@ -15,4 +16,7 @@ final class AttemptTag {
   final AtomicInteger requests = new AtomicInteger();
   volatile Response head;
   volatile boolean refused;
+
+  /** The first failure of the request that was sent, before any interceptor's second try. */
+  volatile IOException sentFailure;
 }

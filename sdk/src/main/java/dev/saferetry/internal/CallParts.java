@@ -1,6 +1,7 @@
 package dev.saferetry.internal;
 
 import dev.saferetry.event.SafeRetryListener;
+import dev.saferetry.internal.codec.ResponseReader;
 import java.util.concurrent.Executor;
 
 /**
@@ -16,6 +17,7 @@ import java.util.concurrent.Executor;
  * @param budget the retry budget
  * @param listener the client's listener, isolated from its exceptions
  * @param io where asynchronous calls run their blocking work
+ * @param reader reads 2xx bodies as the operation's response type
  */
 record CallParts(
     ClientConfig config,
@@ -26,4 +28,5 @@ record CallParts(
     RetryDecision decision,
     RetryBudget budget,
     SafeRetryListener listener,
-    Executor io) {}
+    Executor io,
+    ResponseReader reader) {}

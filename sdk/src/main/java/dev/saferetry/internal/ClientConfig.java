@@ -23,6 +23,7 @@ import okhttp3.OkHttpClient;
  * @param asyncExecutor the caller's executor for asynchronous calls, or null for the SDK's own
  * @param asyncConcurrency how many asynchronous calls the SDK's own executor runs at once
  * @param attemptHeader the header carrying the attempt number, or null for none
+ * @param shape how requests are written and answers read: codec, headers, provider rules
  */
 public record ClientConfig(
     String name,
@@ -45,11 +46,19 @@ public record ClientConfig(
     long maxResponseBytes,
     Executor asyncExecutor,
     int asyncConcurrency,
-    String attemptHeader) {
+    String attemptHeader,
+    ApiShape shape) {
 
   /** Prints no secret: no API key, and the base URL without user info or query. */
   @Override
   public String toString() {
-    return "ClientConfig[" + name + ", " + Redaction.url(baseUrl) + ", " + keyPlacement + "]";
+    return "ClientConfig["
+        + name
+        + ", "
+        + Redaction.url(baseUrl)
+        + ", "
+        + keyPlacement
+        + (shape.presetName() == null ? "" : ", preset " + shape.presetName())
+        + "]";
   }
 }

@@ -6,6 +6,12 @@ import dev.saferetry.RequestOptions;
 import dev.saferetry.event.BreakerState;
 import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.internal.codec.Links;
+import dev.saferetry.internal.codec.ResponseReader;
+import dev.saferetry.pagination.PageRequest;
+import dev.saferetry.pagination.PageStyle;
+import dev.saferetry.pagination.PagedIterable;
+import dev.saferetry.pagination.Pages;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.util.List;
 import java.util.Objects;
@@ -13,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
+import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 
 /**
@@ -55,18 +62,24 @@ public final class ClientCore implements AutoCloseable {
     this.decision =
         new RetryDecision(
             config.name(), config.retryPolicy(), config.jitter(), breaker, budget, config.clock());
-    Redaction redaction = Redaction.ofApiKey(config.apiKey());
+    Redaction redaction =
+        Redaction.ofApiKey(config.apiKey()).withHeaders(config.shape().defaultHeaders());
     this.parts =
         new CallParts(
             config,
             new RequestFactory(config, redaction),
             intents,
-            new Wire(http.get(), config.clock(), config.maxResponseBytes()),
+            new Wire(
+                http.get(),
+                config.clock(),
+                config.maxResponseBytes(),
+                config.shape().rules().requestIdHeaders()),
             breaker,
             decision,
             budget,
             listener,
-            io.get());
+            io.get(),
+            new ResponseReader(config.mapper()));
   }
 
   /**
@@ -100,11 +113,41 @@ public final class ClientCore implements AutoCloseable {
     return call.start();
   }
 
-  /** Validates and prepares everything before the call exists: nothing is recorded or sent. */
+  /**
+   * Returns every item of every page of a list operation, fetched lazily: each page is one call
+   * through {@link #execute}, with its retries; see {@code SafeRetryClient#paginate}.
+   */
+  public <P, T> PagedIterable<P, T> paginate(
+      Operation<Void, P> op, PageStyle<P, T> style, RequestOptions options) {
+    Objects.requireNonNull(op, "op");
+    Objects.requireNonNull(style, "style");
+    RequestOptions o = options == null ? RequestOptions.none() : options;
+    if (o.intentId() != null || o.idempotencyKey() != null) {
+      throw new IllegalArgumentException("pages are fetched without an intent or a caller's key");
+    }
+    return Pages.iterate(style, page -> fetch(op, o, page));
+  }
+
+  private <P> P fetch(Operation<Void, P> op, RequestOptions options, PageRequest page) {
+    if (page.link().isPresent()) {
+      HttpUrl link = Links.resolveWithin(config.baseUrl(), page.link().get());
+      return newCall(op, null, options, link).execute().value();
+    }
+    RequestOptions withCursor =
+        page.isFirst() ? options : options.toBuilder().query(page.applyTo(options.query())).build();
+    return newCall(op, null, withCursor, null).execute().value();
+  }
+
   private <R> RealCall<R> newCall(Operation<?, R> op, Object body, RequestOptions options) {
+    return newCall(op, body, options, null);
+  }
+
+  /** Validates and prepares everything before the call exists: nothing is recorded or sent. */
+  private <R> RealCall<R> newCall(
+      Operation<?, R> op, Object body, RequestOptions options, HttpUrl link) {
     Objects.requireNonNull(op, "op");
     RequestOptions o = options == null ? RequestOptions.none() : options;
-    PreparedRequest request = parts.requests().prepare(op, body, o);
+    PreparedRequest request = parts.requests().prepare(op, body, o, link);
     if (op.carriesKey()) {
       intents.checkRedrive(op.name(), o);
     }

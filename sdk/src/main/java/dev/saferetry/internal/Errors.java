@@ -1,6 +1,7 @@
 package dev.saferetry.internal;
 
 import dev.saferetry.Attempt;
+import dev.saferetry.ResponseView;
 import dev.saferetry.error.ApiException;
 import dev.saferetry.error.CallFailedException;
 import dev.saferetry.error.FailedReason;
@@ -19,11 +20,17 @@ import java.util.List;
  * {@link SafeRetryException} is initialised (the pattern of the JDK's shared secrets).
  */
 public final class Errors {
-  /** What every exception carries: the key, the intent id and the attempts. */
-  public record Trail(IdempotencyKey key, String intentId, List<Attempt> attempts) {
+  /** What every exception carries: the key, the intent id, the attempts and the last answer. */
+  public record Trail(
+      IdempotencyKey key, String intentId, List<Attempt> attempts, ResponseView response) {
     /** Copies the attempts. */
     public Trail {
       attempts = List.copyOf(attempts);
+    }
+
+    /** A trail without an answer. */
+    public Trail(IdempotencyKey key, String intentId, List<Attempt> attempts) {
+      this(key, intentId, attempts, null);
     }
   }
 

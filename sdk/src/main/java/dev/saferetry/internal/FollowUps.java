@@ -60,7 +60,15 @@ final class FollowUps {
       throw new Refused();
     }
     tag.connected.set(true);
-    Response response = chain.proceed(chain.request());
+    Response response;
+    try {
+      response = chain.proceed(chain.request());
+    } catch (IOException e) {
+      // An interceptor may catch this and try again: the attempt is classified by this failure,
+      // the one of the request that was actually sent, not by the refusal of the second try.
+      tag.sentFailure = e;
+      throw e;
+    }
     tag.head = response;
     return response;
   }

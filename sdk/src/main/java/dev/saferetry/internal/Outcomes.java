@@ -51,13 +51,16 @@ final class Outcomes {
 
   /** A definitive error answer; server text masked with {@code redaction}. */
   static ApiException rejected(
-      AttemptOutcome out, ObjectMapper mapper, Redaction redaction, Errors.Trail trail) {
+      AttemptOutcome out,
+      ObjectMapper mapper,
+      Redaction redaction,
+      ResponseRules rules,
+      Errors.Trail trail) {
     int status = out.status();
     String raw = out.response().errorBody();
     Json.ErrorFields f = Json.parseError(mapper, raw);
-    boolean keyReused =
-        status == 422
-            || (status == 400 && "idempotency_error".equals(f.type())); // Stripe's variant
+    // How this provider says "key reused with another payload" (by default 422, or Stripe's 400).
+    boolean keyReused = rules.isKeyReused(out.response());
     // A server may echo a credential back: it never leaves through the exception.
     Errors.ApiError error =
         new Errors.ApiError(

@@ -46,8 +46,25 @@ final class PreparedRequest {
     this.body = body;
     this.redaction = redaction;
     this.attemptHeader = attemptHeader;
-    RequestBody content = body == null ? null : new Content(body);
+    RequestBody content = body == null ? emptyIfRequired(op.method()) : new Content(body);
     this.template = headers.url(url).method(op.method(), content).build();
+  }
+
+  /**
+   * No body: nothing at all, or — for a method whose HTTP client insists on one — zero bytes
+   * without a content type ({@code Content-Length: 0}), never {@code {}}.
+   */
+  private static RequestBody emptyIfRequired(String method) {
+    switch (method) {
+      case "POST":
+      case "PUT":
+      case "PATCH":
+      case "PROPPATCH":
+      case "REPORT":
+        return RequestBody.create(new byte[0], null);
+      default:
+        return null;
+    }
   }
 
   /** The encoded body as OkHttp sends it, without copying its bytes again. */

@@ -5,6 +5,7 @@ import dev.saferetry.CallResult;
 import dev.saferetry.Operation;
 import dev.saferetry.Outcome;
 import dev.saferetry.RequestOptions;
+import dev.saferetry.ResponseView;
 import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.error.UnknownReason;
 import dev.saferetry.event.AttemptFinished;
@@ -15,6 +16,7 @@ import dev.saferetry.event.RetryScheduled;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.internal.codec.ErrorBodies;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -184,7 +186,9 @@ final class RealCall<R> {
       }
     }
     Instant now = parts.config().clock().instant();
-    decisions = parts.decision().start(now.plus(parts.config().retryPolicy().deadline()));
+    Duration deadline =
+        options.deadline() != null ? options.deadline() : parts.config().retryPolicy().deadline();
+    decisions = parts.decision().start(now.plus(deadline), options.maxAttempts());
     return attempt(Duration.ZERO);
   }
 
@@ -213,7 +217,9 @@ final class RealCall<R> {
     inFlight = null;
     Attempt attempt = Wire.attempt(n, start.requestId(), sent, delayBefore);
     ClientConfig c = parts.config();
-    last = AttemptOutcome.classify(attempt, sent, c.classifier(), c.retryPolicy(), c.clock());
+    last =
+        AttemptOutcome.classify(
+            attempt, sent, c.classifier(), c.retryPolicy(), c.shape().rules(), c.clock());
     attempts.add(attempt);
     log(last);
     parts
@@ -258,16 +264,26 @@ final class RealCall<R> {
     ClientConfig c = parts.config();
     SuccessBody<R> body;
     try {
-      body = SuccessBody.read(out, c, op.responseType(), claim.record() != null, trail());
+      body =
+          SuccessBody.read(
+              out, c, parts.reader(), op.responseType(), claim.record() != null, trail());
     } catch (SafeRetryException unreadable) {
       complete(IntentState.SUCCEEDED, status, null);
       return end(unreadable);
     }
     complete(IntentState.SUCCEEDED, status, body.resourceId());
-    boolean replayed = "true".equalsIgnoreCase(out.response().header("Idempotent-Replayed"));
+    ResponseView view = view(out);
     finished(Outcome.SUCCEEDED, null);
     return new Step<>(
-        new CallResult<>(body.value(), status, claim.key(), options.intentId(), replayed, attempts),
+        new CallResult<>(
+            body.value(),
+            status,
+            claim.key(),
+            options.intentId(),
+            view.replayed(),
+            attempts,
+            view,
+            out.isExistingResource() ? out.existingResourceId() : null),
         null,
         null);
   }
@@ -283,7 +299,8 @@ final class RealCall<R> {
           trail());
     }
     complete(IntentState.FAILED, out.status(), null);
-    return Outcomes.rejected(out, parts.config().mapper(), request.redaction(), trail());
+    return Outcomes.rejected(
+        out, parts.config().mapper(), request.redaction(), parts.config().shape().rules(), trail());
   }
 
   private SafeRetryException stopped(RetryDecision.Stop stop, AttemptOutcome out) {
@@ -294,7 +311,7 @@ final class RealCall<R> {
       parts.breaker().callEndedWithoutAnswer();
     }
     Duration hint = out.retryAfter();
-    if (out.response() != null && out.status() == 409) {
+    if (out.response() != null && parts.config().shape().rules().isInProgress(out.response())) {
       String why = "HTTP 409: a request with this key is still in progress";
       return Errors.factory().unknown(UnknownReason.IN_PROGRESS, why, hint, trail(), null);
     }
@@ -348,15 +365,42 @@ final class RealCall<R> {
   }
 
   private Errors.Trail trail() {
-    return new Errors.Trail(claim.key(), options.intentId(), attempts);
+    return new Errors.Trail(claim.key(), options.intentId(), attempts, view(last));
+  }
+
+  /** The answer of an attempt as the caller sees it, or null after a transport failure. */
+  private ResponseView view(AttemptOutcome out) {
+    if (out == null || out.response() == null) {
+      return null;
+    }
+    ResponseRules rules = parts.config().shape().rules();
+    String requestId = out.attempt().serverRequestId();
+    String errorBody = out.response().errorBody();
+    if (requestId == null && rules.errorRequestIdField() != null && !errorBody.isEmpty()) {
+      requestId =
+          ErrorBodies.text(errorBody, rules.errorRequestIdField())
+              .map(request.redaction()::printableMasked)
+              .orElse(null);
+    }
+    return new ResponseView(
+        out.status(),
+        out.response().headers(),
+        requestId,
+        rules.isReplay(out.response()),
+        options.keepBody() ? out.body() : null);
   }
 
   private int n() {
     return attempts.size();
   }
 
+  /** What this attempt may take: what is left of the deadline, at most the attempt timeout. */
   private Duration remaining() {
     Duration left = Duration.between(parts.config().clock().instant(), decisions.deadline());
+    Duration perAttempt = options.attemptTimeout();
+    if (perAttempt != null && perAttempt.compareTo(left) < 0) {
+      left = perAttempt;
+    }
     return left.isNegative() ? Duration.ofMillis(1) : left;
   }
 

@@ -66,6 +66,16 @@ public final class Redaction {
     return more == null ? this : new Redaction(List.copyOf(more));
   }
 
+  /** Returns this redaction plus one more secret (a call's own API key). */
+  Redaction withSecret(String secret) {
+    if (secret == null || secret.length() < MIN_SECRET || secrets.contains(secret)) {
+      return this;
+    }
+    List<String> more = new ArrayList<>(secrets);
+    more.add(secret);
+    return new Redaction(List.copyOf(more));
+  }
+
   /** Returns whether a header name looks like it carries a credential. */
   static boolean isCredentialHeader(String name) {
     String n = name.toLowerCase(Locale.ROOT);

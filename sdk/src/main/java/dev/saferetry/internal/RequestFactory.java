@@ -4,41 +4,44 @@ import dev.saferetry.Operation;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.codec.EncodedBody;
-import dev.saferetry.codec.PathTemplate;
 import dev.saferetry.codec.QueryParams;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.internal.codec.Fingerprint;
-import dev.saferetry.internal.codec.JsonCodec;
+import dev.saferetry.provider.ApiKeyStyle;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import okhttp3.HttpUrl;
 import okhttp3.Request;
 
 /**
  * Turns an operation, a body and per-call options into a {@link PreparedRequest}: everything is
- * validated and encoded here, before an intent is recorded or a byte is sent. One per client;
- * thread-safe.
+ * validated and encoded here — URL, path variables, query, headers, the body through the
+ * operation's or the client's codec, and for an intent its fingerprint — before an intent is
+ * recorded or a byte is sent. One per client; thread-safe.
  */
 final class RequestFactory {
-  private static final String USER_AGENT = "saferetry-java/0.1";
   private static final Map<String, Object> NO_FIELDS = Map.of();
 
   private final HttpUrl baseUrl;
   private final String apiKey;
   private final KeyPlacement placement;
-  private final BodyCodec codec;
+  private final ApiShape shape;
   private final Redaction redaction;
   private final String attemptHeader;
 
-  /** Expanded URLs of templates without variables: the same for every call. */
+  /** Expanded URLs of templates without variables and calls without query: the same every call. */
   private final ConcurrentHashMap<String, HttpUrl> fixedUrls = new ConcurrentHashMap<>();
 
   RequestFactory(ClientConfig config, Redaction redaction) {
     this.baseUrl = config.baseUrl();
     this.apiKey = config.apiKey();
     this.placement = config.keyPlacement();
-    this.codec = JsonCodec.of(config.mapper());
+    this.shape = config.shape();
     this.redaction = redaction;
     this.attemptHeader = config.attemptHeader();
   }
@@ -46,25 +49,41 @@ final class RequestFactory {
   /**
    * Prepares a call with a key: the caller's, or a fresh one.
    *
+   * @param link a URL to send to instead of the operation's path and the options' query (a
+   *     next-page link, already checked to stay within the base URL), or null
    * @throws IllegalArgumentException if anything of the request cannot be sent as given
    */
-  PreparedRequest prepare(Operation<?, ?> op, Object body, RequestOptions options) {
+  PreparedRequest prepare(Operation<?, ?> op, Object body, RequestOptions options, HttpUrl link) {
     checkHeaders(op, options);
-    HttpUrl url =
-        op.pathTemplate().indexOf('{') < 0
-            ? fixedUrls.computeIfAbsent(op.pathTemplate(), t -> expand(t, Map.of()))
-            : expand(op.pathTemplate(), options.pathParams());
+    if (body != null && !op.takesBody()) {
+      throw new IllegalArgumentException(op.method() + " sends no body; pass null");
+    }
+    BodyCodec codec = codec(op);
+    if (op.carriesKey() && placement.inBody() && !codec.canAddTopLevelField()) {
+      throw new IllegalArgumentException(
+          "the key goes in a body field, which the codec " + codec + " cannot add");
+    }
+    HttpUrl url = link != null ? link : url(op, options);
     IdempotencyKey key = null;
     if (op.carriesKey()) {
       key = options.idempotencyKey() != null ? options.idempotencyKey() : IdempotencyKey.random();
+      if (shape.keyMaxLength() > 0 && key.value().length() > shape.keyMaxLength()) {
+        throw new IllegalArgumentException(
+            "the idempotency key is longer than the provider's limit of "
+                + shape.keyMaxLength()
+                + " characters");
+      }
     }
     String fingerprint = null;
     if (op.carriesKey() && options.intentId() != null) {
+      HttpUrl base = link != null ? link.newBuilder().query(null).build() : baseQueryOnly(url);
       String path =
-          url.encodedPath() + (url.encodedQuery() == null ? "" : "?" + url.encodedQuery());
+          base.encodedPath() + (base.encodedQuery() == null ? "" : "?" + base.encodedQuery());
+      QueryParams query = link != null ? linkQuery(link) : options.query();
       fingerprint =
           Fingerprint.sha256Hex(
-              Fingerprint.input(op.method(), path, QueryParams.empty(), Map.of(), codec, body));
+              Fingerprint.input(
+                  op.method(), path, query, identityValues(op, options), codec, body));
     }
     return build(op, url, body, options, key, fingerprint);
   }
@@ -75,6 +94,10 @@ final class RequestFactory {
     return build(prepared.operation(), prepared.url(), body, options, key, prepared.fingerprint());
   }
 
+  private BodyCodec codec(Operation<?, ?> op) {
+    return op.codec() != null ? op.codec() : shape.codec();
+  }
+
   private PreparedRequest build(
       Operation<?, ?> op,
       HttpUrl url,
@@ -83,31 +106,55 @@ final class RequestFactory {
       IdempotencyKey key,
       String fingerprint) {
     Request.Builder headers =
-        new Request.Builder().header("User-Agent", USER_AGENT).header("Accept", "application/json");
-    if (apiKey != null) {
-      headers.header("Authorization", "Bearer " + apiKey);
+        new Request.Builder()
+            .header("User-Agent", shape.userAgent())
+            .header("Accept", "application/json");
+    String credential = options.apiKey() != null ? options.apiKey() : apiKey;
+    ApiKeyStyle style = shape.apiKeyStyle();
+    if (credential != null) {
+      headers.header(style.headerName(), style.headerValue(credential));
     }
+    shape.defaultHeaders().forEach(headers::header);
     options.headers().forEach(headers::header);
+    BodyCodec codec = codec(op);
     EncodedBody encoded = null;
-    if (key != null) {
-      Object value = body == null ? NO_FIELDS : body;
-      if (placement.inBody()) {
-        encoded = codec.encode(body, placement.name(), key.value());
-      } else {
+    if (key != null && placement.inBody()) {
+      encoded = codec.encode(body == null ? NO_FIELDS : body, placement.name(), key.value());
+    } else {
+      if (key != null) {
         headers.header(placement.name(), placement.headerValue(key));
-        encoded = codec.encode(value);
+      }
+      if (body != null) {
+        encoded = codec.encode(body);
       }
     }
+    Redaction r = redaction.withHeaders(options.headers());
+    if (options.apiKey() != null) {
+      r = r.withSecret(options.apiKey());
+    }
     return new PreparedRequest(
-        op,
-        url,
-        options.intentId(),
-        key,
-        fingerprint,
-        encoded,
-        headers,
-        redaction.withHeaders(options.headers()),
-        attemptHeader);
+        op, url, options.intentId(), key, fingerprint, encoded, headers, r, attemptHeader);
+  }
+
+  /** The values of the headers that belong to the intent's identity, as they will be sent. */
+  private Map<String, String> identityValues(Operation<?, ?> op, RequestOptions options) {
+    Set<String> names = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+    names.addAll(shape.identityHeaders());
+    names.addAll(op.identityHeaders());
+    if (names.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, String> sent = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    sent.putAll(shape.defaultHeaders());
+    sent.putAll(options.headers());
+    Map<String, String> values = new LinkedHashMap<>();
+    for (String name : names) {
+      String value = sent.get(name);
+      if (value != null) {
+        values.put(name, value);
+      }
+    }
+    return values;
   }
 
   /** A call header may not replace the key's own header or the attempt-number header. */
@@ -124,34 +171,42 @@ final class RequestFactory {
     }
   }
 
-  private HttpUrl expand(String template, Map<String, String> params) {
+  private HttpUrl url(Operation<?, ?> op, RequestOptions options) {
+    boolean fixed = op.path().variables().isEmpty() && options.query().isEmpty();
+    if (fixed) {
+      return fixedUrls.computeIfAbsent(
+          op.pathTemplate(), t -> expand(op, options.pathParams(), QueryParams.empty()));
+    }
+    return expand(op, options.pathParams(), options.query());
+  }
+
+  /** The base URL, the operation's expanded path and the query: base URL's query first. */
+  private HttpUrl expand(Operation<?, ?> op, Map<String, String> params, QueryParams query) {
     HttpUrl.Builder b = baseUrl.newBuilder();
     int size = baseUrl.pathSize();
     if (size > 0 && baseUrl.pathSegments().get(size - 1).isEmpty()) {
       b.removePathSegment(size - 1);
     }
-    for (String segment : template.substring(1).split("/", -1)) {
-      if (segment.startsWith("{") && segment.endsWith("}")) {
-        String name = segment.substring(1, segment.length() - 1);
-        String value = params.get(name);
-        if (value == null) {
-          throw new IllegalArgumentException("missing path parameter '" + name + "'");
-        }
-        b.addEncodedPathSegment(segment(name, value));
-      } else {
-        b.addPathSegment(segment);
-      }
+    b.addEncodedPathSegments(op.path().expand(params).substring(1));
+    if (!query.isEmpty()) {
+      String own = query.encode();
+      String base = baseUrl.encodedQuery();
+      b.encodedQuery(base == null || base.isEmpty() ? own : base + "&" + own);
     }
     return b.build();
   }
 
-  /** One segment, always: '/', '%', '?', '#' are encoded; '', '.', '..' are refused. */
-  private static String segment(String name, String value) {
-    try {
-      return PathTemplate.encodeSegment(value);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          "path parameter '" + name + "' cannot be one segment: " + e.getMessage(), e);
+  /** The URL with only the base URL's own query: what the fingerprint's path has always held. */
+  private HttpUrl baseQueryOnly(HttpUrl url) {
+    return url.newBuilder().encodedQuery(baseUrl.encodedQuery()).build();
+  }
+
+  private static QueryParams linkQuery(HttpUrl link) {
+    QueryParams.Builder q = QueryParams.builder();
+    for (int i = 0; i < link.querySize(); i++) {
+      String value = link.queryParameterValue(i);
+      q.add(link.queryParameterName(i), value == null ? "" : value);
     }
+    return q.build();
   }
 }

@@ -6,6 +6,7 @@ import io.github.resilience4j.retry.RetryConfig;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
 
 /**
@@ -42,6 +43,12 @@ final class RetryDecision {
   }
 
   private final Retry retry;
+  private final String name;
+  private final RetryConfig config;
+
+  /** Retries of calls that set their own maximum attempts, one per maximum, made when needed. */
+  private final ConcurrentHashMap<Integer, Retry> overrides = new ConcurrentHashMap<>();
+
   private final RetryPolicy policy;
   private final Backoff backoff;
   private final Breaker breaker;
@@ -60,7 +67,8 @@ final class RetryDecision {
     this.breaker = breaker;
     this.budget = budget;
     this.clock = clock;
-    RetryConfig config =
+    this.name = name;
+    this.config =
         RetryConfig.<Object>custom()
             .maxAttempts(policy.maxAttempts())
             .retryOnException(t -> t instanceof Retryable)
@@ -83,6 +91,20 @@ final class RetryDecision {
   /** Starts the decisions of one call whose attempts must all start before {@code deadline}. */
   Context start(Instant deadline) {
     return new Context(retry.asyncContext(), deadline);
+  }
+
+  /**
+   * Starts the decisions of one call with its own maximum attempts (0 for the policy's). Such calls
+   * are counted by a resilience4j retry of the same name configured with that maximum.
+   */
+  Context start(Instant deadline, int maxAttempts) {
+    if (maxAttempts <= 0 || maxAttempts == policy.maxAttempts()) {
+      return start(deadline);
+    }
+    Retry own =
+        overrides.computeIfAbsent(
+            maxAttempts, m -> Retry.of(name, RetryConfig.from(config).maxAttempts(m).build()));
+    return new Context(own.asyncContext(), deadline);
   }
 
   /** The decisions of one call. Confined to the call (used by one thread at a time). */

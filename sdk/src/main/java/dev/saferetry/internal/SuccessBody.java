@@ -1,7 +1,9 @@
 package dev.saferetry.internal;
 
+import dev.saferetry.codec.TypeRef;
 import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.error.SucceededReason;
+import dev.saferetry.internal.codec.ResponseReader;
 import java.io.IOException;
 
 /**
@@ -20,8 +22,17 @@ record SuccessBody<R>(R value, String resourceId) {
    *     larger than the limit or not of the response type; the message never holds the body
    */
   static <R> SuccessBody<R> read(
-      AttemptOutcome out, ClientConfig config, Class<R> type, boolean wantId, Errors.Trail trail) {
+      AttemptOutcome out,
+      ClientConfig config,
+      ResponseReader reader,
+      TypeRef<R> type,
+      boolean wantId,
+      Errors.Trail trail) {
     int status = out.status();
+    if (out.isExistingResource()) {
+      // The provider's conflict names the resource: the body is an error, not the response type.
+      return new SuccessBody<>(null, out.existingResourceId());
+    }
     if (out.oversized()) {
       throw Errors.factory()
           .unreadable(
@@ -32,11 +43,11 @@ record SuccessBody<R>(R value, String resourceId) {
               null);
     }
     byte[] bytes = out.body();
-    if (bytes == null || bytes.length == 0 || type == Void.class) {
+    if (bytes == null || bytes.length == 0 || type.rawType() == Void.class) {
       return new SuccessBody<>(null, null);
     }
     try {
-      R value = config.mapper().readValue(bytes, type);
+      R value = reader.read(bytes, type);
       return new SuccessBody<>(
           value, wantId ? Json.resourceId(config.mapper(), value, bytes) : null);
     } catch (IOException | IllegalArgumentException e) {
@@ -45,7 +56,7 @@ record SuccessBody<R>(R value, String resourceId) {
           .unreadable(
               SucceededReason.BODY_UNREADABLE,
               "the body is not valid JSON for "
-                  + type.getSimpleName()
+                  + type.rawType().getSimpleName()
                   + " ("
                   + e.getClass().getSimpleName()
                   + ")",

@@ -4,6 +4,7 @@ import dev.saferetry.Attempt;
 import dev.saferetry.resilience.AttemptResponse;
 import dev.saferetry.resilience.TransportFailure;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,17 +27,23 @@ final class Wire {
   private final OkHttpClient http;
   private final Clock clock;
   private final long maxBodyBytes;
+  private final List<String> requestIdHeaders;
 
   /**
    * @param http the SDK's client, derived by {@link FollowUps#sdkOwned} from the caller's
+   * @param requestIdHeaders the headers carrying the server's request id, in order of preference
    */
-  Wire(OkHttpClient http, Clock clock, long maxBodyBytes) {
+  Wire(OkHttpClient http, Clock clock, long maxBodyBytes, List<String> requestIdHeaders) {
     this.http = http;
     this.clock = clock;
     this.maxBodyBytes = maxBodyBytes;
+    this.requestIdHeaders = List.copyOf(requestIdHeaders);
   }
 
-  /** A raw answer: status, headers and body bytes (null for an oversized 2xx body). */
+  /**
+   * A raw answer: status, headers and body bytes (null for an oversized 2xx body; an error body cut
+   * at {@link #MAX_ERROR_BODY}).
+   */
   record Raw(AttemptResponse response, byte[] body, boolean oversized, String serverRequestId) {}
 
   /** The result of sending: a raw answer or a failure, plus timing. */
@@ -80,7 +87,7 @@ final class Wire {
         return failed(
             tag,
             watch.fired(),
-            new IOException("the HTTP client failed: " + e, e),
+            new IOException("the HTTP client failed (" + e.getClass().getName() + ")", e),
             true,
             redaction,
             start);
@@ -103,13 +110,17 @@ final class Wire {
       // guard refused a second request, or the client broke while deciding on one).
       return new Sent(answer(tag.head, redaction), null, null, took);
     }
+    // An interceptor that tried again after a failure ends the attempt with the refusal of its
+    // second try (or an exception of its own): what happened on the wire is the first failure.
+    IOException onWire = tag.sentFailure != null ? tag.sentFailure : e;
     TransportFailure kind =
         timedOut
             ? (tag.connected.get()
                 ? TransportFailure.CALL_TIMEOUT
                 : TransportFailure.CONNECT_TIMEOUT)
-            : Failures.classify(e, tag.connected.get());
-    return new Sent(null, e, kind, took);
+            : Failures.classify(onWire, tag.connected.get());
+    // The HTTP client's message may quote the URL or a header: only a redacted copy goes on.
+    return new Sent(null, TransportErrors.redact(e, redaction), kind, took);
   }
 
   private Raw read(Call call, Response response, Redaction redaction) throws IOException {
@@ -124,9 +135,10 @@ final class Wire {
       byte[] bytes = over ? null : source.readByteArray();
       raw = new Raw(head.response(), bytes, over, head.serverRequestId());
     } else {
-      String text = over ? source.readUtf8(limit) : source.readUtf8();
+      byte[] bytes = over ? source.readByteArray(limit) : source.readByteArray();
+      String text = new String(bytes, StandardCharsets.UTF_8);
       AttemptResponse withBody = new AttemptResponse(status, head.response().headers(), text);
-      raw = new Raw(withBody, null, false, head.serverRequestId());
+      raw = new Raw(withBody, bytes, false, head.serverRequestId());
     }
     if (over) {
       // Closing would drain the rest of the body to reuse the connection: drop it unread instead.
@@ -136,11 +148,11 @@ final class Wire {
   }
 
   /** Status, headers and the server's request id of an answer, without its body. */
-  private static Raw answer(Response response, Redaction redaction) {
+  private Raw answer(Response response, Redaction redaction) {
     AttemptResponse head = new AttemptResponse(response.code(), headerMap(response.headers()), "");
-    String serverRequestId = head.header("Request-Id");
-    if (serverRequestId == null) {
-      serverRequestId = head.header("X-Request-Id");
+    String serverRequestId = null;
+    for (int i = 0; serverRequestId == null && i < requestIdHeaders.size(); i++) {
+      serverRequestId = head.header(requestIdHeaders.get(i));
     }
     return new Raw(head, new byte[0], false, redaction.printableMasked(serverRequestId));
   }

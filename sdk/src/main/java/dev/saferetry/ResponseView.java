@@ -1,0 +1,139 @@
+package dev.saferetry;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The HTTP answer a call ended with: status, headers, the server's request id, whether the server
+ * replayed a stored answer, and — when {@linkplain RequestOptions.Builder#keepBody asked for} — the
+ * raw body bytes. On every {@link CallResult} and on every {@link
+ * dev.saferetry.error.SafeRetryException} whose call got an answer.
+ *
+ * <p>Instances are immutable and thread-safe.
+ */
+public final class ResponseView {
+  private final int status;
+  private final Map<String, List<String>> headers;
+  private final String serverRequestId;
+  private final boolean replayed;
+  private final byte[] body;
+
+  /**
+   * Creates a view.
+   *
+   * @param status the HTTP status
+   * @param headers the response headers (copied; names matched ignoring case)
+   * @param serverRequestId the server's request id, or null
+   * @param replayed whether the server marked the answer as a replay
+   * @param body the raw body bytes (copied), or null when not kept
+   */
+  public ResponseView(
+      int status,
+      Map<String, List<String>> headers,
+      String serverRequestId,
+      boolean replayed,
+      byte[] body) {
+    if (status < 100 || status > 599) {
+      throw new IllegalArgumentException("status out of range: " + status);
+    }
+    this.status = status;
+    Map<String, List<String>> copy = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    Objects.requireNonNull(headers, "headers").forEach((k, v) -> copy.put(k, List.copyOf(v)));
+    this.headers = Collections.unmodifiableMap(copy);
+    this.serverRequestId = serverRequestId;
+    this.replayed = replayed;
+    this.body = body == null ? null : body.clone();
+  }
+
+  /**
+   * Returns the HTTP status.
+   *
+   * @return the status
+   */
+  public int status() {
+    return status;
+  }
+
+  /**
+   * Returns every response header; names are matched ignoring case.
+   *
+   * @return the headers, unmodifiable
+   */
+  public Map<String, List<String>> headers() {
+    return headers;
+  }
+
+  /**
+   * Returns the first value of a header, or empty.
+   *
+   * @param name the header name, any case
+   * @return the first value, or empty
+   */
+  public Optional<String> header(String name) {
+    List<String> values = headers.get(Objects.requireNonNull(name, "name"));
+    return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.get(0));
+  }
+
+  /**
+   * Returns the server's request id (from the provider's request id header, e.g. {@code
+   * Request-Id}), or null.
+   *
+   * @return the server's request id, or null
+   */
+  public String serverRequestId() {
+    return serverRequestId;
+  }
+
+  /**
+   * Returns whether the server marked the answer as a replay of a stored one (e.g. {@code
+   * Idempotent-Replayed: true}).
+   *
+   * @return whether the answer was a replay
+   */
+  public boolean replayed() {
+    return replayed;
+  }
+
+  /**
+   * Returns a copy of the raw body bytes, when the call {@linkplain RequestOptions.Builder#keepBody
+   * asked for them}: at most the client's response limit for a 2xx answer, 64 KiB for an error
+   * answer. Not logged by the SDK.
+   *
+   * @return the body bytes, or empty when not kept
+   */
+  public Optional<byte[]> body() {
+    return body == null ? Optional.empty() : Optional.of(body.clone());
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ResponseView v
+        && v.status == status
+        && v.replayed == replayed
+        && v.headers.equals(headers)
+        && Objects.equals(v.serverRequestId, serverRequestId)
+        && Arrays.equals(v.body, body);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(status, serverRequestId, replayed);
+  }
+
+  /** Prints the status, request id and replay flag: never headers or body. */
+  @Override
+  public String toString() {
+    return "ResponseView["
+        + status
+        + ", request id "
+        + serverRequestId
+        + ", replayed="
+        + replayed
+        + "]";
+  }
+}

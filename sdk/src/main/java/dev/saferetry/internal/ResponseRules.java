@@ -1,0 +1,110 @@
+package dev.saferetry.internal;
+
+import dev.saferetry.provider.ErrorMatch;
+import dev.saferetry.provider.ExistingResource;
+import dev.saferetry.provider.ProviderPreset;
+import dev.saferetry.provider.ReplayMarker;
+import dev.saferetry.resilience.AttemptResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * How a client reads what a provider says beyond the status: the replay marker, "key reused with
+ * another payload", "still in progress", "already created, here is the id", a should-retry header
+ * and retryable error bodies, and where the server's request id is. From a {@link ProviderPreset},
+ * or the SDK's common contract when none is set.
+ *
+ * @param replay the replay marker, or null when the provider has none
+ * @param keyReused answers that mean the key was used with another payload
+ * @param inProgress answers that mean a request with this key is still running
+ * @param existing a conflict naming the resource an earlier request created, or null
+ * @param shouldRetryHeader a header whose true/false overrides the status, or null
+ * @param retryable error answers documented as safe to retry
+ * @param requestIdHeaders headers carrying the server's request id, in order of preference
+ * @param errorRequestIdField a JSON pointer to the request id in an error body, or null
+ */
+public record ResponseRules(
+    ReplayMarker replay,
+    List<ErrorMatch> keyReused,
+    List<ErrorMatch> inProgress,
+    ExistingResource existing,
+    String shouldRetryHeader,
+    List<ErrorMatch> retryable,
+    List<String> requestIdHeaders,
+    String errorRequestIdField) {
+
+  private static final List<String> COMMON_REQUEST_IDS = List.of("Request-Id", "X-Request-Id");
+
+  /** The common contract: {@code Idempotent-Replayed: true}, 422 or Stripe's 400, 409. */
+  public static final ResponseRules COMMON =
+      new ResponseRules(
+          new ReplayMarker("Idempotent-Replayed", "true"),
+          List.of(
+              ErrorMatch.status(422), ErrorMatch.of(400, "/error", "/type", "idempotency_error")),
+          List.of(ErrorMatch.status(409)),
+          null,
+          null,
+          List.of(),
+          COMMON_REQUEST_IDS,
+          null);
+
+  /** Copies the lists. */
+  public ResponseRules {
+    keyReused = List.copyOf(keyReused);
+    inProgress = List.copyOf(inProgress);
+    retryable = List.copyOf(retryable);
+    requestIdHeaders = List.copyOf(requestIdHeaders);
+  }
+
+  /** Returns the rules of a preset; the common request id headers are looked at last. */
+  public static ResponseRules of(ProviderPreset preset) {
+    List<String> ids = new ArrayList<>(preset.requestIdHeaders());
+    for (String common : COMMON_REQUEST_IDS) {
+      if (ids.stream().noneMatch(common::equalsIgnoreCase)) {
+        ids.add(common);
+      }
+    }
+    return new ResponseRules(
+        preset.replayMarker().orElse(null),
+        preset.keyReused(),
+        preset.inProgress(),
+        preset.existingResource().orElse(null),
+        preset.retryHints().shouldRetry().orElse(null),
+        preset.retryHints().retryable(),
+        ids,
+        preset.errorRequestIdField().orElse(null));
+  }
+
+  boolean isReplay(AttemptResponse response) {
+    return replay != null && replay.isReplay(response.header(replay.header()));
+  }
+
+  boolean isKeyReused(AttemptResponse response) {
+    return matchesAny(keyReused, response);
+  }
+
+  boolean isInProgress(AttemptResponse response) {
+    return matchesAny(inProgress, response);
+  }
+
+  boolean isRetryableError(AttemptResponse response) {
+    return matchesAny(retryable, response);
+  }
+
+  /** The id of the resource an earlier request of the intent created, if this is that conflict. */
+  Optional<String> existingResourceId(AttemptResponse response) {
+    return existing == null
+        ? Optional.empty()
+        : existing.resourceId(response.status(), response.errorBody());
+  }
+
+  private static boolean matchesAny(List<ErrorMatch> matches, AttemptResponse response) {
+    for (ErrorMatch m : matches) {
+      if (m.matches(response.status(), response.errorBody())) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
