@@ -79,11 +79,10 @@ record AttemptOutcome(
     if (existing != null) {
       v = Verdict.SUCCEEDED;
     } else if (v != Verdict.SUCCEEDED) {
-      String header =
-          policy.shouldRetryHeader() != null
-              ? policy.shouldRetryHeader()
-              : rules.shouldRetryHeader();
-      Boolean override = RetryHints.shouldRetry(response, header);
+      Boolean override = RetryHints.shouldRetry(response, policy.shouldRetryHeader());
+      if (override == null) {
+        override = RetryHints.shouldRetry(response, rules.shouldRetryHeader());
+      }
       if (override != null) {
         v = override ? Verdict.RETRY : Verdict.FAIL;
       } else if (v == Verdict.FAIL && rules.isRetryableError(response)) {
