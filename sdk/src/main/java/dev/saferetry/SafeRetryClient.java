@@ -125,6 +125,30 @@ public final class SafeRetryClient implements AutoCloseable {
   }
 
   /**
+   * As {@link #paginate}, but each page is the {@link CallResult} of its fetch — attempts, server
+   * request ids, the {@link ResponseView} — for callers that log or audit every page.
+   *
+   * <pre>{@code
+   * for (CallResult<StripeList<Charge>> page :
+   *     client.paginateResults(LIST_CHARGES, StripeList.style(Charge::id), options).pages()) {
+   *   log.info("{} charges, request id {}", page.value().data().size(), page.serverRequestId());
+   * }
+   * }</pre>
+   *
+   * @param <P> the page type
+   * @param <T> the item type
+   * @param op the list operation
+   * @param style how items and the next page are found in a page
+   * @param options the first page's options; {@code null} for none; no intent id or key
+   * @return the items, lazily; {@code pages()} gives each page's result
+   * @throws IllegalArgumentException if the options name an intent or a key
+   */
+  public <P, T> PagedIterable<CallResult<P>, T> paginateResults(
+      Operation<Void, P> op, PageStyle<P, T> style, RequestOptions options) {
+    return core.paginateResults(op, style, options);
+  }
+
+  /**
    * Executes an operation asynchronously, with exactly the outcomes, attempts and events of {@link
    * #execute}. The future fails with a {@link CompletionException} (on {@code join}) whose cause is
    * the exception {@code execute} would have thrown; a request that cannot be sent as given fails

@@ -120,6 +120,24 @@ class ClientPaginationTest extends ClientFixture {
   }
 
   @Test
+  void eachPageCanBeReadAsTheResultOfItsCall() {
+    server.enqueue(json(200, stripePage(true, "ch_1")));
+    server.enqueue(Answers.dropAfterRequest());
+    server.enqueue(
+        new mockwebserver3.MockResponse.Builder()
+            .setHeader("Request-Id", "req_page2")
+            .body(stripePage(false, "ch_2"))
+            .build());
+    List<CallResult<StripeList<Item>>> pages = new ArrayList<>();
+    client.paginateResults(LIST, StripeList.style(Item::id), null).pages().forEach(pages::add);
+    assertThat(pages).hasSize(2);
+    assertThat(pages.get(0).attempts()).hasSize(1);
+    assertThat(pages.get(1).attempts()).hasSize(2);
+    assertThat(pages.get(1).serverRequestId()).isEqualTo("req_page2");
+    assertThat(pages.get(1).value().data()).extracting(Item::id).containsExactly("ch_2");
+  }
+
+  @Test
   void pagesAreNotIntents() {
     assertThatThrownBy(
             () ->

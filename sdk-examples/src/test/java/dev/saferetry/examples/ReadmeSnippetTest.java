@@ -14,15 +14,25 @@ import org.junit.jupiter.api.Test;
 class ReadmeSnippetTest {
   @Test
   void theReadmeQuickStartIsTheCompiledExample() throws IOException {
+    assertSectionShows("## Quick start", "Checkout.java");
+  }
+
+  @Test
+  void theReadmeStripeStyleQuickStartIsTheCompiledExample() throws IOException {
+    assertSectionShows("## Stripe-style quick start", "StripeQuickStart.java");
+  }
+
+  private static void assertSectionShows(String heading, String file) throws IOException {
     String source =
-        Files.readString(Path.of("src/main/java/dev/saferetry/examples/readme/Checkout.java"));
+        Files.readString(Path.of("src/main/java/dev/saferetry/examples/readme/" + file));
     String withoutPackage = source.substring(source.indexOf("\n\n") + 2);
     String readme = Files.readString(Path.of("../README.md"));
-    String quickStart = readme.substring(readme.indexOf("## Quick start"));
+    assertThat(readme).contains(heading + "\n");
+    String section = readme.substring(readme.indexOf(heading + "\n"));
     String firstJavaBlock =
-        quickStart.substring(
-            quickStart.indexOf("```java\n") + "```java\n".length(),
-            quickStart.indexOf("\n```\n", quickStart.indexOf("```java\n")) + 1);
+        section.substring(
+            section.indexOf("```java\n") + "```java\n".length(),
+            section.indexOf("\n```\n", section.indexOf("```java\n")) + 1);
     assertThat(firstJavaBlock).isEqualTo(withoutPackage);
   }
 }

@@ -15,6 +15,7 @@ import dev.saferetry.pagination.Pages;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -119,23 +120,48 @@ public final class ClientCore implements AutoCloseable {
    */
   public <P, T> PagedIterable<P, T> paginate(
       Operation<Void, P> op, PageStyle<P, T> style, RequestOptions options) {
+    RequestOptions o = listOptions(op, style, options);
+    return Pages.iterate(style, page -> fetch(op, o, page).value());
+  }
+
+  /** As {@link #paginate}, each page being the result of its call. */
+  public <P, T> PagedIterable<CallResult<P>, T> paginateResults(
+      Operation<Void, P> op, PageStyle<P, T> style, RequestOptions options) {
+    RequestOptions o = listOptions(op, style, options);
+    PageStyle<CallResult<P>, T> ofResults =
+        new PageStyle<>() {
+          @Override
+          public List<T> items(CallResult<P> page) {
+            return style.items(page.value());
+          }
+
+          @Override
+          public Optional<PageRequest> next(CallResult<P> page) {
+            return style.next(page.value());
+          }
+        };
+    return Pages.iterate(ofResults, page -> fetch(op, o, page));
+  }
+
+  private static RequestOptions listOptions(
+      Operation<Void, ?> op, PageStyle<?, ?> style, RequestOptions options) {
     Objects.requireNonNull(op, "op");
     Objects.requireNonNull(style, "style");
     RequestOptions o = options == null ? RequestOptions.none() : options;
     if (o.intentId() != null || o.idempotencyKey() != null) {
       throw new IllegalArgumentException("pages are fetched without an intent or a caller's key");
     }
-    return Pages.iterate(style, page -> fetch(op, o, page));
+    return o;
   }
 
-  private <P> P fetch(Operation<Void, P> op, RequestOptions options, PageRequest page) {
+  private <P> CallResult<P> fetch(Operation<Void, P> op, RequestOptions options, PageRequest page) {
     if (page.link().isPresent()) {
       HttpUrl link = Links.resolveWithin(config.baseUrl(), page.link().get());
-      return newCall(op, null, options, link).execute().value();
+      return newCall(op, null, options, link).execute();
     }
     RequestOptions withCursor =
         page.isFirst() ? options : options.toBuilder().query(page.applyTo(options.query())).build();
-    return newCall(op, null, withCursor, null).execute().value();
+    return newCall(op, null, withCursor, null).execute();
   }
 
   private <R> RealCall<R> newCall(Operation<?, R> op, Object body, RequestOptions options) {

@@ -1,5 +1,6 @@
 package dev.saferetry.examples.bench;
 
+import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.examples.harness.Options;
 import dev.saferetry.idempotency.FileKeyStore;
 import dev.saferetry.idempotency.InMemoryKeyStore;
@@ -24,10 +25,11 @@ import okhttp3.OkHttpClient;
 /**
  * Measures what the SDK costs on top of a hand-written call: the same sequence of charge POSTs
  * against one loopback server returning a fixed small JSON answer, made (a) with bare OkHttp and
- * Jackson, (b) through the SDK with the in-memory key store and (c) through the SDK with the file
- * key store — sequentially and with 8 and 32 concurrent callers. The modes alternate in slices of
- * calls within each round, and the median round is reported with the ratios b/a and c/a of elapsed
- * time per call and of median latency.
+ * Jackson, (b) through the SDK with the in-memory key store, (c) through the SDK with the file key
+ * store and (d) as (b) with form-encoded bodies (Stripe's format) instead of JSON — sequentially
+ * and with 8 and 32 concurrent callers. Form encoding must cost no more per call than JSON: the
+ * last line prints d/b. The modes alternate in slices of calls within each round, and the median
+ * round is reported with the ratios b/a and c/a of elapsed time per call and of median latency.
  *
  * <pre>
  * mvn -B -q -pl sdk-examples -am compile exec:java \
@@ -38,10 +40,10 @@ import okhttp3.OkHttpClient;
  * <p>Options: {@code --calls N} per run (default 10000), {@code --warmup N} calls per mode before
  * measuring (default 5000), {@code --rounds N} (default 3), {@code --concurrency list} (default
  * {@code 1,8,32}), {@code --slice N} calls per mode before the next mode runs (default 1000),
- * {@code --server-threads N} (default 32), {@code --modes} any of {@code abc} (default {@code abc};
- * bare OkHttp always runs, it is the baseline), {@code --server inproc} to answer inside OkHttp
- * without a socket, which isolates the client's own CPU work (default {@code http}: the loopback
- * server).
+ * {@code --server-threads N} (default 32), {@code --modes} any of {@code abcd} (default {@code
+ * abcd}; bare OkHttp always runs, it is the baseline), {@code --server inproc} to answer inside
+ * OkHttp without a socket, which isolates the client's own CPU work (default {@code http}: the
+ * loopback server).
  */
 public final class OverheadBenchmark {
   static final String API_KEY = "sk_test_bench";
@@ -93,13 +95,22 @@ public final class OverheadBenchmark {
         builder.addInterceptor(new InProcessAnswer());
       }
       OkHttpClient base = builder.build();
-      String modes = opts.getOrDefault("modes", "abc");
+      String modes = opts.getOrDefault("modes", "abcd");
       List<Caller> callers = new ArrayList<>();
       callers.add(new BareCaller(base, server.baseUrl()));
       if (modes.contains("b")) {
         callers.add(
             new SdkCaller(
                 "b SDK, in-memory store", base, server.baseUrl(), new InMemoryKeyStore()));
+      }
+      if (modes.contains("d")) {
+        callers.add(
+            new SdkCaller(
+                "d SDK, form, in-memory",
+                base,
+                server.baseUrl(),
+                new InMemoryKeyStore(),
+                BodyCodec.form()));
       }
       if (modes.contains("c")) {
         callers.add(
@@ -183,6 +194,10 @@ public final class OverheadBenchmark {
       syncs.merge(c.name() + "/" + level, fsyncs, (x, y) -> x < 0 || y < 0 ? -1 : x + y);
     }
 
+    private Caller byMode(char mode) {
+      return callers.stream().filter(c -> c.name().charAt(0) == mode).findFirst().orElse(null);
+    }
+
     private double median(Caller c, int level, ToDoubleFunction<Measurement> metric) {
       double[] v = runs.get(c.name() + "/" + level).stream().mapToDouble(metric).sorted().toArray();
       return v[v.length / 2];
@@ -227,6 +242,27 @@ public final class OverheadBenchmark {
               median(c, level, Measurement::cpuMicrosPerCall),
               median(c, level, Measurement::allocatedKibPerCall),
               fsyncs < 0 ? "-" : String.format(Locale.ROOT, "%.3f", (double) fsyncs / calls));
+        }
+      }
+      Caller json = byMode('b');
+      Caller form = byMode('d');
+      if (json != null && form != null) {
+        for (int level : levels) {
+          double j = median(json, level, Measurement::wallMicrosPerCall);
+          double f = median(form, level, Measurement::wallMicrosPerCall);
+          double jc = median(json, level, Measurement::cpuMicrosPerCall);
+          double fc = median(form, level, Measurement::cpuMicrosPerCall);
+          out.printf(
+              Locale.ROOT,
+              "form vs JSON at concurrency %d: %.1f vs %.1f µs/call (d/b %.3f), cpu %.1f vs %.1f"
+                  + " µs (d/b %.3f)%n",
+              level,
+              f,
+              j,
+              f / j,
+              fc,
+              jc,
+              fc / jc);
         }
       }
       out.println(

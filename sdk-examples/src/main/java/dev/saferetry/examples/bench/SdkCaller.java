@@ -3,6 +3,7 @@ package dev.saferetry.examples.bench;
 import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
+import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.payments.Charge;
 import dev.saferetry.payments.Charges;
@@ -16,6 +17,11 @@ final class SdkCaller implements Caller {
   private final KeyStore store;
 
   SdkCaller(String name, OkHttpClient base, String baseUrl, KeyStore store) {
+    this(name, base, baseUrl, store, BodyCodec.json());
+  }
+
+  /** A caller whose request bodies are written by {@code codec} (JSON or form). */
+  SdkCaller(String name, OkHttpClient base, String baseUrl, KeyStore store, BodyCodec codec) {
     this.name = name;
     this.store = store;
     this.client =
@@ -24,6 +30,7 @@ final class SdkCaller implements Caller {
             .apiKey(OverheadBenchmark.API_KEY)
             .okHttpClient(base)
             .keyStore(store)
+            .bodyCodec(codec)
             .build();
   }
 

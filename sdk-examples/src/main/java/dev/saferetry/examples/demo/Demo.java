@@ -58,6 +58,11 @@ public final class Demo {
                 + " losing a response",
             (s, out) -> s.providerProfiles()),
         new Step(
+            "stripe-style",
+            "Stripe's wire format with the Stripe preset: form bodies, a Stripe-Account, cursor"
+                + " pages, a refund and a body-less DELETE; the charge's answer is lost",
+            (s, out) -> s.stripeStyle(out)),
+        new Step(
             "async",
             AsyncCharges.ORDERS
                 + " concurrent charges through CompletableFutures, "

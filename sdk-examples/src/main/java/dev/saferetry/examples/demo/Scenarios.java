@@ -11,9 +11,12 @@ import dev.saferetry.examples.LostResponse;
 import dev.saferetry.examples.Outage;
 import dev.saferetry.examples.ProviderProfiles;
 import dev.saferetry.examples.QuickStart;
+import dev.saferetry.examples.StripeStyle;
+import dev.saferetry.examples.harness.stripe.StripeShapedServer;
 import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.resilience.Sleeper;
+import java.io.PrintStream;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -102,6 +105,41 @@ public final class Scenarios {
       return observe("outage", 1, api, proxy.baseUrl(), c -> Outage.run(c, sleeper));
     } finally {
       upstream.connectionPool().evictAll();
+    }
+  }
+
+  /** Earlier charges the Stripe-style scenario finds, so that its list spans two pages. */
+  static final int STRIPE_EARLIER_CHARGES = 2;
+
+  /**
+   * The Stripe-style example against the in-process Stripe-shaped server, the charge's answer lost
+   * after commit: customer, charge, refund and deletion each happen once.
+   */
+  public Report stripeStyle(PrintStream out) {
+    try (StripeShapedServer api = StripeShapedServer.start()) {
+      StripeStyle.seed(api.baseUrl(), "sk_test_demo", "acct_1", STRIPE_EARLIER_CHARGES);
+      long before = api.sideEffects();
+      WireLog wire = new WireLog();
+      InMemoryKeyStore store = new InMemoryKeyStore();
+      List<StripeStyle.Step> steps =
+          StripeStyle.run(
+              SafeRetryClient.builder()
+                  .baseUrl(api.baseUrl())
+                  .apiKey("sk_test_demo")
+                  .keyStore(store)
+                  .listener(wire)
+                  .clock(clock)
+                  .sleeper(sleeper),
+              "acct_1",
+              out,
+              () -> api.loseNextResponses(1));
+      long intended = StripeStyle.allPassed(steps) ? 4 : 5; // a failed step fails the verdict
+      return new Report(
+          "stripe-style",
+          intended,
+          api.sideEffects() - before,
+          store.pending().size(),
+          wire.rows());
     }
   }
 

@@ -31,6 +31,7 @@ class DemoTest {
             "outage",
             "crash-recover",
             "provider-profiles",
+            "stripe-style",
             "async",
             "own-parts");
     assertThat(reports)
