@@ -5,6 +5,7 @@ import dev.saferetry.codec.EncodedBody;
 import dev.saferetry.event.AttemptStarted;
 import dev.saferetry.idempotency.IdempotencyKey;
 import java.io.IOException;
+import java.util.concurrent.ConcurrentHashMap;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.Request;
@@ -69,27 +70,26 @@ final class PreparedRequest {
 
   /** The encoded body as OkHttp sends it, without copying its bytes again. */
   private static final class Content extends RequestBody {
-    private static volatile MediaType lastType;
+    /**
+     * Parsed content types ({@link MediaType#get} runs a regular expression): a codec has one, so
+     * this stays as small as the codecs in use, and a client sending both form and JSON bodies
+     * parses neither again.
+     */
+    private static final ConcurrentHashMap<String, MediaType> TYPES = new ConcurrentHashMap<>();
 
     private final EncodedBody body;
     private final MediaType type;
 
     Content(EncodedBody body) {
       this.body = body;
-      this.type = mediaType(body.contentType());
-    }
-
-    /**
-     * Parses a content type, remembering the last one: a client sends one or two kinds of body, and
-     * {@link MediaType#get} runs a regular expression on every call.
-     */
-    private static MediaType mediaType(String text) {
-      MediaType last = lastType;
-      if (last == null || !last.toString().equals(text)) {
-        last = MediaType.get(text);
-        lastType = last;
+      MediaType parsed = TYPES.get(body.contentType());
+      if (parsed == null) {
+        parsed = MediaType.get(body.contentType());
+        if (TYPES.size() < 64) {
+          TYPES.putIfAbsent(body.contentType(), parsed);
+        }
       }
-      return last;
+      this.type = parsed;
     }
 
     @Override

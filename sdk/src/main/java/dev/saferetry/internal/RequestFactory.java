@@ -8,6 +8,7 @@ import dev.saferetry.codec.QueryParams;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.internal.codec.Fingerprint;
+import dev.saferetry.internal.codec.FormCodec;
 import dev.saferetry.provider.ApiKeyStyle;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -75,7 +76,14 @@ final class RequestFactory {
       }
     }
     String fingerprint = null;
+    EncodedBody encoded = null;
     if (op.carriesKey() && options.intentId() != null) {
+      BodyCodec canonical = codec;
+      if (body != null && !placement.inBody() && codec instanceof FormCodec) {
+        // The form codec's canonical form is its encoding: encode once, for both.
+        encoded = codec.encode(body);
+        canonical = new Encoded(encoded.contentType(), encoded.bytes());
+      }
       HttpUrl base = link != null ? link.newBuilder().query(null).build() : baseQueryOnly(url);
       String path =
           base.encodedPath() + (base.encodedQuery() == null ? "" : "?" + base.encodedQuery());
@@ -83,15 +91,29 @@ final class RequestFactory {
       fingerprint =
           Fingerprint.sha256Hex(
               Fingerprint.input(
-                  op.method(), path, query, identityValues(op, options), codec, body));
+                  op.method(), path, query, identityValues(op, options), canonical, body));
     }
-    return build(op, url, body, options, key, fingerprint);
+    return build(op, url, body, options, key, fingerprint, encoded);
+  }
+
+  /** A body already encoded, as the fingerprint reads it. */
+  private record Encoded(String contentType, byte[] bytes) implements BodyCodec {
+    @Override
+    public EncodedBody encode(Object value) {
+      return EncodedBody.of(bytes, contentType);
+    }
+
+    @Override
+    public byte[] canonical(Object value) {
+      return bytes;
+    }
   }
 
   /** Returns the same request with another key: the one its intent was recorded with. */
   PreparedRequest withKey(
       PreparedRequest prepared, Object body, RequestOptions options, IdempotencyKey key) {
-    return build(prepared.operation(), prepared.url(), body, options, key, prepared.fingerprint());
+    return build(
+        prepared.operation(), prepared.url(), body, options, key, prepared.fingerprint(), null);
   }
 
   private BodyCodec codec(Operation<?, ?> op) {
@@ -104,7 +126,8 @@ final class RequestFactory {
       Object body,
       RequestOptions options,
       IdempotencyKey key,
-      String fingerprint) {
+      String fingerprint,
+      EncodedBody preEncoded) {
     Request.Builder headers =
         new Request.Builder()
             .header("User-Agent", shape.userAgent())
@@ -125,7 +148,7 @@ final class RequestFactory {
         headers.header(placement.name(), placement.headerValue(key));
       }
       if (body != null) {
-        encoded = codec.encode(body);
+        encoded = preEncoded != null ? preEncoded : codec.encode(body);
       }
     }
     Redaction r = redaction.withHeaders(options.headers());

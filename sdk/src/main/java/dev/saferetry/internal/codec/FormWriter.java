@@ -105,7 +105,7 @@ final class FormWriter {
 
   private static String number(JsonNode v, String path) {
     if (v.isIntegralNumber()) {
-      return v.bigIntegerValue().toString();
+      return v.isBigInteger() ? v.bigIntegerValue().toString() : Long.toString(v.longValue());
     }
     if (v.isBigDecimal()) {
       return v.decimalValue().toPlainString();
@@ -120,17 +120,26 @@ final class FormWriter {
   }
 
   private static void checkName(String name, String parentPath) {
-    String where = parentPath == null ? "the body" : parentPath;
     if (name.isEmpty()) {
-      throw new IllegalArgumentException("a field name in " + where + " is empty");
+      throw new IllegalArgumentException("a field name in " + where(parentPath) + " is empty");
     }
     if (name.indexOf('[') >= 0 || name.indexOf(']') >= 0) {
       throw new IllegalArgumentException(
           "a field name in "
-              + where
+              + where(parentPath)
               + " contains '[' or ']', which form encoding uses for nesting");
     }
-    Percent.requireWellFormed(name, "a field name in " + where);
+    for (int i = 0; i < name.length(); i++) {
+      if (Character.isSurrogate(name.charAt(i))) {
+        // Only then is the message needed; building it for every field costs on every call.
+        Percent.requireWellFormed(name, "a field name in " + where(parentPath));
+        break;
+      }
+    }
+  }
+
+  private static String where(String parentPath) {
+    return parentPath == null ? "the body" : parentPath;
   }
 
   private static String encodeName(String name) {
@@ -144,6 +153,14 @@ final class FormWriter {
       out.append('&');
     }
     out.append(encodedKey).append('=');
-    Percent.component(out, value, Percent.Space.PLUS, false, "value of " + path);
+    int start = out.length();
+    try {
+      Percent.component(out, value, Percent.Space.PLUS, false, "a value");
+    } catch (IllegalArgumentException e) {
+      out.setLength(start);
+      // The message is built only on failure: naming the field, never the value.
+      Percent.component(new StringBuilder(), value, Percent.Space.PLUS, false, "value of " + path);
+      throw e;
+    }
   }
 }
