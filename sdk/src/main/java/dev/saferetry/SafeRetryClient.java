@@ -4,6 +4,8 @@ import dev.saferetry.event.BreakerState;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.internal.ClientCore;
+import dev.saferetry.internal.Reconciling;
+import dev.saferetry.internal.StoredCall;
 import dev.saferetry.pagination.PageStyle;
 import dev.saferetry.pagination.PagedIterable;
 import java.util.List;
@@ -37,6 +39,10 @@ import java.util.concurrent.CompletionException;
  * <p>This class is thread-safe.
  */
 public final class SafeRetryClient implements AutoCloseable {
+  static {
+    StoredCall.install(c -> c.core); // the outbox relay's way in; not API
+  }
+
   private final ClientCore core;
 
   SafeRetryClient(ClientCore core) {
@@ -249,6 +255,24 @@ public final class SafeRetryClient implements AutoCloseable {
    */
   public BreakerState breakerState() {
     return core.breakerState();
+  }
+
+  /**
+   * Asks the provider, through {@code reconciler}, what became of an intent whose outcome is
+   * unknown — one that ended UNKNOWN, outlived its key's retention while pending, or was held by
+   * the outbox relay — and records what the answer proves: a found resource completes the intent in
+   * the key store (status 0). When the finding is {@link Reconciliation.Finding#NOTHING_EXISTS} and
+   * nothing can still send the intent with its old key (no call of it is running, the relay holds
+   * it), {@link #abandonIntent(IntentRecord)} lets the next call of the intent id record it again
+   * with a new key. A lookup that fails is {@link Reconciliation.Finding#UNRESOLVED}.
+   *
+   * @param intent the intent, as listed ({@link #pendingIntents()}, an outbox's held intents)
+   * @param reconciler the lookup for the intent's operation
+   * @return what the provider's answer proves
+   * @throws IllegalArgumentException if the intent belongs to another tenant than this client's
+   */
+  public Reconciliation reconcile(IntentRecord intent, Reconciler reconciler) {
+    return Reconciling.run(this, intent, reconciler);
   }
 
   /**

@@ -200,6 +200,11 @@ public final class ClientCore implements AutoCloseable {
     return breaker.state();
   }
 
+  /** Returns the parts every call of this client uses (for {@link StoredCall}). */
+  CallParts parts() {
+    return parts;
+  }
+
   /** Returns the OkHttp client the SDK sends with (the caller's, with SDK-owned retries). */
   OkHttpClient http() {
     return http.get();

@@ -1,9 +1,13 @@
 package dev.saferetry.jdbc;
 
+import dev.saferetry.Operation;
+import dev.saferetry.RequestOptions;
+import dev.saferetry.SafeRetryClient;
 import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.internal.StoredCall;
 import dev.saferetry.internal.jdbc.IntentRow;
 import dev.saferetry.internal.jdbc.IntentTable;
 import dev.saferetry.internal.jdbc.IntentWrites;
@@ -79,6 +83,41 @@ public final class JdbcOutbox {
             Objects.requireNonNull(firstAttempt, "firstAttempt"));
     IntentWrites.check(row);
     return store.inTransaction(transaction, "enqueue", c -> table.begin(c, row));
+  }
+
+  /**
+   * Records a call of {@code client} for the relay, on the caller's connection and inside the
+   * caller's transaction (not committed here): the request is prepared exactly as {@code
+   * client.execute(op, body, options)} would prepare it — validated, encoded, a fresh key (or the
+   * one in the options), the fingerprint — and stored with its intent. After the commit, either the
+   * caller executes the same call at once (it finds the intent and sends it with the recorded key)
+   * or a relay sends it from {@code firstAttempt} on; both send the same bytes with the same key.
+   *
+   * @param <Q> the request body type
+   * @param transaction a connection to the store's database with auto-commit off
+   * @param client the client that would send the call (its base URL, key placement, codec, tenant)
+   * @param op the operation; it must carry an idempotency key
+   * @param body the request body
+   * @param options the call's options; they must name an intent id
+   * @param firstAttempt when a relay may first send it
+   * @return the intent recorded, or the one recorded earlier under its id
+   * @throws IllegalArgumentException if the call names no intent, cannot be sent as given, or
+   *     carries a credential header, or the connection is in auto-commit mode
+   * @throws KeyStoreException if the database refused the statement
+   */
+  public <Q> BeginResult enqueue(
+      Connection transaction,
+      SafeRetryClient client,
+      Operation<Q, ?> op,
+      Q body,
+      RequestOptions options,
+      Instant firstAttempt) {
+    Objects.requireNonNull(op, "op");
+    StoredCall.Prepared p =
+        StoredCall.prepare(client, op, body, options == null ? RequestOptions.none() : options);
+    StoredRequest request =
+        new StoredRequest(p.method(), p.target(), p.headers(), p.contentType(), p.body());
+    return enqueue(transaction, p.record(), request, firstAttempt);
   }
 
   /**

@@ -1,0 +1,316 @@
+package dev.saferetry.jdbc;
+
+import dev.saferetry.Reconciler;
+import dev.saferetry.Reconciliation;
+import dev.saferetry.SafeRetryClient;
+import dev.saferetry.error.SafeRetryException;
+import dev.saferetry.error.UnknownReason;
+import dev.saferetry.idempotency.IdempotencyKey;
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.internal.StoredCall;
+import dev.saferetry.resilience.Sleeper;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends the intents of a {@link JdbcOutbox} through the normal client, from any number of instances
+ * at once: each pass claims due intents under a lease, sends each with its stored key and its exact
+ * stored bytes (same retries, breaker, budget and listener as any call of the client), and records
+ * the outcome under the lease.
+ *
+ * <pre>{@code
+ * OutboxRelay relay = OutboxRelay.builder(store, client).owner("orders-7f9c").build();
+ * relay.start(); // a daemon thread; relay.stop() on shutdown
+ * }</pre>
+ *
+ * <p><b>Rules.</b>
+ *
+ * <ul>
+ *   <li>A success completes the intent; a definitive rejection (a non-retryable 4xx) holds it as
+ *       {@link HoldReason#REJECTED}; any other ending (outcome unknown, breaker open, retries
+ *       exhausted) makes it due again after a backoff that doubles per claim, from {@link
+ *       OutboxRelayBuilder#backoff} up to its maximum.
+ *   <li>The lease is renewed before each attempt once less than half of it is left; if it cannot be
+ *       renewed (another instance took the intent over), the call stops before sending anything
+ *       more and records nothing. Every record is fenced by the lease: a completion from an
+ *       instance that lost its lease is refused.
+ *   <li>Each pass first holds, as {@link HoldReason#EXPIRED}, intents older than the maximum age or
+ *       past their key's retention (re-sending them could charge twice). With a {@link Reconciler}
+ *       for the operation, each held intent is then reconciled: a resource found at the provider
+ *       completes it; otherwise it stays held for a person ({@link JdbcOutbox#held()}).
+ * </ul>
+ *
+ * <p>This class is thread-safe; {@link #runOnce()} may be called from any thread, and instances on
+ * any number of machines may work one table.
+ */
+public final class OutboxRelay implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry.relay");
+
+  private final JdbcOutbox outbox;
+  private final Map<String, SafeRetryClient> clients;
+  private final Map<String, Reconciler> reconcilers;
+  private final String owner;
+  private final Duration leaseFor;
+  private final int batch;
+  private final Duration maxAge;
+  private final Duration backoff;
+  private final Duration maxBackoff;
+  private final Duration pollInterval;
+  private final Clock clock;
+  private final Sleeper sleeper;
+  private final Map<IdempotencyKey, Instant> reconciledAt = new ConcurrentHashMap<>();
+  private final Object lifecycle = new Object();
+  private Thread worker;
+  private volatile boolean running;
+  private volatile boolean idle;
+
+  OutboxRelay(OutboxRelayBuilder b) {
+    this.outbox = b.store.outbox();
+    this.clients = Map.copyOf(b.clients);
+    this.reconcilers = Map.copyOf(b.reconcilers);
+    this.owner = b.owner;
+    this.leaseFor = b.leaseFor;
+    this.batch = b.batchSize;
+    this.maxAge = b.maxAge;
+    this.backoff = b.backoff;
+    this.maxBackoff = b.maxBackoff;
+    this.pollInterval = b.pollInterval;
+    this.clock = b.clock;
+    this.sleeper = b.sleeper;
+  }
+
+  /**
+   * Returns a builder for a relay of {@code store}'s outbox that sends through {@code client} (the
+   * intents of its tenant; add clients of other tenants with {@link OutboxRelayBuilder#client}).
+   *
+   * @param store the key store whose outbox to work
+   * @param client the client to send with
+   * @return a new builder
+   */
+  public static OutboxRelayBuilder builder(JdbcKeyStore store, SafeRetryClient client) {
+    return new OutboxRelayBuilder(store, client);
+  }
+
+  /**
+   * Runs one pass: holds overdue intents, reconciles held ones, claims up to a batch of due intents
+   * and sends each. Returns when all claimed intents are recorded.
+   *
+   * @return what the pass did
+   * @throws KeyStoreException if the database failed during the claim or the holds
+   */
+  public RelayPass runOnce() {
+    Instant now = clock.instant();
+    int expired = outbox.holdOverdue(now, maxAge);
+    int reconciled = reconcilers.isEmpty() ? 0 : reconcileHeld(now);
+    List<LeasedIntent> claimed = outbox.claim(owner, now, leaseFor, batch);
+    int[] counts = new int[Ending.values().length];
+    for (LeasedIntent intent : claimed) {
+      Ending ending;
+      try {
+        ending = send(intent);
+      } catch (KeyStoreException e) {
+        LOG.warn(
+            "could not record the outcome of {}: {}", intent.record().intentId(), e.toString());
+        ending = Ending.LOST;
+      }
+      counts[ending.ordinal()]++;
+    }
+    return new RelayPass(
+        claimed.size(),
+        counts[Ending.SUCCEEDED.ordinal()],
+        counts[Ending.REJECTED.ordinal()],
+        counts[Ending.RETRY.ordinal()],
+        expired + counts[Ending.EXPIRED.ordinal()],
+        counts[Ending.LOST.ordinal()],
+        reconciled);
+  }
+
+  private enum Ending {
+    SUCCEEDED,
+    REJECTED,
+    RETRY,
+    EXPIRED,
+    LOST
+  }
+
+  private Ending send(LeasedIntent intent) {
+    IntentRecord record = intent.record();
+    SafeRetryClient client = clients.get(record.scope().tenant());
+    Lease[] lease = {intent.lease()};
+    if (client == null) {
+      String note = "no client for tenant " + record.scope().tenant() + " in relay " + owner;
+      return retry(lease[0], maxBackoff, note) ? Ending.RETRY : Ending.LOST;
+    }
+    StoredRequest r = intent.request();
+    StoredCall.Sent sent =
+        StoredCall.send(
+            client,
+            record,
+            r.method(),
+            r.target(),
+            r.headers(),
+            r.contentType(),
+            r.body(),
+            () -> renew(lease));
+    if (sent.leaseLost()) {
+      LOG.info("lease on {} lost to another relay; nothing recorded", record.intentId());
+      return Ending.LOST;
+    }
+    IntentRecord completion = sent.completion();
+    if (completion == null && sent.result() != null) {
+      completion = record.complete(IntentState.SUCCEEDED, sent.result().status(), null);
+    }
+    if (completion != null) {
+      boolean failed = completion.state() == IntentState.FAILED;
+      String note = failed ? "HTTP " + completion.status() + " (definitive)" : null;
+      if (!outbox.complete(lease[0], completion, note)) {
+        return Ending.LOST;
+      }
+      if (failed) {
+        LOG.warn("intent {} rejected with HTTP {}: held", record.intentId(), completion.status());
+      }
+      return failed ? Ending.REJECTED : Ending.SUCCEEDED;
+    }
+    SafeRetryException e = sent.error();
+    String note = e.outcome() + " (" + e.reason() + ") after " + e.attempts().size() + " attempts";
+    if (e.reason() == UnknownReason.INTENT_EXPIRED) {
+      return outbox.hold(lease[0], HoldReason.EXPIRED, note) ? Ending.EXPIRED : Ending.LOST;
+    }
+    return retry(lease[0], delay(intent.attempts()), note) ? Ending.RETRY : Ending.LOST;
+  }
+
+  private boolean retry(Lease lease, Duration after, String note) {
+    return outbox.retryAt(lease, clock.instant().plus(after), note);
+  }
+
+  /** Backoff after the {@code n}th claim: {@code backoff * 2^(n-1)}, at most the maximum. */
+  Duration delay(int n) {
+    Duration d = backoff;
+    for (int i = 1; i < n && d.compareTo(maxBackoff) < 0; i++) {
+      d = d.multipliedBy(2);
+    }
+    return d.compareTo(maxBackoff) > 0 ? maxBackoff : d;
+  }
+
+  /** Renews the lease if less than half of it is left; false when it was lost. */
+  private boolean renew(Lease[] lease) {
+    Instant now = clock.instant();
+    if (Duration.between(now, lease[0].expiresAt()).compareTo(leaseFor.dividedBy(2)) > 0) {
+      return true;
+    }
+    try {
+      Optional<Lease> renewed = outbox.renew(lease[0], now, leaseFor);
+      renewed.ifPresent(l -> lease[0] = l);
+      return renewed.isPresent();
+    } catch (KeyStoreException e) {
+      LOG.warn("could not renew the lease on {}: {}", lease[0].intentId(), e.toString());
+      return false; // stop sending: another relay may take it over once the lease ends
+    }
+  }
+
+  /** Reconciles held intents whose operation has a reconciler, each at most once a backoff. */
+  private int reconcileHeld(Instant now) {
+    int done = 0;
+    for (HeldIntent held : outbox.held()) {
+      IntentRecord record = held.record();
+      Reconciler reconciler = reconcilers.get(record.scope().operation());
+      SafeRetryClient client = clients.get(record.scope().tenant());
+      Instant last = reconciledAt.get(record.key());
+      if (reconciler == null
+          || client == null
+          || record.state() != IntentState.PENDING
+          || (last != null && now.isBefore(last.plus(maxBackoff)))) {
+        continue;
+      }
+      reconciledAt.put(record.key(), now);
+      Reconciliation found = client.reconcile(record, reconciler);
+      LOG.info("held intent {} reconciled: {}", record.intentId(), found.finding());
+      if (found.found()) {
+        reconciledAt.remove(record.key());
+        done++;
+      }
+    }
+    return done;
+  }
+
+  /** Starts passes on a daemon thread: one after another, a poll interval apart when idle. */
+  public void start() {
+    synchronized (lifecycle) {
+      if (worker != null) {
+        throw new IllegalStateException("the relay is running");
+      }
+      running = true;
+      worker = new Thread(this::loop, "saferetry-relay-" + owner);
+      worker.setDaemon(true);
+      worker.start();
+    }
+  }
+
+  private void loop() {
+    while (running) {
+      RelayPass pass = null;
+      try {
+        pass = runOnce();
+      } catch (RuntimeException e) {
+        LOG.warn("relay pass failed: {}", e.toString());
+      }
+      if (pass == null || pass.claimed() == 0) {
+        idle = true;
+        try {
+          if (running) {
+            sleeper.sleep(pollInterval);
+          }
+        } catch (InterruptedException e) {
+          return;
+        } finally {
+          idle = false;
+        }
+      }
+    }
+  }
+
+  /**
+   * Stops the passes: the pass running finishes (every claimed intent is recorded), then the thread
+   * ends. Waits for it.
+   *
+   * @throws InterruptedException if interrupted while waiting
+   */
+  public void stop() throws InterruptedException {
+    Thread t;
+    synchronized (lifecycle) {
+      t = worker;
+      worker = null;
+      running = false;
+    }
+    if (t != null) {
+      if (idle) {
+        t.interrupt();
+      }
+      t.join();
+    }
+  }
+
+  /** Stops the passes, as {@link #stop()}; the store and clients are left open. */
+  @Override
+  public void close() {
+    try {
+      stop();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "OutboxRelay[" + owner + "]";
+  }
+}

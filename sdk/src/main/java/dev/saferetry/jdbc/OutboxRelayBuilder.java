@@ -1,0 +1,185 @@
+package dev.saferetry.jdbc;
+
+import dev.saferetry.Operation;
+import dev.saferetry.Reconciler;
+import dev.saferetry.SafeRetryClient;
+import dev.saferetry.internal.StoredCall;
+import dev.saferetry.resilience.Sleeper;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Options of an {@link OutboxRelay}; every setter names its default.
+ *
+ * <p>Builders are not thread-safe; the relays they build are.
+ */
+public final class OutboxRelayBuilder {
+  final JdbcKeyStore store;
+  final Map<String, SafeRetryClient> clients = new HashMap<>();
+  final Map<String, Reconciler> reconcilers = new HashMap<>();
+  String owner = "relay-" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
+  Duration leaseFor = Duration.ofMinutes(2);
+  int batchSize = 16;
+  Duration maxAge = Duration.ofDays(1);
+  Duration backoff = Duration.ofSeconds(1);
+  Duration maxBackoff = Duration.ofMinutes(5);
+  Duration pollInterval = Duration.ofSeconds(1);
+  Clock clock = Clock.systemUTC();
+  Sleeper sleeper = Sleeper.system();
+
+  OutboxRelayBuilder(JdbcKeyStore store, SafeRetryClient client) {
+    this.store = Objects.requireNonNull(store, "store");
+    client(client);
+  }
+
+  /**
+   * Adds the client that sends the intents of its tenant (one client per tenant; the last one set
+   * for a tenant wins). Intents of a tenant without a client are put back for later with a note.
+   *
+   * @param client the client
+   * @return this builder
+   */
+  public OutboxRelayBuilder client(SafeRetryClient client) {
+    Objects.requireNonNull(client, "client");
+    clients.put(StoredCall.core(client).config().tenant(), client);
+    return this;
+  }
+
+  /**
+   * The reconciler of an operation's held intents (see {@link OutboxRelay}). Default: none.
+   *
+   * @param op the operation, whose name is its intents' scope
+   * @param reconciler the lookup
+   * @return this builder
+   */
+  public OutboxRelayBuilder reconciler(Operation<?, ?> op, Reconciler reconciler) {
+    reconcilers.put(op.name(), Objects.requireNonNull(reconciler, "reconciler"));
+    return this;
+  }
+
+  /**
+   * Who holds the leases, as shown in the table (an instance name). Default {@code relay-} and a
+   * random suffix.
+   *
+   * @param owner 1..128 characters
+   * @return this builder
+   */
+  public OutboxRelayBuilder owner(String owner) {
+    Objects.requireNonNull(owner, "owner");
+    if (owner.isBlank() || owner.length() > 128) {
+      throw new IllegalArgumentException("owner must be 1..128 characters");
+    }
+    this.owner = owner;
+    return this;
+  }
+
+  /**
+   * How long a lease lasts; it is renewed before an attempt once less than half is left. It should
+   * be longer than one attempt (the client's timeouts). Default 2 minutes.
+   *
+   * @param leaseFor a positive duration
+   * @return this builder
+   */
+  public OutboxRelayBuilder leaseFor(Duration leaseFor) {
+    this.leaseFor = positive("leaseFor", leaseFor);
+    return this;
+  }
+
+  /**
+   * How many intents one pass claims. Default 16.
+   *
+   * @param batchSize 1..1000
+   * @return this builder
+   */
+  public OutboxRelayBuilder batchSize(int batchSize) {
+    if (batchSize < 1 || batchSize > 1000) {
+      throw new IllegalArgumentException("batchSize must be 1..1000");
+    }
+    this.batchSize = batchSize;
+    return this;
+  }
+
+  /**
+   * How old an intent may get before it is held as {@link HoldReason#EXPIRED} instead of sent.
+   * Default 1 day (shorter than any provider's key retention).
+   *
+   * @param maxAge a positive duration
+   * @return this builder
+   */
+  public OutboxRelayBuilder maxAge(Duration maxAge) {
+    this.maxAge = positive("maxAge", maxAge);
+    return this;
+  }
+
+  /**
+   * The wait before an intent whose send ended without a definitive answer is due again: {@code
+   * initial} after the first claim, doubling per claim up to {@code max}. Default 1 s to 5 min.
+   *
+   * @param initial the first wait
+   * @param max the longest wait
+   * @return this builder
+   */
+  public OutboxRelayBuilder backoff(Duration initial, Duration max) {
+    this.backoff = positive("initial", initial);
+    this.maxBackoff = positive("max", max);
+    if (max.compareTo(initial) < 0) {
+      throw new IllegalArgumentException("max must not be shorter than initial");
+    }
+    return this;
+  }
+
+  /**
+   * How long {@link OutboxRelay#start()} waits after a pass that found nothing due. Default 1 s.
+   *
+   * @param pollInterval a positive duration
+   * @return this builder
+   */
+  public OutboxRelayBuilder pollInterval(Duration pollInterval) {
+    this.pollInterval = positive("pollInterval", pollInterval);
+    return this;
+  }
+
+  /**
+   * The clock that leases, ages and backoffs are judged by. Default the system UTC clock.
+   *
+   * @param clock the clock
+   * @return this builder
+   */
+  public OutboxRelayBuilder clock(Clock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    return this;
+  }
+
+  /**
+   * How {@link OutboxRelay#start()} waits between idle passes. Default {@link Sleeper#system()}.
+   *
+   * @param sleeper the sleeper
+   * @return this builder
+   */
+  public OutboxRelayBuilder sleeper(Sleeper sleeper) {
+    this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+    return this;
+  }
+
+  /**
+   * Builds the relay; it does nothing until {@link OutboxRelay#runOnce()} or {@link
+   * OutboxRelay#start()}.
+   *
+   * @return the relay
+   */
+  public OutboxRelay build() {
+    return new OutboxRelay(this);
+  }
+
+  private static Duration positive(String name, Duration d) {
+    Objects.requireNonNull(d, name);
+    if (d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException(name + " must be positive");
+    }
+    return d;
+  }
+}

@@ -1,0 +1,18 @@
+package dev.saferetry.jdbc;
+
+/**
+ * What one pass of an {@link OutboxRelay} did.
+ *
+ * <p>Instances are immutable and thread-safe.
+ *
+ * @param claimed intents claimed and sent
+ * @param succeeded sends recorded as succeeded
+ * @param rejected sends definitively rejected, held as {@link HoldReason#REJECTED}
+ * @param retried sends without a definitive answer, due again after a backoff
+ * @param expired intents held as {@link HoldReason#EXPIRED} (too old to send)
+ * @param lost sends whose lease was lost or whose outcome could not be recorded: another relay
+ *     records them
+ * @param reconciled held intents completed by their reconciler
+ */
+public record RelayPass(
+    int claimed, int succeeded, int rejected, int retried, int expired, int lost, int reconciled) {}

@@ -1,0 +1,228 @@
+package dev.saferetry.jdbc;
+
+import static dev.saferetry.Answers.charge;
+import static dev.saferetry.Answers.drain;
+import static dev.saferetry.Answers.status;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.saferetry.Answers;
+import dev.saferetry.RequestOptions;
+import dev.saferetry.SafeRetryClient;
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.jdbc.TestDatabase.Db;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.Charges;
+import dev.saferetry.resilience.BreakerPolicy;
+import dev.saferetry.resilience.RetryPolicy;
+import dev.saferetry.testing.FakeTime;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.List;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The relay sends outbox intents through the client with their stored key and bytes, records the
+ * outcome under its lease, backs off, holds what needs a person, and never records under a lost
+ * lease.
+ */
+class OutboxRelayTest {
+  static final String API_KEY = "sk_test_relay_0123456789";
+
+  /** Enqueues a charge for each order in one transaction, committed or rolled back. */
+  static void enqueue(
+      TestDatabase database,
+      JdbcKeyStore store,
+      SafeRetryClient client,
+      FakeTime time,
+      boolean commit,
+      int... n)
+      throws Exception {
+    try (Connection c = database.pool().getConnection()) {
+      c.setAutoCommit(false);
+      for (int order : n) {
+        store
+            .outbox()
+            .enqueue(
+                c,
+                client,
+                Charges.CREATE,
+                new ChargeCreateParams(1000L * order, "eur", "order " + order, null),
+                RequestOptions.builder()
+                    .intentId("order-" + order)
+                    .header("Stripe-Account", "acct_" + order)
+                    .build(),
+                time.instant());
+      }
+      if (commit) {
+        c.commit();
+      } else {
+        c.rollback();
+      }
+    }
+  }
+
+  static SafeRetryClient client(MockWebServer server, FakeTime time, JdbcKeyStore store) {
+    return SafeRetryClient.builder()
+        .baseUrl(server.url("/").toString())
+        .apiKey(API_KEY)
+        .keyStore(store)
+        .clock(time)
+        .sleeper(time)
+        .jitter(() -> 0.5)
+        .breakerPolicy(BreakerPolicy.disabled())
+        .retryPolicy(RetryPolicy.builder().deadline(Duration.ofMinutes(10)).build())
+        .build();
+  }
+
+  static OutboxRelayBuilder relay(JdbcKeyStore store, SafeRetryClient client, FakeTime time) {
+    return OutboxRelay.builder(store, client)
+        .owner("relay-a")
+        .clock(time)
+        .sleeper(time)
+        .leaseFor(Duration.ofSeconds(60))
+        .backoff(Duration.ofSeconds(10), Duration.ofMinutes(5));
+  }
+
+  @ParameterizedTest
+  @EnumSource(Db.class)
+  void sendsCommittedIntentsOnceWithTheirStoredKeyAndBytes(Db db) throws Exception {
+    try (TestDatabase database = db.open();
+        JdbcKeyStore store = database.builder().build();
+        MockWebServer server = new MockWebServer()) {
+      server.start(0);
+      FakeTime time = new FakeTime();
+      try (SafeRetryClient client = client(server, time, store)) {
+        enqueue(database, store, client, time, true, 1, 2);
+        enqueue(database, store, client, time, false, 3); // rolled back: never sent
+        List<IntentRecord> recorded = client.pendingIntents();
+        assertThat(recorded)
+            .extracting(IntentRecord::intentId)
+            .containsExactly("order-1", "order-2");
+        List<HeldIntent> none = store.outbox().held();
+        assertThat(none).isEmpty();
+
+        server.enqueue(charge());
+        server.enqueue(charge());
+        OutboxRelay relay = relay(store, client, time).build();
+        RelayPass pass = relay.runOnce();
+        assertThat(pass.claimed()).isEqualTo(2);
+        assertThat(pass.succeeded()).isEqualTo(2);
+
+        List<RecordedRequest> wire = drain(server);
+        assertThat(wire).hasSize(2);
+        for (int i = 0; i < 2; i++) {
+          RecordedRequest r = wire.get(i);
+          IntentRecord intent = recorded.get(i);
+          assertThat(r.getHeaders().get("Idempotency-Key")).isEqualTo(intent.key().value());
+          assertThat(r.getHeaders().get("Stripe-Account")).isEqualTo("acct_" + (i + 1));
+          assertThat(r.getHeaders().get("Authorization")).isEqualTo("Bearer " + API_KEY);
+          assertThat(r.getUrl().encodedPath()).isEqualTo("/v1/charges");
+          assertThat(r.getBody().utf8())
+              .isEqualTo(
+                  "{\"amount\":"
+                      + (1000 * (i + 1))
+                      + ",\"currency\":\"eur\",\"description\":\"order "
+                      + (i + 1)
+                      + "\"}");
+          IntentRecord done = store.find(intent.scope(), intent.intentId()).orElseThrow();
+          assertThat(done.state()).isEqualTo(IntentState.SUCCEEDED);
+          assertThat(done.resourceId()).isEqualTo("ch_1");
+          assertThat(done.key()).isEqualTo(intent.key());
+        }
+        assertThat(relay.runOnce().claimed()).isZero();
+        time.advance(Duration.ofHours(1));
+        assertThat(relay.runOnce().claimed()).isZero();
+        assertThat(server.getRequestCount()).isEqualTo(2);
+        assertThat(client.pendingIntents()).isEmpty();
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Db.class)
+  void anUnknownOutcomeBacksOffAndTheNextTryReusesTheKey(Db db) throws Exception {
+    try (TestDatabase database = db.open();
+        JdbcKeyStore store = database.builder().build();
+        MockWebServer server = new MockWebServer()) {
+      server.start(0);
+      FakeTime time = new FakeTime();
+      try (SafeRetryClient client = client(server, time, store)) {
+        enqueue(database, store, client, time, true, 1);
+        IntentRecord intent = client.pendingIntents().get(0);
+        for (int i = 0; i < 4; i++) {
+          server.enqueue(status(503));
+        }
+        OutboxRelay relay = relay(store, client, time).build();
+        RelayPass first = relay.runOnce();
+        assertThat(first.retried()).isEqualTo(1);
+        assertThat(server.getRequestCount()).isEqualTo(4); // the client's own retries
+        assertThat(relay.runOnce().claimed()).isZero(); // backing off
+
+        time.advance(Duration.ofSeconds(10));
+        server.enqueue(charge());
+        RelayPass second = relay.runOnce();
+        assertThat(second.succeeded()).isEqualTo(1);
+        List<RecordedRequest> wire = drain(server);
+        assertThat(Answers.keys(wire, "Idempotency-Key"))
+            .hasSize(5)
+            .containsOnly(intent.key().value());
+        assertThat(wire)
+            .extracting(r -> r.getBody().utf8())
+            .containsOnly(wire.get(0).getBody().utf8());
+        assertThat(store.find(intent.scope(), "order-1").orElseThrow().state())
+            .isEqualTo(IntentState.SUCCEEDED);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Db.class)
+  void aDefinitiveRejectionIsHeldForAPersonAndNotSentAgain(Db db) throws Exception {
+    try (TestDatabase database = db.open();
+        JdbcKeyStore store = database.builder().build();
+        MockWebServer server = new MockWebServer()) {
+      server.start(0);
+      FakeTime time = new FakeTime();
+      try (SafeRetryClient client = client(server, time, store)) {
+        enqueue(database, store, client, time, true, 1);
+        server.enqueue(status(402));
+        OutboxRelay relay = relay(store, client, time).build();
+        assertThat(relay.runOnce().rejected()).isEqualTo(1);
+        List<HeldIntent> held = store.outbox().held();
+        assertThat(held).hasSize(1);
+        assertThat(held.get(0).reason()).isEqualTo(HoldReason.REJECTED);
+        assertThat(held.get(0).record().state()).isEqualTo(IntentState.FAILED);
+        assertThat(held.get(0).record().status()).isEqualTo(402);
+        assertThat(held.get(0).note()).contains("402");
+        time.advance(Duration.ofHours(1));
+        assertThat(relay.runOnce().claimed()).isZero();
+        assertThat(server.getRequestCount()).isEqualTo(1);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Db.class)
+  void anIntentOlderThanTheMaximumAgeIsHeldExpiredWithoutSending(Db db) throws Exception {
+    try (TestDatabase database = db.open();
+        JdbcKeyStore store = database.builder().build();
+        MockWebServer server = new MockWebServer()) {
+      server.start(0);
+      FakeTime time = new FakeTime();
+      try (SafeRetryClient client = client(server, time, store)) {
+        enqueue(database, store, client, time, true, 1);
+        time.advance(Duration.ofHours(2));
+        OutboxRelay relay = relay(store, client, time).maxAge(Duration.ofHours(1)).build();
+        assertThat(relay.runOnce().expired()).isEqualTo(1);
+        assertThat(store.outbox().held())
+            .singleElement()
+            .satisfies(h -> assertThat(h.reason()).isEqualTo(HoldReason.EXPIRED));
+        assertThat(server.getRequestCount()).isZero();
+      }
+    }
+  }
+}
