@@ -9,10 +9,12 @@ import dev.saferetry.Answers;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.Charges;
+import dev.saferetry.provider.StripeReconciler;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.testing.FakeTime;
@@ -224,5 +226,49 @@ class OutboxRelayTest {
         assertThat(server.getRequestCount()).isZero();
       }
     }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Db.class)
+  void heldIntentsAreReconciledWithTheProviderWhenTheOperationHasAReconciler(Db db)
+      throws Exception {
+    try (TestDatabase database = db.open();
+        JdbcKeyStore store = database.builder().build();
+        MockWebServer server = new MockWebServer()) {
+      server.start(0);
+      FakeTime time = new FakeTime();
+      try (SafeRetryClient client = client(server, time, store)) {
+        enqueue(database, store, client, time, true, 1, 2);
+        time.advance(Duration.ofHours(2));
+        server.enqueue(
+            Answers.json(200, "{\"data\":[{\"id\":\"ch_found\",\"status\":\"succeeded\"}]}"));
+        server.enqueue(Answers.json(200, "{\"data\":[]}"));
+        OutboxRelay relay =
+            relay(store, client, time)
+                .maxAge(Duration.ofHours(1))
+                .reconciler(
+                    Charges.CREATE,
+                    StripeReconciler.charges("intent_id").withSearchLag(Duration.ZERO, time))
+                .build();
+        RelayPass pass = relay.runOnce();
+        assertThat(pass.expired()).isEqualTo(2);
+        assertThat(pass.reconciled()).isEqualTo(1);
+        assertThat(pass.claimed()).isZero();
+        IntentRecord first = store.find(scope(client), "order-1").orElseThrow();
+        assertThat(first.state()).isEqualTo(IntentState.SUCCEEDED);
+        assertThat(first.resourceId()).isEqualTo("ch_found");
+        assertThat(store.outbox().held())
+            .singleElement()
+            .satisfies(h -> assertThat(h.record().intentId()).isEqualTo("order-2"));
+        List<RecordedRequest> wire = drain(server);
+        assertThat(wire).extracting(RecordedRequest::getMethod).containsExactly("GET", "GET");
+        assertThat(relay.runOnce().reconciled()).isZero(); // not asked again before the backoff
+        assertThat(server.getRequestCount()).isEqualTo(2);
+      }
+    }
+  }
+
+  private static IntentScope scope(SafeRetryClient client) {
+    return new IntentScope("default", Charges.CREATE.name());
   }
 }
