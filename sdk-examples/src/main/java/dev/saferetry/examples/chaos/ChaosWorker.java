@@ -23,12 +23,14 @@ import dev.saferetry.resilience.RetryPolicy;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -54,9 +56,14 @@ public final class ChaosWorker {
   private final IntentScope scope;
   private final LinkedBlockingDeque<String> queue = new LinkedBlockingDeque<>();
   private final AtomicInteger unresolved = new AtomicInteger();
+  private final boolean shared;
+  private final Set<String> mine = ConcurrentHashMap.newKeySet();
+  private final Set<String> adopted = ConcurrentHashMap.newKeySet();
+  private long lastSweep;
 
-  private ChaosWorker(SafeRetryClient client) {
+  private ChaosWorker(SafeRetryClient client, boolean shared) {
     this.client = client;
+    this.shared = shared;
     this.scope = new IntentScope(IntentScope.DEFAULT_TENANT, Charges.CREATE.name());
   }
 
@@ -101,10 +108,17 @@ public final class ChaosWorker {
             .readTimeout(readTimeout)
             .writeTimeout(Duration.ofSeconds(1))
             .build();
+    String kind = o.getOrDefault("store-kind", "file");
+    SharedStore sharedStore =
+        kind.equals("jdbc")
+            ? SharedStore.open(o.get("store-url"), Integer.parseInt(o.getOrDefault("threads", "4")))
+            : null;
     try (KeyStore store =
-            "memory".equals(o.get("store-kind"))
-                ? new InMemoryKeyStore()
-                : FileKeyStore.open(Path.of(o.get("store")));
+            sharedStore != null
+                ? sharedStore.store()
+                : kind.equals("memory")
+                    ? new InMemoryKeyStore()
+                    : FileKeyStore.open(Path.of(o.get("store")));
         SafeRetryClient client =
             SafeRetryClient.builder()
                 .baseUrl(o.get("base-url"))
@@ -126,9 +140,12 @@ public final class ChaosWorker {
                         .build())
                 .retryBudget(RetryBudgetPolicy.builder().capacity(100).successCredit(0.5).build())
                 .build()) {
-      ChaosWorker worker = new ChaosWorker(client);
+      ChaosWorker worker = new ChaosWorker(client, sharedStore != null);
       worker.plan(o.get("prefix"), Integer.parseInt(o.get("from")), Integer.parseInt(o.get("to")));
       worker.drive(Integer.parseInt(o.getOrDefault("threads", "4")));
+    }
+    if (sharedStore != null) {
+      sharedStore.close();
     }
     http.dispatcher().executorService().shutdown();
     http.connectionPool().evictAll();
@@ -140,7 +157,9 @@ public final class ChaosWorker {
     Set<String> order = new LinkedHashSet<>();
     List<IntentRecord> pending = client.pendingIntents();
     for (IntentRecord r : pending) {
-      order.add(r.intentId());
+      if (!shared || inSlice(prefix, r.intentId(), from, to)) {
+        order.add(r.intentId()); // with a shared store, others' intents are adopted by sweeps
+      }
     }
     say("recovered " + pending.size());
     for (int n = from; n < to; n++) {
@@ -152,8 +171,41 @@ public final class ChaosWorker {
         order.add(id);
       }
     }
+    mine.addAll(order);
     queue.addAll(order);
     unresolved.set(order.size());
+  }
+
+  private static boolean inSlice(String prefix, String id, int from, int to) {
+    for (int n = from; n < to; n++) {
+      if (intentId(prefix, n).equals(id)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * With a shared store: adopts the pending intents of other workers that have waited more than a
+   * second (their worker was killed, or is slow: re-driving with the same key is harmless). Returns
+   * whether the store holds no pending intent at all. At most every 250 ms.
+   */
+  private synchronized boolean sweep(boolean force) {
+    long now = System.currentTimeMillis();
+    if (!force && now - lastSweep < 250) {
+      return false;
+    }
+    lastSweep = now;
+    List<IntentRecord> pending = client.pendingIntents();
+    Instant orphaned = Instant.now().minusSeconds(1);
+    for (IntentRecord r : pending) {
+      if (r.createdAt().isBefore(orphaned) && mine.add(r.intentId())) {
+        adopted.add(r.intentId());
+        unresolved.incrementAndGet();
+        queue.addFirst(r.intentId());
+      }
+    }
+    return pending.isEmpty();
   }
 
   private void drive(int threads) throws InterruptedException {
@@ -163,13 +215,39 @@ public final class ChaosWorker {
       thread.start();
       all.add(thread);
     }
+    Thread sweeper = null;
+    if (shared) {
+      sweeper =
+          new Thread(
+              () -> {
+                while (!Thread.currentThread().isInterrupted()) {
+                  sweep(false);
+                  try {
+                    Thread.sleep(200);
+                  } catch (InterruptedException e) {
+                    return;
+                  }
+                }
+              },
+              "chaos-worker-sweeper");
+      sweeper.setDaemon(true);
+      sweeper.start();
+    }
     for (Thread thread : all) {
       thread.join();
+    }
+    if (sweeper != null) {
+      sweeper.interrupt();
     }
   }
 
   private void loop() {
-    while (unresolved.get() > 0) {
+    while (true) {
+      if (unresolved.get() == 0) {
+        if (!shared || sweep(true)) {
+          return; // with a shared store: only once no worker's intent is pending
+        }
+      }
       String id;
       try {
         id = queue.poll(50, TimeUnit.MILLISECONDS);
@@ -190,6 +268,9 @@ public final class ChaosWorker {
           client.execute(Charges.CREATE, params(id), RequestOptions.builder().intentId(id).build());
       long micros = (System.nanoTime() - start) / 1_000;
       say("done " + id + " " + r.attempts().size() + " " + micros);
+      if (adopted.contains(id)) {
+        say("adopted " + id);
+      }
       unresolved.decrementAndGet();
       return true;
     } catch (ApiException | ResponseBodyException e) {

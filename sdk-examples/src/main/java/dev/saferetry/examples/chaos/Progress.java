@@ -20,6 +20,7 @@ final class Progress {
   private final AtomicLong attempts = new AtomicLong();
   private final AtomicLong unresolvedCalls = new AtomicLong();
   private final AtomicLong recovered = new AtomicLong();
+  private final Set<String> adopted = ConcurrentHashMap.newKeySet();
   private final Object signal = new Object();
 
   /** Applies one worker line; returns true for {@code finished}. */
@@ -41,6 +42,7 @@ final class Progress {
       }
       case "failed" -> failed.add(f[1]);
       case "recovered" -> recovered.addAndGet(Long.parseLong(f[1]));
+      case "adopted" -> adopted.add(f[1]);
       default -> {
         // "finished" and anything unexpected: handled by the caller or ignored.
       }
@@ -80,6 +82,11 @@ final class Progress {
 
   long recovered() {
     return recovered.get();
+  }
+
+  /** Intents of another worker that a worker re-drove to success from the shared store. */
+  Set<String> adopted() {
+    return Set.copyOf(adopted);
   }
 
   /** Latencies (µs) of the calls that resolved intents, excluding intents found done on restart. */

@@ -24,6 +24,11 @@ import java.util.Objects;
  *     dev.saferetry.idempotency.FileKeyStore} (default true); false gives each process a fresh
  *     in-memory store, so a restarted worker mints new keys — the negative control that shows the
  *     audit catches duplicates
+ * @param storeUrl null for a store per worker (see {@code durableStore}); otherwise every worker
+ *     keeps its intents in one shared {@link dev.saferetry.jdbc.JdbcKeyStore} at this JDBC URL (a
+ *     PostgreSQL URL gets a fresh schema for the run; blank: an embedded H2 file database in the
+ *     run's work directory that every worker opens with {@code AUTO_SERVER}), and a killed worker's
+ *     pending intents are re-driven by the surviving workers; default null
  *     <p>Instances are immutable and thread-safe.
  */
 public record SoakConfig(
@@ -38,7 +43,8 @@ public record SoakConfig(
     Duration readTimeout,
     Duration lockTimeout,
     long seed,
-    boolean durableStore) {
+    boolean durableStore,
+    String storeUrl) {
 
   /**
    * Validates the settings.
@@ -75,7 +81,8 @@ public record SoakConfig(
         Duration.ofMillis(300),
         Duration.ofSeconds(2),
         42,
-        true);
+        true,
+        null);
   }
 
   /** Returns the defaults overridden by {@code --intents}, {@code --workers}, ... options. */
@@ -94,7 +101,37 @@ public record SoakConfig(
         millis(o, "read-timeout-ms", d.readTimeout),
         millis(o, "lock-timeout-ms", d.lockTimeout),
         Long.parseLong(o.getOrDefault("seed", "" + d.seed)),
-        !"memory".equals(o.get("store")));
+        !"memory".equals(o.get("store")),
+        storeUrl(o));
+  }
+
+  private static String storeUrl(Map<String, String> o) {
+    String kind = o.getOrDefault("store", "file");
+    if (!kind.equals("file") && !kind.equals("memory") && !kind.equals("jdbc")) {
+      throw new IllegalArgumentException("--store must be file, memory or jdbc: " + kind);
+    }
+    if (o.containsKey("store-url") && !kind.equals("jdbc")) {
+      throw new IllegalArgumentException("--store-url needs --store jdbc");
+    }
+    return kind.equals("jdbc") ? o.getOrDefault("store-url", "") : null;
+  }
+
+  /** Returns a copy whose workers share one JDBC key store at {@code url} (blank: embedded H2). */
+  public SoakConfig withJdbcStore(String url) {
+    return new SoakConfig(
+        intents,
+        workers,
+        threads,
+        faultRate,
+        killInterval,
+        killEveryIntents,
+        timeCap,
+        jdbcUrl,
+        readTimeout,
+        lockTimeout,
+        seed,
+        true,
+        url == null ? "" : url);
   }
 
   private static Duration millis(Map<String, String> o, String name, Duration fallback) {
@@ -115,7 +152,8 @@ public record SoakConfig(
         readTimeout,
         lockTimeout,
         seed,
-        durableStore);
+        durableStore,
+        storeUrl);
   }
 
   /** Returns a copy with other kill pacing: mean interval and resolved intents per kill. */
@@ -132,7 +170,8 @@ public record SoakConfig(
         readTimeout,
         lockTimeout,
         seed,
-        durableStore);
+        durableStore,
+        storeUrl);
   }
 
   /** Returns a copy running against another database (null: private in-memory H2). */
@@ -149,7 +188,8 @@ public record SoakConfig(
         readTimeout,
         lockTimeout,
         seed,
-        durableStore);
+        durableStore,
+        storeUrl);
   }
 
   /** Returns a copy whose workers forget their intents on restart: the negative control. */
@@ -166,6 +206,7 @@ public record SoakConfig(
         readTimeout,
         lockTimeout,
         seed,
-        false);
+        false,
+        storeUrl);
   }
 }

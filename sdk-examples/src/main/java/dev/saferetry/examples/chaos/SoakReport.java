@@ -29,6 +29,9 @@ import java.util.TreeMap;
  * @param chargeMismatches intents whose charges count differs from their side-effect count
  * @param latencyMillis p50, p90, p99 and max of the resolving call's latency, in ms
  * @param elapsed the run's duration
+ * @param store where the workers keep their intents, e.g. {@code a file store per worker}
+ * @param adopted intents of a killed worker's slice that another worker re-drove to success from
+ *     the shared JDBC store (0 with stores per worker)
  *     <p>Instances are immutable and thread-safe.
  */
 public record SoakReport(
@@ -49,7 +52,9 @@ public record SoakReport(
     long failed,
     long chargeMismatches,
     double[] latencyMillis,
-    Duration elapsed) {
+    Duration elapsed,
+    String store,
+    long adopted) {
 
   /** Copies the collections. */
   public SoakReport {
@@ -76,6 +81,7 @@ public record SoakReport(
   /** Prints the figures. */
   public void print(PrintStream out) {
     out.printf(Locale.ROOT, "%nChaos soak against the reference server on %s%n", backend);
+    out.printf(Locale.ROOT, "  intents kept in      %s%n", store);
     out.printf(
         Locale.ROOT,
         "  intents              %d (resolved %d) in %.1f s%n",
@@ -102,10 +108,11 @@ public record SoakReport(
     out.printf(
         Locale.ROOT,
         "  kills (SIGKILL)      %d, restarts %d, pending intents recovered"
-            + " from file stores %d%n",
+            + " on restarts %d, re-driven by another worker %d%n",
         kills,
         restarts,
-        recoveredPending);
+        recoveredPending,
+        adopted);
     out.printf(Locale.ROOT, "  side effects/intent  %s%n", effectsHistogram);
     out.printf(Locale.ROOT, "  duplicates           %d%n", duplicates);
     out.printf(Locale.ROOT, "  lost (0 effects)     %d%n", lost);

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -42,6 +43,8 @@ final class SoakRun {
     String runId = SideEffectAudit.uniqueName("soak");
     Path work = Files.createTempDirectory("saferetry-soak");
     Database db = Database.prepare(cfg.jdbcUrl(), runId);
+    String storeSchema = runId + "_store";
+    String storeUrl = storeUrl(work, storeSchema);
     ChaosPlan plan =
         new ChaosPlan(
             cfg.faultRate(), cfg.readTimeout().multipliedBy(2).plusMillis(100), cfg.seed());
@@ -66,52 +69,74 @@ final class SoakRun {
           proxy.baseUrl(),
           work);
       long start = System.nanoTime();
-      startWorkers(work, proxy.baseUrl(), runId);
+      startWorkers(work, proxy.baseUrl(), runId, storeUrl);
       drive(start);
       Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
       stopWorkers();
-      return audit(db, runId, plan.counts(), server.sideEffects(), elapsed);
+      return audit(db, runId, plan.counts(), server.sideEffects(), elapsed, storeUrl);
     } finally {
       stopWorkers();
+      if (storeUrl != null && cfg.storeUrl().startsWith("jdbc:postgresql:")) {
+        SideEffectAudit.dropPostgresSchema(cfg.storeUrl(), storeSchema);
+      }
       upstream.connectionPool().evictAll();
       db.discard();
       deleteTree(work);
     }
   }
 
-  private void startWorkers(Path work, String baseUrl, String prefix) throws IOException {
+  /** The shared store's URL for the workers, or null when each keeps its own store. */
+  private String storeUrl(Path work, String schema) throws SQLException {
+    String url = cfg.storeUrl();
+    if (url == null) {
+      return null;
+    }
+    if (url.isBlank()) {
+      return "jdbc:h2:file:" + work.resolve("intents") + ";AUTO_SERVER=TRUE";
+    }
+    return url.startsWith("jdbc:postgresql:")
+        ? SideEffectAudit.freshPostgresSchema(url, schema)
+        : url;
+  }
+
+  private void startWorkers(Path work, String baseUrl, String prefix, String storeUrl)
+      throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     String classpath = ChildClassPath.of(ChaosWorker.class);
     for (int w = 0; w < cfg.workers(); w++) {
       Path store = Files.createDirectories(work.resolve("worker-" + w));
       List<String> command =
-          List.of(
-              java,
-              "-XX:+UseSerialGC",
-              "-XX:TieredStopAtLevel=1",
-              "-Xmx256m",
-              "-Dorg.slf4j.simpleLogger.defaultLogLevel=error",
-              "-cp",
-              classpath,
-              ChaosWorker.class.getName(),
-              "--base-url",
-              baseUrl,
-              "--store",
-              store.toString(),
-              "--prefix",
-              prefix,
-              "--from",
-              "" + (long) w * cfg.intents() / cfg.workers(),
-              "--to",
-              "" + (long) (w + 1) * cfg.intents() / cfg.workers(),
-              "--threads",
-              "" + cfg.threads(),
-              "--read-timeout-ms",
-              "" + cfg.readTimeout().toMillis(),
-              "--store-kind",
-              cfg.durableStore() ? "file" : "memory",
-              "--stop-at-epoch-ms",
-              "" + (System.currentTimeMillis() + cfg.timeCap().toMillis() + 60_000));
+          new ArrayList<>(
+              List.of(
+                  java,
+                  "-XX:+UseSerialGC",
+                  "-XX:TieredStopAtLevel=1",
+                  "-Xmx256m",
+                  "-Dorg.slf4j.simpleLogger.defaultLogLevel=error",
+                  "-cp",
+                  classpath,
+                  ChaosWorker.class.getName(),
+                  "--base-url",
+                  baseUrl,
+                  "--store",
+                  store.toString(),
+                  "--prefix",
+                  prefix,
+                  "--from",
+                  "" + (long) w * cfg.intents() / cfg.workers(),
+                  "--to",
+                  "" + (long) (w + 1) * cfg.intents() / cfg.workers(),
+                  "--threads",
+                  "" + cfg.threads(),
+                  "--read-timeout-ms",
+                  "" + cfg.readTimeout().toMillis(),
+                  "--store-kind",
+                  storeUrl != null ? "jdbc" : cfg.durableStore() ? "file" : "memory",
+                  "--stop-at-epoch-ms",
+                  "" + (System.currentTimeMillis() + cfg.timeCap().toMillis() + 60_000)));
+      if (storeUrl != null) {
+        command.addAll(List.of("--store-url", storeUrl));
+      }
       WorkerHandle h = new WorkerHandle(w, command, work.resolve("worker-" + w + ".log"), progress);
       h.start();
       handles.add(h);
@@ -128,7 +153,7 @@ final class SoakRun {
     long nextReport = System.nanoTime() + 5_000_000_000L;
     while (!handles.stream().allMatch(WorkerHandle::finished) && System.nanoTime() < deadline) {
       for (WorkerHandle h : handles) {
-        if (!h.alive() && !h.finished()) {
+        if (!h.alive() && !h.finished() && h.mayStart()) {
           h.drain();
           if (!h.finished()) {
             log.printf(
@@ -140,8 +165,7 @@ final class SoakRun {
         }
       }
       long now = System.nanoTime();
-      if (now >= nextKillAt || progress.resolved() >= nextKillResolved) {
-        killOne();
+      if ((now >= nextKillAt || progress.resolved() >= nextKillResolved) && killOne()) {
         nextKillAt = killGap > 0 ? now + jitter(killGap) : Long.MAX_VALUE;
         nextKillResolved =
             cfg.killEveryIntents() > 0
@@ -162,19 +186,27 @@ final class SoakRun {
     }
   }
 
-  private void killOne() throws Exception {
+  /** Kills a random running worker; false when none may be killed now. */
+  private boolean killOne() throws Exception {
     List<WorkerHandle> candidates =
         handles.stream().filter(h -> h.alive() && !h.finished()).toList();
-    if (candidates.isEmpty()) {
-      return;
+    long alive = handles.stream().filter(WorkerHandle::alive).count();
+    if (candidates.isEmpty() || (cfg.storeUrl() != null && alive < 2)) {
+      return false; // with a shared store, a kill leaves a survivor to take the intents over
     }
     WorkerHandle victim = candidates.get(random.nextInt(candidates.size()));
     victim.kill();
+    victim.markKilled();
     kills++;
+    if (cfg.storeUrl() != null) {
+      victim.restartAfter(Duration.ofSeconds(3)); // meanwhile the survivors take its intents over
+      return true;
+    }
     if (!victim.finished()) {
       victim.start();
       restarts++;
     }
+    return true;
   }
 
   private long jitter(long mean) {
@@ -190,7 +222,12 @@ final class SoakRun {
   }
 
   private SoakReport audit(
-      Database db, String prefix, Map<FaultKind, Long> faults, long serverTotal, Duration elapsed)
+      Database db,
+      String prefix,
+      Map<FaultKind, Long> faults,
+      long serverTotal,
+      Duration elapsed,
+      String storeUrl)
       throws Exception {
     Map<String, Long> effects = SideEffectAudit.effectsByIntent(db.url(), prefix);
     Map<String, Long> charges = SideEffectAudit.chargesByIntent(db.url(), prefix);
@@ -234,7 +271,29 @@ final class SoakRun {
         progress.failed().size(),
         mismatches,
         percentiles(progress.latencies()),
-        elapsed);
+        elapsed,
+        storeUrl == null
+            ? cfg.durableStore() ? "a file store per worker" : "memory (forgotten on restart)"
+            : "one JDBC store shared by all workers ("
+                + storeUrl.substring(0, storeUrl.indexOf(':', 5))
+                + ")",
+        adoptedFromKilledWorkers());
+  }
+
+  /** Intents of a killed worker's slice that another worker re-drove to success. */
+  private long adoptedFromKilledWorkers() {
+    long n = 0;
+    for (String id : progress.adopted()) {
+      long number = Long.parseLong(id.substring(id.lastIndexOf('-') + 1));
+      for (int w = 0; w < handles.size(); w++) {
+        long from = (long) w * cfg.intents() / cfg.workers();
+        long to = (long) (w + 1) * cfg.intents() / cfg.workers();
+        if (number >= from && number < to && handles.get(w).wasKilled()) {
+          n++;
+        }
+      }
+    }
+    return n;
   }
 
   private static double[] percentiles(List<Long> micros) {

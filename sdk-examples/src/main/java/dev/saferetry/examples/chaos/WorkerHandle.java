@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -24,6 +25,8 @@ final class WorkerHandle {
   private Thread reader;
   private volatile boolean finished;
   private int starts;
+  private Long notBefore;
+  private boolean killed;
 
   WorkerHandle(int index, List<String> command, Path log, Progress progress) {
     this.index = index;
@@ -67,6 +70,26 @@ final class WorkerHandle {
     process.destroyForcibly();
     process.waitFor(30, TimeUnit.SECONDS);
     reader.join(10_000);
+  }
+
+  /** Records that the chaos schedule (not the end of the run) killed this worker. */
+  void markKilled() {
+    killed = true;
+  }
+
+  /** Whether the chaos schedule ever killed this worker's process. */
+  boolean wasKilled() {
+    return killed;
+  }
+
+  /** Holds the next start back for {@code delay}. */
+  void restartAfter(Duration delay) {
+    notBefore = System.nanoTime() + delay.toNanos();
+  }
+
+  /** Whether a restart is no longer held back. */
+  boolean mayStart() {
+    return notBefore == null || System.nanoTime() - notBefore >= 0;
   }
 
   /** Whether the child process is running. */

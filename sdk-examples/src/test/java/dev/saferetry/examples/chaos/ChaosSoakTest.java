@@ -32,7 +32,7 @@ class ChaosSoakTest {
   void killedWorkersNeitherDuplicateNorLoseIntentsOnH2() throws Exception {
     SoakReport report = ChaosSoak.run(shortSoak());
     report.print(System.out);
-    assertNoDuplicateNoLoss(report);
+    assertNoDuplicateNoLoss(report, 300, 2);
   }
 
   @Test
@@ -45,7 +45,28 @@ class ChaosSoakTest {
             + " (set SAFERETRY_PG_URL to run the PostgreSQL soak)");
     SoakReport report = ChaosSoak.run(shortSoak().withJdbcUrl(PG_URL));
     report.print(System.out);
-    assertNoDuplicateNoLoss(report);
+    assertNoDuplicateNoLoss(report, 300, 2);
+  }
+
+  @Test
+  @Timeout(60)
+  void survivingWorkersReDriveAKilledWorkersIntentsFromASharedPostgresStore() throws Exception {
+    assumeTrue(
+        reachable(PG_URL),
+        "PostgreSQL not reachable at "
+            + PG_URL
+            + " (set SAFERETRY_PG_URL to run the shared-store soak)");
+    SoakConfig config =
+        SoakConfig.defaults()
+            .withSize(100, 2, Duration.ofSeconds(35))
+            .withKills(Duration.ofSeconds(6), 30) // a worker on a JDBC store starts in ~2 s here
+            .withJdbcStore(PG_URL);
+    SoakReport report = ChaosSoak.run(config);
+    report.print(System.out);
+    assertNoDuplicateNoLoss(report, 100, 1);
+    assertThat(report.store()).contains("JDBC store shared");
+    // A killed worker stays down for 3 s: its pending intents are finished by the survivor.
+    assertThat(report.adopted()).as("intents re-driven by another worker").isPositive();
   }
 
   @Test
@@ -58,20 +79,20 @@ class ChaosSoakTest {
     assertThat(report.ok()).isFalse();
   }
 
-  private static void assertNoDuplicateNoLoss(SoakReport report) {
+  private static void assertNoDuplicateNoLoss(SoakReport report, long intents, int kills) {
     assertThat(report.duplicates()).as("duplicates").isZero();
     assertThat(report.lost()).as("lost intents").isZero();
     assertThat(report.neverResolved()).as("never resolved").isZero();
     assertThat(report.failed()).as("definitive failures").isZero();
     assertThat(report.chargeMismatches()).as("charge/effect mismatches").isZero();
-    assertThat(report.effectsHistogram()).containsExactly(Map.entry(1L, 300L));
+    assertThat(report.effectsHistogram()).containsExactly(Map.entry(1L, intents));
     assertThat(report.ok()).isTrue();
     // Otherwise the soak proves nothing: every fault kind and the kills must have happened.
-    assertThat(report.kills()).as("kills").isGreaterThanOrEqualTo(2);
+    assertThat(report.kills()).as("kills").isGreaterThanOrEqualTo(kills);
     for (FaultKind kind : FaultKind.values()) {
       assertThat(report.faults().getOrDefault(kind, 0L)).as(kind.name()).isPositive();
     }
-    assertThat(report.postsAtProxy()).isGreaterThan(300);
+    assertThat(report.postsAtProxy()).isGreaterThan(intents);
   }
 
   private static boolean reachable(String url) {
