@@ -1,6 +1,7 @@
 package dev.saferetry.examples.demo;
 
 import dev.saferetry.examples.AsyncCharges;
+import dev.saferetry.examples.Outbox;
 import dev.saferetry.resilience.Sleeper;
 import java.io.PrintStream;
 import java.time.Clock;
@@ -52,6 +53,20 @@ public final class Demo {
             "process 1 is killed mid-request; process 2 finds the pending intent in the file store"
                 + " and re-drives it",
             (s, out) -> CrashDrill.run(out)),
+        new Step(
+            "outbox",
+            "orders and their charge intents committed in one transaction, some rolled back; relay"
+                + " process 1 is killed mid-charge, relay process 2 finishes",
+            (s, out) -> {
+              Outbox.Result r = Outbox.run(null, out);
+              out.println("  " + r.verdict());
+              return new Report(
+                  "outbox",
+                  r.ok() ? r.committed() : r.committed() + 1, // a failed drill never passes
+                  r.charges(),
+                  r.pendingLeft(),
+                  List.of(WireLog.Row.note(r.verdict())));
+            }),
         new Step(
             "provider-profiles",
             "the key in PayPal-Request-Id, then in Square's idempotency_key body field, each"

@@ -30,6 +30,7 @@ class DemoTest {
             "lost-response",
             "outage",
             "crash-recover",
+            "outbox",
             "provider-profiles",
             "stripe-style",
             "async",

@@ -1,0 +1,75 @@
+package dev.saferetry.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Runs the outbox example as real processes: orders committed and rolled back with their intents,
+ * relay process 1 killed with SIGKILL mid-charge, relay process 2 finishing. One charge per
+ * committed order, none for a rolled-back one.
+ */
+class OutboxTest {
+  private static final String PG_URL =
+      System.getenv()
+          .getOrDefault("SAFERETRY_PG_URL", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
+
+  @Test
+  @Timeout(150)
+  void oneChargePerCommittedOrderAfterARelayIsKilledOnH2() throws Exception {
+    check(null);
+  }
+
+  @Test
+  @Timeout(150)
+  void oneChargePerCommittedOrderAfterARelayIsKilledOnPostgres() throws Exception {
+    assumeTrue(reachable(), "PostgreSQL not reachable at " + PG_URL + "; test skipped");
+    check(PG_URL);
+  }
+
+  private static void check(String url) throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    Outbox.Result r = Outbox.run(url, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    String out = bytes.toString(StandardCharsets.UTF_8);
+    assertThat(r.ok()).as(r.verdict() + "\n" + out).isTrue();
+    assertThat(r.committed()).isEqualTo(9);
+    assertThat(r.rolledBack()).isEqualTo(3);
+    assertThat(r.charges()).isEqualTo(9);
+    assertThat(r.chargedOrders()).isEqualTo(9);
+    assertThat(r.pendingLeft()).isZero();
+    assertThat(r.sentByFirstRelay()).isBetween(1, 8);
+    assertThat(out).contains("relay-1 killed (SIGKILL").contains("relay-2: sent ");
+    // The charge in flight when relay 1 died is re-sent by relay 2 with the same key.
+    String inFlight = lastSending(out, "relay-1");
+    assertThat(out).contains("relay-2: " + inFlight);
+    assertThat(r.verdict()).startsWith("VERDICT: OK");
+  }
+
+  /** The last "sending ... key K" line of a relay, without its attempt number's prefix. */
+  private static String lastSending(String out, String relay) {
+    String last = null;
+    for (String line : out.split("\n")) {
+      if (line.startsWith("  " + relay + ": sending ")) {
+        last = line.substring(line.indexOf("sending "));
+      }
+    }
+    assertThat(last).as("relay 1 sent something").isNotNull();
+    return last;
+  }
+
+  private static boolean reachable() {
+    try (Connection c = DriverManager.getConnection(PG_URL)) {
+      return c.isValid(2);
+    } catch (SQLException e) {
+      return false;
+    }
+  }
+}
