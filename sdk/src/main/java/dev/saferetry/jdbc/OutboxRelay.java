@@ -117,9 +117,9 @@ public final class OutboxRelay implements AutoCloseable {
       Ending ending;
       try {
         ending = send(intent);
-      } catch (KeyStoreException e) {
-        LOG.warn(
-            "could not record the outcome of {}: {}", intent.record().intentId(), e.toString());
+      } catch (RuntimeException e) {
+        // The database failed (or a bug): the lease runs out and a later pass takes it over.
+        LOG.warn("could not send or record {}: {}", intent.record().intentId(), e.toString());
         ending = Ending.LOST;
       }
       counts[ending.ordinal()]++;
