@@ -92,6 +92,8 @@ public final class JdbcOutbox {
    * one in the options), the fingerprint — and stored with its intent. After the commit, either the
    * caller executes the same call at once (it finds the intent and sends it with the recorded key)
    * or a relay sends it from {@code firstAttempt} on; both send the same bytes with the same key.
+   * The stored headers are the client's default headers (an API version) as they are now and the
+   * call's own headers.
    *
    * @param <Q> the request body type
    * @param transaction a connection to the store's database with auto-commit off
@@ -101,8 +103,9 @@ public final class JdbcOutbox {
    * @param options the call's options; they must name an intent id
    * @param firstAttempt when a relay may first send it
    * @return the intent recorded, or the one recorded earlier under its id
-   * @throws IllegalArgumentException if the call names no intent, cannot be sent as given, or
-   *     carries a credential header, or the connection is in auto-commit mode
+   * @throws IllegalArgumentException if the call names no intent, cannot be sent as given, carries
+   *     a credential header or a per-call API key (credentials are never stored: the relay's client
+   *     adds its own), or the connection is in auto-commit mode
    * @throws KeyStoreException if the database refused the statement
    */
   public <Q> BeginResult enqueue(

@@ -271,4 +271,54 @@ class OutboxRelayTest {
   private static IntentScope scope(SafeRetryClient client) {
     return new IntentScope("default", Charges.CREATE.name());
   }
+
+  @org.junit.jupiter.api.Test
+  void aCallWithItsOwnApiKeyOrACredentialHeaderIsNeverStored() throws Exception {
+    try (TestDatabase database = Db.H2.open();
+        JdbcKeyStore store = database.builder().build();
+        MockWebServer server = new MockWebServer();
+        Connection c = database.pool().getConnection()) {
+      server.start(0);
+      FakeTime time = new FakeTime();
+      c.setAutoCommit(false);
+      try (SafeRetryClient client = client(server, time, store)) {
+        ChargeCreateParams params = new ChargeCreateParams(1000L, "eur", "order 1", null);
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () ->
+                    store
+                        .outbox()
+                        .enqueue(
+                            c,
+                            client,
+                            Charges.CREATE,
+                            params,
+                            RequestOptions.builder()
+                                .intentId("order-1")
+                                .apiKey("sk_test_connected_account_key")
+                                .build(),
+                            time.instant()))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("per-call API key")
+            .hasMessageNotContaining("sk_test_connected_account_key");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () ->
+                    store
+                        .outbox()
+                        .enqueue(
+                            c,
+                            client,
+                            Charges.CREATE,
+                            params,
+                            RequestOptions.builder()
+                                .intentId("order-1")
+                                .header("Cookie", "session=secret-session-value")
+                                .build(),
+                            time.instant()))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageNotContaining("secret-session-value");
+        c.rollback();
+      }
+      assertThat(store.pending()).isEmpty();
+    }
+  }
 }
