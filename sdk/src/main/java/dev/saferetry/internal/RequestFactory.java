@@ -84,7 +84,10 @@ final class RequestFactory {
         encoded = codec.encode(body);
         canonical = new Encoded(encoded.contentType(), encoded.bytes());
       }
-      HttpUrl base = link != null ? link.newBuilder().query(null).build() : baseQueryOnly(url);
+      HttpUrl base =
+          link != null
+              ? link.newBuilder().query(null).build()
+              : options.query().isEmpty() ? url : baseQueryOnly(url);
       String path =
           base.encodedPath() + (base.encodedQuery() == null ? "" : "?" + base.encodedQuery());
       QueryParams query = link != null ? linkQuery(link) : options.query();
