@@ -46,6 +46,12 @@ import okhttp3.OkHttpClient;
  * loopback server).
  */
 public final class OverheadBenchmark {
+  /** The SDK's overhead goal over bare OkHttp: elapsed time per call, one caller. */
+  static final double SEQUENTIAL_TARGET = 1.03;
+
+  /** The same in throughput at 8 and 32 callers. */
+  static final double CONCURRENT_TARGET = 1.05;
+
   static final String API_KEY = "sk_test_bench";
 
   private OverheadBenchmark() {}
@@ -263,6 +269,22 @@ public final class OverheadBenchmark {
               fc,
               jc,
               fc / jc);
+        }
+      }
+      if (json != null) {
+        Caller bare = callers.get(0);
+        for (int level : levels) {
+          double ratio =
+              median(json, level, Measurement::wallMicrosPerCall)
+                  / median(bare, level, Measurement::wallMicrosPerCall);
+          double target = level == 1 ? SEQUENTIAL_TARGET : CONCURRENT_TARGET;
+          out.printf(
+              Locale.ROOT,
+              "b/a at concurrency %d: %.3f, target <= %.2f: %s%n",
+              level,
+              ratio,
+              target,
+              ratio <= target ? "met" : "NOT MET");
         }
       }
       out.println(

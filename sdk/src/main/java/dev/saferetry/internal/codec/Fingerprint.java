@@ -78,8 +78,8 @@ public final class Fingerprint {
     out.writeBytes(VERSION_2);
     field(out, method);
     field(out, encodedPath);
-    field(out, sorted(query).encode());
-    Map<String, String> headers = headers(identityHeaders);
+    field(out, query.isEmpty() ? "" : sorted(query).encode());
+    Map<String, String> headers = identityHeaders.isEmpty() ? Map.of() : headers(identityHeaders);
     field(out, Integer.toString(headers.size()));
     headers.forEach(
         (name, value) -> {
