@@ -6,14 +6,13 @@ import static dev.saferetry.Answers.status;
 import static dev.saferetry.jdbc.OutboxRelayTest.client;
 import static dev.saferetry.jdbc.OutboxRelayTest.enqueue;
 import static dev.saferetry.jdbc.OutboxRelayTest.relay;
+import static dev.saferetry.jdbc.OutboxRelayTest.withRelay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.saferetry.Answers;
-import dev.saferetry.SafeRetryClient;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.TestDatabase.Db;
-import dev.saferetry.testing.FakeTime;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -48,115 +47,100 @@ class OutboxRelayLeaseTest {
   @ParameterizedTest
   @EnumSource(Db.class)
   void aCompletionFromALostLeaseIsRefused(Db db) throws Exception {
-    try (TestDatabase database = db.open();
-        JdbcKeyStore store = database.builder().build();
-        MockWebServer server = new MockWebServer()) {
-      server.start(0);
-      FakeTime time = new FakeTime();
-      try (SafeRetryClient client = client(server, time, store)) {
-        enqueue(database, store, client, time, true, 1);
-        List<LeasedIntent> intruder = new CopyOnWriteArrayList<>();
-        answer(
-            server,
-            n -> {
-              time.advance(LEASE.plusSeconds(1)); // this attempt outlasts the lease
-              intruder.addAll(store.outbox().claim("relay-b", time.instant(), LEASE, 10));
-              return charge();
-            });
-        RelayPass pass = relay(store, client, time).build().runOnce();
-        assertThat(pass.lost()).isEqualTo(1);
-        assertThat(pass.succeeded()).isZero();
-        assertThat(intruder).hasSize(1);
+    withRelay(
+        db,
+        (database, store, server, time, client) -> {
+          enqueue(database, store, client, time, true, 1);
+          List<LeasedIntent> intruder = new CopyOnWriteArrayList<>();
+          answer(
+              server,
+              n -> {
+                time.advance(LEASE.plusSeconds(1)); // this attempt outlasts the lease
+                intruder.addAll(store.outbox().claim("relay-b", time.instant(), LEASE, 10));
+                return charge();
+              });
+          RelayPass pass = relay(store, client, time).build().runOnce();
+          assertThat(pass.lost()).isEqualTo(1);
+          assertThat(pass.succeeded()).isZero();
+          assertThat(intruder).hasSize(1);
 
-        IntentRecord stored = client.pendingIntents().get(0);
-        assertThat(stored.state()).isEqualTo(IntentState.PENDING); // relay-a's answer refused
-        IntentRecord byB = stored.complete(IntentState.SUCCEEDED, 200, "ch_b");
-        assertThat(store.outbox().complete(intruder.get(0).lease(), byB, null)).isTrue();
-        assertThat(store.find(stored.scope(), "order-1")).contains(byB);
-      }
-    }
+          IntentRecord stored = client.pendingIntents().get(0);
+          assertThat(stored.state()).isEqualTo(IntentState.PENDING); // relay-a's answer refused
+          IntentRecord byB = stored.complete(IntentState.SUCCEEDED, 200, "ch_b");
+          assertThat(store.outbox().complete(intruder.get(0).lease(), byB, null)).isTrue();
+          assertThat(store.find(stored.scope(), "order-1")).contains(byB);
+        });
   }
 
   @ParameterizedTest
   @EnumSource(Db.class)
   void theLeaseIsRenewedBetweenAttemptsSoNoOtherRelayTakesItOver(Db db) throws Exception {
-    try (TestDatabase database = db.open();
-        JdbcKeyStore store = database.builder().build();
-        MockWebServer server = new MockWebServer()) {
-      server.start(0);
-      FakeTime time = new FakeTime();
-      try (SafeRetryClient client = client(server, time, store)) {
-        enqueue(database, store, client, time, true, 1);
-        String key = client.pendingIntents().get(0).key().value();
-        List<Integer> intruderClaims = new CopyOnWriteArrayList<>();
-        answer(
-            server,
-            n -> {
-              time.advance(Duration.ofSeconds(45)); // three slow attempts: 135 s > the 60 s lease
-              intruderClaims.add(store.outbox().claim("relay-b", time.instant(), LEASE, 10).size());
-              return n < 3 ? status(503) : charge();
-            });
-        RelayPass pass = relay(store, client, time).leaseFor(LEASE).build().runOnce();
-        assertThat(pass.succeeded()).isEqualTo(1);
-        assertThat(intruderClaims).containsExactly(0, 0, 0);
-        List<RecordedRequest> wire = drain(server);
-        assertThat(Answers.keys(wire, "Idempotency-Key")).hasSize(3).containsOnly(key);
-      }
-    }
+    withRelay(
+        db,
+        (database, store, server, time, client) -> {
+          enqueue(database, store, client, time, true, 1);
+          String key = client.pendingIntents().get(0).key().value();
+          List<Integer> intruderClaims = new CopyOnWriteArrayList<>();
+          answer(
+              server,
+              n -> {
+                time.advance(Duration.ofSeconds(45)); // three slow attempts: 135 s > the 60 s lease
+                intruderClaims.add(
+                    store.outbox().claim("relay-b", time.instant(), LEASE, 10).size());
+                return n < 3 ? status(503) : charge();
+              });
+          RelayPass pass = relay(store, client, time).leaseFor(LEASE).build().runOnce();
+          assertThat(pass.succeeded()).isEqualTo(1);
+          assertThat(intruderClaims).containsExactly(0, 0, 0);
+          List<RecordedRequest> wire = drain(server);
+          assertThat(Answers.keys(wire, "Idempotency-Key")).hasSize(3).containsOnly(key);
+        });
   }
 
   @ParameterizedTest
   @EnumSource(Db.class)
   void aRelayThatCannotRenewItsLeaseStopsSending(Db db) throws Exception {
-    try (TestDatabase database = db.open();
-        JdbcKeyStore store = database.builder().build();
-        MockWebServer server = new MockWebServer()) {
-      server.start(0);
-      FakeTime time = new FakeTime();
-      try (SafeRetryClient client = client(server, time, store)) {
-        enqueue(database, store, client, time, true, 1);
-        answer(
-            server,
-            n -> {
-              time.advance(LEASE.plusSeconds(1));
-              store.outbox().claim("relay-b", time.instant(), LEASE, 10);
-              return status(503);
-            });
-        RelayPass pass = relay(store, client, time).build().runOnce();
-        assertThat(pass.lost()).isEqualTo(1);
-        assertThat(server.getRequestCount()).isEqualTo(1); // no second attempt under a lost lease
-      }
-    }
+    withRelay(
+        db,
+        (database, store, server, time, client) -> {
+          enqueue(database, store, client, time, true, 1);
+          answer(
+              server,
+              n -> {
+                time.advance(LEASE.plusSeconds(1));
+                store.outbox().claim("relay-b", time.instant(), LEASE, 10);
+                return status(503);
+              });
+          RelayPass pass = relay(store, client, time).build().runOnce();
+          assertThat(pass.lost()).isEqualTo(1);
+          assertThat(server.getRequestCount()).isEqualTo(1); // no second attempt under a lost lease
+        });
   }
 
   @ParameterizedTest
   @EnumSource(Db.class)
   void intentsOfARelayThatDiedAreTakenOverWithTheirKeysOnceItsLeaseEnds(Db db) throws Exception {
-    try (TestDatabase database = db.open();
-        JdbcKeyStore store = database.builder().build();
-        MockWebServer server = new MockWebServer()) {
-      server.start(0);
-      FakeTime time = new FakeTime();
-      try (SafeRetryClient client = client(server, time, store)) {
-        enqueue(database, store, client, time, true, 1, 2);
-        List<LeasedIntent> dead = store.outbox().claim("relay-dead", time.instant(), LEASE, 10);
-        assertThat(dead).hasSize(2);
+    withRelay(
+        db,
+        (database, store, server, time, client) -> {
+          enqueue(database, store, client, time, true, 1, 2);
+          List<LeasedIntent> dead = store.outbox().claim("relay-dead", time.instant(), LEASE, 10);
+          assertThat(dead).hasSize(2);
 
-        OutboxRelay survivor = relay(store, client, time).owner("relay-b").build();
-        time.advance(LEASE.minusSeconds(1));
-        assertThat(survivor.runOnce().claimed()).isZero();
-        time.advance(Duration.ofSeconds(1));
-        server.enqueue(charge());
-        server.enqueue(charge());
-        assertThat(survivor.runOnce().succeeded()).isEqualTo(2);
-        assertThat(Answers.keys(drain(server), "Idempotency-Key"))
-            .containsExactly(
-                dead.get(0).record().key().value(), dead.get(1).record().key().value());
-        IntentRecord late = dead.get(0).record().complete(IntentState.FAILED, 402, null);
-        assertThat(store.outbox().complete(dead.get(0).lease(), late, "late")).isFalse();
-        assertThat(client.pendingIntents()).isEmpty();
-        assertThat(store.outbox().held()).isEmpty();
-      }
-    }
+          OutboxRelay survivor = relay(store, client, time).owner("relay-b").build();
+          time.advance(LEASE.minusSeconds(1));
+          assertThat(survivor.runOnce().claimed()).isZero();
+          time.advance(Duration.ofSeconds(1));
+          server.enqueue(charge());
+          server.enqueue(charge());
+          assertThat(survivor.runOnce().succeeded()).isEqualTo(2);
+          assertThat(Answers.keys(drain(server), "Idempotency-Key"))
+              .containsExactly(
+                  dead.get(0).record().key().value(), dead.get(1).record().key().value());
+          IntentRecord late = dead.get(0).record().complete(IntentState.FAILED, 402, null);
+          assertThat(store.outbox().complete(dead.get(0).lease(), late, "late")).isFalse();
+          assertThat(client.pendingIntents()).isEmpty();
+          assertThat(store.outbox().held()).isEmpty();
+        });
   }
 }

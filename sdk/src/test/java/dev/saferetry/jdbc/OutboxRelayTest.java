@@ -67,6 +67,30 @@ class OutboxRelayTest {
     }
   }
 
+  /** One relay case: a database, its store, a server, fake time and a client on them. */
+  interface RelayCase {
+    void run(
+        TestDatabase database,
+        JdbcKeyStore store,
+        MockWebServer server,
+        FakeTime time,
+        SafeRetryClient client)
+        throws Exception;
+  }
+
+  /** Runs {@code body} on a fresh database of kind {@code db}, closing everything afterwards. */
+  static void withRelay(Db db, RelayCase body) throws Exception {
+    try (TestDatabase database = db.open();
+        JdbcKeyStore store = database.builder().build();
+        MockWebServer server = new MockWebServer()) {
+      server.start(0);
+      FakeTime time = new FakeTime();
+      try (SafeRetryClient client = client(server, time, store)) {
+        body.run(database, store, server, time, client);
+      }
+    }
+  }
+
   static SafeRetryClient client(MockWebServer server, FakeTime time, JdbcKeyStore store) {
     return SafeRetryClient.builder()
         .baseUrl(server.url("/").toString())
@@ -92,180 +116,160 @@ class OutboxRelayTest {
   @ParameterizedTest
   @EnumSource(Db.class)
   void sendsCommittedIntentsOnceWithTheirStoredKeyAndBytes(Db db) throws Exception {
-    try (TestDatabase database = db.open();
-        JdbcKeyStore store = database.builder().build();
-        MockWebServer server = new MockWebServer()) {
-      server.start(0);
-      FakeTime time = new FakeTime();
-      try (SafeRetryClient client = client(server, time, store)) {
-        enqueue(database, store, client, time, true, 1, 2);
-        enqueue(database, store, client, time, false, 3); // rolled back: never sent
-        List<IntentRecord> recorded = client.pendingIntents();
-        assertThat(recorded)
-            .extracting(IntentRecord::intentId)
-            .containsExactly("order-1", "order-2");
-        List<HeldIntent> none = store.outbox().held();
-        assertThat(none).isEmpty();
+    withRelay(
+        db,
+        (database, store, server, time, client) -> {
+          enqueue(database, store, client, time, true, 1, 2);
+          enqueue(database, store, client, time, false, 3); // rolled back: never sent
+          List<IntentRecord> recorded = client.pendingIntents();
+          assertThat(recorded)
+              .extracting(IntentRecord::intentId)
+              .containsExactly("order-1", "order-2");
+          List<HeldIntent> none = store.outbox().held();
+          assertThat(none).isEmpty();
 
-        server.enqueue(charge());
-        server.enqueue(charge());
-        OutboxRelay relay = relay(store, client, time).build();
-        RelayPass pass = relay.runOnce();
-        assertThat(pass.claimed()).isEqualTo(2);
-        assertThat(pass.succeeded()).isEqualTo(2);
+          server.enqueue(charge());
+          server.enqueue(charge());
+          OutboxRelay relay = relay(store, client, time).build();
+          RelayPass pass = relay.runOnce();
+          assertThat(pass.claimed()).isEqualTo(2);
+          assertThat(pass.succeeded()).isEqualTo(2);
 
-        List<RecordedRequest> wire = drain(server);
-        assertThat(wire).hasSize(2);
-        for (int i = 0; i < 2; i++) {
-          RecordedRequest r = wire.get(i);
-          IntentRecord intent = recorded.get(i);
-          assertThat(r.getHeaders().get("Idempotency-Key")).isEqualTo(intent.key().value());
-          assertThat(r.getHeaders().get("Stripe-Account")).isEqualTo("acct_" + (i + 1));
-          assertThat(r.getHeaders().get("Authorization")).isEqualTo("Bearer " + API_KEY);
-          assertThat(r.getUrl().encodedPath()).isEqualTo("/v1/charges");
-          assertThat(r.getBody().utf8())
-              .isEqualTo(
-                  "{\"amount\":"
-                      + (1000 * (i + 1))
-                      + ",\"currency\":\"eur\",\"description\":\"order "
-                      + (i + 1)
-                      + "\"}");
-          IntentRecord done = store.find(intent.scope(), intent.intentId()).orElseThrow();
-          assertThat(done.state()).isEqualTo(IntentState.SUCCEEDED);
-          assertThat(done.resourceId()).isEqualTo("ch_1");
-          assertThat(done.key()).isEqualTo(intent.key());
-        }
-        assertThat(relay.runOnce().claimed()).isZero();
-        time.advance(Duration.ofHours(1));
-        assertThat(relay.runOnce().claimed()).isZero();
-        assertThat(server.getRequestCount()).isEqualTo(2);
-        assertThat(client.pendingIntents()).isEmpty();
-      }
-    }
+          List<RecordedRequest> wire = drain(server);
+          assertThat(wire).hasSize(2);
+          for (int i = 0; i < 2; i++) {
+            RecordedRequest r = wire.get(i);
+            IntentRecord intent = recorded.get(i);
+            assertThat(r.getHeaders().get("Idempotency-Key")).isEqualTo(intent.key().value());
+            assertThat(r.getHeaders().get("Stripe-Account")).isEqualTo("acct_" + (i + 1));
+            assertThat(r.getHeaders().get("Authorization")).isEqualTo("Bearer " + API_KEY);
+            assertThat(r.getUrl().encodedPath()).isEqualTo("/v1/charges");
+            assertThat(r.getBody().utf8())
+                .isEqualTo(
+                    "{\"amount\":"
+                        + (1000 * (i + 1))
+                        + ",\"currency\":\"eur\",\"description\":\"order "
+                        + (i + 1)
+                        + "\"}");
+            IntentRecord done = store.find(intent.scope(), intent.intentId()).orElseThrow();
+            assertThat(done.state()).isEqualTo(IntentState.SUCCEEDED);
+            assertThat(done.resourceId()).isEqualTo("ch_1");
+            assertThat(done.key()).isEqualTo(intent.key());
+          }
+          assertThat(relay.runOnce().claimed()).isZero();
+          time.advance(Duration.ofHours(1));
+          assertThat(relay.runOnce().claimed()).isZero();
+          assertThat(server.getRequestCount()).isEqualTo(2);
+          assertThat(client.pendingIntents()).isEmpty();
+        });
   }
 
   @ParameterizedTest
   @EnumSource(Db.class)
   void anUnknownOutcomeBacksOffAndTheNextTryReusesTheKey(Db db) throws Exception {
-    try (TestDatabase database = db.open();
-        JdbcKeyStore store = database.builder().build();
-        MockWebServer server = new MockWebServer()) {
-      server.start(0);
-      FakeTime time = new FakeTime();
-      try (SafeRetryClient client = client(server, time, store)) {
-        enqueue(database, store, client, time, true, 1);
-        IntentRecord intent = client.pendingIntents().get(0);
-        for (int i = 0; i < 4; i++) {
-          server.enqueue(status(503));
-        }
-        OutboxRelay relay = relay(store, client, time).build();
-        RelayPass first = relay.runOnce();
-        assertThat(first.retried()).isEqualTo(1);
-        assertThat(server.getRequestCount()).isEqualTo(4); // the client's own retries
-        assertThat(relay.runOnce().claimed()).isZero(); // backing off
+    withRelay(
+        db,
+        (database, store, server, time, client) -> {
+          enqueue(database, store, client, time, true, 1);
+          IntentRecord intent = client.pendingIntents().get(0);
+          for (int i = 0; i < 4; i++) {
+            server.enqueue(status(503));
+          }
+          OutboxRelay relay = relay(store, client, time).build();
+          RelayPass first = relay.runOnce();
+          assertThat(first.retried()).isEqualTo(1);
+          assertThat(server.getRequestCount()).isEqualTo(4); // the client's own retries
+          assertThat(relay.runOnce().claimed()).isZero(); // backing off
 
-        time.advance(Duration.ofSeconds(10));
-        server.enqueue(charge());
-        RelayPass second = relay.runOnce();
-        assertThat(second.succeeded()).isEqualTo(1);
-        List<RecordedRequest> wire = drain(server);
-        assertThat(Answers.keys(wire, "Idempotency-Key"))
-            .hasSize(5)
-            .containsOnly(intent.key().value());
-        assertThat(wire)
-            .extracting(r -> r.getBody().utf8())
-            .containsOnly(wire.get(0).getBody().utf8());
-        assertThat(store.find(intent.scope(), "order-1").orElseThrow().state())
-            .isEqualTo(IntentState.SUCCEEDED);
-      }
-    }
+          time.advance(Duration.ofSeconds(10));
+          server.enqueue(charge());
+          RelayPass second = relay.runOnce();
+          assertThat(second.succeeded()).isEqualTo(1);
+          List<RecordedRequest> wire = drain(server);
+          assertThat(Answers.keys(wire, "Idempotency-Key"))
+              .hasSize(5)
+              .containsOnly(intent.key().value());
+          assertThat(wire)
+              .extracting(r -> r.getBody().utf8())
+              .containsOnly(wire.get(0).getBody().utf8());
+          assertThat(store.find(intent.scope(), "order-1").orElseThrow().state())
+              .isEqualTo(IntentState.SUCCEEDED);
+        });
   }
 
   @ParameterizedTest
   @EnumSource(Db.class)
   void aDefinitiveRejectionIsHeldForAPersonAndNotSentAgain(Db db) throws Exception {
-    try (TestDatabase database = db.open();
-        JdbcKeyStore store = database.builder().build();
-        MockWebServer server = new MockWebServer()) {
-      server.start(0);
-      FakeTime time = new FakeTime();
-      try (SafeRetryClient client = client(server, time, store)) {
-        enqueue(database, store, client, time, true, 1);
-        server.enqueue(status(402));
-        OutboxRelay relay = relay(store, client, time).build();
-        assertThat(relay.runOnce().rejected()).isEqualTo(1);
-        List<HeldIntent> held = store.outbox().held();
-        assertThat(held).hasSize(1);
-        assertThat(held.get(0).reason()).isEqualTo(HoldReason.REJECTED);
-        assertThat(held.get(0).record().state()).isEqualTo(IntentState.FAILED);
-        assertThat(held.get(0).record().status()).isEqualTo(402);
-        assertThat(held.get(0).note()).contains("402");
-        time.advance(Duration.ofHours(1));
-        assertThat(relay.runOnce().claimed()).isZero();
-        assertThat(server.getRequestCount()).isEqualTo(1);
-      }
-    }
+    withRelay(
+        db,
+        (database, store, server, time, client) -> {
+          enqueue(database, store, client, time, true, 1);
+          server.enqueue(status(402));
+          OutboxRelay relay = relay(store, client, time).build();
+          assertThat(relay.runOnce().rejected()).isEqualTo(1);
+          List<HeldIntent> held = store.outbox().held();
+          assertThat(held).hasSize(1);
+          assertThat(held.get(0).reason()).isEqualTo(HoldReason.REJECTED);
+          assertThat(held.get(0).record().state()).isEqualTo(IntentState.FAILED);
+          assertThat(held.get(0).record().status()).isEqualTo(402);
+          assertThat(held.get(0).note()).contains("402");
+          time.advance(Duration.ofHours(1));
+          assertThat(relay.runOnce().claimed()).isZero();
+          assertThat(server.getRequestCount()).isEqualTo(1);
+        });
   }
 
   @ParameterizedTest
   @EnumSource(Db.class)
   void anIntentOlderThanTheMaximumAgeIsHeldExpiredWithoutSending(Db db) throws Exception {
-    try (TestDatabase database = db.open();
-        JdbcKeyStore store = database.builder().build();
-        MockWebServer server = new MockWebServer()) {
-      server.start(0);
-      FakeTime time = new FakeTime();
-      try (SafeRetryClient client = client(server, time, store)) {
-        enqueue(database, store, client, time, true, 1);
-        time.advance(Duration.ofHours(2));
-        OutboxRelay relay = relay(store, client, time).maxAge(Duration.ofHours(1)).build();
-        assertThat(relay.runOnce().expired()).isEqualTo(1);
-        assertThat(store.outbox().held())
-            .singleElement()
-            .satisfies(h -> assertThat(h.reason()).isEqualTo(HoldReason.EXPIRED));
-        assertThat(server.getRequestCount()).isZero();
-      }
-    }
+    withRelay(
+        db,
+        (database, store, server, time, client) -> {
+          enqueue(database, store, client, time, true, 1);
+          time.advance(Duration.ofHours(2));
+          OutboxRelay relay = relay(store, client, time).maxAge(Duration.ofHours(1)).build();
+          assertThat(relay.runOnce().expired()).isEqualTo(1);
+          assertThat(store.outbox().held())
+              .singleElement()
+              .satisfies(h -> assertThat(h.reason()).isEqualTo(HoldReason.EXPIRED));
+          assertThat(server.getRequestCount()).isZero();
+        });
   }
 
   @ParameterizedTest
   @EnumSource(Db.class)
   void heldIntentsAreReconciledWithTheProviderWhenTheOperationHasAReconciler(Db db)
       throws Exception {
-    try (TestDatabase database = db.open();
-        JdbcKeyStore store = database.builder().build();
-        MockWebServer server = new MockWebServer()) {
-      server.start(0);
-      FakeTime time = new FakeTime();
-      try (SafeRetryClient client = client(server, time, store)) {
-        enqueue(database, store, client, time, true, 1, 2);
-        time.advance(Duration.ofHours(2));
-        server.enqueue(
-            Answers.json(200, "{\"data\":[{\"id\":\"ch_found\",\"status\":\"succeeded\"}]}"));
-        server.enqueue(Answers.json(200, "{\"data\":[]}"));
-        OutboxRelay relay =
-            relay(store, client, time)
-                .maxAge(Duration.ofHours(1))
-                .reconciler(
-                    Charges.CREATE,
-                    StripeReconciler.charges("intent_id").withSearchLag(Duration.ZERO, time))
-                .build();
-        RelayPass pass = relay.runOnce();
-        assertThat(pass.expired()).isEqualTo(2);
-        assertThat(pass.reconciled()).isEqualTo(1);
-        assertThat(pass.claimed()).isZero();
-        IntentRecord first = store.find(scope(client), "order-1").orElseThrow();
-        assertThat(first.state()).isEqualTo(IntentState.SUCCEEDED);
-        assertThat(first.resourceId()).isEqualTo("ch_found");
-        assertThat(store.outbox().held())
-            .singleElement()
-            .satisfies(h -> assertThat(h.record().intentId()).isEqualTo("order-2"));
-        List<RecordedRequest> wire = drain(server);
-        assertThat(wire).extracting(RecordedRequest::getMethod).containsExactly("GET", "GET");
-        assertThat(relay.runOnce().reconciled()).isZero(); // not asked again before the backoff
-        assertThat(server.getRequestCount()).isEqualTo(2);
-      }
-    }
+    withRelay(
+        db,
+        (database, store, server, time, client) -> {
+          enqueue(database, store, client, time, true, 1, 2);
+          time.advance(Duration.ofHours(2));
+          server.enqueue(
+              Answers.json(200, "{\"data\":[{\"id\":\"ch_found\",\"status\":\"succeeded\"}]}"));
+          server.enqueue(Answers.json(200, "{\"data\":[]}"));
+          OutboxRelay relay =
+              relay(store, client, time)
+                  .maxAge(Duration.ofHours(1))
+                  .reconciler(
+                      Charges.CREATE,
+                      StripeReconciler.charges("intent_id").withSearchLag(Duration.ZERO, time))
+                  .build();
+          RelayPass pass = relay.runOnce();
+          assertThat(pass.expired()).isEqualTo(2);
+          assertThat(pass.reconciled()).isEqualTo(1);
+          assertThat(pass.claimed()).isZero();
+          IntentRecord first = store.find(scope(client), "order-1").orElseThrow();
+          assertThat(first.state()).isEqualTo(IntentState.SUCCEEDED);
+          assertThat(first.resourceId()).isEqualTo("ch_found");
+          assertThat(store.outbox().held())
+              .singleElement()
+              .satisfies(h -> assertThat(h.record().intentId()).isEqualTo("order-2"));
+          List<RecordedRequest> wire = drain(server);
+          assertThat(wire).extracting(RecordedRequest::getMethod).containsExactly("GET", "GET");
+          assertThat(relay.runOnce().reconciled()).isZero(); // not asked again before the backoff
+          assertThat(server.getRequestCount()).isEqualTo(2);
+        });
   }
 
   private static IntentScope scope(SafeRetryClient client) {
