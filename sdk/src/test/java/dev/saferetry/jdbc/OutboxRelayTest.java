@@ -4,6 +4,7 @@ import static dev.saferetry.Answers.charge;
 import static dev.saferetry.Answers.drain;
 import static dev.saferetry.Answers.status;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.Answers;
 import dev.saferetry.RequestOptions;
@@ -23,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -287,7 +289,8 @@ class OutboxRelayTest {
       c.setAutoCommit(false);
       try (SafeRetryClient client = client(server, time, store)) {
         ChargeCreateParams params = new ChargeCreateParams(1000L, "eur", "order 1", null);
-        org.assertj.core.api.Assertions.assertThatThrownBy(
+        java.util.function.Function<RequestOptions.Builder, ThrowingCallable> enqueue =
+            options ->
                 () ->
                     store
                         .outbox()
@@ -296,28 +299,16 @@ class OutboxRelayTest {
                             client,
                             Charges.CREATE,
                             params,
-                            RequestOptions.builder()
-                                .intentId("order-1")
-                                .apiKey("sk_test_connected_account_key")
-                                .build(),
-                            time.instant()))
+                            options.intentId("order-1").build(),
+                            time.instant());
+        assertThatThrownBy(
+                enqueue.apply(RequestOptions.builder().apiKey("sk_test_connected_account_key")))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("per-call API key")
             .hasMessageNotContaining("sk_test_connected_account_key");
-        org.assertj.core.api.Assertions.assertThatThrownBy(
-                () ->
-                    store
-                        .outbox()
-                        .enqueue(
-                            c,
-                            client,
-                            Charges.CREATE,
-                            params,
-                            RequestOptions.builder()
-                                .intentId("order-1")
-                                .header("Cookie", "session=secret-session-value")
-                                .build(),
-                            time.instant()))
+        assertThatThrownBy(
+                enqueue.apply(
+                    RequestOptions.builder().header("Cookie", "session=secret-session-value")))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageNotContaining("secret-session-value");
         c.rollback();
