@@ -165,7 +165,7 @@ public final class StoredCall {
             .carryingKey(true);
     RequestOptions options =
         RequestOptions.builder().intentId(record.intentId()).idempotencyKey(record.key()).build();
-    Recorder recorder = new Recorder(record);
+    Recorder recorder = new Recorder(record, client.keyStore());
     AtomicReference<RealCall<JsonNode>> call = new AtomicReference<>();
     boolean[] lost = {false};
     SafeRetryListener renewing =
@@ -275,10 +275,21 @@ public final class StoredCall {
    */
   private static final class Recorder implements KeyStore {
     private final IntentRecord record;
+    private final KeyStore store;
     private final AtomicReference<IntentRecord> completion = new AtomicReference<>();
 
-    Recorder(IntentRecord record) {
+    Recorder(IntentRecord record, KeyStore store) {
       this.record = record;
+      this.store = store;
+    }
+
+    /**
+     * The real store's time floor (a database's clock): a relay whose own clock runs behind must
+     * not send an intent the fleet already considers expired with its stale key.
+     */
+    @Override
+    public Instant expiryTime(Instant clock) {
+      return store.expiryTime(clock);
     }
 
     @Override

@@ -86,11 +86,21 @@ class OutboxRelayTest {
         JdbcKeyStore store = database.builder().build();
         MockWebServer server = new MockWebServer()) {
       server.start(0);
-      FakeTime time = new FakeTime();
+      FakeTime time = atDatabaseTime();
       try (SafeRetryClient client = client(server, time, store)) {
         body.run(database, store, server, time, client);
       }
     }
+  }
+
+  /**
+   * Fake time starting at the real time: a pending intent's expiry is judged at the later of the
+   * client's clock and the database's.
+   */
+  static FakeTime atDatabaseTime() {
+    FakeTime time = new FakeTime();
+    time.advance(Duration.between(time.instant(), java.time.Instant.now()));
+    return time;
   }
 
   static SafeRetryClient client(MockWebServer server, FakeTime time, JdbcKeyStore store) {
@@ -240,6 +250,27 @@ class OutboxRelayTest {
 
   @ParameterizedTest
   @EnumSource(Db.class)
+  void aRelayWhoseClockRunsBehindDoesNotSendAnIntentTheDatabasesClockCallsExpired(Db db)
+      throws Exception {
+    withRelay(
+        db,
+        (database, store, server, time, client) -> {
+          // This instance's clock runs 30 h behind the database's; the 24 h retention has
+          // passed by the database's clock, not by the relay's own.
+          time.advance(Duration.ofHours(-30));
+          enqueue(database, store, client, time, true, 1);
+          server.enqueue(charge()); // what a stale re-send would get
+          RelayPass pass = relay(store, client, time).build().runOnce();
+          assertThat(pass.expired()).isEqualTo(1);
+          assertThat(server.getRequestCount()).isZero();
+          assertThat(store.outbox().held())
+              .singleElement()
+              .satisfies(h -> assertThat(h.reason()).isEqualTo(HoldReason.EXPIRED));
+        });
+  }
+
+  @ParameterizedTest
+  @EnumSource(Db.class)
   void heldIntentsAreReconciledWithTheProviderWhenTheOperationHasAReconciler(Db db)
       throws Exception {
     withRelay(
@@ -285,7 +316,7 @@ class OutboxRelayTest {
         MockWebServer server = new MockWebServer();
         Connection c = database.pool().getConnection()) {
       server.start(0);
-      FakeTime time = new FakeTime();
+      FakeTime time = atDatabaseTime();
       c.setAutoCommit(false);
       try (SafeRetryClient client = client(server, time, store)) {
         ChargeCreateParams params = new ChargeCreateParams(1000L, "eur", "order 1", null);
