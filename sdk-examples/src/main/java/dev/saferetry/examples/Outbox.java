@@ -7,6 +7,7 @@ import dev.saferetry.SafeRetryClient;
 import dev.saferetry.event.AttemptStarted;
 import dev.saferetry.event.CallFinished;
 import dev.saferetry.event.SafeRetryListener;
+import dev.saferetry.examples.harness.ChildJava;
 import dev.saferetry.examples.harness.PaymentApi;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
@@ -319,7 +320,7 @@ public final class Outbox {
                 java,
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=error",
                 "-cp",
-                System.getProperty("java.class.path"),
+                ChildJava.classPath(Outbox.class),
                 Outbox.class.getName(),
                 "relay",
                 url,
