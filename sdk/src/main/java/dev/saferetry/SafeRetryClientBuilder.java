@@ -8,12 +8,11 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.idempotency.KeyStore;
-import dev.saferetry.internal.ApiShape;
 import dev.saferetry.internal.ClientConfig;
 import dev.saferetry.internal.ClientCore;
 import dev.saferetry.internal.ClientSettings;
 import dev.saferetry.internal.Redaction;
-import dev.saferetry.internal.ResponseRules;
+import dev.saferetry.internal.ShapeSettings;
 import dev.saferetry.internal.codec.JsonCodec;
 import dev.saferetry.provider.ApiKeyStyle;
 import dev.saferetry.provider.ProviderPreset;
@@ -25,11 +24,7 @@ import dev.saferetry.resilience.Sleeper;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.Executor;
 import java.util.function.DoubleSupplier;
 import okhttp3.HttpUrl;
@@ -71,18 +66,12 @@ public final class SafeRetryClientBuilder {
   private Executor asyncExecutor;
   private int asyncConcurrency = ClientSettings.defaultAsyncConcurrency();
   private String attemptHeader;
-  private BodyCodec bodyCodec;
-  private ApiKeyStyle apiKeyStyle = ApiKeyStyle.bearer();
-  private final Map<String, String> defaultHeaders = new LinkedHashMap<>();
-  private final Set<String> identityHeaders = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
-  private String userAgent = ApiShape.SDK_AGENT;
-  private ResponseRules rules = ResponseRules.COMMON;
-  private int keyMaxLength;
-  private String presetName;
+  private final ShapeSettings shape;
   private final ClientCore parent;
 
   SafeRetryClientBuilder() {
     this.parent = null;
+    this.shape = new ShapeSettings();
   }
 
   SafeRetryClientBuilder(ClientCore parent) {
@@ -109,15 +98,7 @@ public final class SafeRetryClientBuilder {
     asyncExecutor = c.asyncExecutor();
     asyncConcurrency = c.asyncConcurrency();
     attemptHeader = c.attemptHeader();
-    ApiShape shape = c.shape();
-    bodyCodec = shape.codec();
-    apiKeyStyle = shape.apiKeyStyle();
-    defaultHeaders.putAll(shape.defaultHeaders());
-    identityHeaders.addAll(shape.identityHeaders());
-    userAgent = shape.userAgent();
-    rules = shape.rules();
-    keyMaxLength = shape.keyMaxLength();
-    presetName = shape.presetName();
+    shape = new ShapeSettings(c.shape());
   }
 
   /**
@@ -142,14 +123,8 @@ public final class SafeRetryClientBuilder {
   public SafeRetryClientBuilder preset(ProviderPreset preset) {
     Objects.requireNonNull(preset, "preset");
     this.keyPlacement = preset.keyPlacement();
-    this.bodyCodec = preset.bodyCodec();
-    this.apiKeyStyle = preset.apiKeyStyle();
-    this.defaultHeaders.putAll(preset.defaultHeaders());
-    this.identityHeaders.addAll(preset.identityHeaders());
-    this.rules = ResponseRules.of(preset);
-    this.keyMaxLength = preset.keyMaxLength().orElse(0);
+    shape.preset(preset);
     preset.keyRetention().ifPresent(r -> this.intentRetention = r);
-    this.presetName = preset.name();
     return this;
   }
 
@@ -161,7 +136,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder bodyCodec(BodyCodec codec) {
-    this.bodyCodec = Objects.requireNonNull(codec, "bodyCodec");
+    shape.bodyCodec(codec);
     return this;
   }
 
@@ -173,7 +148,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder apiKeyStyle(ApiKeyStyle style) {
-    this.apiKeyStyle = Objects.requireNonNull(style, "apiKeyStyle");
+    shape.apiKeyStyle(style);
     return this;
   }
 
@@ -188,16 +163,7 @@ public final class SafeRetryClientBuilder {
    * @throws IllegalArgumentException for a bad name or value (the message never holds the value)
    */
   public SafeRetryClientBuilder defaultHeader(String name, String value) {
-    Objects.requireNonNull(name, "name");
-    Objects.requireNonNull(value, "value");
-    ClientSettings.headerName("header name", name);
-    ClientSettings.headerValue(name, value);
-    String lower = name.toLowerCase(java.util.Locale.ROOT);
-    if (lower.equals("x-request-id") || lower.equals("user-agent")) {
-      throw new IllegalArgumentException(
-          name + " is set by the SDK; use userAgent() for User-Agent");
-    }
-    defaultHeaders.put(name, value);
+    shape.defaultHeader(name, value);
     return this;
   }
 
@@ -211,8 +177,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder identityHeader(String name) {
-    ClientSettings.headerName("identity header", Objects.requireNonNull(name, "name"));
-    identityHeaders.add(name);
+    shape.identityHeader(name);
     return this;
   }
 
@@ -225,24 +190,8 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder userAgent(String appName, String appVersion) {
-    String app = token("appName", appName);
-    String version = token("appVersion", appVersion);
-    this.userAgent = app + "/" + version + " " + ApiShape.SDK_AGENT;
+    shape.userAgent(appName, appVersion);
     return this;
-  }
-
-  private static String token(String what, String value) {
-    Objects.requireNonNull(value, what);
-    if (value.isEmpty()
-        || !value
-            .chars()
-            .allMatch(
-                c ->
-                    Character.isLetterOrDigit(c) && c < 0x80
-                        || "!#$%&'*+-.^_`|~".indexOf(c) >= 0)) {
-      throw new IllegalArgumentException(what + " must be a non-empty HTTP token");
-    }
-    return value;
   }
 
   /**
@@ -526,6 +475,7 @@ public final class SafeRetryClientBuilder {
     ClientSettings.noteAuthenticator(okHttpClient);
     SecureRandom secure = new SecureRandom();
     ObjectMapper mapper = ClientSettings.lenientMapper(objectMapper);
+    BodyCodec bodyCodec = shape.bodyCodec();
     if (keyPlacement.inBody() && bodyCodec != null && !bodyCodec.canAddTopLevelField()) {
       throw new IllegalArgumentException(
           "keyPlacement puts the key in the body, which bodyCodec cannot do");
@@ -553,15 +503,7 @@ public final class SafeRetryClientBuilder {
             asyncExecutor,
             asyncConcurrency,
             attemptHeader,
-            new ApiShape(
-                bodyCodec == null ? JsonCodec.of(mapper) : bodyCodec,
-                apiKeyStyle,
-                defaultHeaders,
-                identityHeaders,
-                userAgent,
-                rules,
-                keyMaxLength,
-                presetName));
+            shape.build(() -> JsonCodec.of(mapper)));
     return new SafeRetryClient(ClientCore.create(config, parent));
   }
 
