@@ -10,7 +10,10 @@ import dev.saferetry.error.CallFailedException;
 import dev.saferetry.error.FailedReason;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.UnknownReason;
+import dev.saferetry.idempotency.IdempotencyKey;
+import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.payments.Charge;
 import dev.saferetry.payments.ChargeCreateParams;
@@ -156,6 +159,43 @@ class IntentsTest extends BothPaths {
     CallResult<Object> first = call(client, op, a, intent("t-1"));
     CallResult<Object> second = call(client, op, b, intent("t-1"));
     assertThat(second.key()).isEqualTo(first.key());
+  }
+
+  /**
+   * An intent recorded by an earlier version carries its fingerprint form: the first release's hash
+   * of this very request (pinned in FingerprintTest). Re-driving it after the upgrade reuses its
+   * key; a changed request is still refused without a byte sent.
+   */
+  @Test
+  void anIntentRecordedWithAnEarlierVersionsFingerprintStillMatchesAfterTheUpgrade()
+      throws Exception {
+    InMemoryKeyStore store = new InMemoryKeyStore();
+    SafeRetryClient upgraded = builder().keyStore(store).build();
+    IdempotencyKey recorded = IdempotencyKey.random();
+    store.begin(
+        IntentRecord.pending(
+            new IntentScope(IntentScope.DEFAULT_TENANT, "POST /v1/charges"),
+            "o-legacy",
+            recorded,
+            "89e21e4536da58d34ed8fa2fc18d12147a248ba7fceffd632385f50b6ecc0dc2",
+            time.instant(),
+            Duration.ofHours(24)));
+    ChargeCreateParams same = new ChargeCreateParams(500, "usd", "Tee", null);
+    assertThatThrownBy(
+            () ->
+                call(
+                    upgraded,
+                    Charges.CREATE,
+                    new ChargeCreateParams(501, "usd", "Tee", null),
+                    intent("o-legacy")))
+        .isInstanceOfSatisfying(
+            CallFailedException.class,
+            e -> assertThat(e.reason()).isEqualTo(FailedReason.INTENT_MISMATCH));
+    assertThat(server.getRequestCount()).isZero();
+    server.enqueue(charge());
+    CallResult<Charge> redriven = call(upgraded, Charges.CREATE, same, intent("o-legacy"));
+    assertThat(redriven.key()).isEqualTo(recorded);
+    assertThat(Answers.keys(drain(server), "Idempotency-Key")).containsExactly(recorded.value());
   }
 
   @Test

@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BinaryOperator;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -104,7 +105,11 @@ final class Intents {
    * @throws dev.saferetry.idempotency.KeyStoreException if the store cannot record the intent
    */
   Claim claim(
-      String operation, RequestOptions options, IdempotencyKey candidate, String fingerprint) {
+      String operation,
+      RequestOptions options,
+      IdempotencyKey candidate,
+      String fingerprint,
+      Supplier<String> legacyFingerprint) {
     String intentId = options.intentId();
     if (intentId == null) {
       return new Claim(candidate, null, false);
@@ -126,7 +131,8 @@ final class Intents {
               trail,
               null);
     }
-    if (!record.fingerprint().equals(fingerprint)) {
+    if (!record.fingerprint().equals(fingerprint)
+        && !record.fingerprint().equals(legacyFingerprint.get())) {
       throw Errors.factory()
           .failed(
               FailedReason.INTENT_MISMATCH,

@@ -168,7 +168,15 @@ final class RealCall<R> {
     }
     if (op.carriesKey()) {
       try {
-        claim = parts.intents().claim(op.name(), options, request.key(), request.fingerprint());
+        claim =
+            parts
+                .intents()
+                .claim(
+                    op.name(),
+                    options,
+                    request.key(),
+                    request.fingerprint(),
+                    request.legacyFingerprint());
       } catch (SafeRetryException e) {
         return end(e);
       } catch (KeyStoreException e) {

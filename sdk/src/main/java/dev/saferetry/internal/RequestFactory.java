@@ -9,6 +9,7 @@ import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.internal.codec.Fingerprint;
 import dev.saferetry.internal.codec.FormCodec;
+import dev.saferetry.internal.codec.JsonCodec;
 import dev.saferetry.provider.ApiKeyStyle;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,6 +17,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import okhttp3.HttpUrl;
 import okhttp3.Request;
 
@@ -76,13 +78,18 @@ final class RequestFactory {
       }
     }
     String fingerprint = null;
+    Supplier<String> legacy = null;
     EncodedBody encoded = null;
     if (op.carriesKey() && options.intentId() != null) {
-      BodyCodec canonical = codec;
-      if (body != null && !placement.inBody() && codec instanceof FormCodec) {
-        // The form codec's canonical form is its encoding: encode once, for both.
-        encoded = codec.encode(body);
-        canonical = new Encoded(encoded.contentType(), encoded.bytes());
+      byte[] canonical = null;
+      if (body != null) {
+        if (!placement.inBody() && (codec instanceof JsonCodec || codec instanceof FormCodec)) {
+          // The built-in codecs' encoding is canonical: encode once, for the wire and identity.
+          encoded = codec.encode(body);
+          canonical = encoded.bytes();
+        } else {
+          canonical = codec.canonical(body);
+        }
       }
       HttpUrl base =
           link != null
@@ -91,32 +98,31 @@ final class RequestFactory {
       String path =
           base.encodedPath() + (base.encodedQuery() == null ? "" : "?" + base.encodedQuery());
       QueryParams query = link != null ? linkQuery(link) : options.query();
+      Map<String, String> identity = identityValues(op, options);
       fingerprint =
           Fingerprint.sha256Hex(
               Fingerprint.input(
-                  op.method(), path, query, identityValues(op, options), canonical, body));
+                  op.method(), path, query, identity, codec.contentType(), canonical));
+      legacy =
+          () ->
+              Fingerprint.sha256Hex(
+                  Fingerprint.legacyInput(op.method(), path, query, identity, codec, body));
     }
-    return build(op, url, body, options, key, fingerprint, encoded);
-  }
-
-  /** A body already encoded, as the fingerprint reads it. */
-  private record Encoded(String contentType, byte[] bytes) implements BodyCodec {
-    @Override
-    public EncodedBody encode(Object value) {
-      return EncodedBody.of(bytes, contentType);
-    }
-
-    @Override
-    public byte[] canonical(Object value) {
-      return bytes;
-    }
+    return build(op, url, body, options, key, fingerprint, legacy, encoded);
   }
 
   /** Returns the same request with another key: the one its intent was recorded with. */
   PreparedRequest withKey(
       PreparedRequest prepared, Object body, RequestOptions options, IdempotencyKey key) {
     return build(
-        prepared.operation(), prepared.url(), body, options, key, prepared.fingerprint(), null);
+        prepared.operation(),
+        prepared.url(),
+        body,
+        options,
+        key,
+        prepared.fingerprint(),
+        prepared.legacyFingerprint(),
+        null);
   }
 
   private BodyCodec codec(Operation<?, ?> op) {
@@ -130,6 +136,7 @@ final class RequestFactory {
       RequestOptions options,
       IdempotencyKey key,
       String fingerprint,
+      Supplier<String> legacyFingerprint,
       EncodedBody preEncoded) {
     Request.Builder headers =
         new Request.Builder()
@@ -159,7 +166,16 @@ final class RequestFactory {
       r = r.withSecret(options.apiKey());
     }
     return new PreparedRequest(
-        op, url, options.intentId(), key, fingerprint, encoded, headers, r, attemptHeader);
+        op,
+        url,
+        options.intentId(),
+        key,
+        fingerprint,
+        legacyFingerprint,
+        encoded,
+        headers,
+        r,
+        attemptHeader);
   }
 
   /** The values of the headers that belong to the intent's identity, as they will be sent. */

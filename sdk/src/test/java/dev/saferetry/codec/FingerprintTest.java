@@ -16,37 +16,102 @@ class FingerprintTest {
   private static final BodyCodec FORM = BodyCodec.form();
   private static final QueryParams NONE = QueryParams.empty();
 
+  /** The current fingerprint, the body as the client gives it: the codec's canonical bytes. */
   static String fp(String path, QueryParams q, Map<String, String> headers, BodyCodec c, Object b) {
-    return Fingerprint.sha256Hex(Fingerprint.input("POST", path, q, headers, c, b));
+    return Fingerprint.sha256Hex(
+        Fingerprint.input(
+            "POST", path, q, headers, c.contentType(), b == null ? null : c.canonical(b)));
+  }
+
+  static String legacy(
+      String path, QueryParams q, Map<String, String> headers, BodyCodec c, Object b) {
+    return Fingerprint.sha256Hex(Fingerprint.legacyInput("POST", path, q, headers, c, b));
   }
 
   /** Hashes the first release recorded for these requests: intents recorded then must match. */
   @Test
-  void aPlainJsonRequestKeepsTheFingerprintEarlierVersionsRecorded() {
+  void theLegacyFingerprintOfAPlainJsonRequestIsWhatEarlierVersionsRecorded() {
     ChargeCreateParams body = new ChargeCreateParams(500, "usd", "Tee", null);
-    assertThat(fp("/v1/charges", NONE, Map.of(), JSON, body))
+    assertThat(legacy("/v1/charges", NONE, Map.of(), JSON, body))
         .isEqualTo("89e21e4536da58d34ed8fa2fc18d12147a248ba7fceffd632385f50b6ecc0dc2");
-    assertThat(fp("/v1/charges", NONE, Map.of(), JSON, null))
+    assertThat(legacy("/v1/charges", NONE, Map.of(), JSON, null))
         .isEqualTo("15eb4d5b24061605141fcc49d7a65e9da40444d4afe59f0ee6319020dea5b5c8");
     Map<String, Object> nested = new LinkedHashMap<>();
     nested.put("z", Map.of("b", 1, "a", 2.5));
     nested.put("a", new int[] {3, 1});
-    assertThat(fp("/p", NONE, Map.of(), JSON, nested))
+    assertThat(legacy("/p", NONE, Map.of(), JSON, nested))
         .isEqualTo("dd6ec8bd5221519993cfa96df43f13eb35d17b0fececa02ecde37c0c4a7be391");
   }
 
   @Test
   void theLegacyInputIsMethodPathAndCanonicalJson() {
     byte[] input =
-        Fingerprint.input("POST", "/v1/charges", NONE, Map.of(), JSON, Map.of("b", 1, "a", 2));
+        Fingerprint.legacyInput(
+            "POST", "/v1/charges", NONE, Map.of(), JSON, Map.of("b", 1, "a", 2));
     assertThat(new String(input, StandardCharsets.UTF_8))
         .isEqualTo("POST /v1/charges\n{\"a\":2,\"b\":1}");
   }
 
   @Test
-  void theVersionedInputLengthPrefixesEveryField() {
+  void theCurrentInputLengthPrefixesEveryFieldAndTellsNoBodyFromAnEmptyOne() {
     byte[] input =
         Fingerprint.input(
+            "POST",
+            "/v1/charges",
+            QueryParams.of("expand[]", "customer"),
+            Map.of("Stripe-Account", " acct_1 "),
+            JSON.contentType(),
+            JSON.canonical(Map.of("b", 1, "a", 2)));
+    assertThat(new String(input, StandardCharsets.UTF_8))
+        .isEqualTo(
+            "saferetry-fingerprint/3\n4:POST\n11:/v1/charges\n17:expand[]=customer\n1:1\n"
+                + "14:stripe-account\n6:acct_1\n"
+                + "31:application/json; charset=utf-8\n13:{\"a\":2,\"b\":1}\n");
+    String none =
+        new String(
+            Fingerprint.input("POST", "/x", NONE, Map.of(), FORM.contentType(), null),
+            StandardCharsets.UTF_8);
+    String empty =
+        new String(
+            Fingerprint.input("POST", "/x", NONE, Map.of(), FORM.contentType(), new byte[0]),
+            StandardCharsets.UTF_8);
+    assertThat(none).endsWith("\n-\n");
+    assertThat(empty).endsWith("\n0:\n");
+  }
+
+  record Declared(int zeta, String alpha, Map<String, Object> meta) {}
+
+  record Reordered(Map<String, Object> meta, String alpha, int zeta) {}
+
+  @Test
+  void theOrderAClassDeclaresItsFieldsInAndMapOrderDoNotChangeTheFingerprint() {
+    Map<String, Object> ab = new LinkedHashMap<>();
+    ab.put("a", 1);
+    ab.put("b", Map.of("y", 1, "x", 2));
+    Map<String, Object> ba = new LinkedHashMap<>();
+    ba.put("b", Map.of("x", 2, "y", 1));
+    ba.put("a", 1);
+    assertThat(fp("/x", NONE, Map.of(), JSON, new Declared(5, "q", ab)))
+        .isEqualTo(fp("/x", NONE, Map.of(), JSON, new Reordered(ba, "q", 5)));
+    assertThat(new String(JSON.canonical(new Reordered(ba, "q", 5)), StandardCharsets.UTF_8))
+        .isEqualTo("{\"alpha\":\"q\",\"meta\":{\"a\":1,\"b\":{\"x\":2,\"y\":1}},\"zeta\":5}");
+    assertThat(fp("/x", NONE, Map.of(), JSON, new Declared(6, "q", ab)))
+        .isNotEqualTo(fp("/x", NONE, Map.of(), JSON, new Declared(5, "q", ab)));
+  }
+
+  @Test
+  void noFormOfFingerprintEqualsAnother() {
+    ChargeCreateParams body = new ChargeCreateParams(500, "usd", "Tee", null);
+    assertThat(fp("/v1/charges", NONE, Map.of(), JSON, body))
+        .isNotEqualTo(legacy("/v1/charges", NONE, Map.of(), JSON, body));
+    assertThat(fp("/v1/charges", NONE, Map.of(), FORM, body))
+        .isNotEqualTo(legacy("/v1/charges", NONE, Map.of(), FORM, body));
+  }
+
+  @Test
+  void theVersion2InputLengthPrefixesEveryField() {
+    byte[] input =
+        Fingerprint.legacyInput(
             "POST",
             "/v1/charges",
             QueryParams.of("expand[]", "customer"),

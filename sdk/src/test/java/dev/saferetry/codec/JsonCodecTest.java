@@ -84,13 +84,34 @@ class JsonCodecTest {
   }
 
   @Test
-  void canonicalBytesSortKeysAtEveryLevelAndStandForNoBodyAsAnEmptyObject() {
+  void canonicalBytesAreTheEncodingWithKeysSortedAtEveryLevel() {
     Map<String, Object> a = new LinkedHashMap<>();
     a.put("b", Map.of("y", 1, "x", 2));
     a.put("a", 1);
     assertThat(new String(JSON.canonical(a), StandardCharsets.UTF_8))
         .isEqualTo("{\"a\":1,\"b\":{\"x\":2,\"y\":1}}");
-    assertThat(new String(JSON.canonical(null), StandardCharsets.UTF_8)).isEqualTo("{}");
+    assertThat(JSON.canonical(a)).isEqualTo(JSON.encode(a).bytes());
+    assertThat(JSON.canonical(null)).isEmpty();
+  }
+
+  @Test
+  void theLegacyCanonicalFormStandsForNoBodyAsAnEmptyObject() {
+    JsonCodec codec = JsonCodec.defaults();
+    Map<String, Object> a = new LinkedHashMap<>();
+    a.put("b", Map.of("y", new java.math.BigDecimal("1.50"), "x", 2));
+    a.put("a", 1);
+    assertThat(new String(codec.legacyCanonical(a), StandardCharsets.UTF_8))
+        .isEqualTo("{\"a\":1,\"b\":{\"x\":2,\"y\":1.5}}");
+    assertThat(new String(codec.legacyCanonical(null), StandardCharsets.UTF_8)).isEqualTo("{}");
+  }
+
+  @Test
+  void aTreeBodyIsWrittenWithItsKeysSorted() throws Exception {
+    Object tree =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .readTree("{\"b\":1,\"a\":{\"d\":1,\"c\":2}}");
+    assertThat(new String(JSON.encode(tree).bytes(), StandardCharsets.UTF_8))
+        .isEqualTo("{\"a\":{\"c\":2,\"d\":1},\"b\":1}");
   }
 
   @Test

@@ -125,8 +125,8 @@ class ProviderPresetTest {
     String first = attemptBody(square, payment);
     assertThat(first)
         .isEqualTo(
-            "{\"source_id\":\"cnon:card-nonce-ok\",\"amount_money\":{\"amount\":100,\"currency\":"
-                + "\"USD\"},\"idempotency_key\":\"9f0d5a4e-0d2b-4a86-b7b0-9ad4f3e1c2aa\"}");
+            "{\"amount_money\":{\"amount\":100,\"currency\":\"USD\"},\"source_id\":"
+                + "\"cnon:card-nonce-ok\",\"idempotency_key\":\"9f0d5a4e-0d2b-4a86-b7b0-9ad4f3e1c2aa\"}");
     assertThat(attemptBody(square, payment)).isEqualTo(first);
     assertThat(square.versionHeader()).contains("Square-Version");
     String reused =

@@ -17,18 +17,27 @@ import java.util.TreeMap;
 /**
  * The identity of a request, as an intent records it: what must be equal for a later call to be the
  * same intent. Method, encoded path, query (names sorted, the order of a name's values kept),
- * identity headers (names lower-cased and sorted, values trimmed), content type and the codec's
- * canonical body.
+ * identity headers (names lower-cased and sorted, values trimmed), content type and the body's
+ * canonical bytes.
  *
- * <p>A JSON request with no query and no identity headers keeps the exact input earlier versions
- * hashed ({@code "POST /v1/charges\n"} then the canonical JSON), so intents recorded before still
- * match after an upgrade. Every other request uses a versioned input whose fields are each prefixed
- * by their length: two different requests can never produce the same input, and neither form can be
- * mistaken for the other (the legacy form starts with an HTTP method).
+ * <p>{@link #input} is the current form (version 3): its body is the bytes the built-in codecs send
+ * (the JSON codec writes object keys sorted at every level, so they are already canonical), so a
+ * call encodes its body once for both the wire and its identity. Every field is prefixed by its
+ * length, so two different requests never produce the same input.
+ *
+ * <p>{@link #legacyInput} is what versions before it recorded: for a JSON request with no query and
+ * no identity headers, {@code "POST /v1/charges\n"} then the JSON re-read as a tree and written
+ * sorted; for every other request the length-prefixed version 2. An intent whose recorded
+ * fingerprint differs from a call's current one is compared with the call's legacy fingerprint
+ * before it is called a mismatch, so intents recorded before an upgrade still match after it. No
+ * two forms can be mistaken for each other: the legacy form starts with an HTTP method, the others
+ * with their version line.
  */
 public final class Fingerprint {
   private static final byte[] VERSION_2 =
       "saferetry-fingerprint/2\n".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] VERSION_3 =
+      "saferetry-fingerprint/3\n".getBytes(StandardCharsets.UTF_8);
 
   private static final HexFormat HEX = HexFormat.of();
   private static final MessageDigest SHA256 = sha256();
@@ -55,10 +64,11 @@ public final class Fingerprint {
   }
 
   /**
-   * Returns the bytes that identify the request.
+   * Returns the bytes that identify the request (version 3).
    *
    * @param encodedPath the path as sent, e.g. {@code /v1/charges/ch_1}
-   * @param body the body value, or null for none
+   * @param contentType the body codec's content type
+   * @param body the body's canonical bytes, or null for no body
    * @throws IllegalArgumentException if two identity header names differ only in case
    */
   public static byte[] input(
@@ -66,9 +76,37 @@ public final class Fingerprint {
       String encodedPath,
       QueryParams query,
       Map<String, String> identityHeaders,
+      String contentType,
+      byte[] body) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(160 + (body == null ? 0 : body.length));
+    out.writeBytes(VERSION_3);
+    head(out, method, encodedPath, query, identityHeaders);
+    field(out, contentType);
+    if (body == null) {
+      out.write('-'); // never a length: no body is not an empty body
+      out.write('\n');
+    } else {
+      field(out, body);
+    }
+    return out.toByteArray();
+  }
+
+  /**
+   * Returns the bytes earlier versions hashed for the request: see the class comment.
+   *
+   * @param encodedPath the path as sent, e.g. {@code /v1/charges/ch_1}
+   * @param body the body value, or null for none
+   * @throws IllegalArgumentException if two identity header names differ only in case
+   */
+  public static byte[] legacyInput(
+      String method,
+      String encodedPath,
+      QueryParams query,
+      Map<String, String> identityHeaders,
       BodyCodec codec,
       Object body) {
-    byte[] canonicalBody = codec.canonical(body);
+    byte[] canonicalBody =
+        codec instanceof JsonCodec json ? json.legacyCanonical(body) : codec.canonical(body);
     ByteArrayOutputStream out = new ByteArrayOutputStream(128 + canonicalBody.length);
     if (query.isEmpty() && identityHeaders.isEmpty() && codec instanceof JsonCodec) {
       out.writeBytes((method + ' ' + encodedPath + '\n').getBytes(StandardCharsets.UTF_8));
@@ -76,6 +114,18 @@ public final class Fingerprint {
       return out.toByteArray();
     }
     out.writeBytes(VERSION_2);
+    head(out, method, encodedPath, query, identityHeaders);
+    field(out, codec.contentType());
+    field(out, canonicalBody);
+    return out.toByteArray();
+  }
+
+  private static void head(
+      ByteArrayOutputStream out,
+      String method,
+      String encodedPath,
+      QueryParams query,
+      Map<String, String> identityHeaders) {
     field(out, method);
     field(out, encodedPath);
     field(out, query.isEmpty() ? "" : sorted(query).encode());
@@ -86,9 +136,6 @@ public final class Fingerprint {
           field(out, name);
           field(out, value);
         });
-    field(out, codec.contentType());
-    field(out, canonicalBody);
-    return out.toByteArray();
   }
 
   private static QueryParams sorted(QueryParams query) {

@@ -2,6 +2,7 @@ package dev.saferetry.internal.codec;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
@@ -11,21 +12,32 @@ import dev.saferetry.codec.EncodedBody;
 import java.util.Objects;
 
 /**
- * JSON bodies through Jackson. Map entries are written in key order, so a value has the same bytes
- * in every process ({@code Map.of} iterates in a different order in every JVM). Jackson writes a
- * lone surrogate as a {@code \}{@code uD83D} escape instead of failing; the output is checked, so
- * such text is refused rather than sent as something the server decodes differently.
+ * JSON bodies through Jackson. Object keys are written sorted at every level — map entries by key,
+ * a class's properties alphabetically (unless it fixes an order with {@code @JsonPropertyOrder}),
+ * tree nodes by name — so a value has the same bytes in every process ({@code Map.of} iterates in a
+ * different order in every JVM) and whatever order a class declares its fields in; those bytes are
+ * also its canonical form. Jackson writes a lone surrogate as a {@code \}{@code uD83D} escape
+ * instead of failing; the output is checked, so such text is refused rather than sent as something
+ * the server decodes differently.
  */
 public final class JsonCodec implements BodyCodec {
   public static final String CONTENT_TYPE = "application/json; charset=utf-8";
   private static final JsonCodec DEFAULTS = new JsonCodec(new ObjectMapper());
 
   private final ObjectMapper mapper;
-  private final ObjectMapper sorted;
+
+  /** As {@link #mapper}, but writes a tree's fields in their order: an added field stays last. */
+  private final ObjectMapper treeInOrder;
 
   private JsonCodec(ObjectMapper mapper) {
-    this.mapper = mapper.copy().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
-    this.sorted = this.mapper.copy().configure(JsonNodeFeature.WRITE_PROPERTIES_SORTED, true);
+    ObjectMapper m = mapper.copy().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+    m.configure(JsonNodeFeature.WRITE_PROPERTIES_SORTED, true);
+    m.setConfig(
+        m.getSerializationConfig()
+            .with(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+            .without(MapperFeature.SORT_CREATOR_PROPERTIES_FIRST));
+    this.mapper = m;
+    this.treeInOrder = m.copy().configure(JsonNodeFeature.WRITE_PROPERTIES_SORTED, false);
   }
 
   /** Returns the codec with a default mapper. */
@@ -59,7 +71,7 @@ public final class JsonCodec implements BodyCodec {
     ObjectNode object = objectTree(value);
     requireFieldFree(object, fieldName, fieldValue);
     object.put(fieldName, fieldValue);
-    return EncodedBody.of(write(mapper, object), CONTENT_TYPE);
+    return EncodedBody.of(write(treeInOrder, object), CONTENT_TYPE);
   }
 
   @Override
@@ -67,14 +79,19 @@ public final class JsonCodec implements BodyCodec {
     return true;
   }
 
-  /**
-   * Returns the body with object keys sorted and no whitespace; {@code {}} for no body, the bytes
-   * earlier versions fingerprinted for a call without one.
-   */
+  /** Returns the encoding: object keys are sorted at every level. Empty for no body. */
   @Override
   public byte[] canonical(Object value) {
+    return value == null ? new byte[0] : write(mapper, value);
+  }
+
+  /**
+   * Returns the canonical bytes earlier versions fingerprinted: the value re-read as a tree and
+   * written with keys sorted (numbers as the tree holds them); {@code {}} for no body.
+   */
+  public byte[] legacyCanonical(Object value) {
     JsonNode tree = value == null ? mapper.createObjectNode() : tree(value);
-    return write(sorted, tree);
+    return write(mapper, tree);
   }
 
   /** Returns the value as a tree, as it will be written. */
