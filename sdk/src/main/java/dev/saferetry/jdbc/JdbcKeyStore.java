@@ -159,7 +159,12 @@ public final class JdbcKeyStore implements KeyStore {
     return db.isAfter(clock) ? db : clock;
   }
 
-  private Instant databaseClock(Connection c) throws SQLException {
+  /**
+   * Reads the database's clock on {@code c}: inside a transaction, the time that transaction judges
+   * by (PostgreSQL: the wall clock at the read; MariaDB: the statement's time; H2: the
+   * transaction's start). Every lease decision of the {@link JdbcOutbox} is made at this time.
+   */
+  Instant databaseClock(Connection c) throws SQLException {
     try (Statement s = c.createStatement();
         ResultSet rs = s.executeQuery(jdbc.dialect().clockQuery())) {
       if (!rs.next()) {

@@ -28,23 +28,32 @@ import java.util.Optional;
  * <p><b>Rules.</b>
  *
  * <ul>
- *   <li>{@link #claim} takes due intents no one holds a live lease on ({@code FOR UPDATE SKIP
- *       LOCKED}: concurrent relays take different intents and never wait for each other), grants a
- *       lease until {@code now + leaseFor}, and counts the attempt. An intent whose lease expired
- *       (its owner died or stalled) is due again and is taken over by the next claim.
+ *   <li>{@link #claim(String, Duration, int)} takes due intents no one holds a live lease on
+ *       ({@code FOR UPDATE SKIP LOCKED}: concurrent relays take different intents and never wait
+ *       for each other), grants a lease until the database's time plus {@code leaseFor}, and counts
+ *       the attempt. An intent whose lease expired by the database's clock (its owner died or
+ *       stalled) is due again and is taken over by the next claim.
  *   <li>Every change on behalf of a lease is <b>fenced</b>: it applies only if the intent still has
  *       the lease's token (see {@link Lease}), and returns {@code false} otherwise. A completion
  *       from an owner that lost its lease is refused, so it never overwrites a newer result.
  *       Sending twice under two leases is possible and harmless (same key: the provider replays);
  *       sending with a second key is not possible.
- *   <li>An intent past its record's expiry is never claimed, and {@link #holdOverdue} holds it (or
- *       one older than the relay's maximum age) for a person; so does a definitive rejection
- *       recorded by {@link #complete}. {@link #held} lists them.
+ *   <li>An intent past its record's expiry is never claimed, and {@link #holdOverdue(Duration)}
+ *       holds it (or one older than the relay's maximum age) for a person; so does a definitive
+ *       rejection recorded by {@link #complete}. {@link #held} lists them.
  * </ul>
  *
- * <p>Times are passed in by the caller (the relay's clock). Clocks of relay instances that disagree
- * by more than a lease can cause an early takeover — a harmless resend with the same key — but
- * never a lost or overwritten outcome, which fencing prevents.
+ * <p><b>Time.</b> Leases, due times and ages are judged by one clock that every instance reads
+ * alike: the database's. The forms without a time ({@link #claim(String, Duration, int)}, {@link
+ * #renew(Lease, Duration)}, {@link #retryAfter}, {@link #holdOverdue(Duration)}) read it in the
+ * same transaction as their change, so instances whose own clocks disagree by any amount still
+ * agree on which lease is live and which intent is due: a relay whose clock runs ahead does not
+ * take a live lease over early, and one whose clock runs behind neither holds leases longer nor
+ * judges due intents late. {@link OutboxRelay} uses only these. The forms taking an instant judge
+ * at the caller's time instead (tools, tests); every instance working one table must then share
+ * that clock, or an early takeover (a concurrent send with the same key, which fencing keeps from
+ * overwriting an outcome) becomes possible. The times an intent carries from its enqueuer — its
+ * creation, its key's expiry and its first due time — are written at the enqueuer's clock.
  *
  * <p>This class is thread-safe.
  */
@@ -124,7 +133,35 @@ public final class JdbcOutbox {
   }
 
   /**
-   * Claims up to {@code limit} intents due at {@code now}, oldest due first, for {@code owner}.
+   * Claims up to {@code limit} intents due by the database's clock, oldest due first, for {@code
+   * owner}: the clock is read in the claim's transaction, and it is also the time the lease runs
+   * from. An intent whose lease expired by that clock is taken over.
+   *
+   * @param owner who claims (an instance name, for people reading the table), 1..128 characters
+   * @param leaseFor how long the lease lasts: longer than a send with all its retries takes
+   * @param limit the limit
+   * @return the claimed intents, each with its lease (ending at the database's time plus {@code
+   *     leaseFor}); empty when none is due
+   * @throws IllegalArgumentException for a blank owner, a non-positive lease or limit
+   * @throws dev.saferetry.idempotency.KeyStoreException if the database failed
+   */
+  public List<LeasedIntent> claim(String owner, Duration leaseFor, int limit) {
+    checkClaim(owner, limit);
+    checkLease(leaseFor);
+    return store
+        .open()
+        .transaction(
+            "claim",
+            c -> {
+              Instant now = store.databaseClock(c);
+              return relay.claim(c, owner, now, now.plus(leaseFor), limit);
+            });
+  }
+
+  /**
+   * Claims up to {@code limit} intents due at {@code now}, a time the caller supplies (see the
+   * class comment: every claimer of the table must then share that clock), oldest due first, for
+   * {@code owner}.
    *
    * @param now the time the claim is made at
    * @param limit the limit
@@ -134,19 +171,38 @@ public final class JdbcOutbox {
    * @throws IllegalArgumentException for a blank owner, a non-positive lease or limit
    */
   public List<LeasedIntent> claim(String owner, Instant now, Duration leaseFor, int limit) {
-    Objects.requireNonNull(owner, "owner");
-    if (owner.isBlank() || owner.length() > 128) {
-      throw new IllegalArgumentException("owner must be 1..128 characters");
-    }
-    if (limit < 1) {
-      throw new IllegalArgumentException("limit must be positive");
-    }
+    checkClaim(owner, limit);
     Instant leaseEnd = leaseEnd(now, leaseFor);
     return store.open().transaction("claim", c -> relay.claim(c, owner, now, leaseEnd, limit));
   }
 
   /**
-   * Extends a lease to {@code now + leaseFor} if it is still current.
+   * Extends a lease, if it is still current, to the database's time plus {@code leaseFor}; the
+   * clock is read in the renewal's transaction.
+   *
+   * @param lease the lease
+   * @param leaseFor how long the lease lasts from the database's time
+   * @return the extended lease, or empty if the lease was lost
+   * @throws IllegalArgumentException for a non-positive lease
+   * @throws dev.saferetry.idempotency.KeyStoreException if the database failed
+   */
+  public Optional<Lease> renew(Lease lease, Duration leaseFor) {
+    Objects.requireNonNull(lease, "lease");
+    checkLease(leaseFor);
+    Instant end =
+        store
+            .open()
+            .transaction(
+                "renew",
+                c -> {
+                  Instant e = store.databaseClock(c).plus(leaseFor);
+                  return relay.renew(c, lease, e) ? e : null;
+                });
+    return Optional.ofNullable(end).map(e -> renewed(lease, e));
+  }
+
+  /**
+   * Extends a lease to {@code now + leaseFor}, a time the caller supplies, if it is still current.
    *
    * @param lease the lease
    * @param now the time the lease is renewed at
@@ -156,11 +212,12 @@ public final class JdbcOutbox {
   public Optional<Lease> renew(Lease lease, Instant now, Duration leaseFor) {
     Instant end = leaseEnd(now, leaseFor);
     boolean renewed = store.open().autoCommit("renew", c -> relay.renew(c, lease, end));
-    return renewed
-        ? Optional.of(
-            new Lease(
-                lease.scope(), lease.intentId(), lease.key(), lease.owner(), lease.token(), end))
-        : Optional.empty();
+    return renewed ? Optional.of(renewed(lease, end)) : Optional.empty();
+  }
+
+  private static Lease renewed(Lease lease, Instant end) {
+    return new Lease(
+        lease.scope(), lease.intentId(), lease.key(), lease.owner(), lease.token(), end);
   }
 
   /**
@@ -186,7 +243,31 @@ public final class JdbcOutbox {
   }
 
   /**
-   * Ends the lease without an outcome and makes the intent due again at {@code next} (backoff).
+   * Ends the lease without an outcome and makes the intent due again {@code delay} after the
+   * database's time (backoff); the clock is read in the same transaction.
+   *
+   * @param lease the lease
+   * @param delay how long after the database's time the intent is due again; zero or more
+   * @param note the note
+   * @return whether it was rescheduled; {@code false} when the lease was lost
+   * @throws IllegalArgumentException for a negative delay
+   * @throws dev.saferetry.idempotency.KeyStoreException if the database failed
+   */
+  public boolean retryAfter(Lease lease, Duration delay, String note) {
+    Objects.requireNonNull(lease, "lease");
+    Objects.requireNonNull(delay, "delay");
+    if (delay.isNegative()) {
+      throw new IllegalArgumentException("delay must not be negative");
+    }
+    return store
+        .open()
+        .transaction(
+            "retryAfter", c -> relay.retryAt(c, lease, store.databaseClock(c).plus(delay), note));
+  }
+
+  /**
+   * Ends the lease without an outcome and makes the intent due again at {@code next}, a time the
+   * caller supplies (backoff).
    *
    * @param lease the lease
    * @param next when the intent is due again
@@ -213,17 +294,37 @@ public final class JdbcOutbox {
 
   /**
    * Holds as {@link HoldReason#EXPIRED} every queued intent, with no live lease, that is past its
-   * record's expiry at {@code now} or older than {@code maxAge}. Safe to run from every instance.
+   * record's expiry or older than {@code maxAge}, both judged at the database's time (read in the
+   * same transaction). Safe to run from every instance.
+   *
+   * @param maxAge the max age
+   * @return how many intents were held
+   * @throws IllegalArgumentException for a non-positive age
+   * @throws dev.saferetry.idempotency.KeyStoreException if the database failed
+   */
+  public int holdOverdue(Duration maxAge) {
+    checkMaxAge(maxAge);
+    return store
+        .open()
+        .transaction(
+            "holdOverdue",
+            c -> {
+              Instant now = store.databaseClock(c);
+              return relay.holdOverdue(c, now, now.minus(maxAge));
+            });
+  }
+
+  /**
+   * Holds as {@link HoldReason#EXPIRED} every queued intent, with no live lease, that is past its
+   * record's expiry at {@code now}, a time the caller supplies, or older than {@code maxAge}.
    *
    * @param now the time to judge the age at
    * @param maxAge the max age
    * @return how many intents were held
    */
   public int holdOverdue(Instant now, Duration maxAge) {
-    Objects.requireNonNull(maxAge, "maxAge");
-    if (maxAge.isNegative() || maxAge.isZero()) {
-      throw new IllegalArgumentException("maxAge must be positive");
-    }
+    Objects.requireNonNull(now, "now");
+    checkMaxAge(maxAge);
     Instant oldest = now.minus(maxAge);
     return store.open().autoCommit("holdOverdue", c -> relay.holdOverdue(c, now, oldest));
   }
@@ -239,10 +340,31 @@ public final class JdbcOutbox {
 
   private static Instant leaseEnd(Instant now, Duration leaseFor) {
     Objects.requireNonNull(now, "now");
+    checkLease(leaseFor);
+    return now.plus(leaseFor);
+  }
+
+  private static void checkLease(Duration leaseFor) {
     Objects.requireNonNull(leaseFor, "leaseFor");
     if (leaseFor.isNegative() || leaseFor.isZero()) {
       throw new IllegalArgumentException("leaseFor must be positive");
     }
-    return now.plus(leaseFor);
+  }
+
+  private static void checkClaim(String owner, int limit) {
+    Objects.requireNonNull(owner, "owner");
+    if (owner.isBlank() || owner.length() > 128) {
+      throw new IllegalArgumentException("owner must be 1..128 characters");
+    }
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be positive");
+    }
+  }
+
+  private static void checkMaxAge(Duration maxAge) {
+    Objects.requireNonNull(maxAge, "maxAge");
+    if (maxAge.isNegative() || maxAge.isZero()) {
+      throw new IllegalArgumentException("maxAge must be positive");
+    }
   }
 }

@@ -15,6 +15,11 @@ import java.util.Objects;
  * a reschedule, a hold). A call with a lease whose token no longer matches is refused, so an owner
  * that was paused past its lease cannot overwrite what the new owner recorded.
  *
+ * <p>{@code expiresAt} is on the clock the lease was granted by: the database's for {@link
+ * OutboxRelay} and the forms of {@link JdbcOutbox} that take no time. Compare it with that clock
+ * only; an instance measures how much of its lease is left by the time elapsed since it was granted
+ * (see {@link OutboxRelay}).
+ *
  * <p>Instances are immutable and thread-safe.
  *
  * @param scope the intent's scope
@@ -22,7 +27,7 @@ import java.util.Objects;
  * @param key the intent's key (a lease never applies to a later intent with the same id)
  * @param owner who holds the lease, as given to {@link JdbcOutbox#claim}
  * @param token the fencing token the stored intent had when this lease was granted
- * @param expiresAt when another owner may take the intent over
+ * @param expiresAt when another owner may take the intent over, by the clock that granted it
  */
 public record Lease(
     IntentScope scope,
@@ -40,7 +45,7 @@ public record Lease(
    * @param key the intent's key (a lease never applies to a later intent with the same id)
    * @param owner who holds the lease, as given to {@link JdbcOutbox#claim}
    * @param token the fencing token the stored intent had when this lease was granted
-   * @param expiresAt when another owner may take the intent over
+   * @param expiresAt when another owner may take the intent over, by the granting clock
    */
   public Lease {
     Objects.requireNonNull(scope, "scope");

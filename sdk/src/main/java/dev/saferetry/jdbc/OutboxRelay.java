@@ -39,14 +39,24 @@ import org.slf4j.LoggerFactory;
  *       {@link HoldReason#REJECTED}; any other ending (outcome unknown, breaker open, retries
  *       exhausted) makes it due again after a backoff that doubles per claim, from {@link
  *       OutboxRelayBuilder#backoff} up to its maximum.
- *   <li>The lease is renewed before each attempt once less than half of it is left; if it cannot be
- *       renewed (another instance took the intent over), the call stops before sending anything
- *       more and records nothing. Every record is fenced by the lease: a completion from an
- *       instance that lost its lease is refused.
+ *   <li>The lease is renewed before each attempt once half of it has elapsed since it was granted
+ *       or last renewed; if it cannot be renewed (another instance took the intent over), the call
+ *       stops before sending anything more and records nothing. Every record is fenced by the
+ *       lease: a completion from an instance that lost its lease is refused.
  *   <li>Each pass first holds, as {@link HoldReason#EXPIRED}, intents older than the maximum age or
  *       past their key's retention (re-sending them could charge twice). With a {@link Reconciler}
  *       for the operation, each held intent is then reconciled: a resource found at the provider
  *       completes it; otherwise it stays held for a person ({@link JdbcOutbox#held()}).
+ *   <li><b>Time.</b> Every lease decision is made at the database's clock, read in the transaction
+ *       that makes it: which intents are due, which leases have expired and may be taken over, when
+ *       a granted or renewed lease ends, when a backed-off intent is due again, and which intents
+ *       are overdue. Relays on hosts whose clocks disagree, by seconds or by hours, therefore agree
+ *       on all of them: one whose clock runs ahead does not take a live lease over early, one whose
+ *       clock runs behind does not keep a lease past its end. The relay's own clock ({@link
+ *       OutboxRelayBuilder#clock}) only measures elapsed time for its own scheduling — when half of
+ *       a lease has gone by and it is time to renew, how often a held intent is reconciled — and is
+ *       never compared with a time stored in the table. Its {@link OutboxRelayBuilder#sleeper}
+ *       paces the passes of {@link #start()}.
  * </ul>
  *
  * <p>This class is thread-safe; {@link #runOnce()} may be called from any thread, and instances on
@@ -108,15 +118,15 @@ public final class OutboxRelay implements AutoCloseable {
    * @throws KeyStoreException if the database failed during the claim or the holds
    */
   public RelayPass runOnce() {
-    Instant now = clock.instant();
-    int expired = outbox.holdOverdue(now, maxAge);
-    int reconciled = reconcilers.isEmpty() ? 0 : reconcileHeld(now);
-    List<LeasedIntent> claimed = outbox.claim(owner, now, leaseFor, batch);
+    int expired = outbox.holdOverdue(maxAge);
+    int reconciled = reconcilers.isEmpty() ? 0 : reconcileHeld(clock.instant());
+    Instant asked = clock.instant(); // the leases were granted no earlier than this
+    List<LeasedIntent> claimed = outbox.claim(owner, leaseFor, batch);
     int[] counts = new int[Ending.values().length];
     for (LeasedIntent intent : claimed) {
       Ending ending;
       try {
-        ending = send(intent);
+        ending = send(new Held(intent.lease(), asked), intent);
       } catch (RuntimeException e) {
         // The database failed (or a bug): the lease runs out and a later pass takes it over.
         LOG.warn("could not send or record {}: {}", intent.record().intentId(), e.toString());
@@ -142,13 +152,26 @@ public final class OutboxRelay implements AutoCloseable {
     LOST
   }
 
-  private Ending send(LeasedIntent intent) {
+  /**
+   * A lease this relay holds, and when by its own clock it was granted or last renewed. Only the
+   * elapsed time since then is trusted; the lease's end is on the database's clock.
+   */
+  private static final class Held {
+    Lease lease;
+    Instant since;
+
+    Held(Lease lease, Instant since) {
+      this.lease = lease;
+      this.since = since;
+    }
+  }
+
+  private Ending send(Held lease, LeasedIntent intent) {
     IntentRecord record = intent.record();
     SafeRetryClient client = clients.get(record.scope().tenant());
-    Lease[] lease = {intent.lease()};
     if (client == null) {
       String note = "no client for tenant " + record.scope().tenant() + " in relay " + owner;
-      return retry(lease[0], maxBackoff, note) ? Ending.RETRY : Ending.LOST;
+      return retry(lease.lease, maxBackoff, note) ? Ending.RETRY : Ending.LOST;
     }
     StoredRequest r = intent.request();
     StoredCall.Sent sent =
@@ -172,7 +195,7 @@ public final class OutboxRelay implements AutoCloseable {
     if (completion != null) {
       boolean failed = completion.state() == IntentState.FAILED;
       String note = failed ? "HTTP " + completion.status() + " (definitive)" : null;
-      if (!outbox.complete(lease[0], completion, note)) {
+      if (!outbox.complete(lease.lease, completion, note)) {
         return Ending.LOST;
       }
       if (failed) {
@@ -183,13 +206,13 @@ public final class OutboxRelay implements AutoCloseable {
     SafeRetryException e = sent.error();
     String note = e.outcome() + " (" + e.reason() + ") after " + e.attempts().size() + " attempts";
     if (e.reason() == UnknownReason.INTENT_EXPIRED) {
-      return outbox.hold(lease[0], HoldReason.EXPIRED, note) ? Ending.EXPIRED : Ending.LOST;
+      return outbox.hold(lease.lease, HoldReason.EXPIRED, note) ? Ending.EXPIRED : Ending.LOST;
     }
-    return retry(lease[0], delay(intent.attempts()), note) ? Ending.RETRY : Ending.LOST;
+    return retry(lease.lease, delay(intent.attempts()), note) ? Ending.RETRY : Ending.LOST;
   }
 
   private boolean retry(Lease lease, Duration after, String note) {
-    return outbox.retryAt(lease, clock.instant().plus(after), note);
+    return outbox.retryAfter(lease, after, note);
   }
 
   /** Backoff after the {@code n}th claim: {@code backoff * 2^(n-1)}, at most the maximum. */
@@ -201,18 +224,25 @@ public final class OutboxRelay implements AutoCloseable {
     return d.compareTo(maxBackoff) > 0 ? maxBackoff : d;
   }
 
-  /** Renews the lease if less than half of it is left; false when it was lost. */
-  private boolean renew(Lease[] lease) {
+  /**
+   * Renews the lease once half of it has elapsed, by this relay's clock, since it was granted or
+   * renewed (or when that clock went back); false when it was lost.
+   */
+  private boolean renew(Held lease) {
     Instant now = clock.instant();
-    if (Duration.between(now, lease[0].expiresAt()).compareTo(leaseFor.dividedBy(2)) > 0) {
+    if (!now.isBefore(lease.since) && now.isBefore(lease.since.plus(leaseFor.dividedBy(2)))) {
       return true;
     }
     try {
-      Optional<Lease> renewed = outbox.renew(lease[0], now, leaseFor);
-      renewed.ifPresent(l -> lease[0] = l);
+      Optional<Lease> renewed = outbox.renew(lease.lease, leaseFor);
+      renewed.ifPresent(
+          l -> {
+            lease.lease = l;
+            lease.since = now;
+          });
       return renewed.isPresent();
     } catch (KeyStoreException e) {
-      LOG.warn("could not renew the lease on {}: {}", lease[0].intentId(), e.toString());
+      LOG.warn("could not renew the lease on {}: {}", lease.lease.intentId(), e.toString());
       return false; // stop sending: another relay may take it over once the lease ends
     }
   }

@@ -78,8 +78,9 @@ public final class OutboxRelayBuilder {
   }
 
   /**
-   * How long a lease lasts; it is renewed before an attempt once less than half is left. It should
-   * be longer than one attempt (the client's timeouts). Default 2 minutes.
+   * How long a lease lasts, by the database's clock; it is renewed before an attempt once half of
+   * it has elapsed. It should be longer than one attempt (the client's timeouts). Default 2
+   * minutes.
    *
    * @param leaseFor a positive duration
    * @return this builder
@@ -144,7 +145,10 @@ public final class OutboxRelayBuilder {
   }
 
   /**
-   * The clock that leases, ages and backoffs are judged by. Default the system UTC clock.
+   * The clock the relay measures its own elapsed time with: when half of a lease has gone by since
+   * it was granted or renewed (time to renew it), and how long since a held intent was last
+   * reconciled. Leases, due times, backoffs and ages are never judged by it but by the database's
+   * clock, which every relay reads alike (see {@link OutboxRelay}). Default the system UTC clock.
    *
    * @param clock the clock
    * @return this builder

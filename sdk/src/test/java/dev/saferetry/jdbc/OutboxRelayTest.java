@@ -20,8 +20,14 @@ import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.testing.FakeTime;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -99,8 +105,65 @@ class OutboxRelayTest {
    */
   static FakeTime atDatabaseTime() {
     FakeTime time = new FakeTime();
-    time.advance(Duration.between(time.instant(), java.time.Instant.now()));
+    time.advance(Duration.between(time.instant(), Instant.now()));
     return time;
+  }
+
+  /** Answers the server's requests with {@code byRequest}, given each request's number from 1. */
+  static void answer(MockWebServer server, IntFunction<MockResponse> byRequest) {
+    AtomicInteger n = new AtomicInteger();
+    server.setDispatcher(
+        new Dispatcher() {
+          @Override
+          public MockResponse dispatch(RecordedRequest request) {
+            return byRequest.apply(n.incrementAndGet());
+          }
+        });
+  }
+
+  /**
+   * Lets {@code d} go by for the relays and the database alike. The relays' fake clock moves on;
+   * the database's clock cannot be moved, so every time stored in the table moves back by {@code d}
+   * instead, which is the same to every lease, due-time and age decision made at the database's
+   * clock.
+   */
+  static void elapse(TestDatabase database, FakeTime time, Duration d) {
+    time.advance(d);
+    long ns = d.toNanos();
+    try {
+      database.execute(
+          "UPDATE "
+              + database.table(JdbcKeyStoreBuilder.DEFAULT_TABLE)
+              + " SET created_at_ns = created_at_ns - "
+              + ns
+              + ", expires_at_ns = expires_at_ns - "
+              + ns
+              + ", next_attempt_ns = next_attempt_ns - "
+              + ns
+              + ", lease_expires_ns = lease_expires_ns - "
+              + ns);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot move the stored times", e);
+    }
+  }
+
+  /** The database's clock now, as every relay on the table reads it. */
+  static Instant databaseTime(JdbcKeyStore store) {
+    return store.expiryTime(Instant.EPOCH); // the later of the epoch and the database's clock
+  }
+
+  /** A stored time column of one intent, or null. */
+  static Instant stored(TestDatabase database, String column, String intentId) throws SQLException {
+    String ns =
+        database.text(
+            "SELECT "
+                + column
+                + " FROM "
+                + database.table(JdbcKeyStoreBuilder.DEFAULT_TABLE)
+                + " WHERE intent_id = '"
+                + intentId
+                + "'");
+    return ns == null ? null : Instant.EPOCH.plusNanos(Long.parseLong(ns));
   }
 
   static SafeRetryClient client(MockWebServer server, FakeTime time, JdbcKeyStore store) {
@@ -169,7 +232,7 @@ class OutboxRelayTest {
             assertThat(done.key()).isEqualTo(intent.key());
           }
           assertThat(relay.runOnce().claimed()).isZero();
-          time.advance(Duration.ofHours(1));
+          elapse(database, time, Duration.ofHours(1));
           assertThat(relay.runOnce().claimed()).isZero();
           assertThat(server.getRequestCount()).isEqualTo(2);
           assertThat(client.pendingIntents()).isEmpty();
@@ -193,7 +256,7 @@ class OutboxRelayTest {
           assertThat(server.getRequestCount()).isEqualTo(4); // the client's own retries
           assertThat(relay.runOnce().claimed()).isZero(); // backing off
 
-          time.advance(Duration.ofSeconds(10));
+          elapse(database, time, Duration.ofSeconds(10));
           server.enqueue(charge());
           RelayPass second = relay.runOnce();
           assertThat(second.succeeded()).isEqualTo(1);
@@ -225,7 +288,7 @@ class OutboxRelayTest {
           assertThat(held.get(0).record().state()).isEqualTo(IntentState.FAILED);
           assertThat(held.get(0).record().status()).isEqualTo(402);
           assertThat(held.get(0).note()).contains("402");
-          time.advance(Duration.ofHours(1));
+          elapse(database, time, Duration.ofHours(1));
           assertThat(relay.runOnce().claimed()).isZero();
           assertThat(server.getRequestCount()).isEqualTo(1);
         });
@@ -238,7 +301,7 @@ class OutboxRelayTest {
         db,
         (database, store, server, time, client) -> {
           enqueue(database, store, client, time, true, 1);
-          time.advance(Duration.ofHours(2));
+          elapse(database, time, Duration.ofHours(2));
           OutboxRelay relay = relay(store, client, time).maxAge(Duration.ofHours(1)).build();
           assertThat(relay.runOnce().expired()).isEqualTo(1);
           assertThat(store.outbox().held())
@@ -277,7 +340,7 @@ class OutboxRelayTest {
         db,
         (database, store, server, time, client) -> {
           enqueue(database, store, client, time, true, 1, 2);
-          time.advance(Duration.ofHours(2));
+          elapse(database, time, Duration.ofHours(2));
           server.enqueue(
               Answers.json(200, "{\"data\":[{\"id\":\"ch_found\",\"status\":\"succeeded\"}]}"));
           server.enqueue(Answers.json(200, "{\"data\":[]}"));
