@@ -26,12 +26,24 @@ final class StoredText {
       throw new IllegalArgumentException(
           name + " must be 1.." + maxLength + " characters and not blank");
     }
-    checkWellFormed(name, value);
+    // One pass over the text (this runs for every intent record a call makes); the surrogate
+    // check, which reports first, only runs when there is a surrogate at all.
+    int control = -1;
+    boolean surrogates = false;
     for (int i = 0; i < value.length(); i++) {
-      if (Character.isISOControl(value.charAt(i))) {
-        throw new IllegalArgumentException(
-            name + " must not contain control characters (found one at index " + i + ")");
+      char c = value.charAt(i);
+      if (control < 0 && Character.isISOControl(c)) {
+        control = i;
+      } else if (Character.isSurrogate(c)) {
+        surrogates = true;
       }
+    }
+    if (surrogates) {
+      checkWellFormed(name, value);
+    }
+    if (control >= 0) {
+      throw new IllegalArgumentException(
+          name + " must not contain control characters (found one at index " + control + ")");
     }
   }
 
@@ -53,7 +65,11 @@ final class StoredText {
 
   /** Returns the index of the first unpaired surrogate in {@code value}, or -1. */
   static int firstUnpairedSurrogate(String value) {
-    for (int i = 0; i < value.length(); i++) {
+    int first = 0;
+    while (first < value.length() && !Character.isSurrogate(value.charAt(first))) {
+      first++;
+    }
+    for (int i = first; i < value.length(); i++) {
       char c = value.charAt(i);
       if (Character.isHighSurrogate(c)
           && i + 1 < value.length()

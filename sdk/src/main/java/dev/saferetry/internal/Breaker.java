@@ -61,6 +61,9 @@ final class Breaker {
             .failureRateThreshold(policy.failureRateThreshold())
             .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
             .slidingWindowSize(policy.slidingWindowSize())
+            // Every call records an outcome: callers on many threads must not queue on a lock.
+            .slidingWindowSynchronizationStrategy(
+                CircuitBreakerConfig.SlidingWindowSynchronizationStrategy.LOCK_FREE)
             .minimumNumberOfCalls(Math.min(policy.minimumCalls(), policy.slidingWindowSize()))
             .waitDurationInOpenState(policy.waitInOpenState())
             .permittedNumberOfCallsInHalfOpenState(policy.halfOpenProbes())
@@ -123,6 +126,9 @@ final class Breaker {
   /** Emits an event if the state differs from the last one this client saw. */
   private void observe() {
     CircuitBreaker.State now = breaker.getState();
+    if (seen.get() == now) {
+      return; // the common case: read only, so that callers do not contend on a write
+    }
     CircuitBreaker.State before = seen.getAndSet(now);
     if (before != now) {
       BreakerState from = map(before);

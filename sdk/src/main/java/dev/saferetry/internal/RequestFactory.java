@@ -18,6 +18,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import okhttp3.Headers;
 import okhttp3.HttpUrl;
 import okhttp3.Request;
 
@@ -31,22 +32,40 @@ final class RequestFactory {
   private static final Map<String, Object> NO_FIELDS = Map.of();
 
   private final HttpUrl baseUrl;
-  private final String apiKey;
   private final KeyPlacement placement;
   private final ApiShape shape;
   private final Redaction redaction;
   private final String attemptHeader;
+
+  /** {@link #clientHeaders(String)} with the client's API key: built once, copied per request. */
+  private final Headers clientHeaders;
 
   /** Expanded URLs of templates without variables and calls without query: the same every call. */
   private final ConcurrentHashMap<String, HttpUrl> fixedUrls = new ConcurrentHashMap<>();
 
   RequestFactory(ClientConfig config, Redaction redaction) {
     this.baseUrl = config.baseUrl();
-    this.apiKey = config.apiKey();
     this.placement = config.keyPlacement();
     this.shape = config.shape();
     this.redaction = redaction;
     this.attemptHeader = config.attemptHeader();
+    this.clientHeaders = clientHeaders(config.apiKey());
+  }
+
+  /**
+   * The headers every request of this client starts with, in this order (a later one replaces an
+   * earlier one of the same name): User-Agent, Accept, the API key in the client's style, the
+   * default headers.
+   */
+  private Headers clientHeaders(String credential) {
+    Headers.Builder b = new Headers.Builder();
+    b.set("User-Agent", shape.userAgent()).set("Accept", "application/json");
+    ApiKeyStyle style = shape.apiKeyStyle();
+    if (credential != null) {
+      b.set(style.headerName(), style.headerValue(credential));
+    }
+    shape.defaultHeaders().forEach(b::set);
+    return b.build();
   }
 
   /**
@@ -140,14 +159,7 @@ final class RequestFactory {
       EncodedBody preEncoded) {
     Request.Builder headers =
         new Request.Builder()
-            .header("User-Agent", shape.userAgent())
-            .header("Accept", "application/json");
-    String credential = options.apiKey() != null ? options.apiKey() : apiKey;
-    ApiKeyStyle style = shape.apiKeyStyle();
-    if (credential != null) {
-      headers.header(style.headerName(), style.headerValue(credential));
-    }
-    shape.defaultHeaders().forEach(headers::header);
+            .headers(options.apiKey() == null ? clientHeaders : clientHeaders(options.apiKey()));
     options.headers().forEach(headers::header);
     BodyCodec codec = codec(op);
     EncodedBody encoded = null;
@@ -180,6 +192,9 @@ final class RequestFactory {
 
   /** The values of the headers that belong to the intent's identity, as they will be sent. */
   private Map<String, String> identityValues(Operation<?, ?> op, RequestOptions options) {
+    if (shape.identityHeaders().isEmpty() && op.identityHeaders().isEmpty()) {
+      return Map.of();
+    }
     Set<String> names = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
     names.addAll(shape.identityHeaders());
     names.addAll(op.identityHeaders());
