@@ -18,19 +18,23 @@ import java.util.function.Function;
  * <p>More than one writer slot keeps one slow batch (one that waits for a row another transaction
  * holds, say) from holding up every other caller.
  *
- * <p>Waiting callers park on a {@link ReentrantLock} condition rather than a monitor, so that a
- * caller on a virtual thread never pins its carrier while it waits. Thread-safe.
+ * <p>Each waiting caller parks on a {@link ReentrantLock} condition of its own, rather than on a
+ * monitor, so that a caller on a virtual thread never pins its carrier while it waits; and it is
+ * woken only when there is something for it to do (its item was written, or it is first in the
+ * queue and a writer slot is free), not whenever any batch ends. Thread-safe.
  */
 final class Combiner<I, O> {
   private static final class Slot<I, O> {
     final I item;
+    final Condition wake;
     boolean taken;
     boolean done;
     O result;
     RuntimeException failure;
 
-    Slot(I item) {
+    Slot(I item, Condition wake) {
       this.item = item;
+      this.wake = wake;
     }
   }
 
@@ -39,7 +43,6 @@ final class Combiner<I, O> {
   private final Function<List<I>, List<O>> write;
   private final ArrayDeque<Slot<I, O>> queue = new ArrayDeque<>();
   private final ReentrantLock lock = new ReentrantLock();
-  private final Condition changed = lock.newCondition();
   private int busy;
 
   /**
@@ -56,10 +59,11 @@ final class Combiner<I, O> {
 
   /** Writes {@code item}, alone or with others, and returns its result. */
   public O submit(I item) {
-    Slot<I, O> mine = new Slot<>(item);
     boolean interrupted = false;
+    Slot<I, O> mine;
     lock.lock();
     try {
+      mine = new Slot<>(item, lock.newCondition());
       queue.add(mine);
     } finally {
       lock.unlock();
@@ -70,7 +74,7 @@ final class Combiner<I, O> {
       try {
         while (!mine.done && (mine.taken || busy >= writers)) {
           try {
-            changed.await();
+            mine.wake.await();
           } catch (InterruptedException e) {
             interrupted = true; // the item may be in a write already: see it through
           }
@@ -80,6 +84,7 @@ final class Combiner<I, O> {
         }
         busy++;
         batch = take();
+        wakeNextWriter();
       } finally {
         lock.unlock();
       }
@@ -87,7 +92,7 @@ final class Combiner<I, O> {
       lock.lock();
       try {
         busy--;
-        changed.signalAll();
+        wakeNextWriter();
       } finally {
         lock.unlock();
       }
@@ -99,6 +104,14 @@ final class Combiner<I, O> {
       throw mine.failure;
     }
     return mine.result;
+  }
+
+  /** Wakes the first queued caller if a writer slot is free for it. Called holding the lock. */
+  private void wakeNextWriter() {
+    Slot<I, O> next = queue.peek();
+    if (next != null && busy < writers) {
+      next.wake.signal();
+    }
   }
 
   private List<Slot<I, O>> take() {
@@ -130,6 +143,7 @@ final class Combiner<I, O> {
         s.failure = failure;
         s.result = results == null ? null : results.get(i);
         s.done = true;
+        s.wake.signal();
       }
     } finally {
       lock.unlock();

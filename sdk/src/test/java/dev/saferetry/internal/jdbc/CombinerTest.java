@@ -137,6 +137,41 @@ class CombinerTest {
     }
   }
 
+  @Test
+  void manyCallersThroughFewSmallWritersEachGetTheirOwnResultAndNoneIsLeftWaiting()
+      throws Exception {
+    // callers are woken one by one (their batch ended, or a writer slot is theirs): a lost wake-up
+    // would leave a caller queued with a free slot, and this test would time out
+    Combiner<Integer, String> combiner = new Combiner<>(3, 2, this::echo);
+    int threadCount = 16;
+    int perThread = 300;
+    ExecutorService threads = Executors.newFixedThreadPool(threadCount);
+    try {
+      List<Future<Boolean>> done = new ArrayList<>();
+      for (int t = 0; t < threadCount; t++) {
+        int first = t * perThread;
+        done.add(
+            threads.submit(
+                () -> {
+                  for (int i = first; i < first + perThread; i++) {
+                    if (!combiner.submit(i).equals("r" + i)) {
+                      return false;
+                    }
+                  }
+                  return true;
+                }));
+      }
+      for (Future<Boolean> f : done) {
+        assertThat(f.get(60, TimeUnit.SECONDS)).isTrue();
+      }
+      List<Integer> written = batches.stream().flatMap(List::stream).sorted().toList();
+      assertThat(written).hasSize(threadCount * perThread).doesNotHaveDuplicates();
+      assertThat(batches).allSatisfy(b -> assertThat(b).hasSizeBetween(1, 3));
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
   private List<String> echo(List<Integer> items) {
     batches.add(List.copyOf(items));
     return items.stream().map(i -> "r" + i).toList();
