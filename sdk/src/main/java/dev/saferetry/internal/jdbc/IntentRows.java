@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -69,11 +70,81 @@ final class IntentRows {
         at + 2, StoredText.check("intent id", intentId, IntentRecord.MAX_INTENT_ID_LENGTH));
   }
 
+  /** How a column a begin writes is bound: the JDBC setter, and the SQL array type for batches. */
+  enum Kind {
+    TEXT("varchar"),
+    INTEGER("int4"),
+    BIGINT("int8"),
+    BYTES("bytea");
+
+    /** The element type's name for {@link java.sql.Connection#createArrayOf}. */
+    final String arrayType;
+
+    Kind(String arrayType) {
+      this.arrayType = arrayType;
+    }
+  }
+
+  /**
+   * The kinds of the 18 values a begin writes, in {@link IntentSql}'s order: the primary key, then
+   * the 15 columns a replacement overwrites (SMALLINT columns are bound as integers).
+   */
+  static final List<Kind> INSERTED =
+      List.of(
+          Kind.TEXT, // tenant
+          Kind.TEXT, // operation
+          Kind.TEXT, // intent_id
+          Kind.TEXT, // idempotency_key
+          Kind.TEXT, // fingerprint
+          Kind.INTEGER, // state
+          Kind.BIGINT, // created_at_ns
+          Kind.BIGINT, // expires_at_ns
+          Kind.INTEGER, // status
+          Kind.TEXT, // resource_id
+          Kind.BIGINT, // begin_nonce
+          Kind.TEXT, // request_method
+          Kind.TEXT, // request_target
+          Kind.TEXT, // request_headers
+          Kind.TEXT, // request_type
+          Kind.BYTES, // request_body
+          Kind.INTEGER, // relay_state
+          Kind.BIGINT); // next_attempt_ns
+
+  /**
+   * The 18 values a begin writes, checked, in the order and of the kinds of {@link #INSERTED}: a
+   * {@code String}, {@code Integer}, {@code Long} or {@code byte[]}, or null.
+   *
+   * @throws IllegalArgumentException if a value cannot be stored exactly
+   */
+  static Object[] insertValues(IntentRow row, long nonce) {
+    IntentRecord r = row.record();
+    StoredRequest q = row.request();
+    return new Object[] {
+      StoredText.check("tenant", r.scope().tenant(), MAX_TENANT),
+      StoredText.check("operation", r.scope().operation(), MAX_OPERATION),
+      StoredText.check("intent id", r.intentId(), IntentRecord.MAX_INTENT_ID_LENGTH),
+      r.key().value(),
+      StoredText.check("fingerprint", r.fingerprint(), MAX_FINGERPRINT),
+      code(r.state()),
+      nanos("createdAt", r.createdAt()),
+      nanos("expiresAt", r.expiresAt()),
+      r.status(),
+      StoredText.check("resource id", r.resourceId(), MAX_RESOURCE_ID),
+      nonce,
+      q == null ? null : q.method(),
+      q == null ? null : q.target(),
+      q == null ? null : encodeHeaders(q.headers()),
+      q == null ? null : q.contentType(),
+      q == null ? null : q.body(),
+      q == null ? null : RelayCodes.QUEUED,
+      q == null ? null : nanos("first attempt", row.firstAttempt())
+    };
+  }
+
   /** Binds the primary key and the 15 replaced columns of {@link IntentSql}: 18 parameters. */
   static void bindInsert(PreparedStatement ps, int at, IntentRow row, long nonce)
       throws SQLException {
-    bindPk(ps, at, row.record().scope(), row.record().intentId());
-    bindReplaced(ps, at + 3, row, nonce);
+    bind(ps, at, insertValues(row, nonce), 0);
   }
 
   /**
@@ -99,27 +170,33 @@ final class IntentRows {
   /** Binds the 15 columns a replacement overwrites, from {@code at}. */
   static void bindReplaced(PreparedStatement ps, int at, IntentRow row, long nonce)
       throws SQLException {
-    IntentRecord r = row.record();
-    ps.setString(at, r.key().value());
-    ps.setString(at + 1, StoredText.check("fingerprint", r.fingerprint(), MAX_FINGERPRINT));
-    ps.setInt(at + 2, code(r.state()));
-    ps.setLong(at + 3, nanos("createdAt", r.createdAt()));
-    ps.setLong(at + 4, nanos("expiresAt", r.expiresAt()));
-    ps.setInt(at + 5, r.status());
-    ps.setString(at + 6, StoredText.check("resource id", r.resourceId(), MAX_RESOURCE_ID));
-    ps.setLong(at + 7, nonce);
-    StoredRequest q = row.request();
-    ps.setString(at + 8, q == null ? null : q.method());
-    ps.setString(at + 9, q == null ? null : q.target());
-    ps.setString(at + 10, q == null ? null : encodeHeaders(q.headers()));
-    ps.setString(at + 11, q == null ? null : q.contentType());
-    ps.setBytes(at + 12, q == null ? null : q.body());
-    if (q == null) {
-      ps.setNull(at + 13, Types.SMALLINT);
-      ps.setNull(at + 14, Types.BIGINT);
-    } else {
-      ps.setInt(at + 13, RelayCodes.QUEUED);
-      ps.setLong(at + 14, nanos("first attempt", row.firstAttempt()));
+    bind(ps, at, insertValues(row, nonce), 3);
+  }
+
+  /** Binds {@code values} from index {@code from} on, by their {@link #INSERTED} kinds. */
+  private static void bind(PreparedStatement ps, int at, Object[] values, int from)
+      throws SQLException {
+    for (int i = from; i < values.length; i++) {
+      int p = at + i - from;
+      Object v = values[i];
+      switch (INSERTED.get(i)) {
+        case TEXT -> ps.setString(p, (String) v);
+        case BYTES -> ps.setBytes(p, (byte[]) v);
+        case INTEGER -> {
+          if (v == null) {
+            ps.setNull(p, Types.SMALLINT); // relay_state, the only nullable integer
+          } else {
+            ps.setInt(p, (Integer) v);
+          }
+        }
+        case BIGINT -> {
+          if (v == null) {
+            ps.setNull(p, Types.BIGINT);
+          } else {
+            ps.setLong(p, (Long) v);
+          }
+        }
+      }
     }
   }
 

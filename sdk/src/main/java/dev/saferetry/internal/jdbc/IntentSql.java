@@ -69,7 +69,7 @@ final class IntentSql {
   IntentSql(String table) {
     this.table = table;
     insert = "INSERT INTO " + table + " (" + INSERTED + ") VALUES (?" + ", ?".repeat(17) + ")";
-    upsertIfReplaceable = postgresUpsert(table, 1);
+    upsertIfReplaceable = postgresUpsert(table);
     insertOrReturn =
         insert + " ON DUPLICATE KEY UPDATE tenant = tenant RETURNING " + RECORD + ", begin_nonce";
     replaceIfExpired =
@@ -117,17 +117,50 @@ final class IntentSql {
             + " WHERE 1 = 0";
   }
 
-  /** PostgreSQL's begin of {@code rows} rows: inserts or replaces an expired, completed record. */
-  static String postgresUpsert(String table, int rows) {
-    String row = "(?" + ", ?".repeat(17) + ")";
+  /** PostgreSQL's begin of one row: inserts or replaces an expired, completed record. */
+  static String postgresUpsert(String table) {
     return "INSERT INTO "
         + table
         + " AS t ("
         + INSERTED
-        + ") VALUES "
-        + row
-        + (", " + row).repeat(rows - 1)
-        + " ON CONFLICT (tenant, operation, intent_id) DO UPDATE SET "
+        + ") VALUES (?"
+        + ", ?".repeat(17)
+        + ")"
+        + postgresOnConflict();
+  }
+
+  /**
+   * PostgreSQL's begin of any number of rows, as {@link #postgresUpsert} does for one: one array
+   * parameter per column (of the types {@code arrays} names, in {@link #INSERTED} order), all of
+   * the same length, inserted in the arrays' order. One text for every batch size, so the server
+   * parses and plans it once per connection.
+   */
+  static String postgresUpsertArrays(String table, List<String> arrays) {
+    return "INSERT INTO "
+        + table
+        + " AS t ("
+        + INSERTED
+        + ") SELECT "
+        + INSERTED
+        + " FROM unnest("
+        + arrayParameters(arrays)
+        + ") WITH ORDINALITY AS v ("
+        + INSERTED
+        + ", row_order) ORDER BY v.row_order"
+        + postgresOnConflict();
+  }
+
+  /** {@code CAST(? AS type[])} for each type, comma-separated. */
+  static String arrayParameters(List<String> types) {
+    StringBuilder out = new StringBuilder();
+    for (String type : types) {
+      out.append(out.length() == 0 ? "" : ", ").append("CAST(? AS ").append(type).append("[])");
+    }
+    return out.toString();
+  }
+
+  private static String postgresOnConflict() {
+    return " ON CONFLICT (tenant, operation, intent_id) DO UPDATE SET "
         + assignments("EXCLUDED.")
         + RESET
         + "t.lease_token + 1 WHERE t.state <> 0 AND t.expires_at_ns <= EXCLUDED.created_at_ns";

@@ -2,48 +2,80 @@ package dev.saferetry.internal.jdbc;
 
 import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IntentRecord;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntFunction;
 
 /**
  * Begins and completions of many intents in one PostgreSQL statement each, for group commit (see
- * {@link Combiner}): one multi-row {@code INSERT ... ON CONFLICT ... RETURNING} names the rows this
- * statement recorded, so every intent of the batch still learns, from the statement that decided
- * it, whether it was created; one {@code UPDATE ... FROM (VALUES ...)} completes many. Rows are
- * written in key order, so that two batches never wait for each other in opposite orders; an intent
- * that appears twice in a batch, or whose record vanished between the two steps, takes the
+ * {@link Combiner}): one {@code INSERT ... SELECT ... FROM unnest(...) ON CONFLICT ... RETURNING}
+ * names the rows this statement recorded, so every intent of the batch still learns, from the
+ * statement that decided it, whether it was created; one {@code UPDATE ... FROM unnest(...)}
+ * completes many. Values are bound as one array per column, so each statement has one text whatever
+ * the batch size: the driver prepares it on the server once per connection and the server plans it
+ * once, instead of parsing and planning a statement of up to a thousand parameters per batch. Rows
+ * are written in key order, so that two batches never wait for each other in opposite orders; an
+ * intent that appears twice in a batch, or whose record vanished between the two steps, takes the
  * single-row path afterwards.
  *
  * <p>Thread-safe.
  */
 final class PostgresBatch {
-  /** The most rows one statement writes (18 parameters each). */
+  /** The most rows one statement writes. */
   public static final int MAX_ROWS = 64;
 
+  /**
+   * Plans a statement that joins the table for the values it is run with: a plan cached for any
+   * values is made once per connection and kept until the table's statistics change, so one made
+   * while the table was young would go on scanning all of it as it grows.
+   */
+  private static final String CUSTOM_PLAN = "SET LOCAL plan_cache_mode TO force_custom_plan; ";
+
+  private static final List<String> KEY_ARRAYS = List.of("varchar", "varchar", "varchar");
+
   private final IntentTable single;
-  private final String table;
-  private final Map<Integer, String> upserts = new ConcurrentHashMap<>();
-  private final Map<Integer, String> finds = new ConcurrentHashMap<>();
-  private final Map<Integer, String> completes = new ConcurrentHashMap<>();
-  private final Map<Integer, String> asyncCompletes = new ConcurrentHashMap<>();
+  private final String upsert;
+  private final String find;
+  private final String findAsBlock;
+  private final String complete;
+  private final String completeAsBlock;
 
   public PostgresBatch(IntentTable single, String schema, String name) {
     this.single = single;
-    this.table = SqlNames.qualify(schema, name);
+    String table = SqlNames.qualify(schema, name);
+    List<String> inserted = new ArrayList<>();
+    IntentRows.INSERTED.forEach(k -> inserted.add(k.arrayType));
+    this.upsert =
+        IntentSql.postgresUpsertArrays(table, inserted) + " RETURNING tenant, operation, intent_id";
+    String find =
+        "SELECT "
+            + qualified("t.", IntentSql.RECORD)
+            + " FROM "
+            + table
+            + " AS t JOIN unnest("
+            + IntentSql.arrayParameters(KEY_ARRAYS)
+            + ") AS k (tenant, operation, intent_id)"
+            + " ON t.tenant = k.tenant AND t.operation = k.operation AND t.intent_id = k.intent_id";
+    this.findAsBlock = "BEGIN; " + CUSTOM_PLAN + find + "; COMMIT";
+    this.find = CUSTOM_PLAN + find;
+    String update = completeSql(table);
+    this.completeAsBlock =
+        "BEGIN; SET LOCAL synchronous_commit TO OFF; " + CUSTOM_PLAN + update + "; COMMIT";
+    this.complete = CUSTOM_PLAN + update;
   }
 
-  /** Begins every row; results in the rows' order. Run in auto-commit mode. */
+  /** Begins every row; results in the rows' order. In auto-commit mode, or in a transaction. */
   public List<BeginResult> beginAll(Connection c, List<IntentRow> rows) throws SQLException {
     if (rows.size() == 1) {
       return List.of(single.begin(c, rows.get(0)));
@@ -79,16 +111,20 @@ final class PostgresBatch {
   /** Inserts (or replaces) the unique rows in one statement; returns the keys it recorded. */
   private Set<String> upsert(Connection c, List<IntentRow> rows, TreeMap<String, Integer> unique)
       throws SQLException {
-    String upsert =
-        upserts.computeIfAbsent(
-            unique.size(),
-            n -> IntentSql.postgresUpsert(table, n) + " RETURNING tenant, operation, intent_id");
+    int columns = IntentRows.INSERTED.size();
+    Object[][] values = new Object[columns][unique.size()];
+    int at = 0;
+    for (int i : unique.values()) {
+      Object[] row = IntentRows.insertValues(rows.get(i), IntentTable.nonce());
+      for (int col = 0; col < columns; col++) {
+        values[col][at] = row[col];
+      }
+      at++;
+    }
     Set<String> created = new HashSet<>();
     try (PreparedStatement ps = c.prepareStatement(upsert)) {
-      int at = 1;
-      for (int i : unique.values()) {
-        IntentRows.bindInsert(ps, at, rows.get(i), IntentTable.nonce());
-        at += 18;
+      for (int col = 0; col < columns; col++) {
+        bindArray(c, ps, col + 1, IntentRows.INSERTED.get(col), values[col]);
       }
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
@@ -105,24 +141,25 @@ final class PostgresBatch {
     if (wanted.isEmpty()) {
       return found;
     }
-    String select =
-        finds.computeIfAbsent(
-            wanted.size(),
-            n ->
-                "SELECT "
-                    + IntentSql.RECORD
-                    + " FROM "
-                    + table
-                    + " WHERE (tenant, operation, intent_id) IN ((?, ?, ?)"
-                    + ", (?, ?, ?)".repeat(n - 1)
-                    + ")");
-    try (PreparedStatement ps = c.prepareStatement(select)) {
-      int at = 1;
-      for (IntentRecord r : wanted) {
-        IntentRows.bindPk(ps, at, r.scope(), r.intentId());
-        at += 3;
+    String[][] keys = new String[3][wanted.size()];
+    for (int i = 0; i < wanted.size(); i++) {
+      IntentRecord r = wanted.get(i);
+      keys[0][i] = r.scope().tenant();
+      keys[1][i] = r.scope().operation();
+      keys[2][i] = r.intentId();
+    }
+    boolean block = c.getAutoCommit();
+    try (PreparedStatement ps = c.prepareStatement(block ? findAsBlock : find)) {
+      for (int col = 0; col < 3; col++) {
+        bindArray(c, ps, col + 1, IntentRows.Kind.TEXT, keys[col]);
       }
-      try (ResultSet rs = ps.executeQuery()) {
+      IntentTable.executeAsync(c, ps, block);
+      while (ps.getResultSet() == null) {
+        if (!ps.getMoreResults() && ps.getUpdateCount() == -1) {
+          throw new SQLException("the batch lookup returned no rows");
+        }
+      }
+      try (ResultSet rs = ps.getResultSet()) {
         while (rs.next()) {
           IntentRecord r = IntentRows.read(rs);
           found.put(key(r), r);
@@ -142,20 +179,24 @@ final class PostgresBatch {
       return;
     }
     TreeMap<String, Integer> unique = firstOfEachKey(records.size(), records::get);
+    int n = unique.size();
+    Object[][] values = new Object[COMPLETED.size()][n];
+    int at = 0;
+    for (int i : unique.values()) {
+      IntentRecord r = records.get(i);
+      values[0][at] = r.scope().tenant();
+      values[1][at] = r.scope().operation();
+      values[2][at] = r.intentId();
+      values[3][at] = r.key().value();
+      values[4][at] = IntentRows.code(r.state());
+      values[5][at] = r.status();
+      values[6][at] = r.resourceId();
+      at++;
+    }
     boolean async = c.getAutoCommit();
-    String update =
-        (async ? asyncCompletes : completes)
-            .computeIfAbsent(unique.size(), n -> completeSql(n, async));
-    try (PreparedStatement ps = c.prepareStatement(update)) {
-      int at = 1;
-      for (int i : unique.values()) {
-        IntentRecord r = records.get(i);
-        IntentRows.bindPk(ps, at, r.scope(), r.intentId());
-        ps.setString(at + 3, r.key().value());
-        ps.setInt(at + 4, IntentRows.code(r.state()));
-        ps.setInt(at + 5, r.status());
-        ps.setString(at + 6, r.resourceId());
-        at += 7;
+    try (PreparedStatement ps = c.prepareStatement(async ? completeAsBlock : complete)) {
+      for (int col = 0; col < COMPLETED.size(); col++) {
+        bindArray(c, ps, col + 1, COMPLETED.get(col), values[col]);
       }
       IntentTable.executeAsync(c, ps, async);
     }
@@ -167,23 +208,54 @@ final class PostgresBatch {
     }
   }
 
-  private String completeSql(int rows, boolean async) {
-    String row =
-        "(CAST(? AS VARCHAR), CAST(? AS VARCHAR), CAST(? AS VARCHAR), CAST(? AS VARCHAR),"
-            + " CAST(? AS SMALLINT), CAST(? AS INTEGER), CAST(? AS TEXT))";
-    String update =
-        "UPDATE "
-            + table
-            + " AS t SET state = v.state, status = v.status, resource_id = v.resource_id,"
-            + " relay_state = CASE WHEN t.relay_state IS NULL THEN NULL ELSE 1 END,"
-            + " lease_owner = NULL, lease_expires_ns = NULL, lease_token = t.lease_token + 1"
-            + " FROM (VALUES "
-            + row
-            + (", " + row).repeat(rows - 1)
-            + ") AS v (tenant, operation, intent_id, idempotency_key, state, status, resource_id)"
-            + " WHERE t.tenant = v.tenant AND t.operation = v.operation"
-            + " AND t.intent_id = v.intent_id AND t.idempotency_key = v.idempotency_key";
-    return async ? "BEGIN; SET LOCAL synchronous_commit TO OFF; " + update + "; COMMIT" : update;
+  /** What a completion binds: key, idempotency key, state, status, resource id. */
+  private static final List<IntentRows.Kind> COMPLETED =
+      List.of(
+          IntentRows.Kind.TEXT,
+          IntentRows.Kind.TEXT,
+          IntentRows.Kind.TEXT,
+          IntentRows.Kind.TEXT,
+          IntentRows.Kind.INTEGER,
+          IntentRows.Kind.INTEGER,
+          IntentRows.Kind.TEXT);
+
+  private static String completeSql(String table) {
+    List<String> types = new ArrayList<>();
+    COMPLETED.forEach(k -> types.add(k.arrayType));
+    return "UPDATE "
+        + table
+        + " AS t SET state = v.state, status = v.status, resource_id = v.resource_id,"
+        + " relay_state = CASE WHEN t.relay_state IS NULL THEN NULL ELSE 1 END,"
+        + " lease_owner = NULL, lease_expires_ns = NULL, lease_token = t.lease_token + 1"
+        + " FROM unnest("
+        + IntentSql.arrayParameters(types)
+        + ") AS v (tenant, operation, intent_id, idempotency_key, state, status, resource_id)"
+        + " WHERE t.tenant = v.tenant AND t.operation = v.operation"
+        + " AND t.intent_id = v.intent_id AND t.idempotency_key = v.idempotency_key";
+  }
+
+  /** Every name in a comma-separated list, with {@code prefix}. */
+  private static String qualified(String prefix, String names) {
+    StringBuilder out = new StringBuilder();
+    for (String name : names.split(", ")) {
+      out.append(out.length() == 0 ? "" : ", ").append(prefix).append(name.trim());
+    }
+    return out.toString();
+  }
+
+  /** Binds one column's values as a SQL array of its kind's type. */
+  private static void bindArray(
+      Connection c, PreparedStatement ps, int at, IntentRows.Kind kind, Object[] values)
+      throws SQLException {
+    Object[] typed =
+        switch (kind) {
+          case TEXT -> Arrays.copyOf(values, values.length, String[].class);
+          case INTEGER -> Arrays.copyOf(values, values.length, Integer[].class);
+          case BIGINT -> Arrays.copyOf(values, values.length, Long[].class);
+          case BYTES -> Arrays.copyOf(values, values.length, byte[][].class);
+        };
+    Array array = c.createArrayOf(kind.arrayType, typed);
+    ps.setArray(at, array);
   }
 
   /** The index of each key's first row, in key order. */
