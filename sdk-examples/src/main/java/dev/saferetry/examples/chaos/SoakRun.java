@@ -188,8 +188,12 @@ final class SoakRun {
 
   /** Kills a random running worker; false when none may be killed now. */
   private boolean killOne() throws Exception {
+    // With a shared store, only a worker with calls under way: its pending intents are what the
+    // survivors must take over (a worker killed between calls or while starting leaves none).
     List<WorkerHandle> candidates =
-        handles.stream().filter(h -> h.alive() && !h.finished()).toList();
+        handles.stream()
+            .filter(h -> h.alive() && !h.finished() && (cfg.storeUrl() == null || h.midCall()))
+            .toList();
     long alive = handles.stream().filter(WorkerHandle::alive).count();
     if (candidates.isEmpty() || (cfg.storeUrl() != null && alive < 2)) {
       return false; // with a shared store, a kill leaves a survivor to take the intents over
