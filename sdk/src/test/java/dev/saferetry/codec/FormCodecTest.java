@@ -88,6 +88,23 @@ class FormCodecTest {
         .isEqualTo("a[0][]=x&a[1][]=y");
   }
 
+  /** Plain elements are read before the list is known to hold a container: all are numbered. */
+  @Test
+  void aListWhosePlainElementsComeBeforeAnObjectIsNumberedThroughout() {
+    List<Object> mixed = new java.util.ArrayList<>();
+    mixed.add("x");
+    mixed.add(7);
+    mixed.add(Map.of("k", "v"));
+    mixed.add("y");
+    assertThat(form(FORM, Fields.of("a", mixed))).isEqualTo("a[0]=x&a[1]=7&a[2][k]=v&a[3]=y");
+    assertThat(form(INDEXED, Fields.of("a", mixed))).isEqualTo("a[0]=x&a[1]=7&a[2][k]=v&a[3]=y");
+    List<Object> plainThenNull = new java.util.ArrayList<>();
+    plainThenNull.add("x");
+    plainThenNull.add(List.of());
+    plainThenNull.add(null);
+    assertThat(form(EMPTY_NULLS, Fields.of("a", plainThenNull))).isEqualTo("a[0]=x&a[1]=&a[2]=");
+  }
+
   @Test
   void booleansAreTrueOrFalse() {
     assertThat(form(FORM, new Flags(false, true))).isEqualTo("capture=false&livemode=true");

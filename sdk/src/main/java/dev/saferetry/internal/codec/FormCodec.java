@@ -1,20 +1,24 @@
 package dev.saferetry.internal.codec;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.TokenBuffer;
 import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.codec.EncodedBody;
 import dev.saferetry.codec.FormStyle;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Objects;
 
 /**
- * {@code application/x-www-form-urlencoded} bodies with bracketed nesting. The value is mapped to a
- * tree by Jackson (so {@code @JsonProperty} names and naming strategies apply) with map entries in
- * key order, then flattened by {@link FormWriter}.
+ * {@code application/x-www-form-urlencoded} bodies with bracketed nesting. The value is serialized
+ * by Jackson (so {@code @JsonProperty} names and naming strategies apply) with map entries in key
+ * order, and its tokens are flattened by {@link FormWriter} as they are read.
  */
 public final class FormCodec implements BodyCodec {
   /** What Stripe's Java library sends. */
@@ -23,6 +27,8 @@ public final class FormCodec implements BodyCodec {
   private static final FormCodec DEFAULTS = new FormCodec(new ObjectMapper(), FormStyle.defaults());
 
   private final ObjectMapper mapper;
+  private final ObjectWriter writer;
+  private final boolean bigDecimals;
   private final FormStyle style;
 
   private FormCodec(ObjectMapper mapper, FormStyle style) {
@@ -32,6 +38,9 @@ public final class FormCodec implements BodyCodec {
             .copy()
             .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
             .configure(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false);
+    this.writer = this.mapper.writer().without(SerializationFeature.WRAP_ROOT_VALUE);
+    // As a tree would hold them: floating-point numbers as decimals if the mapper reads them so.
+    this.bigDecimals = this.mapper.isEnabled(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     this.style = style;
   }
 
@@ -64,14 +73,18 @@ public final class FormCodec implements BodyCodec {
   @Override
   public EncodedBody encode(Object value) {
     Objects.requireNonNull(value, "value");
-    return body(new FormWriter(style).fields(root(value)));
+    return body(write(value));
   }
 
   @Override
   public EncodedBody encode(Object value, String fieldName, String fieldValue) {
-    ObjectNode root = value == null ? mapper.createObjectNode() : root(value);
-    JsonCodec.requireFieldFree(root, fieldName, fieldValue);
-    return body(new FormWriter(style).fields(root).topLevel(fieldName, fieldValue));
+    Objects.requireNonNull(fieldName, "fieldName");
+    Objects.requireNonNull(fieldValue, "fieldValue");
+    FormWriter writer = write(value == null ? Map.of() : value);
+    if (writer.hasTopLevel(fieldName)) {
+      throw JsonCodec.fieldTaken(fieldName);
+    }
+    return body(writer.topLevel(fieldName, fieldValue));
   }
 
   @Override
@@ -79,21 +92,26 @@ public final class FormCodec implements BodyCodec {
     return true;
   }
 
-  private ObjectNode root(Object value) {
-    JsonNode tree;
+  /**
+   * Serializes the value to tokens (as the mapper would write it as JSON) and writes them as form
+   * pairs, without building a tree in between.
+   */
+  private FormWriter write(Object value) {
+    TokenBuffer tokens = new TokenBuffer(mapper, false);
+    if (bigDecimals) {
+      tokens = tokens.forceUseOfBigDecimal(true);
+    }
     try {
-      tree = mapper.valueToTree(value);
-    } catch (IllegalArgumentException e) {
+      writer.writeValue(tokens, value);
+      try (JsonParser p = tokens.asParser()) {
+        return new FormWriter(style).fields(p);
+      }
+    } catch (IOException e) {
       throw new IllegalArgumentException(
           "request body of type " + value.getClass().getName() + " cannot be mapped to fields", e);
     } catch (StackOverflowError e) {
       throw JsonCodec.selfReferencing(value);
     }
-    if (!(tree instanceof ObjectNode root)) {
-      throw new IllegalArgumentException(
-          "a form body must be an object with named fields; the body is a " + tree.getNodeType());
-    }
-    return root;
   }
 
   private static EncodedBody body(FormWriter writer) {

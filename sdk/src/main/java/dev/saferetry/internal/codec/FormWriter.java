@@ -1,16 +1,24 @@
 package dev.saferetry.internal.codec;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import dev.saferetry.codec.FormStyle;
+import java.io.IOException;
 import java.math.BigDecimal;
-import java.util.Iterator;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
- * Flattens a JSON tree into form pairs with bracketed names. Names are percent-encoded with their
- * structural brackets left literal, as Stripe's libraries write them; a bracket inside a field name
- * is refused, because a server parsing brackets could not tell it from structure.
+ * Flattens a serialized value, read as a stream of tokens, into form pairs with bracketed names.
+ * Names are percent-encoded with their structural brackets left literal, as Stripe's libraries
+ * write them; a bracket inside a field name is refused, because a server parsing brackets could not
+ * tell it from structure.
+ *
+ * <p>Reading tokens (rather than a tree built from them) writes each pair as it is read; a list is
+ * held back only as far as its plain values, until it is known whether every element is plain
+ * (then, with {@link FormStyle.Lists#BRACKETS}, they share the name {@code key[]}).
  */
 final class FormWriter {
   /** Deeper nesting than this is a mistake (or a cycle), not a payment parameter. */
@@ -18,15 +26,32 @@ final class FormWriter {
 
   private final FormStyle style;
   private final StringBuilder out = new StringBuilder(128);
+  private final Set<String> topLevelNames = new HashSet<>();
 
   FormWriter(FormStyle style) {
     this.style = style;
   }
 
-  /** Writes every field of {@code root}; then {@link #pair} may add more. */
-  FormWriter fields(ObjectNode root) {
-    object(root, null, null, 0);
+  /**
+   * Writes every field of the object {@code tokens} holds; then {@link #topLevel} may add more.
+   *
+   * @throws IllegalArgumentException if the value is not an object, or any part of it cannot be
+   *     form-encoded
+   */
+  FormWriter fields(JsonParser tokens) throws IOException {
+    JsonToken first = tokens.nextToken();
+    if (first != JsonToken.START_OBJECT) {
+      throw new IllegalArgumentException(
+          "a form body must be an object with named fields; the body is a "
+              + typeName(tokens, first));
+    }
+    object(tokens, null, null, 0);
     return this;
+  }
+
+  /** Whether the object written by {@link #fields} has a top-level field {@code name}. */
+  boolean hasTopLevel(String name) {
+    return topLevelNames.contains(name);
   }
 
   /** Appends one top-level pair. */
@@ -40,83 +65,151 @@ final class FormWriter {
     return out.toString();
   }
 
-  private void object(ObjectNode node, String key, String path, int depth) {
+  /** Writes the fields of the object whose START_OBJECT was just read, up to its END_OBJECT. */
+  private void object(JsonParser p, String key, String path, int depth) throws IOException {
     if (depth > MAX_DEPTH) {
       throw new IllegalArgumentException(
           "form body nests deeper than " + MAX_DEPTH + " levels at " + path);
     }
-    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> field = it.next();
-      String name = field.getKey();
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String name = p.currentName();
       checkName(name, path);
+      if (depth == 0) {
+        topLevelNames.add(name);
+      }
       String childKey = key == null ? encodeName(name) : key + '[' + encodeName(name) + ']';
       String childPath = path == null ? name : path + '[' + name + ']';
-      value(field.getValue(), childKey, childPath, depth);
+      value(p, p.nextToken(), childKey, childPath, depth);
     }
   }
 
-  private void value(JsonNode v, String key, String path, int depth) {
-    if (v == null || v.isNull() || v.isMissingNode()) {
+  private void value(JsonParser p, JsonToken t, String key, String path, int depth)
+      throws IOException {
+    if (t == JsonToken.START_OBJECT) {
+      object(p, key, path, depth + 1); // an empty object adds nothing
+    } else if (t == JsonToken.START_ARRAY) {
+      list(p, key, path, depth + 1);
+    } else if (t == JsonToken.VALUE_NULL) {
       if (style.nulls() == FormStyle.Nulls.EMPTY) {
         pair(key, "", path);
       }
-    } else if (v.isObject()) {
-      object((ObjectNode) v, key, path, depth + 1); // an empty object adds nothing
-    } else if (v.isArray()) {
-      list(v, key, path, depth + 1);
-    } else if (v.isTextual()) {
-      pair(key, v.textValue(), path);
-    } else if (v.isBoolean()) {
-      pair(key, v.booleanValue() ? "true" : "false", path);
-    } else if (v.isNumber()) {
-      pair(key, number(v, path), path);
     } else {
-      throw new IllegalArgumentException(
-          "value of " + path + " (" + v.getNodeType() + ") cannot be form-encoded");
+      pair(key, scalar(p, t, path), path);
     }
   }
 
-  private void list(JsonNode array, String key, String path, int depth) {
-    if (array.isEmpty()) {
-      pair(key, "", path); // the convention for an empty (cleared) list: a=
-      return;
+  /** A plain value as text: a string, boolean or number. */
+  private static String scalar(JsonParser p, JsonToken t, String path) throws IOException {
+    switch (t) {
+      case VALUE_STRING:
+        return p.getText();
+      case VALUE_TRUE:
+        return "true";
+      case VALUE_FALSE:
+        return "false";
+      case VALUE_NUMBER_INT:
+      case VALUE_NUMBER_FLOAT:
+        return number(p, path);
+      default:
+        throw new IllegalArgumentException(
+            "value of " + path + " (" + typeName(p, t) + ") cannot be form-encoded");
     }
-    boolean brackets = style.lists() == FormStyle.Lists.BRACKETS && allPlain(array);
+  }
+
+  /**
+   * Writes the list whose START_ARRAY was just read. Plain elements wait until the list ends or an
+   * element is an object or a list: only a list of plain values may use {@code key[]}.
+   */
+  private void list(JsonParser p, String key, String path, int depth) throws IOException {
+    if (depth > MAX_DEPTH) {
+      throw new IllegalArgumentException(
+          "form body nests deeper than " + MAX_DEPTH + " levels at " + path);
+    }
+    List<String> plain = new ArrayList<>(); // null: a null element written as empty
+    boolean indexed = style.lists() != FormStyle.Lists.BRACKETS;
+    boolean flushed = false;
     int i = 0;
-    for (JsonNode element : array) {
+    for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
       String elementPath = path + '[' + i + ']';
-      if (element.isNull() && style.nulls() == FormStyle.Nulls.OMIT) {
+      String elementKey = key + '[' + i + ']';
+      if (t == JsonToken.VALUE_NULL && style.nulls() == FormStyle.Nulls.OMIT) {
         throw new IllegalArgumentException(
             elementPath + " is null; a list element cannot be omitted without renumbering");
       }
-      value(element, brackets ? key + "[]" : key + '[' + i + ']', elementPath, depth);
+      boolean container = t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY;
+      if (container && !flushed) {
+        writeHeld(plain, key, path, true); // a list with a container is numbered throughout
+        flushed = true;
+      }
+      if (flushed) {
+        value(p, t, elementKey, elementPath, depth);
+      } else {
+        plain.add(t == JsonToken.VALUE_NULL ? null : scalar(p, t, elementPath));
+      }
       i++;
     }
+    if (i == 0) {
+      pair(key, "", path); // the convention for an empty (cleared) list: a=
+    } else if (!flushed) {
+      writeHeld(plain, key, path, indexed);
+    }
   }
 
-  private static boolean allPlain(JsonNode array) {
-    for (JsonNode element : array) {
-      if (element.isContainerNode()) {
-        return false;
-      }
+  private void writeHeld(List<String> plain, String key, String path, boolean indexed) {
+    for (int j = 0; j < plain.size(); j++) {
+      String v = plain.get(j);
+      pair(indexed ? key + '[' + j + ']' : key + "[]", v == null ? "" : v, path + '[' + j + ']');
     }
-    return true;
   }
 
-  private static String number(JsonNode v, String path) {
-    if (v.isIntegralNumber()) {
-      return v.isBigInteger() ? v.bigIntegerValue().toString() : Long.toString(v.longValue());
+  private static String number(JsonParser p, String path) throws IOException {
+    switch (p.getNumberType()) {
+      case INT:
+      case LONG:
+        return Long.toString(p.getLongValue());
+      case BIG_INTEGER:
+        return p.getBigIntegerValue().toString();
+      case BIG_DECIMAL:
+        return p.getDecimalValue().toPlainString();
+      case FLOAT:
+        {
+          float f = p.getFloatValue();
+          if (!Float.isFinite(f)) {
+            throw new IllegalArgumentException("value of " + path + " is not a finite number");
+          }
+          return new BigDecimal(Float.toString(f)).stripTrailingZeros().toPlainString();
+        }
+      default:
+        {
+          double d = p.getDoubleValue();
+          if (!Double.isFinite(d)) {
+            throw new IllegalArgumentException("value of " + path + " is not a finite number");
+          }
+          return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
+        }
     }
-    if (v.isBigDecimal()) {
-      return v.decimalValue().toPlainString();
+  }
+
+  /** The kind of value a token starts, named as Jackson's tree nodes name it. */
+  private static String typeName(JsonParser p, JsonToken t) throws IOException {
+    switch (t) {
+      case START_ARRAY:
+        return "ARRAY";
+      case VALUE_STRING:
+        return "STRING";
+      case VALUE_NUMBER_INT:
+      case VALUE_NUMBER_FLOAT:
+        return "NUMBER";
+      case VALUE_TRUE:
+      case VALUE_FALSE:
+        return "BOOLEAN";
+      case VALUE_NULL:
+        return "NULL";
+      case VALUE_EMBEDDED_OBJECT:
+        return p.getEmbeddedObject() instanceof byte[] ? "BINARY" : "POJO";
+      default:
+        return String.valueOf(t);
     }
-    double d = v.doubleValue();
-    if (!Double.isFinite(d)) {
-      throw new IllegalArgumentException("value of " + path + " is not a finite number");
-    }
-    BigDecimal exact =
-        v.isFloat() ? new BigDecimal(Float.toString(v.floatValue())) : BigDecimal.valueOf(d);
-    return exact.stripTrailingZeros().toPlainString();
   }
 
   private static void checkName(String name, String parentPath) {

@@ -137,9 +137,14 @@ public final class JsonCodec implements BodyCodec {
     Objects.requireNonNull(fieldName, "fieldName");
     Objects.requireNonNull(fieldValue, "fieldValue");
     if (body.has(fieldName)) {
-      throw new IllegalArgumentException(
-          "the request body already has a field '" + fieldName + "'; it is set by the SDK");
+      throw fieldTaken(fieldName);
     }
+  }
+
+  /** The caller's body already has the field the SDK adds. */
+  static IllegalArgumentException fieldTaken(String fieldName) {
+    return new IllegalArgumentException(
+        "the request body already has a field '" + fieldName + "'; it is set by the SDK");
   }
 
   /** Jackson recurses without limit into a value that contains itself. */
