@@ -2,6 +2,7 @@ package dev.saferetry.examples.chaos;
 
 import dev.saferetry.conformance.proxy.FaultProxy;
 import dev.saferetry.conformance.server.ReferenceServer;
+import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.testing.ChildClassPath;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -11,10 +12,12 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import okhttp3.OkHttpClient;
@@ -30,6 +33,8 @@ final class SoakRun {
   private final List<WorkerHandle> handles = new ArrayList<>();
   private final Progress progress = new Progress();
   private int kills;
+  private String sharedStoreUrl;
+  private SharedStore watch;
   private int restarts;
 
   SoakRun(SoakConfig cfg, PrintStream log) {
@@ -45,6 +50,7 @@ final class SoakRun {
     Database db = Database.prepare(cfg.jdbcUrl(), runId);
     String storeSchema = runId + "_store";
     String storeUrl = storeUrl(work, storeSchema);
+    sharedStoreUrl = storeUrl;
     ChaosPlan plan =
         new ChaosPlan(
             cfg.faultRate(), cfg.readTimeout().multipliedBy(2).plusMillis(100), cfg.seed());
@@ -76,6 +82,9 @@ final class SoakRun {
       return audit(db, runId, plan.counts(), server.sideEffects(), elapsed, storeUrl);
     } finally {
       stopWorkers();
+      if (watch != null) {
+        watch.close();
+      }
       if (storeUrl != null && cfg.storeUrl().startsWith("jdbc:postgresql:")) {
         SideEffectAudit.dropPostgresSchema(cfg.storeUrl(), storeSchema);
       }
@@ -198,6 +207,15 @@ final class SoakRun {
     if (candidates.isEmpty() || (cfg.storeUrl() != null && alive < 2)) {
       return false; // with a shared store, a kill leaves a survivor to take the intents over
     }
+    if (cfg.storeUrl() != null) {
+      // Only a worker whose intents are pending in the store right now: killed, it leaves them
+      // for the survivors (calls under way may not have recorded theirs yet, or just completed).
+      Set<Integer> holding = workersWithPendingIntents();
+      candidates = candidates.stream().filter(h -> holding.contains(h.index())).toList();
+      if (candidates.isEmpty()) {
+        return false;
+      }
+    }
     WorkerHandle victim = candidates.get(random.nextInt(candidates.size()));
     victim.kill();
     victim.markKilled();
@@ -288,16 +306,34 @@ final class SoakRun {
   private long adoptedFromKilledWorkers() {
     long n = 0;
     for (String id : progress.adopted()) {
-      long number = Long.parseLong(id.substring(id.lastIndexOf('-') + 1));
-      for (int w = 0; w < handles.size(); w++) {
-        long from = (long) w * cfg.intents() / cfg.workers();
-        long to = (long) (w + 1) * cfg.intents() / cfg.workers();
-        if (number >= from && number < to && handles.get(w).wasKilled()) {
-          n++;
-        }
+      if (handles.get(workerOf(id)).wasKilled()) {
+        n++;
       }
     }
     return n;
+  }
+
+  /** The index of the worker whose slice holds the intent. */
+  private int workerOf(String intentId) {
+    long number = Long.parseLong(intentId.substring(intentId.lastIndexOf('-') + 1));
+    for (int w = 0; w < cfg.workers(); w++) {
+      if (number < (long) (w + 1) * cfg.intents() / cfg.workers()) {
+        return w;
+      }
+    }
+    return cfg.workers() - 1;
+  }
+
+  /** The workers with at least one intent of their slice pending in the shared store. */
+  private Set<Integer> workersWithPendingIntents() {
+    if (watch == null) {
+      watch = SharedStore.open(sharedStoreUrl, 1); // the workers created the table
+    }
+    Set<Integer> holding = new HashSet<>();
+    for (IntentRecord r : watch.store().pending()) {
+      holding.add(workerOf(r.intentId()));
+    }
+    return holding;
   }
 
   private static double[] percentiles(List<Long> micros) {
