@@ -123,9 +123,14 @@ final class RequestFactory {
               Fingerprint.input(
                   op.method(), path, query, identity, codec.contentType(), canonical));
       legacy =
-          () ->
-              Fingerprint.sha256Hex(
+          () -> {
+            try {
+              return Fingerprint.sha256Hex(
                   Fingerprint.legacyInput(op.method(), path, query, identity, codec, body));
+            } catch (RuntimeException e) {
+              return null; // no earlier form (a body the old tree path refused): no match
+            }
+          };
     }
     return build(op, url, body, options, key, fingerprint, legacy, encoded);
   }
