@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.util.TokenBuffer;
 import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.codec.EncodedBody;
@@ -32,14 +31,10 @@ public final class FormCodec implements BodyCodec {
   private final FormStyle style;
 
   private FormCodec(ObjectMapper mapper, FormStyle style) {
-    // Keys in order for repeatable bytes; decimals as given (1.50 stays 1.50, as in JSON).
-    this.mapper =
-        mapper
-            .copy()
-            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
-            .configure(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false);
+    // Keys in order for repeatable bytes; decimals as given (the tokens keep 1.50 as 1.50).
+    this.mapper = mapper.copy().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
     this.writer = this.mapper.writer().without(SerializationFeature.WRAP_ROOT_VALUE);
-    // As a tree would hold them: floating-point numbers as decimals if the mapper reads them so.
+    // Floating-point numbers as decimals if the mapper reads them so, as a Jackson tree holds them.
     this.bigDecimals = this.mapper.isEnabled(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     this.style = style;
   }

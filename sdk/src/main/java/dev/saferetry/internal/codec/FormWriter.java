@@ -67,10 +67,7 @@ final class FormWriter {
 
   /** Writes the fields of the object whose START_OBJECT was just read, up to its END_OBJECT. */
   private void object(JsonParser p, String key, String path, int depth) throws IOException {
-    if (depth > MAX_DEPTH) {
-      throw new IllegalArgumentException(
-          "form body nests deeper than " + MAX_DEPTH + " levels at " + path);
-    }
+    checkDepth(depth, path);
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String name = p.currentName();
       checkName(name, path);
@@ -80,6 +77,13 @@ final class FormWriter {
       String childKey = key == null ? encodeName(name) : key + '[' + encodeName(name) + ']';
       String childPath = path == null ? name : path + '[' + name + ']';
       value(p, p.nextToken(), childKey, childPath, depth);
+    }
+  }
+
+  private static void checkDepth(int depth, String path) {
+    if (depth > MAX_DEPTH) {
+      throw new IllegalArgumentException(
+          "form body nests deeper than " + MAX_DEPTH + " levels at " + path);
     }
   }
 
@@ -121,10 +125,7 @@ final class FormWriter {
    * element is an object or a list: only a list of plain values may use {@code key[]}.
    */
   private void list(JsonParser p, String key, String path, int depth) throws IOException {
-    if (depth > MAX_DEPTH) {
-      throw new IllegalArgumentException(
-          "form body nests deeper than " + MAX_DEPTH + " levels at " + path);
-    }
+    checkDepth(depth, path);
     List<String> plain = new ArrayList<>(); // null: a null element written as empty
     boolean indexed = style.lists() != FormStyle.Lists.BRACKETS;
     boolean flushed = false;

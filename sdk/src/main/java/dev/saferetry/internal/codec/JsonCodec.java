@@ -79,12 +79,6 @@ public final class JsonCodec implements BodyCodec {
     return true;
   }
 
-  /** Returns the encoding: object keys are sorted at every level. Empty for no body. */
-  @Override
-  public byte[] canonical(Object value) {
-    return value == null ? new byte[0] : write(mapper, value);
-  }
-
   /**
    * Returns the canonical bytes earlier versions fingerprinted: the value re-read as a tree and
    * written with keys sorted (numbers as the tree holds them); {@code {}} for no body.
