@@ -263,7 +263,6 @@ public final class ChaosWorker {
   /** Makes one call for an intent; returns whether the intent is resolved. */
   private boolean attempt(String id) {
     long start = System.nanoTime();
-    say("calling " + id); // the driver kills a worker only while it has calls under way
     try {
       CallResult<Charge> r =
           client.execute(Charges.CREATE, params(id), RequestOptions.builder().intentId(id).build());

@@ -197,19 +197,16 @@ final class SoakRun {
 
   /** Kills a random running worker; false when none may be killed now. */
   private boolean killOne() throws Exception {
-    // With a shared store, only a worker with calls under way: its pending intents are what the
-    // survivors must take over (a worker killed between calls or while starting leaves none).
     List<WorkerHandle> candidates =
-        handles.stream()
-            .filter(h -> h.alive() && !h.finished() && (cfg.storeUrl() == null || h.midCall()))
-            .toList();
+        handles.stream().filter(h -> h.alive() && !h.finished()).toList();
     long alive = handles.stream().filter(WorkerHandle::alive).count();
     if (candidates.isEmpty() || (cfg.storeUrl() != null && alive < 2)) {
       return false; // with a shared store, a kill leaves a survivor to take the intents over
     }
     if (cfg.storeUrl() != null) {
       // Only a worker whose intents are pending in the store right now: killed, it leaves them
-      // for the survivors (calls under way may not have recorded theirs yet, or just completed).
+      // for the survivors (one killed while starting, between calls, or before its calls were
+      // recorded leaves none).
       Set<Integer> holding = workersWithPendingIntents();
       candidates = candidates.stream().filter(h -> holding.contains(h.index())).toList();
       if (candidates.isEmpty()) {

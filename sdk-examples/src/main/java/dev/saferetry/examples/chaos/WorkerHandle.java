@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One worker slot of the soak: a command line (its store directory and slice of intents never
@@ -28,8 +27,6 @@ final class WorkerHandle {
   private int starts;
   private Long notBefore;
   private boolean killed;
-  private final AtomicInteger inFlight = new AtomicInteger();
-  private final AtomicInteger answered = new AtomicInteger();
 
   WorkerHandle(int index, List<String> command, Path log, Progress progress) {
     this.index = index;
@@ -46,8 +43,6 @@ final class WorkerHandle {
     p.getOutputStream().close();
     process = p;
     starts++;
-    inFlight.set(0);
-    answered.set(0);
     reader = new Thread(() -> read(p), "soak-reader-" + index + "-" + starts);
     reader.setDaemon(true);
     reader.start();
@@ -57,14 +52,6 @@ final class WorkerHandle {
     try (BufferedReader in =
         new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
-        if (line.startsWith("calling ")) {
-          inFlight.incrementAndGet();
-        } else if (line.startsWith("done ")
-            || line.startsWith("again ")
-            || line.startsWith("failed ")) {
-          inFlight.decrementAndGet();
-          answered.incrementAndGet();
-        }
         try {
           if (progress.accept(line)) {
             finished = true;
@@ -108,14 +95,6 @@ final class WorkerHandle {
   /** Whether the child process is running. */
   boolean alive() {
     return process != null && process.isAlive();
-  }
-
-  /**
-   * Whether the running process is past its start (it has had a call answered) and has calls under
-   * way: killed now, it leaves pending intents behind for the other workers to take over.
-   */
-  boolean midCall() {
-    return answered.get() > 0 && inFlight.get() > 0;
   }
 
   /** Whether the worker reported that its whole slice is resolved. */
