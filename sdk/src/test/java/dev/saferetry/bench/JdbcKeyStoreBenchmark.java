@@ -24,11 +24,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A bounded benchmark (about 40 s) of {@link JdbcKeyStore} on PostgreSQL: begin + complete per
+ * A bounded benchmark (about a minute) of {@link JdbcKeyStore} on PostgreSQL: begin + complete per
  * intent at 1, 8 and 32 callers, with the database round trips each costs, next to {@link
- * FileKeyStore} on the same machine in the same run. The stores and caller counts take turns in
- * slices of 1.5 s, three rounds, and the median of each is printed, so that a machine whose disk
- * slows down for a while does not bias one figure. Not a test; run it on an otherwise idle machine:
+ * FileKeyStore} on the same machine in the same run. Each store first runs every caller count for a
+ * second unmeasured (so that the measured slices see compiled code), then the stores and caller
+ * counts take turns in slices of 1.5 s, five rounds, and the median of each is printed, so that a
+ * machine whose disk slows down for a while does not bias one figure. Not a test; run it on an
+ * otherwise idle machine:
  *
  * <pre>
  * mvn -B -q -pl sdk test-compile exec:java@bench-jdbc [-Dexec.args="JDBC_URL [DIR]"]
@@ -40,7 +42,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class JdbcKeyStoreBenchmark {
   private static final IntentScope SCOPE = new IntentScope("bench", "POST /v1/charges");
   private static final Duration SLICE = Duration.ofMillis(1500);
-  private static final int ROUNDS = 3;
+  private static final int ROUNDS = 5;
+  private static final Duration WARM_UP = Duration.ofSeconds(1);
   private static final int[] CALLERS = {1, 8, 32};
   private static final int SEQUENTIAL = 1_000;
 
@@ -89,6 +92,11 @@ public final class JdbcKeyStoreBenchmark {
         sequentialRoundTrips(jdbc, counted);
         Measured pg = new Measured("JdbcKeyStore (PostgreSQL)", jdbc, counted);
         Measured fs = new Measured("FileKeyStore", file, null);
+        for (Measured m : List.of(pg, fs)) {
+          for (int callers : CALLERS) {
+            runCallers(m.store, callers, WARM_UP);
+          }
+        }
         for (int round = 0; round < ROUNDS; round++) {
           for (Measured m : List.of(pg, fs)) {
             for (int i = 0; i < CALLERS.length; i++) {
@@ -129,9 +137,6 @@ public final class JdbcKeyStoreBenchmark {
     }
 
     void slice(int round, int level) throws Exception {
-      if (round == 0) {
-        runCallers(store, CALLERS[level], Duration.ofMillis(300)); // warm-up
-      }
       long before = counted == null ? 0 : counted.roundTrips();
       long start = System.nanoTime();
       int intents = runCallers(store, CALLERS[level], SLICE);

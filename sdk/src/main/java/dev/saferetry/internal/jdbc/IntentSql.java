@@ -98,8 +98,9 @@ final class IntentSql {
             + PK
             + " AND idempotency_key = ?";
     // A completion need not be durable when it returns (a lost one only causes a replay with the
-    // same key), so PostgreSQL does not wait for its WAL flush; sent as one round trip.
-    completeAsync = "BEGIN; SET LOCAL synchronous_commit TO OFF; " + complete + "; COMMIT";
+    // same key), so PostgreSQL does not wait for its WAL flush. Sent as one round trip: the driver
+    // runs both statements in one implicit transaction, to which the setting is local.
+    completeAsync = "SELECT set_config('synchronous_commit', 'off', true); " + complete;
     abandon = "DELETE FROM " + table + PK;
     expiredBatch =
         "SELECT tenant, operation, intent_id FROM "

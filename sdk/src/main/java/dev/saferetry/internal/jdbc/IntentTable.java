@@ -8,7 +8,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -202,28 +201,7 @@ public final class IntentTable implements SchemaGate.Tables {
           3, StoredText.check("resource id", completed.resourceId(), IntentRows.MAX_RESOURCE_ID));
       IntentRows.bindPk(ps, 4, completed.scope(), completed.intentId());
       ps.setString(7, completed.key().value());
-      executeAsync(c, ps, async);
-    }
-  }
-
-  /**
-   * Executes a statement that may open its own transaction block ({@code BEGIN; ...; COMMIT} in
-   * auto-commit mode). If it fails inside the block, the block is rolled back here: otherwise the
-   * connection would go back to the pool inside an aborted transaction, failing its next user.
-   */
-  static void executeAsync(Connection c, PreparedStatement ps, boolean ownBlock)
-      throws SQLException {
-    try {
       ps.execute();
-    } catch (SQLException e) {
-      if (ownBlock) {
-        try (Statement rollback = c.createStatement()) {
-          rollback.execute("ROLLBACK");
-        } catch (SQLException suppressed) {
-          e.addSuppressed(suppressed);
-        }
-      }
-      throw e;
     }
   }
 

@@ -36,20 +36,24 @@ final class PostgresBatch {
   public static final int MAX_ROWS = 64;
 
   /**
-   * Plans a statement that joins the table for the values it is run with: a plan cached for any
-   * values is made once per connection and kept until the table's statistics change, so one made
-   * while the table was young would go on scanning all of it as it grows.
+   * Settings, local to the statement's transaction, under which a statement that joins the table
+   * with an array of keys looks each key up in the primary key. A plan the server caches for any
+   * values is made once per connection and kept until the table's statistics change, so a plan made
+   * while the table was young could otherwise go on scanning all of it as it grows; under these
+   * settings the cached plan is the index lookup, and the statement is not planned again for every
+   * batch.
    */
-  private static final String CUSTOM_PLAN = "SET LOCAL plan_cache_mode TO force_custom_plan; ";
+  private static final String BY_KEY =
+      "set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 'off', true),"
+          + " set_config('enable_mergejoin', 'off', true)";
 
   private static final List<String> KEY_ARRAYS = List.of("varchar", "varchar", "varchar");
 
   private final IntentTable single;
   private final String upsert;
   private final String find;
-  private final String findAsBlock;
   private final String complete;
-  private final String completeAsBlock;
+  private final String completeAsync;
 
   public PostgresBatch(IntentTable single, String schema, String name) {
     this.single = single;
@@ -67,12 +71,11 @@ final class PostgresBatch {
             + IntentSql.arrayParameters(KEY_ARRAYS)
             + ") AS k (tenant, operation, intent_id)"
             + " ON t.tenant = k.tenant AND t.operation = k.operation AND t.intent_id = k.intent_id";
-    this.findAsBlock = "BEGIN; " + CUSTOM_PLAN + find + "; COMMIT";
-    this.find = CUSTOM_PLAN + find;
+    this.find = "SELECT " + BY_KEY + "; " + find;
     String update = completeSql(table);
-    this.completeAsBlock =
-        "BEGIN; SET LOCAL synchronous_commit TO OFF; " + CUSTOM_PLAN + update + "; COMMIT";
-    this.complete = CUSTOM_PLAN + update;
+    this.complete = "SELECT " + BY_KEY + "; " + update;
+    this.completeAsync =
+        "SELECT set_config('synchronous_commit', 'off', true), " + BY_KEY + "; " + update;
   }
 
   /** Begins every row; results in the rows' order. In auto-commit mode, or in a transaction. */
@@ -148,16 +151,13 @@ final class PostgresBatch {
       keys[1][i] = r.scope().operation();
       keys[2][i] = r.intentId();
     }
-    boolean block = c.getAutoCommit();
-    try (PreparedStatement ps = c.prepareStatement(block ? findAsBlock : find)) {
+    try (PreparedStatement ps = c.prepareStatement(find)) {
       for (int col = 0; col < 3; col++) {
         bindArray(c, ps, col + 1, IntentRows.Kind.TEXT, keys[col]);
       }
-      IntentTable.executeAsync(c, ps, block);
-      while (ps.getResultSet() == null) {
-        if (!ps.getMoreResults() && ps.getUpdateCount() == -1) {
-          throw new SQLException("the batch lookup returned no rows");
-        }
+      ps.execute(); // the settings' row first, then the records
+      if (!ps.getMoreResults()) {
+        throw new SQLException("the batch lookup returned no rows");
       }
       try (ResultSet rs = ps.getResultSet()) {
         while (rs.next()) {
@@ -193,12 +193,11 @@ final class PostgresBatch {
       values[6][at] = r.resourceId();
       at++;
     }
-    boolean async = c.getAutoCommit();
-    try (PreparedStatement ps = c.prepareStatement(async ? completeAsBlock : complete)) {
+    try (PreparedStatement ps = c.prepareStatement(c.getAutoCommit() ? completeAsync : complete)) {
       for (int col = 0; col < COMPLETED.size(); col++) {
         bindArray(c, ps, col + 1, COMPLETED.get(col), values[col]);
       }
-      IntentTable.executeAsync(c, ps, async);
+      ps.execute();
     }
     Set<Integer> written = new HashSet<>(unique.values());
     for (int i = 0; i < records.size(); i++) {

@@ -1,6 +1,7 @@
 package dev.saferetry.internal.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -276,42 +277,132 @@ class PostgresBatchTest {
   }
 
   @Test
-  void completionsArePlannedForTheirOwnValuesNotWithAPlanCachedWhileTheTableWasYoung()
-      throws Exception {
+  void batchesFindRowsByTheirKeysEvenWithPlansCachedWhileTheTableWasYoung() throws Exception {
     try (Connection c = pool.getConnection()) {
       Assumptions.assumeTrue(
-          c.getMetaData().getDatabaseMajorVersion() >= 14,
-          "pg_prepared_statements counts plans from PostgreSQL 14; test skipped");
+          c.getMetaData().getDatabaseMajorVersion() >= 15,
+          "reading a connection's own table scans needs PostgreSQL 15; test skipped");
+      List<IntentRecord> young = new ArrayList<>();
       for (int i = 0; i < 12; i++) { // past the driver's and the server's thresholds for reuse
         List<IntentRecord> begun = new ArrayList<>();
         for (int k = 0; k < 3; k++) {
           begun.add(candidate("young-" + i + "-" + k, T1));
         }
-        List<IntentRow> rows = new ArrayList<>();
-        begun.forEach(r -> rows.add(IntentRow.direct(r)));
-        batch.beginAll(c, rows);
+        young.addAll(begun);
+        batch.beginAll(c, rows(begun));
+        batch.beginAll(c, rows(begun)); // recorded already: the batch lookup
         List<IntentRecord> done = new ArrayList<>();
         begun.forEach(r -> done.add(r.complete(IntentState.SUCCEEDED, 201, "ch")));
         batch.completeAll(c, done);
       }
-      long custom = 0;
-      long generic = 0;
-      try (Statement st = c.createStatement();
-          ResultSet rs =
-              st.executeQuery(
-                  "SELECT custom_plans, generic_plans FROM pg_prepared_statements"
-                      + " WHERE statement LIKE '%UPDATE "
-                      + schema
-                      + "."
-                      + BATCHED
-                      + " %'")) {
-        while (rs.next()) {
-          custom += rs.getLong(1);
-          generic += rs.getLong(2);
-        }
+      try (Statement st = c.createStatement()) { // the table grows; no statistics are taken
+        st.execute(
+            "INSERT INTO "
+                + schema
+                + "."
+                + BATCHED
+                + " (tenant, operation, intent_id, idempotency_key, fingerprint, state,"
+                + " created_at_ns, expires_at_ns, status, begin_nonce)"
+                + " SELECT 'default', 'POST /v1/charges', 'grown-' || g, 'k-' || g, 'fp', 0, 0,"
+                + " 0, 0, g FROM generate_series(1, 20000) AS g");
       }
-      assertThat(custom).as("custom plans of the batch completion").isGreaterThan(0);
-      assertThat(generic).as("generic plans of the batch completion").isZero();
+      long[] before = scans(c);
+      List<IntentRecord> later = List.of(candidate("later-1", T1), candidate("later-2", T1));
+      batch.beginAll(c, rows(later));
+      List<BeginResult> again = batch.beginAll(c, rows(young.subList(0, 3)));
+      List<IntentRecord> done = new ArrayList<>();
+      later.forEach(r -> done.add(r.complete(IntentState.SUCCEEDED, 201, "ch")));
+      batch.completeAll(c, done);
+      long[] after = scans(c);
+
+      assertThat(again).allSatisfy(r -> assertThat(r.created()).isFalse());
+      for (IntentRecord r : done) {
+        assertThat(batchedTable.find(c, r.scope(), r.intentId())).contains(r);
+      }
+      assertThat(after[0] - before[0]).as("scans of the whole table").isZero();
+      assertThat(after[1] - before[1]).as("index scans").isPositive();
+    }
+  }
+
+  private static List<IntentRow> rows(List<IntentRecord> records) {
+    List<IntentRow> rows = new ArrayList<>();
+    records.forEach(r -> rows.add(IntentRow.direct(r)));
+    return rows;
+  }
+
+  /** This connection's sequential and index scans of the batched table so far. */
+  private long[] scans(Connection c) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      st.execute("SELECT pg_stat_force_next_flush()");
+    }
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT pg_stat_clear_snapshot(), seq_scan, idx_scan FROM pg_stat_user_tables"
+                    + " WHERE schemaname = '"
+                    + schema
+                    + "' AND relname = '"
+                    + BATCHED
+                    + "'")) {
+      assertThat(rs.next()).isTrue();
+      return new long[] {rs.getLong(2), rs.getLong(3)};
+    }
+  }
+
+  @Test
+  void aCompletionThatFailsLeavesItsConnectionOutsideAnyTransactionAndItsSettingsUnchanged()
+      throws Exception {
+    List<IntentRecord> begun = List.of(candidate("a", T1), candidate("b", T1));
+    List<IntentRecord> done = new ArrayList<>();
+    begun.forEach(r -> done.add(r.complete(IntentState.SUCCEEDED, 201, "ch")));
+    try (Connection c = pool.getConnection();
+        Statement st = c.createStatement()) {
+      batch.beginAll(c, rows(begun));
+      batchedTable.complete(c, done.get(0));
+      assertThat(setting(c, "synchronous_commit")).isEqualTo("on");
+      st.execute(
+          "CREATE FUNCTION "
+              + schema
+              + ".refuse() RETURNS trigger LANGUAGE plpgsql AS"
+              + " $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$");
+      st.execute(
+          "CREATE TRIGGER refuse BEFORE UPDATE ON "
+              + schema
+              + "."
+              + BATCHED
+              + " FOR EACH ROW EXECUTE FUNCTION "
+              + schema
+              + ".refuse()");
+      for (int round = 0; round < 7; round++) { // also once the driver prepares on the server
+        assertThatThrownBy(() -> batchedTable.complete(c, done.get(1)))
+            .isInstanceOf(SQLException.class)
+            .hasMessageContaining("refused by the test");
+        assertThatThrownBy(() -> batch.completeAll(c, done))
+            .isInstanceOf(SQLException.class)
+            .hasMessageContaining("refused by the test");
+        assertThat(setting(c, "synchronous_commit")).isEqualTo("on");
+        assertThat(setting(c, "enable_seqscan")).isEqualTo("on");
+      }
+      st.execute("DROP TRIGGER refuse ON " + schema + "." + BATCHED);
+      batch.completeAll(c, done);
+      assertThat(setting(c, "enable_seqscan")).isEqualTo("on");
+      for (IntentRecord r : done) {
+        assertThat(batchedTable.find(c, r.scope(), r.intentId())).contains(r);
+      }
+    }
+  }
+
+  /**
+   * A setting as the connection sees it outside any transaction (the query fails inside one that
+   * failed).
+   */
+  private static String setting(Connection c, String name) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT current_setting(?)")) {
+      ps.setString(1, name);
+      try (ResultSet rs = ps.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        return rs.getString(1);
+      }
     }
   }
 
