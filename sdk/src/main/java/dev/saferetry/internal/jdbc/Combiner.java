@@ -3,7 +3,7 @@ package dev.saferetry.internal.jdbc;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
@@ -18,23 +18,25 @@ import java.util.function.Function;
  * <p>More than one writer slot keeps one slow batch (one that waits for a row another transaction
  * holds, say) from holding up every other caller.
  *
- * <p>Each waiting caller parks on a {@link ReentrantLock} condition of its own, rather than on a
- * monitor, so that a caller on a virtual thread never pins its carrier while it waits; and it is
- * woken only when there is something for it to do (its item was written, or it is first in the
- * queue and a writer slot is free), not whenever any batch ends. Thread-safe.
+ * <p>A waiting caller parks its own thread ({@link LockSupport}), rather than waiting on a monitor
+ * or a lock's condition: a caller on a virtual thread never pins its carrier, and the callers of a
+ * finished batch are woken directly, all at once, without taking the lock again to return (a
+ * condition would wake them one after another, each taking and releasing the lock in turn). A
+ * caller is woken only when there is something for it to do: its item was written, or it is first
+ * in the queue and a writer slot is free. Thread-safe.
  */
 final class Combiner<I, O> {
   private static final class Slot<I, O> {
     final I item;
-    final Condition wake;
-    boolean taken;
-    boolean done;
-    O result;
-    RuntimeException failure;
+    final Thread waiter;
+    boolean taken; // guarded by the lock
+    O result; // written before done
+    RuntimeException failure; // written before done
+    volatile boolean done;
 
-    Slot(I item, Condition wake) {
+    Slot(I item, Thread waiter) {
       this.item = item;
-      this.wake = wake;
+      this.waiter = waiter;
     }
   }
 
@@ -43,7 +45,7 @@ final class Combiner<I, O> {
   private final Function<List<I>, List<O>> write;
   private final ArrayDeque<Slot<I, O>> queue = new ArrayDeque<>();
   private final ReentrantLock lock = new ReentrantLock();
-  private int busy;
+  private int busy; // guarded by the lock
 
   /**
    * @param maxBatch the most items one write takes
@@ -60,33 +62,35 @@ final class Combiner<I, O> {
   /** Writes {@code item}, alone or with others, and returns its result. */
   public O submit(I item) {
     boolean interrupted = false;
-    Slot<I, O> mine;
+    Slot<I, O> mine = new Slot<>(item, Thread.currentThread());
     lock.lock();
     try {
-      mine = new Slot<>(item, lock.newCondition());
       queue.add(mine);
     } finally {
       lock.unlock();
     }
-    while (true) {
-      List<Slot<I, O>> batch;
+    while (!mine.done) {
+      List<Slot<I, O>> batch = null;
       lock.lock();
       try {
-        while (!mine.done && (mine.taken || busy >= writers)) {
-          try {
-            mine.wake.await();
-          } catch (InterruptedException e) {
+        if (!mine.done && !mine.taken && busy < writers) {
+          busy++;
+          batch = take();
+          wakeNextWriter();
+        }
+      } finally {
+        lock.unlock();
+      }
+      if (batch == null) {
+        // A wake-up that arrived while this thread waited for the lock was spent there: look at
+        // the slot again before parking. One that arrives from here on is kept for park.
+        if (!mine.done) {
+          LockSupport.park(this); // woken when written or when a slot is ours; may return early
+          if (Thread.interrupted()) {
             interrupted = true; // the item may be in a write already: see it through
           }
         }
-        if (mine.done) {
-          break;
-        }
-        busy++;
-        batch = take();
-        wakeNextWriter();
-      } finally {
-        lock.unlock();
+        continue;
       }
       writeBatch(batch);
       lock.lock();
@@ -110,7 +114,7 @@ final class Combiner<I, O> {
   private void wakeNextWriter() {
     Slot<I, O> next = queue.peek();
     if (next != null && busy < writers) {
-      next.wake.signal();
+      LockSupport.unpark(next.waiter);
     }
   }
 
@@ -136,17 +140,14 @@ final class Combiner<I, O> {
     } catch (Error e) { // never leave the batch's other callers waiting
       failure = new IllegalStateException("writing a batch failed", e);
     }
-    lock.lock();
-    try {
-      for (int i = 0; i < batch.size(); i++) {
-        Slot<I, O> s = batch.get(i);
-        s.failure = failure;
-        s.result = results == null ? null : results.get(i);
-        s.done = true;
-        s.wake.signal();
+    for (int i = 0; i < batch.size(); i++) {
+      Slot<I, O> s = batch.get(i);
+      s.failure = failure;
+      s.result = results == null ? null : results.get(i);
+      s.done = true;
+      if (s.waiter != Thread.currentThread()) {
+        LockSupport.unpark(s.waiter);
       }
-    } finally {
-      lock.unlock();
     }
   }
 }
