@@ -111,6 +111,11 @@ public final class JdbcKeyStoreBenchmark {
         System.out.println("|---|---:|---:|---:|---:|---|");
         pg.print();
         fs.print();
+        System.out.println();
+        System.out.println(
+            "Every slice, round by round (intents/s), and the speed-up within each round:");
+        pg.printSlices();
+        fs.printSlices();
       }
     } finally {
       try (var list = Files.list(files)) {
@@ -160,6 +165,21 @@ public final class JdbcKeyStoreBenchmark {
             rate / base,
             target);
       }
+    }
+
+    void printSlices() {
+      for (int i = 0; i < CALLERS.length; i++) {
+        StringBuilder line = new StringBuilder();
+        for (double rate : rates[i]) {
+          line.append(String.format("%,8.0f", rate));
+        }
+        System.out.printf("%-26s %2d callers:%s%n", name, CALLERS[i], line);
+      }
+      StringBuilder ratios = new StringBuilder();
+      for (int round = 0; round < ROUNDS; round++) {
+        ratios.append(String.format("%7.1f×", rates[CALLERS.length - 1][round] / rates[0][round]));
+      }
+      System.out.printf("%-26s speed-up at %d:%s%n", name, CALLERS[CALLERS.length - 1], ratios);
     }
   }
 
