@@ -48,8 +48,11 @@ public final class JdbcKeyStoreBenchmark {
   private static final int SEQUENTIAL = 1_000;
 
   private final AtomicInteger ids = new AtomicInteger();
+  private final ServerCpu server;
 
-  private JdbcKeyStoreBenchmark() {}
+  private JdbcKeyStoreBenchmark(ServerCpu server) {
+    this.server = server;
+  }
 
   public static void main(String[] args) throws Exception {
     String url =
@@ -66,7 +69,7 @@ public final class JdbcKeyStoreBenchmark {
       st.execute("CREATE SCHEMA " + schema);
     }
     try {
-      new JdbcKeyStoreBenchmark().run(url, schema, dir);
+      new JdbcKeyStoreBenchmark(ServerCpu.forUrl(url)).run(url, schema, dir);
     } finally {
       try (Connection c = DriverManager.getConnection(url);
           Statement st = c.createStatement()) {
@@ -106,9 +109,9 @@ public final class JdbcKeyStoreBenchmark {
         }
         System.out.println();
         System.out.println(
-            "| store | callers | intents/s | round trips per intent | speed-up vs 1 caller |"
-                + " target |");
-        System.out.println("|---|---:|---:|---:|---:|---|");
+            "| store | callers | intents/s | round trips per intent | JVM CPU per intent |"
+                + " server CPU per intent | speed-up vs 1 caller | target |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|---|");
         pg.print();
         fs.print();
         System.out.println();
@@ -134,6 +137,8 @@ public final class JdbcKeyStoreBenchmark {
     final CountingDataSource counted;
     final double[][] rates = new double[CALLERS.length][ROUNDS];
     final double[][] trips = new double[CALLERS.length][ROUNDS];
+    final double[][] jvmCpu = new double[CALLERS.length][ROUNDS];
+    final double[][] serverCpu = new double[CALLERS.length][ROUNDS];
 
     Measured(String name, KeyStore store, CountingDataSource counted) {
       this.name = name;
@@ -143,11 +148,15 @@ public final class JdbcKeyStoreBenchmark {
 
     void slice(int round, int level) throws Exception {
       long before = counted == null ? 0 : counted.roundTrips();
+      long jvmBefore = server.jvmMicros();
+      long serverBefore = server.cpuMicros();
       long start = System.nanoTime();
       int intents = runCallers(store, CALLERS[level], SLICE);
       rates[level][round] = intents / ((System.nanoTime() - start) / 1e9);
       long after = counted == null ? 0 : counted.roundTrips();
       trips[level][round] = (after - before) / (double) intents;
+      jvmCpu[level][round] = (server.jvmMicros() - jvmBefore) / (double) intents;
+      serverCpu[level][round] = (server.cpuMicros() - serverBefore) / (double) intents;
     }
 
     void print() {
@@ -157,11 +166,15 @@ public final class JdbcKeyStoreBenchmark {
         String target =
             CALLERS[i] == 32 ? "≥ 5.0× (" + (rate >= 5 * base ? "met" : "not met") + ")" : "";
         System.out.printf(
-            "| %s | %d | %,.0f | %s | %.1f× | %s |%n",
+            "| %s | %d | %,.0f | %s | %s | %s | %.1f× | %s |%n",
             name,
             CALLERS[i],
             rate,
             counted == null ? "–" : String.format("%.2f", median(trips[i])),
+            server.readable() ? String.format("%.0f µs", median(jvmCpu[i])) : "–",
+            counted == null || !server.known()
+                ? "–"
+                : String.format("%.0f µs", median(serverCpu[i])),
             rate / base,
             target);
       }
