@@ -48,10 +48,10 @@ public final class JdbcKeyStoreBenchmark {
   private static final int SEQUENTIAL = 1_000;
 
   private final AtomicInteger ids = new AtomicInteger();
-  private final ServerCpu server;
+  private final CpuTimes cpu;
 
-  private JdbcKeyStoreBenchmark(ServerCpu server) {
-    this.server = server;
+  private JdbcKeyStoreBenchmark(CpuTimes cpu) {
+    this.cpu = cpu;
   }
 
   public static void main(String[] args) throws Exception {
@@ -69,7 +69,7 @@ public final class JdbcKeyStoreBenchmark {
       st.execute("CREATE SCHEMA " + schema);
     }
     try {
-      new JdbcKeyStoreBenchmark(ServerCpu.forUrl(url)).run(url, schema, dir);
+      new JdbcKeyStoreBenchmark(CpuTimes.forUrl(url)).run(url, schema, dir);
     } finally {
       try (Connection c = DriverManager.getConnection(url);
           Statement st = c.createStatement()) {
@@ -148,15 +148,15 @@ public final class JdbcKeyStoreBenchmark {
 
     void slice(int round, int level) throws Exception {
       long before = counted == null ? 0 : counted.roundTrips();
-      long jvmBefore = server.jvmMicros();
-      long serverBefore = server.cpuMicros();
+      long jvmBefore = cpu.jvmMicros();
+      long serverBefore = cpu.serverMicros();
       long start = System.nanoTime();
       int intents = runCallers(store, CALLERS[level], SLICE);
       rates[level][round] = intents / ((System.nanoTime() - start) / 1e9);
       long after = counted == null ? 0 : counted.roundTrips();
       trips[level][round] = (after - before) / (double) intents;
-      jvmCpu[level][round] = (server.jvmMicros() - jvmBefore) / (double) intents;
-      serverCpu[level][round] = (server.cpuMicros() - serverBefore) / (double) intents;
+      jvmCpu[level][round] = (cpu.jvmMicros() - jvmBefore) / (double) intents;
+      serverCpu[level][round] = (cpu.serverMicros() - serverBefore) / (double) intents;
     }
 
     void print() {
@@ -171,8 +171,8 @@ public final class JdbcKeyStoreBenchmark {
             CALLERS[i],
             rate,
             counted == null ? "–" : String.format("%.2f", median(trips[i])),
-            server.readable() ? String.format("%.0f µs", median(jvmCpu[i])) : "–",
-            counted == null || !server.known()
+            cpu.jvmKnown() ? String.format("%.0f µs", median(jvmCpu[i])) : "–",
+            counted == null || !cpu.serverKnown()
                 ? "–"
                 : String.format("%.0f µs", median(serverCpu[i])),
             rate / base,

@@ -11,45 +11,45 @@ import java.nio.file.Path;
  * starts with {@code postgres}). Each is unknown (always 0) when {@code /proc} cannot be read; the
  * server's also when the URL names another host.
  */
-final class ServerCpu {
+final class CpuTimes {
   /** Clock ticks per second of {@code /proc}'s times: 100 on every current Linux platform. */
   private static final long TICKS_PER_SECOND = 100;
 
-  private final boolean readable;
-  private final boolean known;
+  private final boolean jvmKnown;
+  private final boolean serverKnown;
 
-  private ServerCpu(boolean readable, boolean known) {
-    this.readable = readable;
-    this.known = known;
+  private CpuTimes(boolean jvmKnown, boolean serverKnown) {
+    this.jvmKnown = jvmKnown;
+    this.serverKnown = serverKnown;
   }
 
-  static ServerCpu forUrl(String jdbcUrl) {
+  static CpuTimes forUrl(String jdbcUrl) {
     boolean local =
         jdbcUrl.contains("//127.0.0.1")
             || jdbcUrl.contains("//localhost")
             || jdbcUrl.contains("//[::1]");
     boolean readable = Files.isReadable(Path.of("/proc/self/stat"));
-    return new ServerCpu(readable, readable && local);
+    return new CpuTimes(readable, readable && local);
   }
 
   /** Whether this JVM's CPU time can be read. */
-  boolean readable() {
-    return readable;
+  boolean jvmKnown() {
+    return jvmKnown;
   }
 
   /** Whether the server's CPU time can be read. */
-  boolean known() {
-    return known;
+  boolean serverKnown() {
+    return serverKnown;
   }
 
   /** This JVM's CPU time so far, in microseconds; 0 when unknown. */
   long jvmMicros() {
-    return readable ? ticks(Path.of("/proc/self"), false) * 1_000_000 / TICKS_PER_SECOND : 0;
+    return jvmKnown ? ticks(Path.of("/proc/self"), false) * 1_000_000 / TICKS_PER_SECOND : 0;
   }
 
   /** The server processes' CPU time so far, in microseconds; 0 when unknown. */
-  long cpuMicros() {
-    if (!known) {
+  long serverMicros() {
+    if (!serverKnown) {
       return 0;
     }
     long ticks = 0;
