@@ -13,6 +13,7 @@ import dev.saferetry.internal.jdbc.IntentTable;
 import dev.saferetry.internal.jdbc.IntentWrites;
 import dev.saferetry.internal.jdbc.RelayTable;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -148,14 +149,8 @@ public final class JdbcOutbox {
   public List<LeasedIntent> claim(String owner, Duration leaseFor, int limit) {
     checkClaim(owner, limit);
     checkLease(leaseFor);
-    return store
-        .open()
-        .transaction(
-            "claim",
-            c -> {
-              Instant now = store.databaseClock(c);
-              return relay.claim(c, owner, now, now.plus(leaseFor), limit);
-            });
+    return atDatabaseTime(
+        "claim", (c, now) -> relay.claim(c, owner, now, now.plus(leaseFor), limit));
   }
 
   /**
@@ -190,14 +185,12 @@ public final class JdbcOutbox {
     Objects.requireNonNull(lease, "lease");
     checkLease(leaseFor);
     Instant end =
-        store
-            .open()
-            .transaction(
-                "renew",
-                c -> {
-                  Instant e = store.databaseClock(c).plus(leaseFor);
-                  return relay.renew(c, lease, e) ? e : null;
-                });
+        atDatabaseTime(
+            "renew",
+            (c, now) -> {
+              Instant e = now.plus(leaseFor);
+              return relay.renew(c, lease, e) ? e : null;
+            });
     return Optional.ofNullable(end).map(e -> renewed(lease, e));
   }
 
@@ -259,10 +252,7 @@ public final class JdbcOutbox {
     if (delay.isNegative()) {
       throw new IllegalArgumentException("delay must not be negative");
     }
-    return store
-        .open()
-        .transaction(
-            "retryAfter", c -> relay.retryAt(c, lease, store.databaseClock(c).plus(delay), note));
+    return atDatabaseTime("retryAfter", (c, now) -> relay.retryAt(c, lease, now.plus(delay), note));
   }
 
   /**
@@ -304,14 +294,20 @@ public final class JdbcOutbox {
    */
   public int holdOverdue(Duration maxAge) {
     checkMaxAge(maxAge);
-    return store
-        .open()
-        .transaction(
-            "holdOverdue",
-            c -> {
-              Instant now = store.databaseClock(c);
-              return relay.holdOverdue(c, now, now.minus(maxAge));
-            });
+    return atDatabaseTime("holdOverdue", (c, now) -> relay.holdOverdue(c, now, now.minus(maxAge)));
+  }
+
+  /** Work on a connection, judged at the database's clock as read in the same transaction. */
+  private interface AtTime<T> {
+    T run(Connection c, Instant now) throws SQLException;
+  }
+
+  /**
+   * Runs {@code work} in one transaction of its own, at the database's clock read first in that
+   * transaction: every lease decision is made at the database's time, never at this process's.
+   */
+  private <T> T atDatabaseTime(String operation, AtTime<T> work) {
+    return store.open().transaction(operation, c -> work.run(c, store.databaseClock(c)));
   }
 
   /**
