@@ -245,10 +245,7 @@ class PostgresBatchTest {
     headers.put("X-Note", "NULL");
     StoredRequest request =
         new StoredRequest("POST", "v1/a%20b?q=%22{}%22,NULL", headers, "x/y", body);
-    List<IntentRow> rows = new ArrayList<>();
-    for (IntentRecord r : records) {
-      rows.add(IntentRow.direct(r));
-    }
+    List<IntentRow> rows = rows(records);
     rows.set(1, new IntentRow(records.get(1), request, T1.plusNanos(1)));
 
     try (Connection c = pool.getConnection()) {
@@ -291,8 +288,7 @@ class PostgresBatchTest {
         young.addAll(begun);
         batch.beginAll(c, rows(begun));
         batch.beginAll(c, rows(begun)); // recorded already: the batch lookup
-        List<IntentRecord> done = new ArrayList<>();
-        begun.forEach(r -> done.add(r.complete(IntentState.SUCCEEDED, 201, "ch")));
+        List<IntentRecord> done = succeeded(begun);
         batch.completeAll(c, done);
       }
       try (Statement st = c.createStatement()) { // the table grows; no statistics are taken
@@ -310,8 +306,7 @@ class PostgresBatchTest {
       List<IntentRecord> later = List.of(candidate("later-1", T1), candidate("later-2", T1));
       batch.beginAll(c, rows(later));
       List<BeginResult> again = batch.beginAll(c, rows(young.subList(0, 3)));
-      List<IntentRecord> done = new ArrayList<>();
-      later.forEach(r -> done.add(r.complete(IntentState.SUCCEEDED, 201, "ch")));
+      List<IntentRecord> done = succeeded(later);
       batch.completeAll(c, done);
       long[] after = scans(c);
 
@@ -324,6 +319,14 @@ class PostgresBatchTest {
     }
   }
 
+  /** Each record completed as SUCCEEDED (201, resource "ch"). */
+  private static List<IntentRecord> succeeded(List<IntentRecord> records) {
+    List<IntentRecord> done = new ArrayList<>();
+    records.forEach(r -> done.add(r.complete(IntentState.SUCCEEDED, 201, "ch")));
+    return done;
+  }
+
+  /** A direct row (no stored request) for each record, in a list that may be changed. */
   private static List<IntentRow> rows(List<IntentRecord> records) {
     List<IntentRow> rows = new ArrayList<>();
     records.forEach(r -> rows.add(IntentRow.direct(r)));
@@ -353,8 +356,7 @@ class PostgresBatchTest {
   void aCompletionThatFailsLeavesItsConnectionOutsideAnyTransactionAndItsSettingsUnchanged()
       throws Exception {
     List<IntentRecord> begun = List.of(candidate("a", T1), candidate("b", T1));
-    List<IntentRecord> done = new ArrayList<>();
-    begun.forEach(r -> done.add(r.complete(IntentState.SUCCEEDED, 201, "ch")));
+    List<IntentRecord> done = succeeded(begun);
     try (Connection c = pool.getConnection();
         Statement st = c.createStatement()) {
       batch.beginAll(c, rows(begun));
