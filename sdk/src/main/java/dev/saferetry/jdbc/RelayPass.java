@@ -13,6 +13,15 @@ package dev.saferetry.jdbc;
  * @param lost sends whose lease was lost or whose outcome could not be recorded: another relay
  *     records them
  * @param reconciled held intents completed by their reconciler
+ * @param held intents held, not sent, because their row cannot be sent exactly as it was enqueued:
+ *     {@link HoldReason#TAMPERED} (not counted in {@code claimed}) or {@link HoldReason#UNSENDABLE}
  */
 public record RelayPass(
-    int claimed, int succeeded, int rejected, int retried, int expired, int lost, int reconciled) {}
+    int claimed,
+    int succeeded,
+    int rejected,
+    int retried,
+    int expired,
+    int lost,
+    int reconciled,
+    int held) {}
