@@ -10,6 +10,7 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.internal.ClientConfig;
+import dev.saferetry.internal.Redaction;
 import dev.saferetry.internal.StoredCall;
 import dev.saferetry.internal.jdbc.RelayTable;
 import dev.saferetry.internal.jdbc.SendChecks;
@@ -170,7 +171,10 @@ public final class OutboxRelay implements AutoCloseable {
     Instant asked = clock.instant(); // the leases were granted no earlier than this
     RelayTable.Claim claim = outbox.claimReporting(owner, leaseFor, batch);
     for (RelayTable.Tampered t : claim.held()) {
-      LOG.warn("intent {} held as TAMPERED, not sent: {}", t.intentId(), t.problem());
+      LOG.warn(
+          "intent {} held as TAMPERED, not sent: {}",
+          Redaction.printable(t.intentId()),
+          Redaction.printable(t.problem()));
     }
     List<LeasedIntent> claimed = claim.claimed();
     int[] counts = new int[Ending.values().length];
@@ -231,7 +235,10 @@ public final class OutboxRelay implements AutoCloseable {
     try {
       url = checks.get(record.scope().tenant()).check(record, r);
     } catch (IllegalArgumentException e) {
-      LOG.warn("intent {} held as UNSENDABLE, not sent: {}", record.intentId(), e.getMessage());
+      LOG.warn(
+          "intent {} held as UNSENDABLE, not sent: {}",
+          record.intentId(),
+          Redaction.printable(e.getMessage()));
       String note = "not sent: " + e.getMessage();
       return outbox.hold(lease.lease, HoldReason.UNSENDABLE, note) ? Ending.HELD : Ending.LOST;
     }

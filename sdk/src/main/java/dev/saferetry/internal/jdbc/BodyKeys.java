@@ -48,7 +48,7 @@ public final class BodyKeys {
         };
     if (found != 1) {
       throw new IllegalArgumentException(
-          "the body must carry the intent's key exactly once in its field " + field);
+          "the body must carry the intent's key exactly once, in the field its placement names");
     }
   }
 
