@@ -5,7 +5,8 @@ package dev.saferetry.jdbc;
  *
  * <p>Instances are immutable and thread-safe.
  *
- * @param claimed intents claimed and sent
+ * @param claimed intents claimed for sending (those then held {@link HoldReason#UNSENDABLE}
+ *     included)
  * @param succeeded sends recorded as succeeded
  * @param rejected sends definitively rejected, held as {@link HoldReason#REJECTED}
  * @param retried sends without a definitive answer, due again after a backoff
