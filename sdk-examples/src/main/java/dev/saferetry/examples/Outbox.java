@@ -12,6 +12,7 @@ import dev.saferetry.examples.harness.PaymentApi;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
+import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.jdbc.JdbcKeyStore;
 import dev.saferetry.jdbc.OutboxRelay;
 import dev.saferetry.jdbc.RelayPass;
@@ -195,7 +196,12 @@ public final class Outbox {
                 .getBytes(StandardCharsets.UTF_8);
         StoredRequest charge =
             new StoredRequest(
-                "POST", "v1/charges", Map.of(), "application/x-www-form-urlencoded", body);
+                "POST",
+                "v1/charges",
+                KeyPlacement.header(),
+                Map.of(),
+                "application/x-www-form-urlencoded",
+                body);
         IntentRecord intent =
             IntentRecord.pending(
                 SCOPE,

@@ -91,6 +91,16 @@ public final class KeyPlacement {
   }
 
   /**
+   * Returns whether a header carries the key as a quoted Structured Field string rather than bare
+   * ({@link #structuredHeader(String)}); false for a body field.
+   *
+   * @return whether the header value is a quoted Structured Field string
+   */
+  public boolean structured() {
+    return structured;
+  }
+
+  /**
    * Returns the header value for a key: bare, or quoted as a Structured Field string.
    *
    * @param key the key
@@ -103,6 +113,20 @@ public final class KeyPlacement {
     // Keys are visible ASCII, so only '\' and '"' need escaping (RFC 8941, sf-string).
     String escaped = key.value().replace("\\", "\\\\").replace("\"", "\\\"");
     return '"' + escaped + '"';
+  }
+
+  /** Equal when both place the key the same way under the same name (compared exactly). */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof KeyPlacement p
+        && p.name.equals(name)
+        && p.inBody == inBody
+        && p.structured == structured;
+  }
+
+  @Override
+  public int hashCode() {
+    return (name.hashCode() * 31 + Boolean.hashCode(inBody)) * 31 + Boolean.hashCode(structured);
   }
 
   @Override

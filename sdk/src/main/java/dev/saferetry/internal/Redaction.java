@@ -77,7 +77,7 @@ public final class Redaction {
   }
 
   /** Returns whether a header name looks like it carries a credential. */
-  static boolean isCredentialHeader(String name) {
+  public static boolean isCredentialHeader(String name) {
     String n = name.toLowerCase(Locale.ROOT);
     return n.contains("auth")
         || n.contains("cookie")

@@ -14,6 +14,7 @@ import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
+import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.idempotency.KeyStore;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -56,7 +57,8 @@ public final class StoredCall {
    * @param record the pending intent to record (a fresh key, the request's fingerprint)
    * @param method the HTTP method
    * @param target path and query relative to the base URL, without a leading slash
-   * @param headers the call's own headers (identity headers)
+   * @param keyPlacement where the client puts the key
+   * @param headers the client's default headers and the call's own headers
    * @param contentType the body's media type, or null
    * @param body the exact body bytes (with the key in them when the key goes in the body), or null
    */
@@ -64,6 +66,7 @@ public final class StoredCall {
       IntentRecord record,
       String method,
       String target,
+      KeyPlacement keyPlacement,
       Map<String, String> headers,
       String contentType,
       byte[] body) {}
@@ -100,6 +103,9 @@ public final class StoredCall {
     String basePath =
         base.encodedPath().endsWith("/") ? base.encodedPath() : base.encodedPath() + "/";
     String path = p.url().encodedPath();
+    if (!path.startsWith(basePath) && !(path + "/").equals(basePath)) {
+      throw new IllegalArgumentException("the call's URL leaves the base URL's path");
+    }
     String target =
         path.substring(Math.min(basePath.length(), path.length()))
             + (p.url().encodedQuery() == null ? "" : "?" + p.url().encodedQuery());
@@ -121,6 +127,7 @@ public final class StoredCall {
         record,
         op.method(),
         target,
+        parts.config().keyPlacement(),
         headers,
         b == null ? null : b.contentType(),
         b == null ? null : b.bytes());
@@ -142,16 +149,21 @@ public final class StoredCall {
 
   /**
    * Sends a stored request for {@code record} through {@code client}: same breaker, retries, budget
-   * and listener as any call, the record's key on every attempt. Nothing is written to the key
-   * store: the outcome is handed back for the caller to record (fenced by its lease). Before each
-   * attempt {@code renew} is asked to extend the lease; when it answers false the call stops and
-   * nothing more is sent.
+   * and listener as any call, the record's key on every attempt, placed as {@code placement} says
+   * (in a header the client sets last; in the body, where the stored bytes carry it). The client
+   * adds its own credentials after the stored headers, so none of them replaces its credential.
+   * Nothing is written to the key store: the outcome is handed back for the caller to record
+   * (fenced by its lease). Before each attempt {@code renew} is asked to extend the lease; when it
+   * answers false the call stops and nothing more is sent.
+   *
+   * @param url the URL to send to, already checked to stay under the client's base URL
    */
   public static Sent send(
       SafeRetryClient client,
       IntentRecord record,
       String method,
-      String target,
+      HttpUrl url,
+      KeyPlacement placement,
       Map<String, String> headers,
       String contentType,
       byte[] body,
@@ -198,7 +210,8 @@ public final class StoredCall {
             record.intentId(),
             record.key(),
             record.fingerprint(),
-            target,
+            url,
+            placement,
             headers,
             contentType,
             body);
@@ -217,30 +230,43 @@ public final class StoredCall {
       String intentId,
       IdempotencyKey key,
       String fingerprint,
-      String target,
+      HttpUrl url,
+      KeyPlacement placement,
       Map<String, String> headers,
       String contentType,
       byte[] body) {
-    String base = config.baseUrl().toString();
-    HttpUrl url = HttpUrl.get(base.endsWith("/") ? base + target : base + "/" + target);
     ApiShape shape = config.shape();
     Request.Builder b =
         new Request.Builder()
             .header("User-Agent", shape.userAgent())
             .header("Accept", "application/json");
-    if (config.apiKey() != null) {
-      b.header(shape.apiKeyStyle().headerName(), shape.apiKeyStyle().headerValue(config.apiKey()));
-    }
     shape.defaultHeaders().forEach(b::header); // the stored headers, which include them, win
     headers.forEach(b::header);
-    if (op.carriesKey() && !config.keyPlacement().inBody()) {
-      b.header(config.keyPlacement().name(), config.keyPlacement().headerValue(key));
+    // The client's own credentials come after the stored headers, so none of those replaces them;
+    // among themselves in the order of any call (RequestFactory): API key, then default headers.
+    String credential = shape.apiKeyStyle().headerName();
+    if (config.apiKey() != null) {
+      b.header(credential, shape.apiKeyStyle().headerValue(config.apiKey()));
+    }
+    shape
+        .defaultHeaders()
+        .forEach(
+            (name, value) -> {
+              if (name.equalsIgnoreCase(credential) || Redaction.isCredentialHeader(name)) {
+                b.header(name, value);
+              }
+            });
+    if (op.carriesKey() && !placement.inBody()) {
+      b.header(placement.name(), placement.headerValue(key));
     }
     EncodedBody encoded =
         body == null
             ? null
             : EncodedBody.of(body, contentType == null ? "application/json" : contentType);
-    Redaction redaction = Redaction.ofApiKey(config.apiKey()).withHeaders(headers);
+    Redaction redaction =
+        Redaction.ofApiKey(config.apiKey())
+            .withHeaders(shape.defaultHeaders())
+            .withHeaders(headers);
     return new PreparedRequest(
         op,
         url,
@@ -265,8 +291,20 @@ public final class StoredCall {
     CallParts parts = core.parts();
     Operation<Void, JsonNode> op =
         Operation.get("/{stored}", TypeRef.of(JsonNode.class)).named("lookup");
+    String base = parts.config().baseUrl().toString();
+    HttpUrl url = HttpUrl.get(base.endsWith("/") ? base + target : base + "/" + target);
     PreparedRequest request =
-        request(parts.config(), op, null, null, null, target, Map.of(), null, null);
+        request(
+            parts.config(),
+            op,
+            null,
+            null,
+            null,
+            url,
+            parts.config().keyPlacement(),
+            Map.of(),
+            null,
+            null);
     return new RealCall<>(parts, op, null, RequestOptions.none(), request).execute();
   }
 

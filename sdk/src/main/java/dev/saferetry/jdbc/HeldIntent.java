@@ -12,7 +12,8 @@ import java.util.Objects;
  *
  * @param record the intent: still pending when {@link HoldReason#EXPIRED}, failed with the
  *     provider's status when {@link HoldReason#REJECTED}
- * @param request the request that was to be sent
+ * @param request the request that was to be sent, or {@code null} when the row's stored request
+ *     cannot be read back as one (held as {@link HoldReason#TAMPERED}; the note says why)
  * @param reason why it was held
  * @param note what the relay last noted about it (a status and error code, never a body), or {@code
  *     null}
@@ -26,7 +27,8 @@ public record HeldIntent(
    *
    * @param record the intent: still pending when {@link HoldReason#EXPIRED}, failed with the
    *     provider's status when {@link HoldReason#REJECTED}
-   * @param request the request that was to be sent
+   * @param request the request that was to be sent, or {@code null} when the row's stored request
+   *     cannot be read back as one
    * @param reason why it was held
    * @param note what the relay last noted about it (a status and error code, never a body), or
    *     {@code null}
@@ -34,7 +36,6 @@ public record HeldIntent(
    */
   public HeldIntent {
     Objects.requireNonNull(record, "record");
-    Objects.requireNonNull(request, "request");
     Objects.requireNonNull(reason, "reason");
   }
 }

@@ -16,5 +16,22 @@ public enum HoldReason {
    * The provider answered definitively that it did not act (a non-retryable 4xx, such as a declined
    * card): the business change committed with the intent needs a decision.
    */
-  REJECTED
+  REJECTED,
+  /**
+   * The row no longer holds the request that was enqueued: its stored request (body, headers,
+   * target, method, where the key goes) or its intent's key or fingerprint was changed in the table
+   * afterwards, or it cannot be read back as a valid request at all (see the note). Nothing was
+   * sent for it by this relay; sending it could charge a changed amount, or another account, under
+   * the original key. Find out who changed it; reconcile the intent with the provider (the code
+   * that enqueued it may have sent it), then abandon it.
+   */
+  TAMPERED,
+  /**
+   * The row is intact, but the relay's client for its tenant cannot send it exactly as recorded
+   * without giving up something the SDK guarantees (see the note): its target would leave that
+   * client's base URL, one of its headers would replace that client's credential or per-attempt
+   * header, or its key's header is one that client sets itself. Nothing was sent for it. Fix the
+   * relay's client (or re-enqueue the call), then abandon this intent.
+   */
+  UNSENDABLE
 }

@@ -8,15 +8,19 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.internal.StoredCall;
+import dev.saferetry.internal.jdbc.BodyKeys;
 import dev.saferetry.internal.jdbc.IntentRow;
 import dev.saferetry.internal.jdbc.IntentTable;
 import dev.saferetry.internal.jdbc.IntentWrites;
 import dev.saferetry.internal.jdbc.RelayTable;
+import dev.saferetry.internal.jdbc.StoredHeaders;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -39,6 +43,12 @@ import java.util.Optional;
  *       from an owner that lost its lease is refused, so it never overwrites a newer result.
  *       Sending twice under two leases is possible and harmless (same key: the provider replays);
  *       sending with a second key is not possible.
+ *   <li>A claim hands out only the request that was enqueued: each row records the fingerprint of
+ *       its stored request and key (method, target, where the key goes, headers, content type, body
+ *       bytes), and a due row that no longer matches it — changed in the table afterwards — or
+ *       cannot be read back as a valid request is held as {@link HoldReason#TAMPERED} in the
+ *       claim's transaction instead. A key placed in the body is checked against the intent's key
+ *       in the same way.
  *   <li>An intent past its record's expiry is never claimed, and {@link #holdOverdue(Duration)}
  *       holds it (or one older than the relay's maximum age) for a person; so does a definitive
  *       rejection recorded by {@link #complete}. {@link #held} lists them.
@@ -73,15 +83,19 @@ public final class JdbcOutbox {
    * Records a pending intent with the request to send, on the caller's connection and inside the
    * caller's transaction (not committed here): it becomes due at {@code firstAttempt} once that
    * transaction commits, and never exists if it rolls back. An intent already recorded is returned
-   * unchanged, as {@link JdbcKeyStore#begin(Connection, IntentRecord)} does.
+   * unchanged, as {@link JdbcKeyStore#begin(Connection, IntentRecord)} does. The row also records
+   * the fingerprint of exactly this request and key; a row changed afterwards is held as {@link
+   * HoldReason#TAMPERED} instead of sent.
    *
    * @param candidate the candidate
-   * @param request the request
+   * @param request the request; if its key goes in a body field, the body must carry the
+   *     candidate's key there (see {@link StoredRequest})
    * @param transaction a connection to the store's database with auto-commit off
    * @param firstAttempt when a relay may first send it (later than now to give the code that
    *     committed it time to send it itself)
    * @return the candidate with {@code created} true, or the existing record
-   * @throws IllegalArgumentException if the connection is in auto-commit mode
+   * @throws IllegalArgumentException if the connection is in auto-commit mode, or the body does not
+   *     carry the candidate's key where the request's key placement says
    * @throws KeyStoreException if the database refused the statement
    */
   public BeginResult enqueue(
@@ -91,6 +105,13 @@ public final class JdbcOutbox {
             candidate,
             Objects.requireNonNull(request, "request"),
             Objects.requireNonNull(firstAttempt, "firstAttempt"));
+    if (request.keyPlacement().inBody()) {
+      BodyKeys.check(
+          request.keyPlacement().name(),
+          candidate.key().value(),
+          request.contentType(),
+          request.body());
+    }
     IntentWrites.check(row);
     return store.inTransaction(transaction, "enqueue", c -> table.begin(c, row));
   }
@@ -99,11 +120,17 @@ public final class JdbcOutbox {
    * Records a call of {@code client} for the relay, on the caller's connection and inside the
    * caller's transaction (not committed here): the request is prepared exactly as {@code
    * client.execute(op, body, options)} would prepare it — validated, encoded, a fresh key (or the
-   * one in the options), the fingerprint — and stored with its intent. After the commit, either the
-   * caller executes the same call at once (it finds the intent and sends it with the recorded key)
-   * or a relay sends it from {@code firstAttempt} on; both send the same bytes with the same key.
-   * The stored headers are the client's default headers (an API version) as they are now and the
-   * call's own headers.
+   * one in the options), the fingerprint — and stored with its intent and with where the client
+   * puts the key ({@link StoredRequest#keyPlacement()}). After the commit, either the caller
+   * executes the same call at once (it finds the intent and sends it with the recorded key) or a
+   * relay sends it from {@code firstAttempt} on; both send the same bytes with the same key, in the
+   * same place.
+   *
+   * <p>The stored headers are the client's default headers (an API version) as they are now and the
+   * call's own headers, <b>without any credential</b>: default headers the client treats as
+   * credentials (its API key's header, names like {@code X-Auth-Token} or {@code
+   * X-Merchant-Secret}) are left out, and a call header among them is refused. The relay's client
+   * adds its own.
    *
    * @param <Q> the request body type
    * @param transaction a connection to the store's database with auto-commit off
@@ -115,7 +142,8 @@ public final class JdbcOutbox {
    * @return the intent recorded, or the one recorded earlier under its id
    * @throws IllegalArgumentException if the call names no intent, cannot be sent as given, carries
    *     a credential header or a per-call API key (credentials are never stored: the relay's client
-   *     adds its own), or the connection is in auto-commit mode
+   *     adds its own), puts its key in a body the relay cannot check (neither JSON nor a form), or
+   *     the connection is in auto-commit mode; the message names the header, never its value
    * @throws KeyStoreException if the database refused the statement
    */
   public <Q> BeginResult enqueue(
@@ -126,10 +154,28 @@ public final class JdbcOutbox {
       RequestOptions options,
       Instant firstAttempt) {
     Objects.requireNonNull(op, "op");
-    StoredCall.Prepared p =
-        StoredCall.prepare(client, op, body, options == null ? RequestOptions.none() : options);
+    RequestOptions o = options == null ? RequestOptions.none() : options;
+    String credential = StoredCall.core(client).config().shape().apiKeyStyle().headerName();
+    for (String name : o.headers().keySet()) {
+      if (name.equalsIgnoreCase(credential) || StoredHeaders.isCredential(name)) {
+        throw new IllegalArgumentException(
+            "header "
+                + name
+                + " carries a credential, which is never stored: the relay's client adds its own");
+      }
+    }
+    StoredCall.Prepared p = StoredCall.prepare(client, op, body, o);
+    Map<String, String> headers = new LinkedHashMap<>();
+    p.headers()
+        .forEach(
+            (name, value) -> {
+              if (!name.equalsIgnoreCase(credential) && !StoredHeaders.isCredential(name)) {
+                headers.put(name, value); // a credential here is a default header: left out
+              }
+            });
     StoredRequest request =
-        new StoredRequest(p.method(), p.target(), p.headers(), p.contentType(), p.body());
+        new StoredRequest(
+            p.method(), p.target(), p.keyPlacement(), headers, p.contentType(), p.body());
     return enqueue(transaction, p.record(), request, firstAttempt);
   }
 
@@ -147,6 +193,11 @@ public final class JdbcOutbox {
    * @throws dev.saferetry.idempotency.KeyStoreException if the database failed
    */
   public List<LeasedIntent> claim(String owner, Duration leaseFor, int limit) {
+    return claimReporting(owner, leaseFor, limit).claimed();
+  }
+
+  /** As {@link #claim(String, Duration, int)}, also naming the intents held instead. */
+  RelayTable.Claim claimReporting(String owner, Duration leaseFor, int limit) {
     checkClaim(owner, limit);
     checkLease(leaseFor);
     return atDatabaseTime(
@@ -168,7 +219,10 @@ public final class JdbcOutbox {
   public List<LeasedIntent> claim(String owner, Instant now, Duration leaseFor, int limit) {
     checkClaim(owner, limit);
     Instant leaseEnd = leaseEnd(now, leaseFor);
-    return store.open().transaction("claim", c -> relay.claim(c, owner, now, leaseEnd, limit));
+    return store
+        .open()
+        .transaction("claim", c -> relay.claim(c, owner, now, leaseEnd, limit))
+        .claimed();
   }
 
   /**

@@ -9,15 +9,24 @@ import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.internal.ClientConfig;
+import dev.saferetry.internal.Redaction;
 import dev.saferetry.internal.StoredCall;
+import dev.saferetry.internal.jdbc.RelayTable;
+import dev.saferetry.internal.jdbc.SendChecks;
+import dev.saferetry.internal.jdbc.StoredHeaders;
 import dev.saferetry.resilience.Sleeper;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import okhttp3.HttpUrl;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +48,15 @@ import org.slf4j.LoggerFactory;
  *       {@link HoldReason#REJECTED}; any other ending (outcome unknown, breaker open, retries
  *       exhausted) makes it due again after a backoff that doubles per claim, from {@link
  *       OutboxRelayBuilder#backoff} up to its maximum.
+ *   <li><b>Exactly as enqueued, or not at all.</b> The key goes where the row records it (a header
+ *       of that name and form, or the stored body, which must carry exactly the intent's key),
+ *       whatever the relay's client does with its own calls; the client adds its own credentials
+ *       after the stored headers. A row changed in the table after it was enqueued (its stored
+ *       request no longer matches the fingerprint recorded with it) or unreadable is held as {@link
+ *       HoldReason#TAMPERED} by the claim; a row whose target would leave the client's base URL
+ *       after the HTTP client's normalisation, or whose stored header (or key header) is one the
+ *       client sets itself — its credential, its per-attempt headers — is held as {@link
+ *       HoldReason#UNSENDABLE}. Neither is sent.
  *   <li>The lease is renewed before each attempt once half of it has elapsed since it was granted
  *       or last renewed; if it cannot be renewed (another instance took the intent over), the call
  *       stops before sending anything more and records nothing. Every record is fenced by the
@@ -67,6 +85,7 @@ public final class OutboxRelay implements AutoCloseable {
 
   private final JdbcOutbox outbox;
   private final Map<String, SafeRetryClient> clients;
+  private final Map<String, SendChecks> checks;
   private final Map<String, Reconciler> reconcilers;
   private final String owner;
   private final Duration leaseFor;
@@ -86,6 +105,9 @@ public final class OutboxRelay implements AutoCloseable {
   OutboxRelay(OutboxRelayBuilder b) {
     this.outbox = b.store.outbox();
     this.clients = Map.copyOf(b.clients);
+    Map<String, SendChecks> byTenant = new HashMap<>();
+    clients.forEach((tenant, client) -> byTenant.put(tenant, checks(client)));
+    this.checks = Map.copyOf(byTenant);
     this.reconcilers = Map.copyOf(b.reconcilers);
     this.owner = b.owner;
     this.leaseFor = b.leaseFor;
@@ -96,6 +118,24 @@ public final class OutboxRelay implements AutoCloseable {
     this.pollInterval = b.pollInterval;
     this.clock = b.clock;
     this.sleeper = b.sleeper;
+  }
+
+  /**
+   * What {@code client} sets itself, which a stored request may not replace: its credential header
+   * (its API key's, and default headers the SDK treats as credentials) and its per-attempt headers.
+   */
+  private static SendChecks checks(SafeRetryClient client) {
+    ClientConfig config = StoredCall.core(client).config();
+    Set<String> own = new HashSet<>();
+    own.add(config.shape().apiKeyStyle().headerName());
+    own.add("X-Request-Id");
+    if (config.attemptHeader() != null) {
+      own.add(config.attemptHeader());
+    }
+    config.shape().defaultHeaders().keySet().stream()
+        .filter(StoredHeaders::isCredential)
+        .forEach(own::add);
+    return new SendChecks(config.baseUrl(), own);
   }
 
   /**
@@ -119,9 +159,24 @@ public final class OutboxRelay implements AutoCloseable {
    */
   public RelayPass runOnce() {
     int expired = outbox.holdOverdue(maxAge);
-    int reconciled = reconcilers.isEmpty() ? 0 : reconcileHeld(clock.instant());
+    int reconciled = 0;
+    if (!reconcilers.isEmpty()) {
+      try {
+        reconciled = reconcileHeld(clock.instant());
+      } catch (RuntimeException e) {
+        // A held row that cannot be read (or a lookup that failed) must not stop the sending.
+        LOG.warn("could not reconcile held intents: {}", e.toString());
+      }
+    }
     Instant asked = clock.instant(); // the leases were granted no earlier than this
-    List<LeasedIntent> claimed = outbox.claim(owner, leaseFor, batch);
+    RelayTable.Claim claim = outbox.claimReporting(owner, leaseFor, batch);
+    for (RelayTable.Tampered t : claim.held()) {
+      LOG.warn(
+          "intent {} held as TAMPERED, not sent: {}",
+          Redaction.printable(t.intentId()),
+          Redaction.printable(t.problem()));
+    }
+    List<LeasedIntent> claimed = claim.claimed();
     int[] counts = new int[Ending.values().length];
     for (LeasedIntent intent : claimed) {
       Ending ending;
@@ -141,7 +196,8 @@ public final class OutboxRelay implements AutoCloseable {
         counts[Ending.RETRY.ordinal()],
         expired + counts[Ending.EXPIRED.ordinal()],
         counts[Ending.LOST.ordinal()],
-        reconciled);
+        reconciled,
+        claim.held().size() + counts[Ending.HELD.ordinal()]);
   }
 
   private enum Ending {
@@ -149,6 +205,7 @@ public final class OutboxRelay implements AutoCloseable {
     REJECTED,
     RETRY,
     EXPIRED,
+    HELD,
     LOST
   }
 
@@ -174,12 +231,24 @@ public final class OutboxRelay implements AutoCloseable {
       return retry(lease.lease, maxBackoff, note) ? Ending.RETRY : Ending.LOST;
     }
     StoredRequest r = intent.request();
+    HttpUrl url;
+    try {
+      url = checks.get(record.scope().tenant()).check(record, r);
+    } catch (IllegalArgumentException e) {
+      LOG.warn(
+          "intent {} held as UNSENDABLE, not sent: {}",
+          record.intentId(),
+          Redaction.printable(e.getMessage()));
+      String note = "not sent: " + e.getMessage();
+      return outbox.hold(lease.lease, HoldReason.UNSENDABLE, note) ? Ending.HELD : Ending.LOST;
+    }
     StoredCall.Sent sent =
         StoredCall.send(
             client,
             record,
             r.method(),
-            r.target(),
+            url,
+            r.keyPlacement(),
             r.headers(),
             r.contentType(),
             r.body(),

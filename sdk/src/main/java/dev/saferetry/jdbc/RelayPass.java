@@ -5,7 +5,8 @@ package dev.saferetry.jdbc;
  *
  * <p>Instances are immutable and thread-safe.
  *
- * @param claimed intents claimed and sent
+ * @param claimed intents claimed for sending (those then held {@link HoldReason#UNSENDABLE}
+ *     included)
  * @param succeeded sends recorded as succeeded
  * @param rejected sends definitively rejected, held as {@link HoldReason#REJECTED}
  * @param retried sends without a definitive answer, due again after a backoff
@@ -13,6 +14,15 @@ package dev.saferetry.jdbc;
  * @param lost sends whose lease was lost or whose outcome could not be recorded: another relay
  *     records them
  * @param reconciled held intents completed by their reconciler
+ * @param held intents held, not sent, because their row cannot be sent exactly as it was enqueued:
+ *     {@link HoldReason#TAMPERED} (not counted in {@code claimed}) or {@link HoldReason#UNSENDABLE}
  */
 public record RelayPass(
-    int claimed, int succeeded, int rejected, int retried, int expired, int lost, int reconciled) {}
+    int claimed,
+    int succeeded,
+    int rejected,
+    int retried,
+    int expired,
+    int lost,
+    int reconciled,
+    int held) {}

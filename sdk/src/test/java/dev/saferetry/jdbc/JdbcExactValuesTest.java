@@ -10,6 +10,7 @@ import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import java.sql.Connection;
@@ -113,6 +114,7 @@ class JdbcExactValuesTest {
           new StoredRequest(
               "POST",
               "v1/customers/cus_1/charges?expand[]=customer&note=%E2%82%AC",
+              KeyPlacement.structuredHeader("Idempotency-Key"),
               Map.of("Idempotency-Replay-Hint", "  spaced\tvalue "),
               "application/octet-stream",
               body);

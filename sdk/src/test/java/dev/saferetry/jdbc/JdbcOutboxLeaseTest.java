@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import java.sql.Connection;
 import java.time.Duration;
@@ -26,7 +27,12 @@ class JdbcOutboxLeaseTest {
     headers.put("Stripe-Account", "acct_1");
     headers.put("Stripe-Version", "2024-06-20");
     return new StoredRequest(
-        "POST", "v1/charges?expand[]=customer", headers, "application/json", body.getBytes());
+        "POST",
+        "v1/charges?expand[]=customer",
+        KeyPlacement.header(),
+        headers,
+        "application/json",
+        body.getBytes());
   }
 
   /** Enqueues intents in one committed transaction, due at {@code T0}. */

@@ -29,7 +29,7 @@ class JdbcSchemaTest {
 
   /** A component with versioned tables, as a test sees it. */
   enum Component {
-    KEY_STORE("saferetry_intents", "keystore") {
+    KEY_STORE("saferetry_intents", "keystore", 2, 2) {
       @Override
       Built build(TestDatabase db, String table, boolean create) {
         JdbcKeyStore store =
@@ -51,7 +51,7 @@ class JdbcSchemaTest {
         };
       }
     },
-    INBOX("saferetry_inbox", "inbox") {
+    INBOX("saferetry_inbox", "inbox", 1, 1) {
       @Override
       Built build(TestDatabase db, String table, boolean create) {
         Inbox inbox =
@@ -76,10 +76,19 @@ class JdbcSchemaTest {
 
     final String table;
     final String scripts;
+    final int version;
+    final int minReader;
 
-    Component(String table, String scripts) {
+    Component(String table, String scripts, int version, int minReader) {
       this.table = table;
       this.scripts = scripts;
+      this.version = version;
+      this.minReader = minReader;
+    }
+
+    /** The row {@code saferetry_schema} holds for this component's tables named {@code table}. */
+    String versionRow(String table) {
+      return table + " " + version + " " + minReader;
     }
 
     abstract Built build(TestDatabase db, String table, boolean create);
@@ -129,7 +138,7 @@ class JdbcSchemaTest {
       Refusal refusal = refused(component, () -> component.build(database, false));
 
       assertThat(refusal.found()).isEmpty();
-      assertThat(refusal.required()).isEqualTo(1);
+      assertThat(refusal.required()).isEqualTo(component.version);
       assertThat(refusal.table()).isEqualTo(database.table(component.table));
       assertThat(refusal.message())
           .contains(database.table(component.table))
@@ -150,11 +159,11 @@ class JdbcSchemaTest {
       Refusal refusal = refused(component, () -> component.build(database, false));
       assertThat(refusal.found()).hasValue(0);
       assertThat(refusal.message())
-          .contains("schema version 0 but this SafeRetry needs 1")
+          .contains("schema version 0 but this SafeRetry needs " + component.version)
           .contains(component.script(db));
 
       assertThat(component.build(database, true).recorded()).isTrue();
-      assertThat(versionRows(database)).containsExactly(component.table + " 1 1");
+      assertThat(versionRows(database)).containsExactly(component.versionRow(component.table));
     }
   }
 
@@ -165,17 +174,19 @@ class JdbcSchemaTest {
     try (TestDatabase database = db.open()) {
       component.build(database, true);
 
-      // A newer version that still admits version-1 code.
-      setVersion(database, component.table, 2, 1);
+      // A newer version that still admits this code.
+      int v = component.version;
+      setVersion(database, component.table, v + 1, v);
       component.build(database, false);
 
-      setVersion(database, component.table, 3, 2);
+      setVersion(database, component.table, v + 2, v + 1);
       for (boolean create : new boolean[] {false, true}) {
         Refusal refusal = refused(component, () -> component.build(database, create));
-        assertThat(refusal.found()).hasValue(3);
+        assertThat(refusal.found()).hasValue(v + 2);
         assertThat(refusal.message()).contains("newer SafeRetry");
       }
-      assertThat(versionRows(database)).containsExactly(component.table + " 3 2");
+      assertThat(versionRows(database))
+          .containsExactly(component.table + " " + (v + 2) + " " + (v + 1));
     }
   }
 
@@ -191,7 +202,7 @@ class JdbcSchemaTest {
       database.execute("CREATE TABLE " + altered + " (subscriber VARCHAR(10))");
 
       Refusal refusal = refused(component, () -> component.build(database, false));
-      assertThat(refusal.found()).hasValue(1);
+      assertThat(refusal.found()).hasValue(component.version);
       assertThat(refusal.message()).contains("lacks its columns");
     }
   }
@@ -205,7 +216,7 @@ class JdbcSchemaTest {
           JdbcBeginRaceTest.race(t -> component.build(database, "shared_tables", true));
       assertThat(built.get(0).record()).isTrue();
       assertThat(built.get(31).recorded()).isTrue();
-      assertThat(versionRows(database)).containsExactly("shared_tables 1 1");
+      assertThat(versionRows(database)).containsExactly(component.versionRow("shared_tables"));
     }
   }
 

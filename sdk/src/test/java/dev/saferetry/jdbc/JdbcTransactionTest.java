@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -41,6 +42,7 @@ class JdbcTransactionTest {
       new StoredRequest(
           "POST",
           "v1/charges",
+          KeyPlacement.header(),
           Map.of(),
           "application/x-www-form-urlencoded",
           "amount=1000".getBytes());

@@ -86,8 +86,8 @@ final class IntentRows {
   }
 
   /**
-   * The kinds of the 18 values a begin writes, in {@link IntentSql}'s order: the primary key, then
-   * the 15 columns a replacement overwrites (SMALLINT columns are bound as integers).
+   * The kinds of the 20 values a begin writes, in {@link IntentSql}'s order: the primary key, then
+   * the 17 columns a replacement overwrites (SMALLINT columns are bound as integers).
    */
   static final List<Kind> INSERTED =
       List.of(
@@ -107,11 +107,13 @@ final class IntentRows {
           Kind.TEXT, // request_headers
           Kind.TEXT, // request_type
           Kind.BYTES, // request_body
+          Kind.TEXT, // request_key_placement
+          Kind.TEXT, // request_fingerprint
           Kind.INTEGER, // relay_state
           Kind.BIGINT); // next_attempt_ns
 
   /**
-   * The 18 values a begin writes, checked, in the order and of the kinds of {@link #INSERTED}: a
+   * The 20 values a begin writes, checked, in the order and of the kinds of {@link #INSERTED}: a
    * {@code String}, {@code Integer}, {@code Long} or {@code byte[]}, or null.
    *
    * @throws IllegalArgumentException if a value cannot be stored exactly
@@ -136,12 +138,14 @@ final class IntentRows {
       q == null ? null : encodeHeaders(q.headers()),
       q == null ? null : q.contentType(),
       q == null ? null : q.body(),
+      q == null ? null : StoredHeaders.encode(q.keyPlacement()),
+      q == null ? null : RequestSeal.of(r, q),
       q == null ? null : RelayCodes.QUEUED,
       q == null ? null : nanos("first attempt", row.firstAttempt())
     };
   }
 
-  /** Binds the primary key and the 15 replaced columns of {@link IntentSql}: 18 parameters. */
+  /** Binds the primary key and the replaced columns of {@link IntentSql}: 20 parameters. */
   static void bindInsert(PreparedStatement ps, int at, IntentRow row, long nonce)
       throws SQLException {
     bind(ps, at, insertValues(row, nonce), 0);
@@ -167,7 +171,7 @@ final class IntentRows {
     }
   }
 
-  /** Binds the 15 columns a replacement overwrites, from {@code at}. */
+  /** Binds the 17 columns a replacement overwrites, from {@code at}. */
   static void bindReplaced(PreparedStatement ps, int at, IntentRow row, long nonce)
       throws SQLException {
     bind(ps, at, insertValues(row, nonce), 3);
@@ -214,18 +218,61 @@ final class IntentRows {
         rs.getString(10));
   }
 
-  /** Reads the five request columns from {@code at}, or null when none was stored. */
-  static StoredRequest readRequest(ResultSet rs, int at) throws SQLException {
-    String method = rs.getString(at);
+  /**
+   * A relay row's stored request as read back: the request, or — when the row cannot be sent as
+   * stored — why not (a message naming the part, never quoting a value).
+   *
+   * @param request the request, or null
+   * @param problem why there is none, or null
+   */
+  record Readback(StoredRequest request, String problem) {}
+
+  /**
+   * Reads the stored request of a row selected with {@link IntentSql#RELAY} after {@link
+   * IntentSql#RECORD}, or null when it has none (an intent its caller sends itself). With {@code
+   * record}, also proves it is the request enqueued for that record: its fingerprint ({@link
+   * RequestSeal}) matches the one stored with it, and a key in the body is the record's.
+   */
+  static Readback readRequest(ResultSet rs, IntentRecord record) throws SQLException {
+    String method = rs.getString(11);
     if (method == null) {
-      return null;
+      return record == null ? null : new Readback(null, "its stored request has no method");
     }
-    return new StoredRequest(
-        method,
-        rs.getString(at + 1),
-        decodeHeaders(rs.getString(at + 2)),
-        rs.getString(at + 3),
-        rs.getBytes(at + 4));
+    StoredRequest request;
+    try {
+      Map<String, String> headers = decodeHeaders(rs.getString(13));
+      if (headers == null) {
+        return new Readback(null, "its stored headers cannot be read");
+      }
+      request =
+          new StoredRequest(
+              method,
+              rs.getString(12),
+              StoredHeaders.decode(rs.getString(21)),
+              headers,
+              rs.getString(14),
+              rs.getBytes(15));
+    } catch (IllegalArgumentException | NullPointerException e) {
+      return new Readback(null, "its stored request is not valid: " + e.getMessage());
+    }
+    if (record != null) {
+      if (!RequestSeal.of(record, request).equals(rs.getString(22))) {
+        return new Readback(
+            null, "its stored request does not match the fingerprint stored with it");
+      }
+      if (request.keyPlacement().inBody()) {
+        try {
+          BodyKeys.check(
+              request.keyPlacement().name(),
+              record.key().value(),
+              request.contentType(),
+              request.body());
+        } catch (IllegalArgumentException e) {
+          return new Readback(null, e.getMessage());
+        }
+      }
+    }
+    return new Readback(request, null);
   }
 
   /** One {@code name: value} line per header; values hold no line breaks (checked). */
@@ -235,17 +282,20 @@ final class IntentRows {
     return out.toString();
   }
 
-  static Map<String, String> decodeHeaders(String text) throws SQLException {
+  /** The headers {@link #encodeHeaders} wrote, or null if the text is not such a list. */
+  static Map<String, String> decodeHeaders(String text) {
     Map<String, String> headers = new LinkedHashMap<>();
     if (text == null || text.isEmpty()) {
       return headers;
     }
+    if (!text.endsWith("\n")) {
+      return null;
+    }
     for (String line : text.split("\n")) {
       int colon = line.indexOf(": ");
-      if (colon <= 0) {
-        throw new SQLException("a stored request's headers are damaged");
+      if (colon <= 0 || headers.put(line.substring(0, colon), line.substring(colon + 2)) != null) {
+        return null;
       }
-      headers.put(line.substring(0, colon), line.substring(colon + 2));
     }
     return headers;
   }

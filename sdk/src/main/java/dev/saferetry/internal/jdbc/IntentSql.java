@@ -14,16 +14,25 @@ final class IntentSql {
       "tenant, operation, intent_id, idempotency_key, fingerprint, state, created_at_ns,"
           + " expires_at_ns, status, resource_id";
 
-  /** The stored request and relay bookkeeping, after {@link #RECORD} in relay queries. */
+  /**
+   * The stored request and relay bookkeeping, after {@link #RECORD} in relay queries: columns 11 to
+   * 22 (the key's placement and the request's fingerprint last, see {@link
+   * IntentRows#readRequest}).
+   */
   static final String RELAY =
       "request_method, request_target, request_headers, request_type, request_body, relay_state,"
-          + " hold_reason, relay_note, attempts, lease_token";
+          + " hold_reason, relay_note, attempts, lease_token, request_key_placement,"
+          + " request_fingerprint";
 
   /** What a begin writes, in the order {@link IntentRows#bindInsert} binds it. */
   private static final String INSERTED =
       RECORD
           + ", begin_nonce, request_method, request_target, request_headers, request_type,"
-          + " request_body, relay_state, next_attempt_ns";
+          + " request_body, request_key_placement, request_fingerprint, relay_state,"
+          + " next_attempt_ns";
+
+  /** How many values a begin writes. */
+  private static final int INSERTED_COUNT = IntentRows.INSERTED.size();
 
   private static final String PK = " WHERE tenant = ? AND operation = ? AND intent_id = ?";
 
@@ -43,6 +52,8 @@ final class IntentSql {
           "request_headers",
           "request_type",
           "request_body",
+          "request_key_placement",
+          "request_fingerprint",
           "relay_state",
           "next_attempt_ns");
 
@@ -68,7 +79,14 @@ final class IntentSql {
 
   IntentSql(String table) {
     this.table = table;
-    insert = "INSERT INTO " + table + " (" + INSERTED + ") VALUES (?" + ", ?".repeat(17) + ")";
+    insert =
+        "INSERT INTO "
+            + table
+            + " ("
+            + INSERTED
+            + ") VALUES (?"
+            + ", ?".repeat(INSERTED_COUNT - 1)
+            + ")";
     upsertIfReplaceable = postgresUpsert(table);
     insertOrReturn =
         insert + " ON DUPLICATE KEY UPDATE tenant = tenant RETURNING " + RECORD + ", begin_nonce";
@@ -125,7 +143,7 @@ final class IntentSql {
         + " AS t ("
         + INSERTED
         + ") VALUES (?"
-        + ", ?".repeat(17)
+        + ", ?".repeat(INSERTED_COUNT - 1)
         + ")"
         + postgresOnConflict();
   }

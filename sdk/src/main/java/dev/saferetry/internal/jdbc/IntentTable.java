@@ -47,10 +47,14 @@ public final class IntentTable implements SchemaGate.Tables {
   public static final String SCRIPTS = "keystore";
 
   /** The schema version this code writes. */
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
 
-  /** The oldest schema version this code can read and write. */
-  public static final int MIN_READER = 1;
+  /**
+   * The oldest code version that can read and write this schema: version 2 records where each
+   * stored request's key goes and the request's fingerprint, which older code would neither write
+   * nor check.
+   */
+  public static final int MIN_READER = 2;
 
   private static final int ROUNDS = 8;
 
@@ -154,9 +158,10 @@ public final class IntentTable implements SchemaGate.Tables {
     }
     try (PreparedStatement ps = c.prepareStatement(sql.replaceIfExpired)) {
       IntentRows.bindReplaced(ps, 1, row, nonce());
-      IntentRows.bindPk(ps, 16, found.scope(), found.intentId());
-      ps.setString(19, found.key().value());
-      ps.setLong(20, IntentRows.nanos("createdAt", now));
+      int at = IntentRows.INSERTED.size() - 2; // after the replaced columns (all but the key's 3)
+      IntentRows.bindPk(ps, at, found.scope(), found.intentId());
+      ps.setString(at + 3, found.key().value());
+      ps.setLong(at + 4, IntentRows.nanos("createdAt", now));
       return ps.executeUpdate() == 1 ? BeginResult.created(row.record()) : null;
     }
   }

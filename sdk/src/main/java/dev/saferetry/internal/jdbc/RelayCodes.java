@@ -19,6 +19,8 @@ final class RelayCodes {
     return switch (reason) {
       case EXPIRED -> 1;
       case REJECTED -> 2;
+      case TAMPERED -> 3;
+      case UNSENDABLE -> 4;
     };
   }
 
@@ -26,6 +28,8 @@ final class RelayCodes {
     return switch (code) {
       case 1 -> HoldReason.EXPIRED;
       case 2 -> HoldReason.REJECTED;
+      case 3 -> HoldReason.TAMPERED;
+      case 4 -> HoldReason.UNSENDABLE;
       default -> throw new SQLException("unknown hold reason code " + code + " in the table");
     };
   }

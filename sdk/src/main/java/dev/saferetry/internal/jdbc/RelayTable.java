@@ -41,7 +41,34 @@ public final class RelayTable {
   private final String hold;
   private final String renew;
   private final String holdOverdue;
+  private final String holdDamaged;
   private final String held;
+
+  /**
+   * What a claim did.
+   *
+   * @param claimed the intents claimed for sending, each with its proven stored request
+   * @param held the intents held as {@link HoldReason#TAMPERED} instead, with why
+   */
+  public record Claim(List<LeasedIntent> claimed, List<Tampered> held) {}
+
+  /**
+   * An intent a claim held because its row no longer holds the request enqueued for it.
+   *
+   * @param intentId its id
+   * @param problem why (names a part of the row, never quotes a value)
+   */
+  public record Tampered(String intentId, String problem) {}
+
+  /** A due row as read: its record and request, or why it cannot be sent as stored. */
+  private record Due(
+      String tenant,
+      String operation,
+      String intentId,
+      IntentRecord record,
+      IntentRows.Readback request,
+      long token,
+      int attempts) {}
 
   /** The outbox on the table {@code name} in {@code schema} (null: the connection's). */
   public RelayTable(String schema, String name) {
@@ -68,6 +95,12 @@ public final class RelayTable {
     retryAt = update + "next_attempt_ns = ?, relay_note = ?" + RELEASE + FENCE;
     hold = update + "relay_state = 2, hold_reason = ?, relay_note = ?" + RELEASE + FENCE;
     renew = update + "lease_expires_ns = ?" + FENCE;
+    holdDamaged =
+        update
+            + "relay_state = 2, hold_reason = ?, relay_note = ?"
+            + RELEASE
+            + " WHERE tenant = ? AND operation = ? AND intent_id = ? AND lease_token = ?"
+            + " AND relay_state = 0";
     holdOverdue =
         update
             + "relay_state = 2, hold_reason = 1, relay_note = ?"
@@ -77,11 +110,16 @@ public final class RelayTable {
             + " AND (expires_at_ns <= ? OR created_at_ns <= ?)";
   }
 
-  /** Claims up to {@code limit} due intents for {@code owner}; run in a transaction. */
-  public List<LeasedIntent> claim(
-      Connection c, String owner, Instant now, Instant leaseEnd, int limit) throws SQLException {
+  /**
+   * Claims up to {@code limit} due intents for {@code owner}; run in a transaction. A due row whose
+   * stored request cannot be read back, or no longer matches the fingerprint stored with it ({@link
+   * RequestSeal}), is held as {@link HoldReason#TAMPERED} in the same transaction and never handed
+   * out: what a sender gets is exactly the request that was enqueued.
+   */
+  public Claim claim(Connection c, String owner, Instant now, Instant leaseEnd, int limit)
+      throws SQLException {
     long at = IntentRows.nanos("now", now);
-    List<LeasedIntent> due = new ArrayList<>();
+    List<Due> due = new ArrayList<>();
     try (PreparedStatement ps = c.prepareStatement(claimSelect)) {
       ps.setLong(1, at);
       ps.setLong(2, at);
@@ -89,25 +127,64 @@ public final class RelayTable {
       ps.setInt(4, limit);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          IntentRecord r = IntentRows.read(rs);
-          Lease lease =
-              new Lease(r.scope(), r.intentId(), r.key(), owner, rs.getLong(20) + 1, leaseEnd);
-          due.add(new LeasedIntent(r, IntentRows.readRequest(rs, 11), lease, rs.getInt(19) + 1));
+          due.add(due(rs));
         }
       }
     }
     List<LeasedIntent> claimed = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement(claimUpdate)) {
-      for (LeasedIntent d : due) {
+    List<Tampered> held = new ArrayList<>();
+    for (Due d : due) {
+      if (d.request().request() == null) {
+        if (holdDamaged(c, d)) {
+          held.add(new Tampered(d.intentId(), d.request().problem()));
+        }
+        continue;
+      }
+      IntentRecord r = d.record();
+      Lease lease = new Lease(r.scope(), r.intentId(), r.key(), owner, d.token() + 1, leaseEnd);
+      try (PreparedStatement ps = c.prepareStatement(claimUpdate)) {
         ps.setString(1, StoredText.check("owner", owner, 128));
         ps.setLong(2, IntentRows.nanos("lease end", leaseEnd));
-        bindFence(ps, 3, d.lease(), d.lease().token() - 1);
+        bindFence(ps, 3, lease, d.token());
         if (ps.executeUpdate() == 1) {
-          claimed.add(d);
+          claimed.add(new LeasedIntent(r, d.request().request(), lease, d.attempts() + 1));
         }
       }
     }
-    return claimed;
+    return new Claim(claimed, held);
+  }
+
+  /** Reads a due row; a record or request that cannot be read back is noted, not thrown. */
+  private static Due due(ResultSet rs) throws SQLException {
+    IntentRecord record = null;
+    IntentRows.Readback request;
+    try {
+      record = IntentRows.read(rs);
+      request = IntentRows.readRequest(rs, record);
+    } catch (IllegalArgumentException | NullPointerException e) {
+      request = new IntentRows.Readback(null, "its intent record is not valid: " + e.getMessage());
+    }
+    return new Due(
+        rs.getString(1),
+        rs.getString(2),
+        rs.getString(3),
+        record,
+        request,
+        rs.getLong(20),
+        rs.getInt(19));
+  }
+
+  /** Holds a row that cannot be sent as stored, fenced by the token read with it. */
+  private boolean holdDamaged(Connection c, Due d) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(holdDamaged)) {
+      ps.setInt(1, RelayCodes.code(HoldReason.TAMPERED));
+      ps.setString(2, note(d.request().problem()));
+      ps.setString(3, d.tenant());
+      ps.setString(4, d.operation());
+      ps.setString(5, d.intentId());
+      ps.setLong(6, d.token());
+      return ps.executeUpdate() == 1;
+    }
   }
 
   /** Records the outcome; a failure holds the intent as {@link HoldReason#REJECTED}. */
@@ -175,16 +252,27 @@ public final class RelayTable {
     }
   }
 
-  /** Every intent held for a person, oldest first. */
+  /**
+   * Every intent held for a person, oldest first; a stored request that cannot be read back is
+   * listed as null.
+   */
   public List<HeldIntent> held(Connection c) throws SQLException {
     List<HeldIntent> out = new ArrayList<>();
     try (PreparedStatement ps = c.prepareStatement(held);
         ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
+        IntentRecord record;
+        try {
+          record = IntentRows.read(rs);
+        } catch (IllegalArgumentException | NullPointerException e) {
+          throw new SQLException(
+              "the record of held intent " + rs.getString(3) + " cannot be read back: " + e);
+        }
+        IntentRows.Readback request = IntentRows.readRequest(rs, null);
         out.add(
             new HeldIntent(
-                IntentRows.read(rs),
-                IntentRows.readRequest(rs, 11),
+                record,
+                request == null ? null : request.request(),
                 RelayCodes.reason(rs.getInt(17)),
                 rs.getString(18),
                 rs.getInt(19)));

@@ -10,6 +10,7 @@ import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.jdbc.JdbcKeyStore;
 import dev.saferetry.jdbc.StoredRequest;
 import java.sql.Connection;
@@ -134,6 +135,7 @@ class PostgresBatchTest {
         new StoredRequest(
             "POST",
             "v1/charges?x=1",
+            KeyPlacement.header(),
             Map.of("Stripe-Account", "acct_1"),
             "application/json",
             new byte[] {'{', '}'});
@@ -244,7 +246,13 @@ class PostgresBatchTest {
     headers.put("Stripe-Account", "acct_\"1\", {x}");
     headers.put("X-Note", "NULL");
     StoredRequest request =
-        new StoredRequest("POST", "v1/a%20b?q=%22{}%22,NULL", headers, "x/y", body);
+        new StoredRequest(
+            "POST",
+            "v1/a%20b?q=%22{}%22,NULL",
+            KeyPlacement.header("PayPal-Request-Id"),
+            headers,
+            "x/y",
+            body);
     List<IntentRow> rows = rows(records);
     rows.set(1, new IntentRow(records.get(1), request, T1.plusNanos(1)));
 
@@ -411,7 +419,10 @@ class PostgresBatchTest {
   private StoredRequest storedRequest(Connection c, IntentRecord r) throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
-            "SELECT request_method, request_target, request_headers, request_type, request_body"
+            "SELECT "
+                + IntentSql.RECORD
+                + ", "
+                + IntentSql.RELAY
                 + " FROM "
                 + schema
                 + "."
@@ -420,7 +431,8 @@ class PostgresBatchTest {
       IntentRows.bindPk(ps, 1, r.scope(), r.intentId());
       try (ResultSet rs = ps.executeQuery()) {
         assertThat(rs.next()).isTrue();
-        return IntentRows.readRequest(rs, 1);
+        IntentRows.Readback stored = IntentRows.readRequest(rs, IntentRows.read(rs));
+        return stored == null ? null : stored.request();
       }
     }
   }
