@@ -376,26 +376,31 @@ final class RealCall<R> {
     return new Errors.Trail(claim.key(), options.intentId(), attempts, view(last));
   }
 
-  /** The answer of an attempt as the caller sees it, or null after a transport failure. */
+  /**
+   * The answer of an attempt as the caller sees it, or null after a transport failure. A credential
+   * the server echoes is masked in all of it, headers and kept body too, by the one rule that masks
+   * messages, error fields and request ids.
+   */
   private ResponseView view(AttemptOutcome out) {
     if (out == null || out.response() == null) {
       return null;
     }
     ResponseRules rules = parts.config().shape().rules();
+    Redaction redaction = request.redaction();
     String requestId = out.attempt().serverRequestId();
     String errorBody = out.response().errorBody();
     if (requestId == null && rules.errorRequestIdField() != null && !errorBody.isEmpty()) {
       requestId =
           ErrorBodies.text(errorBody, rules.errorRequestIdField())
-              .map(request.redaction()::printableMasked)
+              .map(redaction::printableMasked)
               .orElse(null);
     }
     return new ResponseView(
         out.status(),
-        out.response().headers(),
+        redaction.mask(out.response().headers()),
         requestId,
         rules.isReplay(out.response()),
-        options.keepBody() ? out.body() : null);
+        options.keepBody() ? redaction.mask(out.body()) : null);
   }
 
   private int n() {
