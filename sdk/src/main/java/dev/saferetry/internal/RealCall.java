@@ -252,7 +252,7 @@ final class RealCall<R> {
         return succeed(out);
       case FAIL:
         decisions.failed();
-        return end(definitive(out));
+        return end(out.unsettled() != null ? unsettled(out) : definitive(out));
       default:
         RetryDecision.Next next = decisions.retryable(out);
         if (!next.retries()) {
@@ -311,6 +311,12 @@ final class RealCall<R> {
         out, parts.config().mapper(), request.redaction(), parts.config().shape().rules(), trail());
   }
 
+  /** An answer that stops the retries but proves nothing: UNKNOWN, the intent left pending. */
+  private SafeRetryException unsettled(AttemptOutcome out) {
+    AttemptOutcome.Unsettled u = out.unsettled();
+    return Errors.factory().unknown(u.reason(), u.why(), null, trail(), null);
+  }
+
   private SafeRetryException stopped(RetryDecision.Stop stop, AttemptOutcome out) {
     if (stop == RetryDecision.Stop.CIRCUIT_OPEN) {
       return Outcomes.circuitOpen(anyAmbiguous(), trail());
@@ -334,12 +340,16 @@ final class RealCall<R> {
 
   /** Ends with an exception: logs an unknown outcome, reports the end. */
   private Step<R> end(SafeRetryException e) {
-    if (e.isOutcomeUnknown()) {
+    if (e.reason() instanceof UnknownReason unknown) {
       LOG.warn(
-          "outcome unknown for {} (idempotency key {}, {} attempts): retry the same intent",
+          "outcome unknown for {} ({}, idempotency key {}, {} attempts): {}",
           op.name(),
+          unknown,
           e.key(),
-          attempts.size());
+          attempts.size(),
+          unknown.mustReconcile()
+              ? "reconcile the intent with the provider"
+              : "retry the same intent");
     }
     finished(e.outcome(), e);
     return new Step<>(null, e, null);
