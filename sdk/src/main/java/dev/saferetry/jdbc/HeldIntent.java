@@ -10,8 +10,8 @@ import java.util.Objects;
  *
  * <p>Instances are immutable and thread-safe.
  *
- * @param record the intent: still pending when {@link HoldReason#EXPIRED}, failed with the
- *     provider's status when {@link HoldReason#REJECTED}
+ * @param record the intent: still pending when {@link HoldReason#EXPIRED} or {@link
+ *     HoldReason#UNSETTLED}, failed with the provider's status when {@link HoldReason#REJECTED}
  * @param request the request that was to be sent
  * @param reason why it was held
  * @param note what the relay last noted about it (a status and error code, never a body), or {@code
@@ -24,8 +24,8 @@ public record HeldIntent(
   /**
    * Validates the entry.
    *
-   * @param record the intent: still pending when {@link HoldReason#EXPIRED}, failed with the
-   *     provider's status when {@link HoldReason#REJECTED}
+   * @param record the intent: still pending when {@link HoldReason#EXPIRED} or {@link
+   *     HoldReason#UNSETTLED}, failed with the provider's status when {@link HoldReason#REJECTED}
    * @param request the request that was to be sent
    * @param reason why it was held
    * @param note what the relay last noted about it (a status and error code, never a body), or

@@ -36,9 +36,11 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>A success completes the intent; a definitive rejection (a non-retryable 4xx) holds it as
- *       {@link HoldReason#REJECTED}; any other ending (outcome unknown, breaker open, retries
- *       exhausted) makes it due again after a backoff that doubles per claim, from {@link
- *       OutboxRelayBuilder#backoff} up to its maximum.
+ *       {@link HoldReason#REJECTED}; an answer a re-send cannot change and that proves nothing (a
+ *       replayed stored error, a request not to retry: {@link UnknownReason#mustReconcile()}) holds
+ *       it, still pending, as {@link HoldReason#UNSETTLED}; any other ending (outcome unknown,
+ *       breaker open, retries exhausted) makes it due again after a backoff that doubles per claim,
+ *       from {@link OutboxRelayBuilder#backoff} up to its maximum.
  *   <li>The lease is renewed before each attempt once half of it has elapsed since it was granted
  *       or last renewed; if it cannot be renewed (another instance took the intent over), the call
  *       stops before sending anything more and records nothing. Every record is fenced by the
@@ -141,7 +143,8 @@ public final class OutboxRelay implements AutoCloseable {
         counts[Ending.RETRY.ordinal()],
         expired + counts[Ending.EXPIRED.ordinal()],
         counts[Ending.LOST.ordinal()],
-        reconciled);
+        reconciled,
+        counts[Ending.UNSETTLED.ordinal()]);
   }
 
   private enum Ending {
@@ -149,7 +152,8 @@ public final class OutboxRelay implements AutoCloseable {
     REJECTED,
     RETRY,
     EXPIRED,
-    LOST
+    LOST,
+    UNSETTLED
   }
 
   /**
@@ -207,6 +211,11 @@ public final class OutboxRelay implements AutoCloseable {
     String note = e.outcome() + " (" + e.reason() + ") after " + e.attempts().size() + " attempts";
     if (e.reason() == UnknownReason.INTENT_EXPIRED) {
       return outbox.hold(lease.lease, HoldReason.EXPIRED, note) ? Ending.EXPIRED : Ending.LOST;
+    }
+    if (e.reason() instanceof UnknownReason u && u.mustReconcile()) {
+      // Re-sending would get the same answer forever: a person or the reconciler decides.
+      LOG.warn("intent {} unsettled ({}): held for reconciliation", record.intentId(), u);
+      return outbox.hold(lease.lease, HoldReason.UNSETTLED, note) ? Ending.UNSETTLED : Ending.LOST;
     }
     return retry(lease.lease, delay(intent.attempts()), note) ? Ending.RETRY : Ending.LOST;
   }

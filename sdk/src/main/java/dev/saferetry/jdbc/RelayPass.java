@@ -13,6 +13,15 @@ package dev.saferetry.jdbc;
  * @param lost sends whose lease was lost or whose outcome could not be recorded: another relay
  *     records them
  * @param reconciled held intents completed by their reconciler
+ * @param unsettled sends whose answer a re-send cannot change and that proves nothing, held as
+ *     {@link HoldReason#UNSETTLED}
  */
 public record RelayPass(
-    int claimed, int succeeded, int rejected, int retried, int expired, int lost, int reconciled) {}
+    int claimed,
+    int succeeded,
+    int rejected,
+    int retried,
+    int expired,
+    int lost,
+    int reconciled,
+    int unsettled) {}

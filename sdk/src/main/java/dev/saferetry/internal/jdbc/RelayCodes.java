@@ -19,6 +19,7 @@ final class RelayCodes {
     return switch (reason) {
       case EXPIRED -> 1;
       case REJECTED -> 2;
+      case UNSETTLED -> 3;
     };
   }
 
@@ -26,6 +27,7 @@ final class RelayCodes {
     return switch (code) {
       case 1 -> HoldReason.EXPIRED;
       case 2 -> HoldReason.REJECTED;
+      case 3 -> HoldReason.UNSETTLED;
       default -> throw new SQLException("unknown hold reason code " + code + " in the table");
     };
   }
