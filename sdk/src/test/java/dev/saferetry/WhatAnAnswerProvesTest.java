@@ -14,6 +14,7 @@ import dev.saferetry.error.UnknownReason;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.payments.Charge;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.Charges;
 import dev.saferetry.provider.ProviderPreset;
@@ -365,5 +366,23 @@ class WhatAnAnswerProvesTest extends BothPaths {
     assertThat(client.keyStore().find(SCOPE, "o-3").orElseThrow().state())
         .isEqualTo(IntentState.PENDING);
     assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  @Test
+  void aReplayMarkerOnACallWithoutAKeyIsNoStoredResult() throws Exception {
+    // A read carries no key, so nothing is stored for it: a marked 503 is retried like any 503.
+    server.enqueue(answer(503, "Idempotent-Replayed", "true"));
+    server.enqueue(answer(200));
+    CallResult<Charge> r =
+        call(
+            client,
+            Charges.RETRIEVE,
+            null,
+            RequestOptions.builder().pathParam("id", "ch_1").build());
+    assertThat(r.value().id()).isEqualTo("ch_1");
+    assertThat(r.attempts()).extracting(Attempt::status).containsExactly(503, 200);
+    assertThat(drain(server))
+        .extracting(q -> q.getHeaders().get("Idempotency-Key"))
+        .containsOnlyNulls();
   }
 }

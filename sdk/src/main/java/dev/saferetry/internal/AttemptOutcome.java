@@ -69,11 +69,13 @@ record AttemptOutcome(
    * Classifies what the wire returned: the classifier's verdict, then the provider's rules — an
    * "already created" conflict is a success, a replayed error is final, a should-retry header
    * decides whether to retry, an error body the provider documents as temporary is retried — and
-   * the server's delay hint.
+   * the server's delay hint. A replay marker counts only on a request that carried a key: it says
+   * the answer is the stored result of that key.
    */
   static AttemptOutcome classify(
       Attempt attempt,
       Wire.Sent sent,
+      boolean keyed,
       RetryClassifier classifier,
       RetryPolicy policy,
       ResponseRules rules,
@@ -91,8 +93,9 @@ record AttemptOutcome(
       if (existing != null) {
         v = Verdict.SUCCEEDED;
       } else {
-        unsettled = unsettled(v, response, policy, rules);
-        v = unsettled != null ? Verdict.FAIL : afterHints(v, response, policy, rules);
+        boolean replay = keyed && rules.isReplay(response);
+        unsettled = unsettled(v, response, replay, policy, rules);
+        v = unsettled != null ? Verdict.FAIL : afterHints(v, response, replay, policy, rules);
       }
     }
     Duration hint = v == Verdict.RETRY ? RetryHints.retryAfter(response, clock) : null;
@@ -125,12 +128,16 @@ record AttemptOutcome(
    * the retries; what the status proves decides the outcome.
    */
   private static Unsettled unsettled(
-      Verdict classified, AttemptResponse response, RetryPolicy policy, ResponseRules rules) {
+      Verdict classified,
+      AttemptResponse response,
+      boolean replay,
+      RetryPolicy policy,
+      ResponseRules rules) {
     if (provesNoEffect(classified, response)) {
       return null;
     }
     int status = response.status();
-    if (rules.isReplay(response)) {
+    if (replay) {
       return new Unsettled(
           UnknownReason.PROVIDER_STORED_ERROR,
           "HTTP "
@@ -166,8 +173,12 @@ record AttemptOutcome(
    * should-retry header decides, a documented temporary error is retried.
    */
   private static Verdict afterHints(
-      Verdict classified, AttemptResponse response, RetryPolicy policy, ResponseRules rules) {
-    if (rules.isReplay(response)) {
+      Verdict classified,
+      AttemptResponse response,
+      boolean replay,
+      RetryPolicy policy,
+      ResponseRules rules) {
+    if (replay) {
       return Verdict.FAIL; // the provider's stored rejection for the key: a retry gets it again
     }
     Boolean hint =

@@ -227,7 +227,13 @@ final class RealCall<R> {
     ClientConfig c = parts.config();
     last =
         AttemptOutcome.classify(
-            attempt, sent, c.classifier(), c.retryPolicy(), c.shape().rules(), c.clock());
+            attempt,
+            sent,
+            op.carriesKey(),
+            c.classifier(),
+            c.retryPolicy(),
+            c.shape().rules(),
+            c.clock());
     attempts.add(attempt);
     log(last);
     parts
