@@ -60,7 +60,8 @@ public final class ResponseView {
   }
 
   /**
-   * Returns every response header; names are matched ignoring case.
+   * Returns every response header; names are matched ignoring case. A credential of the call that
+   * the server echoes in a name or value is shown as {@code [redacted]}.
    *
    * @return the headers, unmodifiable
    */
@@ -102,7 +103,9 @@ public final class ResponseView {
   /**
    * Returns a copy of the raw body bytes, when the call {@linkplain RequestOptions.Builder#keepBody
    * asked for them}: at most the client's response limit for a 2xx answer, 64 KiB for an error
-   * answer. Not logged by the SDK.
+   * answer. Not logged by the SDK. A credential of the call that the server echoes (the API key or
+   * a credential header, whole or any 8 of its characters in a row) is replaced by the bytes of
+   * {@code [redacted]}, as in every other text the SDK hands out; every other byte is as received.
    *
    * @return the body bytes, or empty when not kept
    */

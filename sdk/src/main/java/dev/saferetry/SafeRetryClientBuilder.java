@@ -387,7 +387,8 @@ public final class SafeRetryClientBuilder {
   }
 
   /**
-   * The largest 2xx body read; at least 1. Default: 8 MiB.
+   * The largest 2xx body read; at least 1. Default: 8 MiB. A body is held in one byte array, so a
+   * limit above 2,147,483,639 bytes (up to {@link Long#MAX_VALUE}) means that size.
    *
    * @param bytes the largest 2xx body, in bytes
    * @return this builder

@@ -6,8 +6,8 @@ import static dev.saferetry.Answers.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.saferetry.error.ApiException;
 import dev.saferetry.error.OutcomeUnknownException;
+import dev.saferetry.error.UnknownReason;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.Charges;
 import dev.saferetry.resilience.RetryPolicy;
@@ -125,10 +125,15 @@ class BackoffAndHintsTest extends BothPaths {
   }
 
   @Test
-  void shouldRetryFalseStopsARetryableStatus() throws Exception {
+  void shouldRetryFalseStopsARetryableStatusWithoutCallingItFailed() throws Exception {
     server.enqueue(withHeader(503, "X-Should-Retry", "false"));
     assertThatThrownBy(() -> call(client, Charges.CREATE, PARAMS))
-        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(503));
+        .isInstanceOfSatisfying(
+            OutcomeUnknownException.class,
+            e -> {
+              assertThat(e.reason()).isEqualTo(UnknownReason.SERVER_SAID_DO_NOT_RETRY);
+              assertThat(e.response().orElseThrow().status()).isEqualTo(503);
+            });
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
@@ -147,7 +152,10 @@ class BackoffAndHintsTest extends BothPaths {
         builder()
             .retryPolicy(RetryPolicy.builder().shouldRetryHeader("Stripe-Should-Retry").build())
             .build()) {
-      assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS)).isInstanceOf(ApiException.class);
+      assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
+          .isInstanceOfSatisfying(
+              OutcomeUnknownException.class,
+              e -> assertThat(e.reason()).isEqualTo(UnknownReason.SERVER_SAID_DO_NOT_RETRY));
     }
     assertThat(server.getRequestCount()).isEqualTo(1);
   }

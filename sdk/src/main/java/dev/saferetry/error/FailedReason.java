@@ -11,9 +11,12 @@ import dev.saferetry.Outcome;
  */
 public enum FailedReason implements Reason {
   /**
-   * The server answered with a definitive error: a status that is not retried (400, 401, 402, 403,
-   * 404, a 3xx, ...) or a retryable one that a should-retry header declared final. Thrown as {@link
-   * ApiException}. Fix the request; retrying it unchanged will not help.
+   * The server answered with a definitive error: a status below 500 that the retry classifier does
+   * not retry (400, 401, 402, 403, 404, a 3xx, ...), also when the provider replays it as the
+   * stored answer of the key. Thrown as {@link ApiException}. Fix the request; retrying it
+   * unchanged will not help. A server error (5xx) never ends here, and neither does an answer the
+   * classifier retries (408, 409, 429, ...) whatever a should-retry header says: such answers do
+   * not prove that nothing happened, and end {@link Outcome#UNKNOWN}.
    */
   REJECTED,
   /**

@@ -8,10 +8,12 @@ import java.util.Optional;
 /**
  * The call's outcome is {@link Outcome#UNKNOWN}: a request may have reached the server and nothing
  * proves whether it had an effect — retries ran out, the deadline passed, the retry budget or the
- * circuit breaker stopped them, the server asked to wait too long, or the intent could not be
- * re-sent safely. The {@link #reason()} says which. This is not a failure: retry the same intent
- * later (same intent id, or the same {@link #key()}), and the server will either perform it once or
- * replay the first outcome.
+ * circuit breaker stopped them, the server asked to wait too long, the intent could not be re-sent
+ * safely, or the provider answered in a way that proves nothing. The {@link #reason()} says which.
+ * This is not a failure: retry the same intent later (same intent id, or the same {@link #key()}),
+ * and the server will either perform it once or replay the first outcome — unless the reason
+ * {@linkplain UnknownReason#mustReconcile() must be reconciled}: then a retry cannot settle it, and
+ * the intent is looked up at the provider instead.
  *
  * <p>Instances are immutable and thread-safe.
  */
@@ -30,7 +32,11 @@ public final class OutcomeUnknownException extends SafeRetryException {
       Errors.Trail trail,
       Throwable cause) {
     super(
-        message + "; the effect may exist: retry the same intent with the same key later",
+        message
+            + (reason.mustReconcile()
+                ? "; the effect may exist: reconcile the intent with the provider, a retry will"
+                    + " not settle it"
+                : "; the effect may exist: retry the same intent with the same key later"),
         trail,
         cause);
     this.reason = reason;

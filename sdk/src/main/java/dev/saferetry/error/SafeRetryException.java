@@ -16,7 +16,8 @@ import java.util.Optional;
  * <pre>{@code
  * try {
  *   CallResult<Charge> charge = client.execute(CREATE_CHARGE, params, options);
- * } catch (OutcomeUnknownException e) {   // UNKNOWN: retry the same intent later (same key)
+ * } catch (OutcomeUnknownException e) {   // UNKNOWN: retry the same intent later (same key),
+ *                                          // or reconcile it if e.reason().mustReconcile()
  * } catch (CallFailedException e) {       // FAILED: the effect does not exist
  * } catch (ResponseBodyException e) {     // SUCCEEDED, but the 2xx body could not be read
  * }
@@ -137,7 +138,8 @@ public abstract sealed class SafeRetryException extends RuntimeException
   }
 
   /**
-   * Returns whether the effect may exist: retry the same intent (same key) later.
+   * Returns whether the effect may exist: retry the same intent (same key) later, or reconcile it
+   * with the provider when its reason {@linkplain UnknownReason#mustReconcile() says so}.
    *
    * @return whether the outcome is {@link Outcome#UNKNOWN}
    */

@@ -4,8 +4,10 @@ import dev.saferetry.Outcome;
 
 /**
  * Why a call ended {@link Outcome#UNKNOWN}: the request may have reached the server, and nothing
- * proves whether it had an effect. Retry the same intent later: it reuses the same key, so the
- * server either performs it once or replays the first outcome.
+ * proves whether it had an effect. For most reasons, retry the same intent later: it reuses the
+ * same key, so the server either performs it once or replays the first outcome. For the reasons
+ * whose {@link #mustReconcile()} is true, retrying cannot settle the outcome: look the intent up at
+ * the provider instead (a {@link dev.saferetry.Reconciler}, or by hand).
  *
  * <p>Immutable and thread-safe.
  */
@@ -49,10 +51,47 @@ public enum UnknownReason implements Reason {
    * The call was cancelled (its future cancelled, or its thread interrupted) after a request may
    * have been sent.
    */
-  CANCELLED;
+  CANCELLED,
+  /**
+   * The provider answered with an error it marked as a replay ({@code Idempotent-Replayed: true},
+   * or the preset's marker) on a status that does not prove the request had no effect (a 5xx, 408,
+   * 409 or 429): the provider stored that error as the result of the idempotency key and answers
+   * every retry with it for as long as it keeps the key (Stripe stores a 500 once its endpoint
+   * began executing). The call ends at once, without further attempts. Whether anything was created
+   * is unknown, so the intent stays pending; do not retry it — reconcile it with the provider (look
+   * up whether the resource exists), then complete or abandon it.
+   */
+  PROVIDER_STORED_ERROR,
+  /**
+   * The server answered with a status that does not prove the request had no effect (a 5xx, 408,
+   * 409 or 429) and asked not to retry it ({@code Stripe-Should-Retry: false}, or the retry
+   * policy's should-retry header). The hint stops the retries; it does not prove that nothing
+   * happened, so the intent stays pending. Reconcile it with the provider before sending it again.
+   */
+  SERVER_SAID_DO_NOT_RETRY,
+  /**
+   * The server answered with a server error (5xx) that the retry classifier does not retry (the
+   * standard classifier retries only 500, 502, 503 and 504: a 501, 505 or a gateway's 520–524 ends
+   * here). A server error never proves that the request had no effect, so the intent stays pending;
+   * retry the same intent later.
+   */
+  SERVER_ERROR_NOT_RETRIED;
 
   @Override
   public Outcome outcome() {
     return Outcome.UNKNOWN;
+  }
+
+  /**
+   * Returns whether sending the intent again cannot settle its outcome, so that it must be
+   * reconciled with the provider (looked up there) rather than retried: true for {@link
+   * #PROVIDER_STORED_ERROR}, {@link #SERVER_SAID_DO_NOT_RETRY} and {@link #INTENT_EXPIRED}.
+   *
+   * @return whether the intent must be reconciled instead of retried
+   */
+  public boolean mustReconcile() {
+    return this == PROVIDER_STORED_ERROR
+        || this == SERVER_SAID_DO_NOT_RETRY
+        || this == INTENT_EXPIRED;
   }
 }

@@ -227,7 +227,13 @@ final class RealCall<R> {
     ClientConfig c = parts.config();
     last =
         AttemptOutcome.classify(
-            attempt, sent, c.classifier(), c.retryPolicy(), c.shape().rules(), c.clock());
+            attempt,
+            sent,
+            op.carriesKey(),
+            c.classifier(),
+            c.retryPolicy(),
+            c.shape().rules(),
+            c.clock());
     attempts.add(attempt);
     log(last);
     parts
@@ -252,7 +258,7 @@ final class RealCall<R> {
         return succeed(out);
       case FAIL:
         decisions.failed();
-        return end(definitive(out));
+        return end(out.unsettled() != null ? unsettled(out) : definitive(out));
       default:
         RetryDecision.Next next = decisions.retryable(out);
         if (!next.retries()) {
@@ -311,6 +317,12 @@ final class RealCall<R> {
         out, parts.config().mapper(), request.redaction(), parts.config().shape().rules(), trail());
   }
 
+  /** An answer that stops the retries but proves nothing: UNKNOWN, the intent left pending. */
+  private SafeRetryException unsettled(AttemptOutcome out) {
+    AttemptOutcome.Unsettled u = out.unsettled();
+    return Errors.factory().unknown(u.reason(), u.why(), null, trail(), null);
+  }
+
   private SafeRetryException stopped(RetryDecision.Stop stop, AttemptOutcome out) {
     if (stop == RetryDecision.Stop.CIRCUIT_OPEN) {
       return Outcomes.circuitOpen(anyAmbiguous(), trail());
@@ -334,12 +346,16 @@ final class RealCall<R> {
 
   /** Ends with an exception: logs an unknown outcome, reports the end. */
   private Step<R> end(SafeRetryException e) {
-    if (e.isOutcomeUnknown()) {
+    if (e.reason() instanceof UnknownReason unknown) {
       LOG.warn(
-          "outcome unknown for {} (idempotency key {}, {} attempts): retry the same intent",
+          "outcome unknown for {} ({}, idempotency key {}, {} attempts): {}",
           op.name(),
+          unknown,
           e.key(),
-          attempts.size());
+          attempts.size(),
+          unknown.mustReconcile()
+              ? "reconcile the intent with the provider"
+              : "retry the same intent");
     }
     finished(e.outcome(), e);
     return new Step<>(null, e, null);
@@ -376,26 +392,31 @@ final class RealCall<R> {
     return new Errors.Trail(claim.key(), options.intentId(), attempts, view(last));
   }
 
-  /** The answer of an attempt as the caller sees it, or null after a transport failure. */
+  /**
+   * The answer of an attempt as the caller sees it, or null after a transport failure. A credential
+   * the server echoes is masked in all of it, headers and kept body too, by the one rule that masks
+   * messages, error fields and request ids.
+   */
   private ResponseView view(AttemptOutcome out) {
     if (out == null || out.response() == null) {
       return null;
     }
     ResponseRules rules = parts.config().shape().rules();
+    Redaction redaction = request.redaction();
     String requestId = out.attempt().serverRequestId();
     String errorBody = out.response().errorBody();
     if (requestId == null && rules.errorRequestIdField() != null && !errorBody.isEmpty()) {
       requestId =
           ErrorBodies.text(errorBody, rules.errorRequestIdField())
-              .map(request.redaction()::printableMasked)
+              .map(redaction::printableMasked)
               .orElse(null);
     }
     return new ResponseView(
         out.status(),
-        out.response().headers(),
+        redaction.mask(out.response().headers()),
         requestId,
         rules.isReplay(out.response()),
-        options.keepBody() ? out.body() : null);
+        options.keepBody() ? redaction.mask(out.body()) : null);
   }
 
   private int n() {

@@ -1,11 +1,13 @@
 package dev.saferetry.internal;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import okhttp3.HttpUrl;
 
 /**
@@ -15,9 +17,10 @@ import okhttp3.HttpUrl;
  * <p>What counts as a secret: the client's API key and the credentials in a call's own
  * credential-like headers ({@code Authorization}, cookies, names containing "key", "token",
  * "secret", "password" or "signature"). A server that echoes one of them — whole, or any run of
- * {@value #GRAM} or more of its characters — in an error type, code, message, body or request id
- * has that run replaced by {@value #MASK}. Idempotency keys are not secrets: they are printed on
- * purpose, so that a caller can retry the same intent.
+ * {@value #GRAM} or more of its characters — in anything the SDK hands out of an answer (an error
+ * type, code, message or body, a request id, the headers and the kept body of a {@code
+ * ResponseView}) has that run replaced by {@value #MASK}. Idempotency keys are not secrets: they
+ * are printed on purpose, so that a caller can retry the same intent.
  *
  * <p>Immutable and thread-safe.
  */
@@ -33,15 +36,32 @@ public final class Redaction {
   public static final Redaction NONE = new Redaction(List.of());
 
   private final List<String> secrets;
-  private final Set<String> grams = new HashSet<>();
+  private final Set<String> grams;
+
+  /** The secrets' UTF-8 bytes, one char per byte (ISO-8859-1), to mask raw bytes the same way. */
+  private final List<String> byteSecrets;
+
+  private final Set<String> byteGrams;
 
   private Redaction(List<String> secrets) {
     this.secrets = secrets;
+    this.grams = grams(secrets);
+    List<String> bytes = new ArrayList<>(secrets.size());
+    for (String s : secrets) {
+      bytes.add(new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1));
+    }
+    this.byteSecrets = bytes.equals(secrets) ? secrets : List.copyOf(bytes);
+    this.byteGrams = bytes.equals(secrets) ? grams : grams(byteSecrets);
+  }
+
+  private static Set<String> grams(List<String> secrets) {
+    Set<String> grams = new HashSet<>();
     for (String s : secrets) {
       for (int i = 0; i + GRAM <= s.length(); i++) {
         grams.add(s.substring(i, i + GRAM));
       }
     }
+    return grams;
   }
 
   /** Returns a redaction of the client's API key (which may be null). */
@@ -90,6 +110,38 @@ public final class Redaction {
 
   /** Returns the text with every echoed secret replaced by {@value #MASK}; null stays null. */
   public String mask(String text) {
+    return mask(text, secrets, grams);
+  }
+
+  /**
+   * Returns raw bytes (a body) with every echoed secret replaced by the bytes of {@value #MASK}, by
+   * the same rule as {@link #mask(String)}; every other byte is kept as it is, and bytes without an
+   * echo are returned unchanged (the same array). Null stays null.
+   */
+  public byte[] mask(byte[] bytes) {
+    if (bytes == null || secrets.isEmpty()) {
+      return bytes;
+    }
+    String raw = new String(bytes, StandardCharsets.ISO_8859_1);
+    String masked = mask(raw, byteSecrets, byteGrams);
+    return masked == raw ? bytes : masked.getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  /**
+   * Returns headers with every echoed secret masked in names and values, by the rule of {@link
+   * #mask(String)}; names that mask alike share one entry. Names are matched ignoring case.
+   */
+  public Map<String, List<String>> mask(Map<String, List<String>> headers) {
+    Map<String, List<String>> out = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    headers.forEach(
+        (name, values) -> {
+          List<String> into = out.computeIfAbsent(mask(name), k -> new ArrayList<>(values.size()));
+          values.forEach(v -> into.add(mask(v)));
+        });
+    return out;
+  }
+
+  private static String mask(String text, List<String> secrets, Set<String> grams) {
     if (text == null || secrets.isEmpty() || text.length() < MIN_SECRET) {
       return text;
     }

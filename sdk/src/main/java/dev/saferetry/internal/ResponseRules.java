@@ -19,7 +19,8 @@ import java.util.Optional;
  * @param keyReused answers that mean the key was used with another payload
  * @param inProgress answers that mean a request with this key is still running
  * @param existing a conflict naming the resource an earlier request created, or null
- * @param shouldRetryHeader a header whose true/false overrides the status, or null
+ * @param shouldRetryHeader a header whose true/false decides whether to retry (never what an answer
+ *     proves), or null
  * @param retryable error answers documented as safe to retry
  * @param requestIdHeaders headers carrying the server's request id, in order of preference
  * @param errorRequestIdField a JSON pointer to the request id in an error body, or null
@@ -76,8 +77,30 @@ public record ResponseRules(
         preset.errorRequestIdField().orElse(null));
   }
 
+  /**
+   * Whether the provider marked the answer as a replay of the key's stored result. Any value of the
+   * marker header counts (sent twice, or folded with commas): a replay taken for a fresh answer
+   * would spend retries on an answer that cannot change, and tell the caller to retry it.
+   */
   boolean isReplay(AttemptResponse response) {
-    return replay != null && replay.isReplay(response.header(replay.header()));
+    if (replay == null) {
+      return false;
+    }
+    List<String> values = response.headers().get(replay.header());
+    if (values == null) {
+      return false;
+    }
+    for (String value : values) {
+      if (replay.isReplay(value)) {
+        return true;
+      }
+      for (String token : value.split(",", -1)) {
+        if (replay.isReplay(token)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   boolean isKeyReused(AttemptResponse response) {

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.List;
 
 /**
  * Reads the server's retry hints. A hint that cannot be parsed is ignored (the computed backoff
@@ -55,19 +56,31 @@ final class RetryHints {
     }
   }
 
-  /** Returns TRUE/FALSE for a should-retry header, or null when absent or not a boolean. */
-  static Boolean shouldRetry(AttemptResponse response, String headerName) {
-    if (headerName == null) {
-      return null;
+  /**
+   * Returns what the should-retry headers say: TRUE or FALSE, or null when they are absent or do
+   * not agree. Every value of both headers counts (a header sent twice, or folded into one value
+   * with commas), ignoring case, surrounding blanks and empty values; one value that is not a
+   * boolean, or two that disagree, make the hint unreadable, and the status alone decides.
+   */
+  static Boolean shouldRetry(AttemptResponse response, String... headerNames) {
+    Boolean said = null;
+    for (String name : headerNames) {
+      List<String> values = name == null ? null : response.headers().get(name);
+      for (String value : values == null ? List.<String>of() : values) {
+        for (String token : value.split(",", -1)) {
+          String t = token.strip();
+          if (t.isEmpty()) {
+            continue;
+          }
+          Boolean b = t.equalsIgnoreCase("true") ? Boolean.TRUE : null;
+          b = t.equalsIgnoreCase("false") ? Boolean.FALSE : b;
+          if (b == null || (said != null && !said.equals(b))) {
+            return null;
+          }
+          said = b;
+        }
+      }
     }
-    String v = response.header(headerName);
-    if (v == null) {
-      return null;
-    }
-    v = v.trim();
-    if (v.equalsIgnoreCase("true")) {
-      return Boolean.TRUE;
-    }
-    return v.equalsIgnoreCase("false") ? Boolean.FALSE : null;
+    return said;
   }
 }

@@ -37,7 +37,9 @@ record SuccessBody<R>(R value, String resourceId) {
       throw Errors.factory()
           .unreadable(
               SucceededReason.BODY_TOO_LARGE,
-              "the body exceeds the limit of " + config.maxResponseBytes() + " bytes",
+              "the body exceeds the limit of "
+                  + Wire.readLimit(config.maxResponseBytes())
+                  + " bytes",
               status,
               trail,
               null);

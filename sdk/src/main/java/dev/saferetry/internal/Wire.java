@@ -24,6 +24,9 @@ final class Wire {
   /** Error bodies are kept up to this size for the exception; the rest is discarded. */
   static final int MAX_ERROR_BODY = 64 * 1024;
 
+  /** The largest body one byte array holds; a larger limit means this one. */
+  static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
+
   private final OkHttpClient http;
   private final Clock clock;
   private final long maxBodyBytes;
@@ -128,8 +131,8 @@ final class Wire {
     int status = head.response().status();
     BufferedSource source = response.body().source();
     boolean success = status >= 200 && status < 300;
-    long limit = success ? maxBodyBytes : MAX_ERROR_BODY;
-    boolean over = source.request(limit + 1);
+    long limit = success ? readLimit(maxBodyBytes) : MAX_ERROR_BODY;
+    boolean over = source.request(limit + 1); // cannot overflow: limit <= MAX_ARRAY
     Raw raw;
     if (success) {
       byte[] bytes = over ? null : source.readByteArray();
@@ -145,6 +148,11 @@ final class Wire {
       call.cancel();
     }
     return raw;
+  }
+
+  /** The most bytes of a 2xx body read for a configured limit: at most one array's worth. */
+  static long readLimit(long maxBodyBytes) {
+    return Math.min(maxBodyBytes, MAX_ARRAY);
   }
 
   /** Status, headers and the server's request id of an answer, without its body. */

@@ -10,8 +10,8 @@ import java.util.Objects;
  *
  * <p>Instances are immutable and thread-safe.
  *
- * @param record the intent: still pending when {@link HoldReason#EXPIRED}, failed with the
- *     provider's status when {@link HoldReason#REJECTED}
+ * @param record the intent: still pending when {@link HoldReason#EXPIRED} or {@link
+ *     HoldReason#UNSETTLED}, failed with the provider's status when {@link HoldReason#REJECTED}
  * @param request the request that was to be sent, or {@code null} when the row's stored request
  *     cannot be read back as one (held as {@link HoldReason#TAMPERED}; the note says why)
  * @param reason why it was held
@@ -25,8 +25,8 @@ public record HeldIntent(
   /**
    * Validates the entry.
    *
-   * @param record the intent: still pending when {@link HoldReason#EXPIRED}, failed with the
-   *     provider's status when {@link HoldReason#REJECTED}
+   * @param record the intent: still pending when {@link HoldReason#EXPIRED} or {@link
+   *     HoldReason#UNSETTLED}, failed with the provider's status when {@link HoldReason#REJECTED}
    * @param request the request that was to be sent, or {@code null} when the row's stored request
    *     cannot be read back as one
    * @param reason why it was held

@@ -45,9 +45,11 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>A success completes the intent; a definitive rejection (a non-retryable 4xx) holds it as
- *       {@link HoldReason#REJECTED}; any other ending (outcome unknown, breaker open, retries
- *       exhausted) makes it due again after a backoff that doubles per claim, from {@link
- *       OutboxRelayBuilder#backoff} up to its maximum.
+ *       {@link HoldReason#REJECTED}; an answer a re-send cannot change and that proves nothing (a
+ *       replayed stored error, a request not to retry: {@link UnknownReason#mustReconcile()}) holds
+ *       it, still pending, as {@link HoldReason#UNSETTLED}; any other ending (outcome unknown,
+ *       breaker open, retries exhausted) makes it due again after a backoff that doubles per claim,
+ *       from {@link OutboxRelayBuilder#backoff} up to its maximum.
  *   <li><b>Exactly as enqueued, or not at all.</b> The key goes where the row records it (a header
  *       of that name and form, or the stored body, which must carry exactly the intent's key),
  *       whatever the relay's client does with its own calls; the client adds its own credentials
@@ -197,7 +199,8 @@ public final class OutboxRelay implements AutoCloseable {
         expired + counts[Ending.EXPIRED.ordinal()],
         counts[Ending.LOST.ordinal()],
         reconciled,
-        claim.held().size() + counts[Ending.HELD.ordinal()]);
+        claim.held().size() + counts[Ending.HELD.ordinal()],
+        counts[Ending.UNSETTLED.ordinal()]);
   }
 
   private enum Ending {
@@ -206,7 +209,8 @@ public final class OutboxRelay implements AutoCloseable {
     RETRY,
     EXPIRED,
     HELD,
-    LOST
+    LOST,
+    UNSETTLED
   }
 
   /**
@@ -276,6 +280,11 @@ public final class OutboxRelay implements AutoCloseable {
     String note = e.outcome() + " (" + e.reason() + ") after " + e.attempts().size() + " attempts";
     if (e.reason() == UnknownReason.INTENT_EXPIRED) {
       return outbox.hold(lease.lease, HoldReason.EXPIRED, note) ? Ending.EXPIRED : Ending.LOST;
+    }
+    if (e.reason() instanceof UnknownReason u && u.mustReconcile()) {
+      // Re-sending would get the same answer forever: a person or the reconciler decides.
+      LOG.warn("intent {} unsettled ({}): held for reconciliation", record.intentId(), u);
+      return outbox.hold(lease.lease, HoldReason.UNSETTLED, note) ? Ending.UNSETTLED : Ending.LOST;
     }
     return retry(lease.lease, delay(intent.attempts()), note) ? Ending.RETRY : Ending.LOST;
   }

@@ -16,6 +16,8 @@ package dev.saferetry.jdbc;
  * @param reconciled held intents completed by their reconciler
  * @param held intents held, not sent, because their row cannot be sent exactly as it was enqueued:
  *     {@link HoldReason#TAMPERED} (not counted in {@code claimed}) or {@link HoldReason#UNSENDABLE}
+ * @param unsettled sends whose answer a re-send cannot change and that proves nothing, held as
+ *     {@link HoldReason#UNSETTLED}
  */
 public record RelayPass(
     int claimed,
@@ -25,4 +27,5 @@ public record RelayPass(
     int expired,
     int lost,
     int reconciled,
-    int held) {}
+    int held,
+    int unsettled) {}

@@ -11,8 +11,9 @@ import java.util.Optional;
  *
  * <p>Instances are immutable and thread-safe.
  *
- * @param shouldRetryHeader a header whose value {@code true} or {@code false} overrides the status,
- *     or null
+ * @param shouldRetryHeader a header whose value {@code true} or {@code false} decides whether an
+ *     error answer is retried (never what it proves: a {@code false} on a 5xx, 408, 409 or 429 ends
+ *     the call UNKNOWN), or null
  * @param retryable error answers documented as safe to retry with the same key
  */
 public record RetryHints(String shouldRetryHeader, List<ErrorMatch> retryable) {
@@ -21,8 +22,8 @@ public record RetryHints(String shouldRetryHeader, List<ErrorMatch> retryable) {
   /**
    * Validates and copies.
    *
-   * @param shouldRetryHeader a header whose value {@code true} or {@code false} overrides the
-   *     status, or null
+   * @param shouldRetryHeader a header whose value {@code true} or {@code false} decides whether an
+   *     error answer is retried (never what it proves), or null
    * @param retryable error answers documented as safe to retry with the same key
    */
   public RetryHints {

@@ -6,7 +6,10 @@ package dev.saferetry.resilience;
  *
  * <p>A classifier only says whether a retry would be <em>safe and useful</em>; the retry policy,
  * the deadline and the circuit breaker decide whether one actually happens. A should-retry header
- * named in the {@link RetryPolicy} overrides the verdict for non-2xx answers.
+ * named in the {@link RetryPolicy} decides instead whether a non-2xx answer is retried. How a call
+ * that is not retried ends depends on what the answer proves, not on the verdict alone: {@link
+ * Verdict#FAIL} on a status below 500 ends FAILED, but a server error (5xx) never proves that the
+ * request had no effect and ends UNKNOWN.
  *
  * <pre>{@code
  * // Retry 409 only when the server says the first request is still in progress.

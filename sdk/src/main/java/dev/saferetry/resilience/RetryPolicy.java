@@ -137,8 +137,11 @@ public final class RetryPolicy {
   }
 
   /**
-   * Returns the response header whose {@code true} or {@code false} overrides the classification of
-   * a non-2xx answer, or {@code null} when such headers are ignored.
+   * Returns the response header whose {@code true} or {@code false} decides whether a non-2xx
+   * answer is retried, or {@code null} when such headers are ignored. The header never changes what
+   * the status proves: a {@code false} on an answer that does not prove the request had no effect
+   * (a 5xx, 408, 409, 429) ends the call UNKNOWN ({@link
+   * dev.saferetry.error.UnknownReason#SERVER_SAID_DO_NOT_RETRY}), never FAILED.
    *
    * @return the header name, or null
    */
@@ -279,8 +282,12 @@ public final class RetryPolicy {
     }
 
     /**
-     * The response header whose {@code true} or {@code false} overrides the classification of a
-     * non-2xx answer, or {@code null} to ignore such headers. Default: {@code X-Should-Retry}.
+     * The response header whose {@code true} or {@code false} decides whether a non-2xx answer is
+     * retried, or {@code null} to ignore such headers. Default: {@code X-Should-Retry}. A {@code
+     * false} stops the retries but never turns an answer that proves nothing (a 5xx, 408, 409, 429)
+     * into FAILED: such a call ends UNKNOWN ({@link
+     * dev.saferetry.error.UnknownReason#SERVER_SAID_DO_NOT_RETRY}). Values are read ignoring case
+     * and blanks; a header sent twice counts only when its values agree.
      *
      * @param headerName the header name, or null
      * @return this builder

@@ -10,7 +10,9 @@ package dev.saferetry.resilience;
  *   <tr><td>408, 429</td><td>RETRY</td><td>not processed; try again later</td></tr>
  *   <tr><td>409</td><td>RETRY</td><td>a request with this key is still in progress</td></tr>
  *   <tr><td>500, 502, 503, 504</td><td>RETRY</td><td>may or may not have been applied</td></tr>
- *   <tr><td>any other status</td><td>FAIL</td><td>definitive (400, 401, 403, 404, 422, ...)</td>
+ *   <tr><td>any other status</td><td>FAIL</td><td>definitive (400, 401, 403, 404, 422, ...); a
+ *       server error not retried (501, 505, a gateway's 520–524) ends UNKNOWN, since a 5xx never
+ *       proves that nothing happened</td>
  *   </tr>
  *   <tr><td>connect failure or timeout (refused, unreachable, unknown host, TLS handshake)</td>
  *       <td>RETRY</td><td>nothing was sent: retrying is safe, and DNS or handshake failures are

@@ -49,7 +49,7 @@ class RetryDecisionTest {
     Attempt a = new Attempt(1, "req_1", null, status, null, Duration.ZERO, Duration.ZERO);
     AttemptResponse r = new AttemptResponse(status, Map.of(), "");
     Verdict v = status < 300 ? Verdict.SUCCEEDED : Verdict.RETRY;
-    return new AttemptOutcome(a, r, null, false, null, v, retryAfter, null);
+    return new AttemptOutcome(a, r, null, false, null, v, retryAfter, null, null);
   }
 
   @Test

@@ -78,12 +78,16 @@ class PresetAnswersTest {
               IdempotencyKeyReusedException.class,
               e -> assertThat(e.response().orElseThrow().serverRequestId()).isEqualTo("req_9"));
 
-      // Stripe-Should-Retry: true makes a 400 retryable; false makes a 503 final.
+      // Stripe-Should-Retry: true makes a 400 retryable; false stops a 503, whose outcome stays
+      // unknown: the hint does not prove that nothing happened.
       server.enqueue(answer(400, "Stripe-Should-Retry", "true", "{\"error\":{}}"));
       server.enqueue(answer(200, null, null, "{\"id\":\"ch_2\"}"));
       assertThat(c.execute(CREATE, BODY).attempts()).hasSize(2);
       server.enqueue(answer(503, "Stripe-Should-Retry", "false", "{\"error\":{}}"));
-      assertThatThrownBy(() -> c.execute(CREATE, BODY)).isInstanceOf(ApiException.class);
+      assertThatThrownBy(() -> c.execute(CREATE, BODY))
+          .isInstanceOfSatisfying(
+              OutcomeUnknownException.class,
+              e -> assertThat(e.reason()).isEqualTo(UnknownReason.SERVER_SAID_DO_NOT_RETRY));
     }
   }
 

@@ -21,6 +21,7 @@ final class RelayCodes {
       case REJECTED -> 2;
       case TAMPERED -> 3;
       case UNSENDABLE -> 4;
+      case UNSETTLED -> 5;
     };
   }
 
@@ -30,6 +31,7 @@ final class RelayCodes {
       case 2 -> HoldReason.REJECTED;
       case 3 -> HoldReason.TAMPERED;
       case 4 -> HoldReason.UNSENDABLE;
+      case 5 -> HoldReason.UNSETTLED;
       default -> throw new SQLException("unknown hold reason code " + code + " in the table");
     };
   }

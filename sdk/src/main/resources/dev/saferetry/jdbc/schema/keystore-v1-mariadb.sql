@@ -12,7 +12,7 @@
 -- 1970-01-01T00:00:00Z in BIGINT columns (*_ns), so every java.time.Instant between the years
 -- 1677 and 2262 round-trips exactly. state: 0 pending, 1 succeeded, 2 failed.
 -- The request_* and relay columns are filled only for intents recorded for later sending (the
--- outbox); text is compared byte for byte (utf8mb4_nopad_bin: 'A' <> 'a', 'a' <> 'a '); relay_state: 0 queued, 1 done, 2 held for a person (hold_reason 1 expired, 2 rejected).
+-- outbox); text is compared byte for byte (utf8mb4_nopad_bin: 'A' <> 'a', 'a' <> 'a '); relay_state: 0 queued, 1 done, 2 held for a person (hold_reason 1 expired, 2 rejected, 3 tampered, 4 unsendable, 5 unsettled).
 CREATE TABLE IF NOT EXISTS {table} (
   tenant           VARCHAR(128)  NOT NULL,
   operation        VARCHAR(255)  NOT NULL,
