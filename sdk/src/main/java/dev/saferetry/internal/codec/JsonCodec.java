@@ -81,6 +81,10 @@ public final class JsonCodec implements BodyCodec {
     Objects.requireNonNull(fieldValue, "fieldValue");
     Written body = write(value == null ? Map.of() : value);
     byte[] bytes = body.bytes();
+    if (bytes.length == 0) {
+      throw new IllegalArgumentException(
+          "a field can only be added to a JSON object; the body is empty");
+    }
     int close = lastNonBlank(bytes);
     if (bytes[firstNonBlank(bytes)] != '{' || bytes[close] != '}') {
       throw new IllegalArgumentException(
