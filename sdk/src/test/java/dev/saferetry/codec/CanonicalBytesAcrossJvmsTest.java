@@ -43,7 +43,14 @@ class CanonicalBytesAcrossJvmsTest {
   }
 
   private static void assertSameBodies(Map<String, String> a, Map<String, String> b) {
-    for (String codec : List.of("JSON", "FORM", "JSON_TEXT_DATES", "FORM_TEXT_DATES")) {
+    for (String codec :
+        List.of(
+            "JSON",
+            "FORM",
+            "JSON_TEXT_DATES",
+            "FORM_TEXT_DATES",
+            "JSON_OWN_FORMAT",
+            "FORM_OWN_FORMAT")) {
       assertThat(a.get(codec)).as(codec).doesNotStartWith("REFUSED");
       assertThat(text(b.get(codec))).as(codec).isEqualTo(text(a.get(codec)));
     }
@@ -77,6 +84,7 @@ class CanonicalBytesAcrossJvmsTest {
         .contains("\"day\":\"1970-01-01T00:00:00.000+00:00\"")
         .contains("\"named\":\"Thursday 1 January 1970 00:00\"")
         .contains("\"rate\":2.0E23");
+    assertThat(text(losAngeles.get("JSON_OWN_FORMAT"))).contains("\"at\":\"Thu 1 Jan 1970 00:00\"");
   }
 
   @Test

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.saferetry.internal.codec.FormCodec;
 import dev.saferetry.internal.codec.JsonCodec;
 import java.math.BigDecimal;
+import java.text.SimpleDateFormat;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Date;
@@ -95,6 +96,11 @@ public final class EncodeInChildMain {
     codecs.put("FORM", BodyCodec.form());
     codecs.put("JSON_TEXT_DATES", JsonCodec.of(textDates));
     codecs.put("FORM_TEXT_DATES", FormCodec.of(textDates, FormStyle.defaults()));
+    // The common idiom: a SimpleDateFormat in this JVM's default time zone and locale.
+    ObjectMapper ownFormat =
+        new ObjectMapper().setDateFormat(new SimpleDateFormat("EEE d MMM yyyy HH:mm"));
+    codecs.put("JSON_OWN_FORMAT", JsonCodec.of(ownFormat));
+    codecs.put("FORM_OWN_FORMAT", FormCodec.of(ownFormat, FormStyle.defaults()));
     System.out.println("ITERATION " + p.tags() + " " + p.methods() + " " + p.fixed());
     codecs.forEach(
         (name, codec) -> {

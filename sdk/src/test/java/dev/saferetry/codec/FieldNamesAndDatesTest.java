@@ -2,6 +2,7 @@ package dev.saferetry.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonFormat;
@@ -91,6 +92,37 @@ class FieldNamesAndDatesTest {
                 + "&time=1970-01-01T01%3A00%3A00.000%2B00%3A00");
     assertThat(text(BodyCodec.json(), body))
         .isEqualTo("{\"at\":0,\"day\":86400000,\"time\":3600000}");
+  }
+
+  /**
+   * A format's JVM defaults are replaced (see CanonicalBytesAcrossJvmsTest); explicit ones stay.
+   */
+  @Test
+  void aDateFormatsExplicitTimeZoneAndLocaleAreKept() {
+    java.text.SimpleDateFormat paris =
+        new java.text.SimpleDateFormat("EEEE d MMMM yyyy HH:mm", Locale.FRANCE);
+    paris.setTimeZone(java.util.TimeZone.getTimeZone("Europe/Paris"));
+    assumeFalse(java.util.TimeZone.getDefault().getID().equals("Europe/Paris"));
+    assumeFalse(Locale.getDefault().equals(Locale.FRANCE));
+    assertThat(
+            text(
+                JsonCodec.of(new ObjectMapper().setDateFormat(paris)),
+                Fields.of("at", new Date(0))))
+        .isEqualTo("{\"at\":\"jeudi 1 janvier 1970 01:00\"}");
+  }
+
+  @Test
+  void aRelativeFilePathIsRefusedBecauseItWouldBeResolvedAgainstTheWorkingDirectory() {
+    for (BodyCodec codec : List.of(BodyCodec.json(), BodyCodec.form())) {
+      for (Object relative :
+          List.of(new java.io.File("receipt.pdf"), java.nio.file.Path.of("a/b"))) {
+        assertThatThrownBy(() -> codec.encode(Fields.of("doc", relative)))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("value of doc is a relative file path");
+      }
+    }
+    assertThat(text(BodyCodec.json(), Fields.of("doc", new java.io.File("/srv/receipt.pdf"))))
+        .isEqualTo("{\"doc\":\"/srv/receipt.pdf\"}");
   }
 
   @Test

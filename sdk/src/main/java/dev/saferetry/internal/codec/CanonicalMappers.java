@@ -5,7 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.DateSerializer;
+import java.text.DateFormatSymbols;
+import java.text.SimpleDateFormat;
 import java.util.Locale;
+import java.util.TimeZone;
 
 /**
  * The configuration both codecs add to the caller's mapper so that a value is written as the same
@@ -38,6 +41,22 @@ final class CanonicalMappers {
     module.addSerializer(java.sql.Date.class, new DateSerializer());
     module.addSerializer(java.sql.Time.class, new DateSerializer());
     copy.registerModule(module);
+    withoutJvmDefaults(copy);
     return copy;
+  }
+
+  private static void withoutJvmDefaults(ObjectMapper copy) {
+    if (!(copy.getSerializationConfig().getDateFormat() instanceof SimpleDateFormat format)) {
+      return; // Jackson's own format: the mapper's time zone, no names
+    }
+    SimpleDateFormat fixed = (SimpleDateFormat) format.clone();
+    if (format.getDateFormatSymbols().equals(DateFormatSymbols.getInstance())) {
+      fixed = new SimpleDateFormat(format.toPattern(), Locale.US);
+      fixed.setLenient(format.isLenient());
+    }
+    TimeZone zone = format.getTimeZone();
+    fixed.setTimeZone(
+        zone.equals(TimeZone.getDefault()) ? copy.getSerializationConfig().getTimeZone() : zone);
+    copy.setDateFormat(fixed);
   }
 }
