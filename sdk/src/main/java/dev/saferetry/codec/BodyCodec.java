@@ -29,9 +29,9 @@ import dev.saferetry.internal.codec.JsonCodec;
  * encoding: a collection without an order (a {@code map.values()} view, a priority queue), NaN and
  * infinities, a number with more than 100 digits when written out in full ({@code 1E+100}, {@code
  * 1E-100}), map keys that differ but sort as equal ({@code 1.0} and {@code 1.00}), a field written
- * twice, text with an unpaired surrogate. The JSON and form codecs apply the same rules with the
- * same messages. A codec of your own implements this interface; its {@link #encode} must be
- * deterministic too.
+ * twice, a relative file path, text with an unpaired surrogate. The JSON and form codecs apply the
+ * same rules with the same messages. A codec of your own implements this interface; its {@link
+ * #encode} must be deterministic too.
  *
  * <p>Implementations must be immutable and thread-safe.
  */
