@@ -3,6 +3,7 @@ package dev.saferetry.codec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.annotation.JsonRawValue;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -36,6 +37,8 @@ class CanonicalSetsTest {
   }
 
   record Item(String price, int quantity) {}
+
+  record RawNote(@JsonRawValue String json) {}
 
   record Checkout(Set<String> tags, Set<Method> methods, Set<Item> items) {}
 
@@ -126,6 +129,17 @@ class CanonicalSetsTest {
         new HashSet<>(Arrays.asList("x", null, 2, true, false, List.of(1), Map.of("a", 1)));
     assertThat(text(JSON, Fields.of("s", mixed)))
         .isEqualTo("{\"s\":[null,false,true,2,\"x\",[1],{\"a\":1}]}");
+  }
+
+  /** "\"Aa\"" and "\"BB\"" share a hash code too. */
+  @Test
+  void rawJsonInASetIsOrderedByItsText() {
+    for (List<String> order : List.of(List.of("\"Aa\"", "\"BB\""), List.of("\"BB\"", "\"Aa\""))) {
+      Set<RawNote> notes = new HashSet<>(2);
+      order.forEach(json -> notes.add(new RawNote(json)));
+      assertThat(text(JSON, Fields.of("notes", notes)))
+          .isEqualTo("{\"notes\":[{\"json\":\"Aa\"},{\"json\":\"BB\"}]}");
+    }
   }
 
   @Test

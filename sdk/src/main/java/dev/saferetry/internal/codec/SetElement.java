@@ -2,6 +2,7 @@ package dev.saferetry.internal.codec;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.util.RawValue;
 import com.fasterxml.jackson.databind.util.TokenBuffer;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -12,11 +13,11 @@ import java.util.List;
 
 /**
  * One element of a set as written, with the order sets are written in: token by token, scalars
- * before containers (null, false, true, numbers, text, binary, then arrays and objects), numbers by
- * value (then by type and text: {@code 1.0} before {@code 1.00}), text by {@link String#compareTo},
- * a shorter array or object before a longer one that starts alike. Two elements compare equal only
- * when every token is the same, so they are written as the same bytes: the order never depends on
- * the order the set handed them out. Immutable.
+ * before containers (null, false, true, numbers, text, binary and raw JSON, then arrays and
+ * objects), numbers by value (then by type and text: {@code 1.0} before {@code 1.00}), text by
+ * {@link String#compareTo}, a shorter array or object before a longer one that starts alike. Two
+ * elements compare equal only when every token is the same, so they are written as the same bytes:
+ * the order never depends on the order the set handed them out. Immutable.
  */
 record SetElement(TokenBuffer tokens, List<Token> key) implements Comparable<SetElement> {
 
@@ -71,7 +72,7 @@ record SetElement(TokenBuffer tokens, List<Token> key) implements Comparable<Set
         String text =
             o instanceof byte[] bytes
                 ? Base64.getEncoder().encodeToString(bytes)
-                : String.valueOf(o);
+                : o instanceof RawValue raw ? String.valueOf(raw.rawValue()) : String.valueOf(o);
         return new Token(6, null, 0, text);
       case FIELD_NAME:
         return new Token(7, null, 0, p.currentName());
