@@ -13,8 +13,24 @@ import dev.saferetry.internal.codec.JsonCodec;
  * }</pre>
  *
  * <p>The built-in codecs map values the way Jackson does (record components and bean properties,
- * {@code @JsonProperty} names, enums by name) and write map entries in key order, so the same value
- * gives the same bytes in every process. A codec of your own implements this interface; its {@link
+ * {@code @JsonProperty} names, enums by name) and write the same value as the same bytes in every
+ * process, whatever its locale, time zone, JDK or hash seeds, because a pending intent re-sent
+ * after a restart must match the request it recorded:
+ *
+ * <ul>
+ *   <li>map entries in key order; a {@link java.util.Set} sorted by its elements as written (text
+ *       and names in {@code String} order, numbers by value); a {@link java.util.List}, an array or
+ *       a first-in-first-out queue in its own order;
+ *   <li>floating-point numbers in their shortest form, the same on every JDK; date patterns in
+ *       English; {@code java.sql.Date} and {@code Time} as instants, like {@code java.util.Date}.
+ * </ul>
+ *
+ * <p>They refuse, with an {@link IllegalArgumentException} that names the field, what has no single
+ * encoding: a collection without an order (a {@code map.values()} view, a priority queue), NaN and
+ * infinities, a number with more than 100 digits when written out in full ({@code 1E+100}, {@code
+ * 1E-100}), map keys that differ but sort as equal ({@code 1.0} and {@code 1.00}), a field written
+ * twice, a relative file path, text with an unpaired surrogate. The JSON and form codecs apply the
+ * same rules with the same messages. A codec of your own implements this interface; its {@link
  * #encode} must be deterministic too.
  *
  * <p>Implementations must be immutable and thread-safe.

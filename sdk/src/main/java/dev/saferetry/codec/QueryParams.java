@@ -267,14 +267,25 @@ public final class QueryParams {
     }
 
     /**
-     * Adds one parameter per value, in order, e.g. {@code expand[]=a&expand[]=b}.
+     * Adds one parameter per value, e.g. {@code expand[]=a&expand[]=b}: in the iteration order of
+     * {@code values}, except that the values of a {@link Set} are added sorted ({@link
+     * String#compareTo}), because a set's iteration order can differ from one process to the next
+     * and the query is part of an intent's identity.
      *
      * @param name the name
      * @param values the values
      * @return this builder
      */
     public Builder addAll(String name, Iterable<String> values) {
-      Objects.requireNonNull(values, "values").forEach(v -> add(name, v));
+      Objects.requireNonNull(values, "values");
+      if (values instanceof Set<String> set) {
+        List<String> sorted = new ArrayList<>(set);
+        sorted.forEach(v -> Objects.requireNonNull(v, "values"));
+        Collections.sort(sorted);
+        sorted.forEach(v -> add(name, v));
+      } else {
+        values.forEach(v -> add(name, v));
+      }
       return this;
     }
 

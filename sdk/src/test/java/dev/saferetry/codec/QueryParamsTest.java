@@ -3,7 +3,10 @@ package dev.saferetry.codec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import okhttp3.HttpUrl;
 import org.junit.jupiter.api.Test;
 
@@ -42,6 +45,24 @@ class QueryParamsTest {
   void addAllAddsOneParameterPerValue() {
     assertThat(QueryParams.builder().addAll("expand[]", List.of("a", "b")).build().encode())
         .isEqualTo("expand[]=a&expand[]=b");
+  }
+
+  /** "Aa" and "BB" share a hash code: a HashSet hands them out in the order they were added. */
+  @Test
+  void addAllAddsTheValuesOfASetSortedWhateverOrderItIterates() {
+    Set<String> forward = new HashSet<>(List.of("Aa", "BB"));
+    Set<String> backward = new HashSet<>();
+    backward.add("BB");
+    backward.add("Aa");
+    backward.add("c");
+    forward.add("c");
+    assertThat(new ArrayList<>(forward)).isNotEqualTo(new ArrayList<>(backward));
+    for (Set<String> set : List.of(forward, backward, Set.of("c", "BB", "Aa"))) {
+      assertThat(QueryParams.builder().addAll("expand[]", set).build().encode())
+          .isEqualTo("expand[]=Aa&expand[]=BB&expand[]=c");
+    }
+    assertThat(QueryParams.builder().addAll("e", List.of("b", "a")).build().encode())
+        .isEqualTo("e=b&e=a");
   }
 
   @Test

@@ -17,7 +17,9 @@ import java.util.Objects;
 /**
  * {@code application/x-www-form-urlencoded} bodies with bracketed nesting. The value is serialized
  * by Jackson (so {@code @JsonProperty} names and naming strategies apply) with map entries in key
- * order, and its tokens are flattened by {@link FormWriter} as they are read.
+ * order and sets sorted ({@link CanonicalMappers}), numbers checked by the same rule as the JSON
+ * codec's ({@link CheckedGenerator}), and its tokens are flattened by {@link FormWriter} as they
+ * are read.
  */
 public final class FormCodec implements BodyCodec {
   /** What Stripe's Java library sends. */
@@ -31,8 +33,9 @@ public final class FormCodec implements BodyCodec {
   private final FormStyle style;
 
   private FormCodec(ObjectMapper mapper, FormStyle style) {
-    // Keys in order for repeatable bytes; decimals as given (the tokens keep 1.50 as 1.50).
-    this.mapper = mapper.copy().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+    // Keys in order, sets sorted, numbers checked (CanonicalMappers); decimals as given (the tokens
+    // keep 1.50 as 1.50).
+    this.mapper = CanonicalMappers.configure(mapper.copy());
     this.writer = this.mapper.writer().without(SerializationFeature.WRAP_ROOT_VALUE);
     // Floating-point numbers as decimals if the mapper reads them so, as a Jackson tree holds them.
     this.bigDecimals = this.mapper.isEnabled(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
@@ -97,11 +100,18 @@ public final class FormCodec implements BodyCodec {
       tokens = tokens.forceUseOfBigDecimal(true);
     }
     try {
-      writer.writeValue(tokens, value);
+      writer.writeValue(new CheckedGenerator(tokens), value);
       try (JsonParser p = tokens.asParser()) {
         return new FormWriter(style).fields(p);
       }
-    } catch (IOException e) {
+    } catch (IOException | IllegalArgumentException e) {
+      BodyRefusal refusal = BodyRefusal.in(e);
+      if (refusal != null) {
+        throw refusal;
+      }
+      if (e instanceof IllegalArgumentException plain) {
+        throw plain; // FormWriter's own refusals name the field already
+      }
       throw new IllegalArgumentException(
           "request body of type " + value.getClass().getName() + " cannot be mapped to fields", e);
     } catch (StackOverflowError e) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.saferetry.codec.FormStyle;
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -113,7 +112,7 @@ final class FormWriter {
         return "false";
       case VALUE_NUMBER_INT:
       case VALUE_NUMBER_FLOAT:
-        return number(p, path);
+        return number(p);
       default:
         throw new IllegalArgumentException(
             "value of " + path + " (" + typeName(p, t) + ") cannot be form-encoded");
@@ -163,7 +162,7 @@ final class FormWriter {
     }
   }
 
-  private static String number(JsonParser p, String path) throws IOException {
+  private static String number(JsonParser p) throws IOException {
     switch (p.getNumberType()) {
       case INT:
       case LONG:
@@ -173,21 +172,9 @@ final class FormWriter {
       case BIG_DECIMAL:
         return p.getDecimalValue().toPlainString();
       case FLOAT:
-        {
-          float f = p.getFloatValue();
-          if (!Float.isFinite(f)) {
-            throw new IllegalArgumentException("value of " + path + " is not a finite number");
-          }
-          return new BigDecimal(Float.toString(f)).stripTrailingZeros().toPlainString();
-        }
+        return Numbers.plain(p.getFloatValue()); // finite and bounded: checked when written
       default:
-        {
-          double d = p.getDoubleValue();
-          if (!Double.isFinite(d)) {
-            throw new IllegalArgumentException("value of " + path + " is not a finite number");
-          }
-          return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
-        }
+        return Numbers.plain(p.getDoubleValue());
     }
   }
 

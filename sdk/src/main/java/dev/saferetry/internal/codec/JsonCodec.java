@@ -1,43 +1,52 @@
 package dev.saferetry.internal.codec;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.codec.EncodedBody;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * JSON bodies through Jackson. Object keys are written sorted at every level — map entries by key,
  * a class's properties alphabetically (unless it fixes an order with {@code @JsonPropertyOrder}),
  * tree nodes by name — so a value has the same bytes in every process ({@code Map.of} iterates in a
  * different order in every JVM) and whatever order a class declares its fields in; those bytes are
- * also its canonical form. Jackson writes a lone surrogate as a {@code \}{@code uD83D} escape
- * instead of failing; the output is checked, so such text is refused rather than sent as something
- * the server decodes differently.
+ * also its canonical form. Sets are written sorted, and everything else that could differ between
+ * processes is fixed or refused as {@link CanonicalMappers} and {@link CheckedGenerator} describe:
+ * numbers must be finite and at most {@value Numbers#MAX_DIGITS} digits long, in both codecs alike.
+ * Jackson writes a lone surrogate as a {@code \}{@code uD83D} escape instead of failing; the output
+ * is checked, so such text is refused rather than sent as something the server decodes differently.
+ *
+ * <p>A field the SDK adds (the idempotency key in the body) is written into the encoded bytes
+ * before the closing brace: the body's own bytes are exactly those of {@link #encode(Object)},
+ * never re-read and re-written, so no number or text changes form on the way.
  */
 public final class JsonCodec implements BodyCodec {
   public static final String CONTENT_TYPE = "application/json; charset=utf-8";
   private static final JsonCodec DEFAULTS = new JsonCodec(new ObjectMapper());
 
   private final ObjectMapper mapper;
-
-  /** As {@link #mapper}, but writes a tree's fields in their order: an added field stays last. */
-  private final ObjectMapper treeInOrder;
+  private final ObjectWriter writer;
 
   private JsonCodec(ObjectMapper mapper) {
-    ObjectMapper m = mapper.copy().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+    ObjectMapper m = CanonicalMappers.configure(mapper.copy());
     m.configure(JsonNodeFeature.WRITE_PROPERTIES_SORTED, true);
     m.setConfig(
         m.getSerializationConfig()
             .with(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
             .without(MapperFeature.SORT_CREATOR_PROPERTIES_FIRST));
     this.mapper = m;
-    this.treeInOrder = m.copy().configure(JsonNodeFeature.WRITE_PROPERTIES_SORTED, false);
+    this.writer = m.writer();
   }
 
   /** Returns the codec with a default mapper. */
@@ -63,15 +72,42 @@ public final class JsonCodec implements BodyCodec {
   @Override
   public EncodedBody encode(Object value) {
     Objects.requireNonNull(value, "value");
-    return EncodedBody.of(write(mapper, value), CONTENT_TYPE);
+    return EncodedBody.of(write(value).bytes(), CONTENT_TYPE);
   }
 
   @Override
   public EncodedBody encode(Object value, String fieldName, String fieldValue) {
-    ObjectNode object = objectTree(value);
-    requireFieldFree(object, fieldName, fieldValue);
-    object.put(fieldName, fieldValue);
-    return EncodedBody.of(write(treeInOrder, object), CONTENT_TYPE);
+    Objects.requireNonNull(fieldName, "fieldName");
+    Objects.requireNonNull(fieldValue, "fieldValue");
+    Written body = write(value == null ? Map.of() : value);
+    byte[] bytes = body.bytes();
+    if (bytes.length == 0) {
+      throw new IllegalArgumentException(
+          "a field can only be added to a JSON object; the body is empty");
+    }
+    int close = lastNonBlank(bytes);
+    if (bytes[firstNonBlank(bytes)] != '{' || bytes[close] != '}') {
+      throw new IllegalArgumentException(
+          "a field can only be added to a JSON object; the body is a " + kind(bytes));
+    }
+    if (body.topLevelNames().contains(fieldName)) {
+      throw fieldTaken(fieldName);
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length + 64);
+    out.write(bytes, 0, close);
+    if (!body.topLevelNames().isEmpty()) {
+      out.write(',');
+    }
+    JsonStringEncoder quote = JsonStringEncoder.getInstance();
+    out.write('"');
+    out.writeBytes(quote.quoteAsUTF8(fieldName));
+    out.writeBytes(new byte[] {'"', ':', '"'});
+    out.writeBytes(quote.quoteAsUTF8(fieldValue));
+    out.write('"');
+    out.write(bytes, close, bytes.length - close);
+    byte[] withField = out.toByteArray();
+    requireNoLoneSurrogates(withField);
+    return EncodedBody.of(withField, CONTENT_TYPE);
   }
 
   @Override
@@ -85,54 +121,81 @@ public final class JsonCodec implements BodyCodec {
    */
   public byte[] legacyCanonical(Object value) {
     JsonNode tree = value == null ? mapper.createObjectNode() : tree(value);
-    return write(mapper, tree);
+    return write(tree).bytes();
   }
 
-  /** Returns the value as a tree, as it will be written. */
+  /** Returns the value as a tree. */
   JsonNode tree(Object value) {
     try {
       return mapper.valueToTree(value);
     } catch (IllegalArgumentException e) {
-      throw cannotWrite(value, e);
+      BodyRefusal refusal = BodyRefusal.in(e);
+      throw refusal != null ? refusal : cannotWrite(value, e);
     } catch (StackOverflowError e) {
       throw selfReferencing(value);
     }
   }
 
-  private ObjectNode objectTree(Object value) {
-    JsonNode tree = value == null ? mapper.createObjectNode() : tree(value);
-    if (!(tree instanceof ObjectNode object)) {
-      throw new IllegalArgumentException(
-          "a field can only be added to a JSON object; the body is a " + tree.getNodeType());
-    }
-    return object.deepCopy();
-  }
+  /** The bytes of a value, and the names of its top-level fields if it is an object. */
+  private record Written(byte[] bytes, Set<String> topLevelNames) {}
 
-  private static byte[] write(ObjectMapper mapper, Object value) {
-    byte[] bytes;
-    try {
-      bytes = mapper.writeValueAsBytes(value);
-    } catch (JsonProcessingException e) {
-      throw cannotWrite(value, e);
+  private Written write(Object value) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+    CheckedGenerator checked;
+    try (JsonGenerator g = writer.createGenerator(out, JsonEncoding.UTF8)) {
+      checked = new CheckedGenerator(g);
+      writer.writeValue(checked, value);
+    } catch (IOException | IllegalArgumentException e) {
+      BodyRefusal refusal = BodyRefusal.in(e);
+      throw refusal != null ? refusal : cannotWrite(value, e);
     } catch (StackOverflowError e) {
       throw selfReferencing(value);
     }
+    byte[] bytes = out.toByteArray();
     requireNoLoneSurrogates(bytes);
-    return bytes;
+    return new Written(bytes, checked.topLevelNames());
+  }
+
+  private static int firstNonBlank(byte[] json) {
+    int i = 0;
+    while (i < json.length - 1 && isBlank(json[i])) {
+      i++;
+    }
+    return i;
+  }
+
+  private static int lastNonBlank(byte[] json) {
+    int i = json.length - 1;
+    while (i > 0 && isBlank(json[i])) {
+      i--;
+    }
+    return i;
+  }
+
+  private static boolean isBlank(byte b) {
+    return b == ' ' || b == '\n' || b == '\r' || b == '\t';
+  }
+
+  /** The kind of JSON value, named as Jackson's tree nodes name it. */
+  private static String kind(byte[] json) {
+    switch (json[firstNonBlank(json)]) {
+      case '[':
+        return "ARRAY";
+      case '"':
+        return "STRING";
+      case 't':
+      case 'f':
+        return "BOOLEAN";
+      case 'n':
+        return "NULL";
+      default:
+        return "NUMBER";
+    }
   }
 
   private static IllegalArgumentException cannotWrite(Object value, Exception cause) {
     return new IllegalArgumentException(
         "request body of type " + value.getClass().getName() + " cannot be written as JSON", cause);
-  }
-
-  /** Refuses to add a field the caller's body already has: the caller's value is never replaced. */
-  static void requireFieldFree(ObjectNode body, String fieldName, String fieldValue) {
-    Objects.requireNonNull(fieldName, "fieldName");
-    Objects.requireNonNull(fieldValue, "fieldValue");
-    if (body.has(fieldName)) {
-      throw fieldTaken(fieldName);
-    }
   }
 
   /** The caller's body already has the field the SDK adds. */

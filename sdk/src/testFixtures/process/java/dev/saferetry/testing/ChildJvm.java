@@ -49,9 +49,31 @@ public final class ChildJvm implements AutoCloseable {
    */
   public static ChildJvm startUnder(List<String> wrapper, Class<?> mainClass, String... args)
       throws IOException {
+    return launch(wrapper, Path.of(System.getProperty("java.home")), List.of(), mainClass, args);
+  }
+
+  /**
+   * Starts {@code mainClass} with {@code args} in a new JVM of the Java installation {@code
+   * javaHome} (this JVM's {@code java.home}, or another JDK), with {@code jvmOptions} before the
+   * class path, e.g. {@code -Duser.timezone=Asia/Tokyo}.
+   */
+  public static ChildJvm startWith(
+      Path javaHome, List<String> jvmOptions, Class<?> mainClass, String... args)
+      throws IOException {
+    return launch(List.of(), javaHome, jvmOptions, mainClass, args);
+  }
+
+  private static ChildJvm launch(
+      List<String> wrapper,
+      Path javaHome,
+      List<String> jvmOptions,
+      Class<?> mainClass,
+      String... args)
+      throws IOException {
     List<String> command = new ArrayList<>(wrapper);
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add(javaHome.resolve("bin").resolve("java").toString());
     command.addAll(List.of("-Xshare:auto", "-XX:TieredStopAtLevel=1"));
+    command.addAll(jvmOptions);
     command.addAll(List.of("-cp", ChildClassPath.of(mainClass), mainClass.getName()));
     command.addAll(List.of(args));
     Path stderr = Files.createTempFile("child-jvm", ".err");
