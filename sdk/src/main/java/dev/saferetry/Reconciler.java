@@ -12,6 +12,13 @@ import dev.saferetry.idempotency.IntentRecord;
  * intent, for example a metadata entry holding the intent id (see {@code
  * dev.saferetry.provider.StripeReconciler}).
  *
+ * <p>Answer {@link Reconciliation#succeeded} or {@link Reconciliation#failed} only for a resource
+ * that provably is this intent's: found in the intent's account or tenant scope, naming exactly
+ * this intent id, for the amounts and parties the intent's request carried. The intent record keeps
+ * only a fingerprint of its request, so take those expected values from your own records (as {@code
+ * StripeReconciler} does through its expectation function); a resource of another tenant or intent
+ * would otherwise complete this one, and the intent's own effect would be lost or repeated.
+ *
  * <p>Answer {@link Reconciliation#nothingExists()} only when the provider's answer proves it: an
  * intent answered "nothing exists" may be sent again with a new key, and a lookup that missed an
  * existing resource would then charge twice. When in doubt (the provider's search lags, the lookup

@@ -114,7 +114,10 @@ public final class SafeRetryClient implements AutoCloseable {
    * }</pre>
    *
    * <p>A style's next-page link is followed only within the client's base URL (same origin, under
-   * its path), since it is sent with the client's credentials.
+   * its path), since it is sent with the client's credentials. A walk whose next page would repeat
+   * an earlier request (a cursor cycle), go beyond {@link PagedIterable#maxPages(int) the page
+   * limit} (default 10,000), or cannot be continued from (a last item without an id) ends with a
+   * {@link dev.saferetry.pagination.PaginationException} naming the page.
    *
    * @param <P> the page type
    * @param <T> the item type

@@ -282,11 +282,13 @@ public final class StoredCall {
 
   /**
    * Sends a GET without a key (a lookup, for a reconciler) to {@code target}, relative to the base
-   * URL, through {@code client}'s retries and breaker.
+   * URL, through {@code client}'s retries and breaker, with {@code headers} over the client's
+   * default headers (the scope of the intent looked up, e.g. {@code Stripe-Account}).
    *
    * @throws SafeRetryException how the lookup failed
    */
-  public static CallResult<JsonNode> lookup(SafeRetryClient client, String target) {
+  public static CallResult<JsonNode> lookup(
+      SafeRetryClient client, String target, Map<String, String> headers) {
     ClientCore core = core(client);
     CallParts parts = core.parts();
     Operation<Void, JsonNode> op =
@@ -302,7 +304,7 @@ public final class StoredCall {
             null,
             url,
             parts.config().keyPlacement(),
-            Map.of(),
+            Map.copyOf(headers),
             null,
             null);
     return new RealCall<>(parts, op, null, RequestOptions.none(), request).execute();

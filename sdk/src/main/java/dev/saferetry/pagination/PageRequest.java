@@ -1,6 +1,12 @@
 package dev.saferetry.pagination;
 
 import dev.saferetry.codec.QueryParams;
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -113,6 +119,50 @@ public final class PageRequest {
    */
   public QueryParams applyTo(QueryParams listQuery) {
     return listQuery.with(cursor);
+  }
+
+  /**
+   * A 64-bit digest of what this request asks for, by which a walk recognises a repeated request
+   * without keeping every cursor or link: the link as given, or the cursor parameters in sorted
+   * order (a server that reorders them still asks for the same page). Two requests that differ get
+   * the same digest with a chance of about one in 2^64 per pair; the walk then only stops early.
+   */
+  long digest() {
+    MessageDigest sha;
+    try {
+      sha = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is unavailable", e); // every Java SE runtime has it
+    }
+    if (isFirst()) {
+      sha.update((byte) 'F');
+    } else if (link != null) {
+      sha.update((byte) 'L');
+      update(sha, link);
+    } else {
+      sha.update((byte) 'C');
+      List<QueryParams.Param> sorted = new ArrayList<>(cursor.params());
+      sorted.sort(
+          Comparator.comparing(QueryParams.Param::name).thenComparing(QueryParams.Param::value));
+      for (QueryParams.Param p : sorted) {
+        update(sha, p.name());
+        update(sha, p.value());
+      }
+    }
+    return ByteBuffer.wrap(sha.digest()).getLong();
+  }
+
+  /**
+   * Adds a text as its length and its UTF-16 code units: no two sequences of texts feed the same
+   * bytes, unpaired surrogates included.
+   */
+  private static void update(MessageDigest sha, String text) {
+    ByteBuffer bytes = ByteBuffer.allocate(4 + 2 * text.length());
+    bytes.putInt(text.length());
+    for (int i = 0; i < text.length(); i++) {
+      bytes.putChar(text.charAt(i));
+    }
+    sha.update(bytes.array());
   }
 
   @Override

@@ -55,7 +55,8 @@ public interface PageStyle<P, T> {
    * @param parameter the cursor parameter, {@code starting_after} for Stripe
    * @return Stripe's style: a page says whether more follow, and the next page starts after the
    *     last item's id
-   * @throws IllegalStateException from {@link #next} if a page says more follow but has no items
+   * @throws PaginationException from a walk ({@link PaginationFailure#MALFORMED_PAGE}, naming the
+   *     page) if a page says more follow but has no items, or its last item is null or has no id
    */
   static <P, T> PageStyle<P, T> afterLastItem(
       Function<? super P, ? extends List<T>> items,
@@ -72,10 +73,14 @@ public interface PageStyle<P, T> {
             return Optional.empty();
           }
           if (list.isEmpty()) {
-            throw new IllegalStateException(
-                "a page says more items follow but has none to continue after");
+            throw new Styles.Unusable("it says more items follow but has none to continue after");
           }
-          return Optional.of(PageRequest.cursor(parameter, id.apply(list.get(list.size() - 1))));
+          T last = list.get(list.size() - 1);
+          String after = last == null ? null : id.apply(last);
+          if (after == null || after.isEmpty()) {
+            throw new Styles.Unusable("it says more items follow but its last item has no id");
+          }
+          return Optional.of(PageRequest.cursor(parameter, after));
         });
   }
 

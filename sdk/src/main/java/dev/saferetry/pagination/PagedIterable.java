@@ -20,8 +20,14 @@ import java.util.stream.StreamSupport;
  *
  * <p>When a fetch fails, {@link Iterator#hasNext()} or {@link Iterator#next()} throws the fetch's
  * exception and the iterator keeps its place: calling it again fetches the same page, so no item is
- * skipped or repeated. A server that answers a page with the cursor it was asked for ends the
- * iteration with an {@link IllegalStateException} instead of looping.
+ * skipped or repeated.
+ *
+ * <p>The server decides where a walk goes next, so a walk never follows it blindly: a next page
+ * whose request repeats an earlier one of the same walk (a cursor cycle such as A, B, A, or a page
+ * pointing at itself), more pages than {@link #maxPages(int) the limit} (default {@value
+ * #DEFAULT_MAX_PAGES}), or a page that cannot be continued from (it says more follow but has no
+ * items, its last item has no id) end the walk with a {@link PaginationException} naming the page,
+ * after every item fetched before it was handed out.
  *
  * <p>Thread-safe when the fetch function is; its iterators are not.
  *
@@ -29,18 +35,60 @@ import java.util.stream.StreamSupport;
  * @param <T> the item type
  */
 public final class PagedIterable<P, T> implements Iterable<T> {
+  /** The most pages one walk fetches unless {@link #maxPages(int)} says otherwise. */
+  public static final int DEFAULT_MAX_PAGES = 10_000;
+
+  /**
+   * The highest limit {@link #maxPages(int)} accepts: a walk remembers a 64-bit digest of every
+   * request it made, to recognise a cycle, and this bounds that memory (under 100 MB at this limit,
+   * under 1 MB at the default).
+   */
+  public static final int MAX_PAGES_LIMIT = 1_000_000;
+
   private final PageStyle<P, T> style;
   private final PageFetcher<P> fetcher;
+  private final int maxPages;
 
   PagedIterable(PageStyle<P, T> style, PageFetcher<P> fetcher) {
+    this(style, fetcher, DEFAULT_MAX_PAGES);
+  }
+
+  private PagedIterable(PageStyle<P, T> style, PageFetcher<P> fetcher, int maxPages) {
     this.style = Objects.requireNonNull(style, "style");
     this.fetcher = Objects.requireNonNull(fetcher, "fetcher");
+    this.maxPages = maxPages;
+  }
+
+  /**
+   * Returns a copy whose walks fetch at most {@code maxPages} pages: when the last allowed page
+   * still names a next one, the walk ends with a {@link PaginationException} ({@link
+   * PaginationFailure#TOO_MANY_PAGES}) instead of fetching it. Default {@value #DEFAULT_MAX_PAGES}.
+   *
+   * @param maxPages the most pages one walk fetches: 1 to {@value #MAX_PAGES_LIMIT}
+   * @return the copy
+   * @throws IllegalArgumentException if {@code maxPages} is out of range
+   */
+  public PagedIterable<P, T> maxPages(int maxPages) {
+    if (maxPages < 1 || maxPages > MAX_PAGES_LIMIT) {
+      throw new IllegalArgumentException(
+          "maxPages must be 1.." + MAX_PAGES_LIMIT + ", was " + maxPages);
+    }
+    return new PagedIterable<>(style, fetcher, maxPages);
+  }
+
+  /**
+   * Returns the most pages one walk fetches.
+   *
+   * @return the most pages one walk fetches
+   */
+  public int maxPages() {
+    return maxPages;
   }
 
   /** Returns an iterator over every item, starting at the first page. */
   @Override
   public Iterator<T> iterator() {
-    return new Walk<>(style, fetcher).items();
+    return new Walk<>(style, fetcher, maxPages).items();
   }
 
   /**
@@ -49,7 +97,7 @@ public final class PagedIterable<P, T> implements Iterable<T> {
    * @return the pages themselves, lazily: a page is fetched by {@code next()}
    */
   public Iterable<P> pages() {
-    return () -> new Walk<>(style, fetcher).pages();
+    return () -> new Walk<>(style, fetcher, maxPages).pages();
   }
 
   /**

@@ -10,6 +10,18 @@ import java.util.function.Function;
 final class Styles {
   private Styles() {}
 
+  /**
+   * A page that cannot be continued from, in words safe to log (never the server's text); the walk
+   * turns it into a {@link PaginationException} naming the page.
+   */
+  static final class Unusable extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Unusable(String detail) {
+      super(detail, null, false, false);
+    }
+  }
+
   /** Items by a function; the next request from the page and its items. */
   static final class Simple<P, T> implements PageStyle<P, T> {
     private final Function<? super P, ? extends List<T>> items;

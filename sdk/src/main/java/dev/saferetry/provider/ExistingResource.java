@@ -1,5 +1,6 @@
 package dev.saferetry.provider;
 
+import dev.saferetry.internal.ServerIds;
 import dev.saferetry.internal.codec.ErrorBodies;
 import java.util.Objects;
 import java.util.Optional;
@@ -10,6 +11,13 @@ import java.util.Optional;
  * error.errors[].reason = "idempotent_creation_conflict"} and the id in {@code
  * links.conflicting_resource_id}. For such a provider the conflict is a success: the intent's
  * effect exists, and its resource can be fetched by id, as GoCardless's own client libraries do.
+ *
+ * <p>The id is server text, so it counts only when it is a usable id: 1 to 255 visible ASCII
+ * characters, the rule of every id the SDK takes from a server. A conflict whose id is anything
+ * else (CR/LF, NUL, non-ASCII, thousands of characters) or that names none is not read as this
+ * success: the answer is then judged like any other of its status (a {@code 409} is retried with
+ * the same key by the standard classifier and ends {@code UNKNOWN}, the intent left pending), never
+ * as a success carrying an id that is not one.
  *
  * <p>Instances are immutable and thread-safe.
  *
@@ -34,19 +42,19 @@ public record ExistingResource(ErrorMatch conflict, String idField) {
   }
 
   /**
-   * Returns the id of the existing resource if this answer is the conflict; empty otherwise,
-   * including when the conflict names no id.
+   * Returns the id of the existing resource if this answer is the conflict and names a usable id;
+   * empty otherwise.
    *
    * @param status the status
    * @param body the body
-   * @return the id of the existing resource if this answer is the conflict; empty otherwise,
-   *     including when the conflict names no id
+   * @return the id of the existing resource (1 to 255 visible ASCII characters) if this answer is
+   *     the conflict; empty otherwise, including when the conflict names no id or an unusable one
    */
   public Optional<String> resourceId(int status, String body) {
     if (conflict.status() != 0 && conflict.status() != status) {
       return Optional.empty();
     }
     return ErrorBodies.find(body, conflict.select(), conflict.field(), conflict.equals(), idField)
-        .filter(id -> !id.isEmpty());
+        .filter(ServerIds::isUsable);
   }
 }

@@ -13,6 +13,12 @@ final class Freshness {
   /** Stripe's libraries and the Standard Webhooks specification both use five minutes. */
   static final Duration DEFAULT_TOLERANCE = Duration.ofMinutes(5);
 
+  /**
+   * The largest tolerance accepted. A wider window only lengthens the time a captured delivery can
+   * be replayed; no provider asks for more than minutes.
+   */
+  static final Duration MAX_TOLERANCE = Duration.ofDays(1);
+
   private final Duration tolerance;
   private final Clock clock;
 
@@ -23,8 +29,8 @@ final class Freshness {
 
   static Duration checkTolerance(Duration tolerance) {
     Objects.requireNonNull(tolerance, "tolerance");
-    if (tolerance.isNegative() || tolerance.isZero()) {
-      throw new IllegalArgumentException("tolerance must be positive");
+    if (tolerance.isNegative() || tolerance.isZero() || tolerance.compareTo(MAX_TOLERANCE) > 0) {
+      throw new IllegalArgumentException("tolerance must be positive and at most 1 day");
     }
     return tolerance;
   }
@@ -45,13 +51,18 @@ final class Freshness {
     return Instant.ofEpochSecond(seconds);
   }
 
-  /** Rejects a signed time outside the tolerance around now. */
+  /**
+   * Rejects a signed time outside the tolerance around now. Judged by the distance between the two
+   * instants, which never overflows (any two instants are less than 2^63 seconds apart), where
+   * {@code now ± tolerance} would throw for a clock near either end of time.
+   */
   void check(Instant signedAt, String header) {
-    Instant now = clock.instant();
-    if (signedAt.isBefore(now.minus(tolerance))) {
+    Instant now = Objects.requireNonNull(clock.instant(), "clock.instant()");
+    Duration ahead = Duration.between(now, signedAt);
+    if (ahead.compareTo(tolerance.negated()) < 0) {
       throw HeaderLookup.fail(WebhookFailure.TIMESTAMP_TOO_OLD, header, "outside " + tolerance);
     }
-    if (signedAt.isAfter(now.plus(tolerance))) {
+    if (ahead.compareTo(tolerance) > 0) {
       throw HeaderLookup.fail(WebhookFailure.TIMESTAMP_IN_FUTURE, header, "outside " + tolerance);
     }
   }

@@ -1,5 +1,6 @@
 package dev.saferetry.webhook;
 
+import dev.saferetry.internal.ServerIds;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -11,9 +12,6 @@ import java.util.Objects;
 final class HeaderLookup {
   /** Longer header values are rejected before any parsing: no provider sends more. */
   static final int MAX_VALUE_LENGTH = 8192;
-
-  /** Ids are dedup keys in a database column: visible ASCII, at most this long. */
-  static final int MAX_ID_LENGTH = 255;
 
   private HeaderLookup() {}
 
@@ -56,18 +54,12 @@ final class HeaderLookup {
     return value.strip();
   }
 
-  /** Returns whether {@code id} is usable as a dedup key: 1..255 visible ASCII characters. */
+  /**
+   * Returns whether {@code id} is usable as a dedup key: 1..255 visible ASCII characters, the rule
+   * of every server-supplied id ({@link ServerIds}).
+   */
   static boolean isValidId(String id) {
-    if (id == null || id.isEmpty() || id.length() > MAX_ID_LENGTH) {
-      return false;
-    }
-    for (int i = 0; i < id.length(); i++) {
-      char c = id.charAt(i);
-      if (c <= 0x20 || c > 0x7e) {
-        return false;
-      }
-    }
-    return true;
+    return ServerIds.isUsable(id);
   }
 
   static WebhookVerificationException fail(WebhookFailure failure, String header, String detail) {

@@ -57,8 +57,10 @@ abstract class SecretsBuilder<B extends SecretsBuilder<B>> {
     /**
      * Sets how far the signed time may be from the clock, either way. Default 5 minutes.
      *
-     * @param tolerance the tolerance
+     * @param tolerance the tolerance: positive and at most 1 day (a wider window would only let a
+     *     captured delivery be replayed for longer)
      * @return this builder
+     * @throws IllegalArgumentException if the tolerance is zero, negative or longer than 1 day
      */
     public B tolerance(Duration tolerance) {
       this.tolerance = Freshness.checkTolerance(tolerance);

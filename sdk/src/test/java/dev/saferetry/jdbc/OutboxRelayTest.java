@@ -16,6 +16,7 @@ import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.Charges;
 import dev.saferetry.provider.StripeReconciler;
+import dev.saferetry.provider.StripeReconciler.ExpectedCharge;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.testing.FakeTime;
@@ -342,14 +343,25 @@ class OutboxRelayTest {
           enqueue(database, store, client, time, true, 1, 2);
           elapse(database, time, Duration.ofHours(2));
           server.enqueue(
-              Answers.json(200, "{\"data\":[{\"id\":\"ch_found\",\"status\":\"succeeded\"}]}"));
-          server.enqueue(Answers.json(200, "{\"data\":[]}"));
+              Answers.json(
+                  200,
+                  "{\"object\":\"search_result\",\"has_more\":false,\"data\":[{\"id\":"
+                      + "\"ch_found\",\"object\":\"charge\",\"amount\":1000,\"currency\":"
+                      + "\"eur\",\"status\":\"succeeded\",\"metadata\":{\"intent_id\":"
+                      + "\"order-1\"}}]}"));
+          server.enqueue(
+              Answers.json(200, "{\"object\":\"search_result\",\"has_more\":false,\"data\":[]}"));
           OutboxRelay relay =
               relay(store, client, time)
                   .maxAge(Duration.ofHours(1))
                   .reconciler(
                       Charges.CREATE,
-                      StripeReconciler.charges("intent_id").withSearchLag(Duration.ZERO, time))
+                      StripeReconciler.charges(
+                          "intent_id",
+                          r -> {
+                            int n = Integer.parseInt(r.intentId().substring("order-".length()));
+                            return ExpectedCharge.of(1000L * n, "eur").onAccount("acct_" + n);
+                          }))
                   .build();
           RelayPass pass = relay.runOnce();
           assertThat(pass.expired()).isEqualTo(2);
@@ -363,6 +375,9 @@ class OutboxRelayTest {
               .satisfies(h -> assertThat(h.record().intentId()).isEqualTo("order-2"));
           List<RecordedRequest> wire = drain(server);
           assertThat(wire).extracting(RecordedRequest::getMethod).containsExactly("GET", "GET");
+          assertThat(wire)
+              .extracting(r -> r.getHeaders().get("Stripe-Account"))
+              .containsExactly("acct_1", "acct_2");
           assertThat(relay.runOnce().reconciled()).isZero(); // not asked again before the backoff
           assertThat(server.getRequestCount()).isEqualTo(2);
         });

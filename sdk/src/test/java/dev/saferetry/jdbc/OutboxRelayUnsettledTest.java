@@ -14,6 +14,7 @@ import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.payments.Charges;
 import dev.saferetry.provider.StripeReconciler;
+import dev.saferetry.provider.StripeReconciler.ExpectedCharge;
 import java.time.Duration;
 import java.util.List;
 import mockwebserver3.MockResponse;
@@ -105,13 +106,14 @@ class OutboxRelayUnsettledTest {
               relay(store, client, time)
                   .reconciler(
                       Charges.CREATE,
-                      StripeReconciler.charges("intent_id").withSearchLag(Duration.ZERO, time))
+                      StripeReconciler.charges(
+                          "intent_id", intent -> ExpectedCharge.of(1000, "eur")))
                   .build();
           assertThat(relay.runOnce().unsettled()).isEqualTo(1);
           server.enqueue(
               Answers.json(
                   200,
-                  "{\"data\":[{\"id\":\"ch_found\",\"object\":\"charge\",\"status\":"
+                  "{\"object\":\"search_result\",\"has_more\":false,\"data\":[{\"id\":\"ch_found\",\"object\":\"charge\",\"status\":"
                       + "\"succeeded\",\"amount\":1000,\"currency\":\"eur\",\"metadata\":"
                       + "{\"intent_id\":\"order-1\"}}]}"));
           RelayPass next = relay.runOnce();

@@ -43,4 +43,25 @@ class NextLinkTest {
     assertThatThrownBy(() -> Links.resolveWithin(PREFIXED, "/paypalx/v1"))
         .isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void encodedStepsOutOfTheBasePathAreRefusedOnceDecodedOrNormalised() {
+    for (String hostile :
+        List.of(
+            "/paypal/%2e%2e/admin",
+            "/paypal/%2E%2E/admin",
+            "/paypal/v1/.%2e/.%2e/admin",
+            "/paypal\\..\\admin",
+            "/paypal/..%2fadmin",
+            "/paypal/v1/..%5cadmin",
+            "/paypal/v1/..;/admin",
+            "/paypal/%252e%252e/admin")) {
+      assertThatThrownBy(() -> Links.resolveWithin(PREFIXED, hostile))
+          .as(hostile)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageNotContaining("admin");
+    }
+    assertThat(Links.resolveWithin(PREFIXED, "/paypal/v1/invoices/.../x;y?page=%2e%2e").toString())
+        .isEqualTo("https://gw.example.com/paypal/v1/invoices/.../x;y?page=%2e%2e");
+  }
 }

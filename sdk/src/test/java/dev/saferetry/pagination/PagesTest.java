@@ -216,20 +216,38 @@ class PagesTest {
 
   @Test
   void aServerRepeatingTheSameCursorStopsTheWalk() {
+    List<PageRequest> asked = new ArrayList<>();
     PageFetcher<GoCardlessPage> stuck =
-        r -> new GoCardlessPage(List.of(new Item("x")), meta("same"));
+        r -> {
+          asked.add(r);
+          return new GoCardlessPage(List.of(new Item("x" + asked.size())), meta("same"));
+        };
     Iterator<Item> it = Pages.iterate(GOCARDLESS, stuck).iterator();
-    it.next(); // the first page's item; its cursor asks for the second page
+    assertThat(it.next()).isEqualTo(new Item("x1")); // the first page; its cursor asks for page 2
+    assertThat(it.next()).isEqualTo(new Item("x2")); // page 2 answers with its own cursor again
     assertThatThrownBy(it::hasNext)
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("same page");
+        .isInstanceOfSatisfying(
+            PaginationException.class,
+            e -> {
+              assertThat(e.failure()).isEqualTo(PaginationFailure.CYCLE);
+              assertThat(e.page()).isEqualTo(3);
+            })
+        .hasMessageContaining("page 2 leads back to the request of page 2")
+        .hasMessageNotContaining("same");
+    assertThatThrownBy(it::hasNext).isInstanceOf(PaginationException.class); // and stays stopped
+    assertThat(asked).hasSize(2);
   }
 
   @Test
   void hasMoreWithoutItemsCannotContinue() {
     Iterator<Item> it = Pages.iterate(STRIPE, r -> new StripePage(List.of(), true)).iterator();
     assertThatThrownBy(it::hasNext)
-        .isInstanceOf(IllegalStateException.class)
+        .isInstanceOfSatisfying(
+            PaginationException.class,
+            e -> {
+              assertThat(e.failure()).isEqualTo(PaginationFailure.MALFORMED_PAGE);
+              assertThat(e.page()).isEqualTo(1);
+            })
         .hasMessageContaining("has none to continue after");
   }
 

@@ -35,9 +35,25 @@ public final class Links {
     }
     String prefix =
         base.encodedPath().endsWith("/") ? base.encodedPath() : base.encodedPath() + "/";
-    if (!(url.encodedPath() + "/").startsWith(prefix) || url.pathSegments().contains("..")) {
+    if (!(url.encodedPath() + "/").startsWith(prefix)
+        || !url.pathSegments().stream().allMatch(Links::plainSegment)) {
       throw new IllegalArgumentException("the next-page link leaves the base URL's path");
     }
     return url;
+  }
+
+  /**
+   * Whether a decoded path segment is a plain name: OkHttp has already resolved {@code .}, {@code
+   * ..} and their percent-encoded forms, but a segment that still decodes to a slash, a backslash,
+   * a dot segment with parameters ({@code ..;}) or another percent escape would be read as a step
+   * out of the base path by a server or gateway that decodes once more.
+   */
+  private static boolean plainSegment(String segment) {
+    return segment.indexOf('/') < 0
+        && segment.indexOf('\\') < 0
+        && segment.indexOf('%') < 0
+        && !segment.equals("..")
+        && !segment.startsWith("..;")
+        && !segment.startsWith(".;");
   }
 }
