@@ -19,9 +19,10 @@ final class ConcurrencyCases {
   static List<CaseSpec> cases() {
     return List.of(
         CaseSpec.must(
-            "concurrent.one-effect",
-            "N concurrent requests (default 16) with one key yield one resource and one effect",
-            ConcurrencyCases::concurrentRequestsExecuteOnce),
+                "concurrent.one-effect",
+                "N concurrent requests (default 16) with one key yield one resource and one effect",
+                ConcurrencyCases::concurrentRequestsExecuteOnce)
+            .after(ReplayCases.BASIC),
         CaseSpec.must(
             "inflight.other-payload",
             "Another payload under the key of a request still in flight is not executed",
