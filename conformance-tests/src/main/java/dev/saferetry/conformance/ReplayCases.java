@@ -23,8 +23,8 @@ final class ReplayCases {
     return List.of(
         CaseSpec.must(
             BASIC,
-            "Same key + same payload is not executed again: the retry answers the original status"
-                + " and resource id",
+            "Same key + same payload is not executed again: the retry succeeds with the original"
+                + " resource id",
             ReplayCases::retryIsNotExecutedAgain),
         CaseSpec.must(
                 "replay.same-payload",
@@ -79,7 +79,7 @@ final class ReplayCases {
             + " besides "
             + t.id(first));
     require(
-        retry.status() == first.status(),
+        retry.ok(),
         "the retry with the same key and payload answered "
             + retry.brief()
             + " instead of replaying the original "
@@ -87,6 +87,9 @@ final class ReplayCases {
     require(
         Objects.equals(t.id(first), t.id(retry)),
         "the retry carries id " + t.id(retry) + ", the original " + t.id(first));
+    if (retry.status() != first.status()) {
+      t.note("the replay's status " + retry.status() + " is graded by replay.same-payload");
+    }
     t.effects().expect(1, "one key", i.payload);
   }
 
