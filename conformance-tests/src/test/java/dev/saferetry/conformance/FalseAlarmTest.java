@@ -94,6 +94,30 @@ class FalseAlarmTest {
   }
 
   @Test
+  void aServerErrorToAnEmptyKeyThatCreatedNothingIsARefusalNotAnUnprovenCase() {
+    try (ReferenceServer server = ReferenceServer.builder().build().start();
+        InterceptingProxy proxy =
+            InterceptingProxy.start(
+                server.baseUrl(),
+                seen ->
+                    "".equals(seen.header("Idempotency-Key"))
+                        ? new InterceptingProxy.Canned(500, "{\"error\":\"boom\"}")
+                        : null)) {
+      RunResult run =
+          SuiteRuns.run(
+              "empty-key-500",
+              Map.of(
+                  "target", proxy.baseUrl(),
+                  "profile", "ietf,reference",
+                  "cases", "key.empty-not-shared"));
+
+      CaseResult empty = run.result("key.empty-not-shared");
+      assertThat(empty.verdict()).as(SuiteRuns.problems(run)).isEqualTo(Verdict.PASS);
+      assertThat(empty.evidence()).contains("an empty key→500").contains("=0");
+    }
+  }
+
+  @Test
   void anEmptyKeyTreatedAsNoKeyIsNotOneSharedKey() {
     try (ReferenceServer server = ServerShape.EMPTY_KEY_IS_NO_KEY.build().start()) {
       RunResult run =
