@@ -3,7 +3,7 @@
 // NodeIdempotencyModule with the in-memory storage and its interceptor on the payments controller,
 // as its README shows, written in plain JavaScript (decorators applied as functions). Only loopback.
 // CACHE_TTL_MS sets the package's cacheTTLMS (default: the package's 24 h).
-// Test hooks of this app's own shape: PUT /test-hooks/fault/{pause|fail-before|fail-after|hang}
+// Test hooks of this app's own shape: PUT /test-hooks/fault/{pause|fail-before|fail-after|hang|throw}
 // ?status=N&millis=M, DELETE /test-hooks/fault; effects are counted through GET /v1/charges.
 
 require('reflect-metadata');

@@ -23,7 +23,7 @@ function error(status, type, message) {
 }
 
 function armFault(kind, millis, status) {
-  if (!['pause', 'fail-before', 'fail-after', 'hang'].includes(kind)) {
+  if (!['pause', 'fail-before', 'fail-after', 'hang', 'throw'].includes(kind)) {
     throw new Error('unknown fault ' + kind);
   }
   nextFault = { kind, millis: Number(millis) || 0, status: Number(status) || 500 };
@@ -53,6 +53,10 @@ async function execute(commit) {
   }
   if (fault && fault.kind === 'fail-before') {
     return error(fault.status, 'api_error', 'Injected failure before commit');
+  }
+  if (fault && fault.kind === 'throw') {
+    // A bug in the handler: nothing committed, the framework's error handling answers.
+    throw new Error('Injected unhandled exception');
   }
   const result = commit();
   if (result.status < 300) {

@@ -76,11 +76,17 @@ record Answer(
     return (semicolon < 0 ? type : type.substring(0, semicolon)).strip().toLowerCase(Locale.ROOT);
   }
 
-  /** Same status, a semantically equal body (JSON-equal, else byte-equal) and media type. */
+  /**
+   * Same status and a semantically equal body (JSON-equal, else byte-equal). The media type is not
+   * part of it: a replay that differs only there is graded by its own case.
+   */
   boolean sameOutcomeAs(Answer other) {
-    boolean sameBody =
-        json != null && other.json != null ? json.equals(other.json) : body.equals(other.body);
-    return status == other.status && sameBody && mediaType().equals(other.mediaType());
+    return status == other.status && sameBodyAs(other);
+  }
+
+  /** A semantically equal body: JSON-equal when both parse, else byte-equal. */
+  boolean sameBodyAs(Answer other) {
+    return json != null && other.json != null ? json.equals(other.json) : body.equals(other.body);
   }
 
   /** Short form for notes: status, or the error. */

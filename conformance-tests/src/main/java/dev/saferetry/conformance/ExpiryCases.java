@@ -17,28 +17,30 @@ final class ExpiryCases {
   static List<CaseSpec> cases() {
     return List.of(
         CaseSpec.must(
-            "expiry.kept-until-retention",
-            "A retry shortly before the declared retention ends is still a faithful replay, not"
-                + " executed again",
-            ExpiryCases::retryBeforeTheRetentionEndsIsReplayed),
+                "expiry.kept-until-retention",
+                "A retry shortly before the declared retention ends is still a faithful replay, not"
+                    + " executed again",
+                ExpiryCases::retryBeforeTheRetentionEndsIsReplayed)
+            .after(ReplayCases.BASIC),
         CaseSpec.should(
             "expiry.late-retry-is-new",
             "A late retry after the server's declared retention is a new request",
             ExpiryCases::lateRetryAfterRetentionIsANewRequest),
         CaseSpec.must(
-            "expiry.concurrent-retries",
-            "Concurrent retries right after expiry produce at most one new resource and effect",
-            ExpiryCases::concurrentRetriesAfterExpiryExecuteOnce));
+                "expiry.concurrent-retries",
+                "Concurrent retries right after expiry produce at most one new resource and effect",
+                ExpiryCases::concurrentRetriesAfterExpiryExecuteOnce)
+            .after(ReplayCases.BASIC));
   }
 
   static void retryBeforeTheRetentionEndsIsReplayed(Probe t) {
     Duration retention = t.hooks().retention();
     Duration age = Hooks.shortlyBefore(retention, "retention");
-    t.hooks().assumeTimeCanPass(age);
+    t.hooks().assumeTimeCanPass("retention", retention, age);
     Intent i = t.intent();
     Answer first = i.created("first");
     t.hooks().pass(age);
-    Answer retry = i.send("retry " + age.getSeconds() + "s later");
+    Answer retry = i.replay("retry " + age.getSeconds() + "s later");
     require(
         !(retry.ok() && !Objects.equals(t.id(first), t.id(retry))),
         "the key was forgotten "
@@ -61,7 +63,7 @@ final class ExpiryCases {
 
   static void lateRetryAfterRetentionIsANewRequest(Probe t) {
     Duration retention = t.hooks().retention();
-    t.hooks().assumeTimeCanPass(retention.plusSeconds(1));
+    t.hooks().assumeTimeCanPass("retention", retention, retention.plusSeconds(1));
     Intent i = t.intent();
     Answer first = i.created("first");
     t.hooks().pass(retention.plusSeconds(1));
@@ -74,7 +76,7 @@ final class ExpiryCases {
 
   static void concurrentRetriesAfterExpiryExecuteOnce(Probe t) {
     Duration retention = t.hooks().retention();
-    t.hooks().assumeTimeCanPass(retention.plusSeconds(1));
+    t.hooks().assumeTimeCanPass("retention", retention, retention.plusSeconds(1));
     int n = t.cfg.getInt("concurrency", 16);
     for (int attempt = 1; attempt <= BURSTS; attempt++) {
       t.effects().begin();

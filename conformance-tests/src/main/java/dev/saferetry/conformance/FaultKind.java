@@ -14,7 +14,13 @@ enum FaultKind {
   /** Commit the side effect, then answer {@code ${status}} (a 5xx). */
   FAIL_AFTER_COMMIT("fail-after-commit"),
   /** Never finish: the handler holds the key and never commits. */
-  HANG("hang");
+  HANG("hang"),
+  /**
+   * The handler throws an exception it does not handle, before committing anything: the framework
+   * answers with its own 5xx (e.g. Express's or Nest's default error handler), not a response the
+   * application built.
+   */
+  UNHANDLED_EXCEPTION("unhandled-exception");
 
   private final String name;
 
@@ -31,6 +37,18 @@ enum FaultKind {
   HookTemplate template(SuiteConfig config) {
     String spec = config.get(property());
     return spec == null ? null : HookTemplate.parse(property(), spec);
+  }
+
+  /** Whether {@code a} is the answer this fault makes the next request end with. */
+  boolean answered(Answer a, SuiteConfig config) {
+    return this == UNHANDLED_EXCEPTION
+        ? a.status() >= 500 && a.status() <= 599
+        : a.status() == status(config);
+  }
+
+  /** What {@link #answered} expects, for messages. */
+  String expected(SuiteConfig config) {
+    return this == UNHANDLED_EXCEPTION ? "a 5xx" : Integer.toString(status(config));
   }
 
   /** The status the fault must answer (configurable per kind), or 0 for kinds without one. */

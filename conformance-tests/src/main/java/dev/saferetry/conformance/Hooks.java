@@ -42,6 +42,21 @@ final class Hooks {
     armed = true;
   }
 
+  /**
+   * Disarms a fault this case armed and the server may not have consumed: through the reset hook
+   * when declared, else by letting a throwaway create (fresh key and payload) consume it, so that
+   * it cannot hit the next request.
+   */
+  void disarm(FaultKind kind) {
+    if (t.config("hook.fault.reset") != null) {
+      resetIfArmed();
+      return;
+    }
+    Answer a = t.intent().send("a throwaway create that consumes the armed " + kind + " fault");
+    t.note("armed " + kind + " fault drained by a throwaway create→" + a.brief());
+    armed = false;
+  }
+
   /** Disarms leftover faults if a fault was armed and a reset hook is declared. */
   void resetIfArmed() {
     if (armed && t.config("hook.fault.reset") != null) {
@@ -81,21 +96,42 @@ final class Hooks {
     return at;
   }
 
-  /** NOT RUN unless {@code d} can pass: by the clock hook, or by waiting when under max-wait. */
-  void assumeTimeCanPass(Duration d) {
+  /** The phrase that marks a case NOT RUN because a declared time cannot pass in this run. */
+  static final String WAIT_BOUND = "the suite's wait bound of ";
+
+  /**
+   * NOT RUN unless {@code wait} — for the declared {@code what} of {@code declared} — can pass: by
+   * the clock hook, or by waiting for real when it is at most {@code max-wait-seconds}.
+   */
+  void assumeTimeCanPass(String what, Duration declared, Duration wait) {
     long maxWait = t.cfg.getLong("max-wait-seconds", 20);
+    String beyond =
+        declared.getSeconds() > maxWait
+            ? "declared " + what + " " + declared.getSeconds() + " s exceeds "
+            : "the declared "
+                + what
+                + " of "
+                + declared.getSeconds()
+                + " s needs a wait of "
+                + wait.getSeconds()
+                + " s, beyond ";
     Check.runOnlyIf(
-        t.config("hook.clock") != null || d.getSeconds() <= maxWait,
-        "needs a clock hook (hook.clock) or a declared time of at most max-wait-seconds="
+        t.config("hook.clock") != null || wait.getSeconds() <= maxWait,
+        beyond
+            + WAIT_BOUND
             + maxWait
-            + "s to wait for real, here "
-            + d.getSeconds()
-            + "s");
+            + " s (max-wait-seconds), and no clock hook (hook.clock) is declared to move the"
+            + " server's clock instead");
   }
 
-  /** Lets {@code d} pass on the server: advances its clock, or really waits. */
+  /**
+   * Lets {@code d} pass on the server: advances its clock, or really waits. Callers first check
+   * {@link #assumeTimeCanPass} with the declared time {@code d} derives from.
+   */
   void pass(Duration d) {
-    assumeTimeCanPass(d);
+    Check.runOnlyIf(
+        t.config("hook.clock") != null || d.getSeconds() <= t.cfg.getLong("max-wait-seconds", 20),
+        "cannot let " + d.getSeconds() + " s pass without a clock hook (hook.clock)");
     t.note("time+" + d.getSeconds() + "s");
     if (t.config("hook.clock") != null) {
       send(

@@ -19,6 +19,10 @@ final class IdempotencyPreflight {
   private IdempotencyPreflight() {}
 
   static void run(Probe t) {
+    oneOf(t, "key.format", "structured-field", "opaque");
+    oneOf(t, "scope.other-endpoint", "execute", "reject", "either");
+    oneOf(t, "validation-failure", "stored", "not-stored", "either");
+    oneOf(t, "fault.5xx.retry", "success", "replay");
     try {
       t.effects().begin();
       Intent first = t.intent();
@@ -72,7 +76,18 @@ final class IdempotencyPreflight {
     return a;
   }
 
+  private static void oneOf(Probe t, String key, String... allowed) {
+    String value = t.config(key);
+    require(
+        value == null || java.util.Arrays.asList(allowed).contains(value),
+        key + " must be one of " + String.join(", ", allowed) + ", got " + value);
+  }
+
   private static void optionalOperations(Probe t, String id, Payload payload) {
+    require(
+        t.tenant2().isEmpty() || !t.tenant2().equals(t.tenant1()),
+        "tenant 2 sends exactly tenant 1's headers (tenant2.headers.*): the per-tenant cases would"
+            + " compare a tenant with itself");
     if (!t.tenant2().isEmpty()) {
       Answer a =
           t.attempt(
@@ -131,6 +146,7 @@ final class IdempotencyPreflight {
     }
     failure(t, FaultKind.FAIL_BEFORE_COMMIT, 0);
     failure(t, FaultKind.FAIL_AFTER_COMMIT, 1);
+    failure(t, FaultKind.UNHANDLED_EXCEPTION, 0);
     if (t.hooks().has(FaultKind.HANG)) {
       t.hooks().arm(FaultKind.HANG, 0);
       Intent i = t.intent();
@@ -154,12 +170,11 @@ final class IdempotencyPreflight {
     Intent i = t.intent();
     t.effects().begin();
     Answer a = i.send("create after " + kind + " hook");
-    int status = kind.status(t.cfg);
     require(
-        a.status() == status,
+        kind.answered(a, t.cfg),
         kind.property()
             + " did not make the next create answer "
-            + status
+            + kind.expected(t.cfg)
             + " (got "
             + a.brief()
             + ")");

@@ -20,6 +20,11 @@ final class Intent {
     return t.create(label, key, payload.json());
   }
 
+  /** Sends a retry of this operation after an earlier attempt ended: see {@link Probe#retry}. */
+  Answer replay(String label) {
+    return t.retry(label, "POST", t.config("create.path"), payload.json(), key, t.tenant1());
+  }
+
   /**
    * Sends the first attempt and requires it to create a resource with an id; otherwise the case
    * proves nothing and ends as NOT RUN.

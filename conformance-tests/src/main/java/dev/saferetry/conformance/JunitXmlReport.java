@@ -8,10 +8,13 @@ import java.util.Locale;
 
 /**
  * The JUnit XML report (the Ant/Surefire format CI servers read): one {@code testcase} per case,
- * named by its id. Only a failed MUST case is a {@code failure} (and a MUST case broken off by an
- * infrastructure problem an {@code error}); SHOULD and MAY failures and cases that did not run are
- * {@code skipped} with their level and reason, and every case carries its level and verdict as
- * properties. Stateless and thread-safe.
+ * named by its id, and a last one, {@code verdict}, that says what the exit status says. Only a
+ * failed MUST case is a {@code failure} (and a MUST case broken off by an infrastructure problem an
+ * {@code error}); SHOULD and MAY failures and cases that did not run are {@code skipped} with their
+ * level and reason. The {@code verdict} case passes only with exit status 0: it is a {@code
+ * failure} when a MUST case failed or MUST cases did not run, and an {@code error} when the run
+ * could not grade the server — so a CI that reads only the counts never shows an unproven server as
+ * green. Every case carries its level and verdict as properties. Stateless and thread-safe.
  */
 final class JunitXmlReport {
   private JunitXmlReport() {}
@@ -28,6 +31,7 @@ final class JunitXmlReport {
           .append("</error>\n  </testcase>\n");
     }
     run.results().forEach(r -> testcase(x, r));
+    verdict(x, run);
     x.append("</testsuite>\n");
     Files.createDirectories(file.toAbsolutePath().getParent());
     Files.writeString(file, x.toString(), StandardCharsets.UTF_8);
@@ -35,15 +39,22 @@ final class JunitXmlReport {
 
   /** The opening {@code testsuite} element with its counts and the run's properties. */
   private static void suite(StringBuilder x, RunResult run) {
-    long failures = run.results().stream().filter(CaseResult::mustFailed).count();
+    ExitStatus status = run.exitStatus();
+    long verdictFails =
+        status == ExitStatus.MUST_FAILED || status == ExitStatus.MUST_NOT_RUN ? 1 : 0;
+    long verdictErrs = status == ExitStatus.CONFIGURATION_ERROR ? 1 : 0;
+    long failures = run.results().stream().filter(CaseResult::mustFailed).count() + verdictFails;
     long preflight = run.configurationError() ? 1 : 0;
     long errors =
         preflight
+            + verdictErrs
             + run.results().stream()
                 .filter(r -> r.level() == Level.MUST && r.verdict() == Verdict.ERROR)
                 .count();
-    long tests = run.results().size() + preflight;
-    long passed = run.results().stream().filter(r -> r.verdict() == Verdict.PASS).count();
+    long tests = run.results().size() + preflight + 1;
+    long passed =
+        run.results().stream().filter(r -> r.verdict() == Verdict.PASS).count()
+            + (status == ExitStatus.PASSED ? 1 : 0);
     x.append(
         String.format(
             Locale.ROOT,
@@ -58,9 +69,32 @@ final class JunitXmlReport {
     property(x, "    ", "suite.version", run.suiteVersion());
     property(x, "    ", "target", run.target());
     property(x, "    ", "profile", run.profile());
-    property(x, "    ", "verdict", run.exitStatus().meaning());
-    property(x, "    ", "exit.status", Integer.toString(run.exitStatus().code()));
+    property(x, "    ", "verdict", status.meaning());
+    property(x, "    ", "exit.status", Integer.toString(status.code()));
+    property(x, "    ", "summary", ConsoleReport.counts(run));
     x.append("  </properties>\n");
+  }
+
+  /** The last test case: passes exactly when the exit status is 0, and says why not. */
+  private static void verdict(StringBuilder x, RunResult run) {
+    ExitStatus status = run.exitStatus();
+    x.append("  <testcase name=\"verdict\" classname=\"saferetry-conformance\">\n");
+    x.append("    <properties>\n");
+    property(x, "      ", "exit.status", Integer.toString(status.code()));
+    x.append("    </properties>\n");
+    if (status != ExitStatus.PASSED) {
+      String element = status == ExitStatus.CONFIGURATION_ERROR ? "error" : "failure";
+      x.append("    <")
+          .append(element)
+          .append(" message=\"")
+          .append(esc(status.meaning() + " (exit " + status.code() + ")"))
+          .append("\">")
+          .append(esc(String.join("\n", ConsoleReport.verdictLines(run))))
+          .append("</")
+          .append(element)
+          .append(">\n");
+    }
+    x.append("  </testcase>\n");
   }
 
   private static void testcase(StringBuilder x, CaseResult r) {
@@ -89,7 +123,13 @@ final class JunitXmlReport {
           r.verdict() == Verdict.FAIL
               ? r.level() + " not met: "
               : r.level() + " " + r.verdict() + ": ";
-      x.append("    <skipped message=\"").append(esc(what + r.message())).append("\"/>\n");
+      String unproven =
+          r.mustUnproven()
+              ? " (the server was not shown to be safe for it: see the verdict case)"
+              : "";
+      x.append("    <skipped message=\"")
+          .append(esc(what + r.message() + unproven))
+          .append("\"/>\n");
     }
     if (!r.notes().isEmpty()) {
       x.append("    <system-out>").append(esc(r.evidence())).append("</system-out>\n");

@@ -74,6 +74,32 @@ final class Probe implements AutoCloseable {
     return answer;
   }
 
+  /**
+   * Sends a retry of a request that already ended. While it answers the in-progress status — a
+   * server may store an outcome just after answering — it is asked again, at most twice, after its
+   * {@code Retry-After} (at most 1 s): such a server is slow to settle, not unsafe.
+   */
+  Answer retry(
+      String label, String method, String path, String body, String key, Map<String, String> h) {
+    int inProgress = cfg.getInt("status.in-progress", 409);
+    Answer a = send(label, method, path, body, key, h);
+    for (int again = 1; again <= 2 && a.status() == inProgress; again++) {
+      pause(a);
+      a = send(label + " (again, it was in progress)", method, path, body, key, h);
+    }
+    return a;
+  }
+
+  private static void pause(Answer inProgress) {
+    long millis = inProgress.header("Retry-After") != null ? 1000 : 300;
+    try {
+      TimeUnit.MILLISECONDS.sleep(millis); // a real server settling
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Sends a request and records it; an I/O error comes back as an answer with status 0. */
   Answer attempt(String label, Request request) {
     return attempt(label, request, session.http, true);
@@ -139,9 +165,20 @@ final class Probe implements AutoCloseable {
     return cfg.withPrefix("headers.");
   }
 
-  /** Tenant 2's headers; empty when no second tenant is configured. */
+  /**
+   * Tenant 2's headers; empty when no second tenant is configured. With {@code
+   * tenant2.inherit-headers=true} they are tenant 1's headers with {@code tenant2.headers.*} added
+   * or replaced, e.g. the same API key plus {@code Stripe-Account: acct_...} (a connected account).
+   */
   Map<String, String> tenant2() {
-    return cfg.withPrefix("tenant2.headers.");
+    Map<String, String> own = cfg.withPrefix("tenant2.headers.");
+    if (own.isEmpty() || !cfg.getBoolean("tenant2.inherit-headers", false)) {
+      return own;
+    }
+    Map<String, String> merged = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    merged.putAll(tenant1());
+    merged.putAll(own);
+    return new java.util.LinkedHashMap<>(merged);
   }
 
   Hooks hooks() {

@@ -9,68 +9,139 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** Replay: the stored outcome comes back, and only once is anything done. */
 final class ReplayCases {
   private ReplayCases() {}
 
+  /** The case the other replay cases build on. */
+  static final String BASIC = "replay.basic";
+
   static List<CaseSpec> cases() {
     return List.of(
         CaseSpec.must(
-            "replay.same-payload",
-            "Same key + same payload replays the same status, body, content type and resource id",
-            ReplayCases::samePayloadReplays),
+            BASIC,
+            "Same key + same payload is not executed again: the retry succeeds with the original"
+                + " resource id",
+            ReplayCases::retryIsNotExecutedAgain),
+        CaseSpec.must(
+                "replay.same-payload",
+                "Same key + same payload replays the original status, body and resource id",
+                ReplayCases::samePayloadReplays)
+            .after(BASIC),
+        CaseSpec.should(
+                "replay.content-type",
+                "A replay carries the original's media type (Content-Type)",
+                ReplayCases::replayKeepsTheMediaType)
+            .after(BASIC),
         CaseSpec.must(
             "keys.distinct-resources",
             "Different keys with the same payload create distinct resources",
             ReplayCases::distinctKeysCreateDistinctResources),
         CaseSpec.must(
-            "replay.after-change",
-            "A replay after the resource changed (confirmed by a read) returns the original outcome",
-            ReplayCases::replayAfterChangeReturnsOriginal),
+                "replay.after-change",
+                "A replay after the resource changed (confirmed by a read) returns the original"
+                    + " outcome",
+                ReplayCases::replayAfterChangeReturnsOriginal)
+            .after(BASIC),
         CaseSpec.should(
-            "replay.error-outcome",
-            "A 4xx outcome is replayed with its status, body and content type",
-            ReplayCases::errorOutcomeIsReplayed),
+                "replay.error-outcome",
+                "A 4xx outcome is replayed with its status and body, not executed again",
+                ErrorReplay::errorOutcomeIsReplayed)
+            .after(BASIC),
         CaseSpec.should(
-            "replay.headers",
-            "A replay keeps meaningful headers such as Location",
-            ReplayCases::replayKeepsLocation),
+                "replay.headers",
+                "A replay keeps meaningful headers such as Location",
+                ReplayCases::replayKeepsLocation)
+            .after(BASIC),
         CaseSpec.may(
-            "replay.marker",
-            "A replay carries the replay marker header and the original response does not",
-            ReplayCases::replayIsMarked),
+                "replay.marker",
+                "A replay carries the replay marker header and the original response does not",
+                ReplayCases::replayIsMarked)
+            .after(BASIC),
         CaseSpec.should(
-            "payload.json-normalised",
-            "Semantically identical JSON (other key order, whitespace) is the same payload",
-            ReplayCases::reorderedJsonIsTheSamePayload));
+                "payload.json-normalised",
+                "Semantically identical JSON (other key order, whitespace) is the same payload",
+                ReplayCases::reorderedJsonIsTheSamePayload)
+            .after(BASIC));
+  }
+
+  static void retryIsNotExecutedAgain(Probe t) {
+    Intent i = t.intent();
+    Answer first = i.created("first");
+    Answer retry = i.replay("retry");
+    require(
+        !(retry.ok() && t.id(retry) != null && !t.id(retry).equals(t.id(first))),
+        "the retry with the same key and payload was executed again: it created "
+            + t.id(retry)
+            + " besides "
+            + t.id(first));
+    require(
+        retry.ok(),
+        "the retry with the same key and payload answered "
+            + retry.brief()
+            + " instead of replaying the original "
+            + first.status());
+    require(
+        Objects.equals(t.id(first), t.id(retry)),
+        "the retry carries id " + t.id(retry) + ", the original " + t.id(first));
+    if (retry.status() != first.status()) {
+      t.note("the replay's status " + retry.status() + " is graded by replay.same-payload");
+    }
+    t.effects().expect(1, "one key", i.payload);
   }
 
   static void samePayloadReplays(Probe t) {
     Intent i = t.intent();
     Answer first = i.created("first");
-    Answer replay = i.send("replay");
+    Answer replay = i.replay("replay");
     requireSameOutcome(t, first, replay, "the replay");
     t.effects().expect(1, "one key", i.payload);
   }
 
-  /** Requires status, body, content type and id of {@code replay} to equal {@code first}'s. */
+  /** Requires status, body and id of {@code replay} to equal {@code first}'s. */
   static void requireSameOutcome(Probe t, Answer first, Answer replay, String what) {
     require(
         replay.status() == first.status(),
-        what + " answered " + replay.status() + ", the original " + first.status());
+        what + " answered " + replay.brief() + ", the original " + first.status());
     require(
         Objects.equals(t.id(first), t.id(replay)),
         what + " carries id " + t.id(replay) + ", the original " + t.id(first));
-    require(
-        replay.sameOutcomeAs(first), what + " differs from the original: " + diff(first, replay));
+    require(replay.sameBodyAs(first), what + " differs from the original: " + diff(first, replay));
   }
 
+  /** Says how two bodies differ, without quoting them (the exchanges carry them, redacted). */
   static String diff(Answer first, Answer replay) {
-    if (!first.mediaType().equals(replay.mediaType())) {
-      return "content type '" + replay.mediaType() + "' instead of '" + first.mediaType() + "'";
+    if (first.json() instanceof ObjectNode a && replay.json() instanceof ObjectNode b) {
+      Set<String> fields = new TreeSet<>();
+      a.fieldNames().forEachRemaining(fields::add);
+      b.fieldNames().forEachRemaining(fields::add);
+      fields.removeIf(f -> Objects.equals(a.get(f), b.get(f)));
+      return "another body: the JSON field(s) " + String.join(", ", fields) + " differ";
     }
-    return "another body (see the exchanges)";
+    return first.json() != null && replay.json() == null
+        ? "another body: it is not the original's JSON"
+        : "another body (see the exchanges)";
+  }
+
+  static void replayKeepsTheMediaType(Probe t) {
+    Intent i = t.intent();
+    Answer first = i.created("first");
+    Answer replay = i.replay("replay");
+    t.note("Content-Type: original=" + first.mediaType() + " replay=" + replay.mediaType());
+    runOnlyIf(
+        replay.status() == first.status(),
+        "the replay answered " + replay.brief() + ", the original " + first.status());
+    require(
+        replay.mediaType().equals(first.mediaType()),
+        "the replay's Content-Type is '"
+            + replay.mediaType()
+            + "', the original's '"
+            + first.mediaType()
+            + "'"
+            + (replay.body().equals(first.body()) ? " (the body is byte-identical)" : ""));
   }
 
   static void distinctKeysCreateDistinctResources(Probe t) {
@@ -105,41 +176,18 @@ final class ReplayCases {
     runOnlyIf(
         read.ok() && read.json() != null && !read.json().equals(first.json()),
         "a read after the change shows no change, so a replay could not tell the original apart");
-    Answer replay = i.send("replay");
+    Answer replay = i.replay("replay");
     require(
         replay.json() == null || !replay.json().equals(read.json()),
         "the replay returns the resource as it is now, not the original outcome");
     requireSameOutcome(t, first, replay, "the replay after the change");
   }
 
-  static void errorOutcomeIsReplayed(Probe t) {
-    String path = Check.declared(t, "error.path", "an operation that ends in a 4xx");
-    String body = Payload.fill(t.config("error.payload"), t.session.unique("conformance"), "");
-    String key = t.newKey();
-    Answer first = t.send("first", "POST", path, body, key, t.tenant1());
-    runOnlyIf(
-        first.status() >= 400 && first.status() < 500,
-        "the error operation answered " + first.status() + ", not a 4xx");
-    Answer retry = t.send("retry", "POST", path, body, key, t.tenant1());
-    String marker = t.config("replay.header");
-    if (marker != null) {
-      t.note(marker + " on the retry: " + retry.header(marker));
-    }
-    require(
-        retry.sameOutcomeAs(first),
-        "the retry of a 4xx outcome differs: status "
-            + retry.status()
-            + " vs "
-            + first.status()
-            + ", "
-            + diff(first, retry));
-  }
-
   static void replayKeepsLocation(Probe t) {
     Intent i = t.intent();
     Answer first = i.created("first");
     runOnlyIf(first.header("Location") != null, "the original response has no Location header");
-    Answer replay = i.send("replay");
+    Answer replay = i.replay("replay");
     require(
         Objects.equals(first.header("Location"), replay.header("Location")),
         "the replay's Location is "
@@ -152,7 +200,7 @@ final class ReplayCases {
     String header = Check.declared(t, "replay.header", "a replay marker header");
     Intent i = t.intent();
     Answer first = i.created("first");
-    Answer replay = i.send("replay");
+    Answer replay = i.replay("replay");
     t.note(header + ": original=" + first.header(header) + " replay=" + replay.header(header));
     require(replay.header(header) != null, "the replay has no " + header + " header");
     require(first.header(header) == null, "the original response already carries " + header);

@@ -16,6 +16,9 @@ import java.util.stream.Collectors;
  * (I/O error, a hook that stopped answering) ERROR. Confined to the calling thread.
  */
 final class SuiteRun {
+  /** How the reason of a case NOT RUN because of a failed dependency begins. */
+  static final String DEPENDS_ON = "depends on ";
+
   private final SuiteConfig config;
   private final PrintStream out;
 
@@ -46,9 +49,16 @@ final class SuiteRun {
       if (preflight.verdict() == Verdict.PASS) {
         List<CaseSpec> cases = contract.cases();
         for (CaseSpec spec : cases) {
-          CaseResult r = selected(spec) ? runCase(session, spec) : excluded(spec);
+          long start = System.nanoTime();
+          CaseResult failedDependency = failedDependency(spec, results);
+          CaseResult r =
+              !selected(spec)
+                  ? excluded(spec)
+                  : failedDependency != null
+                      ? notRunBecause(spec, failedDependency)
+                      : runCase(session, spec);
           results.add(r);
-          progress(results.size(), cases.size(), r);
+          progress(results.size(), cases.size(), r, System.nanoTime() - start);
         }
       }
     }
@@ -159,25 +169,56 @@ final class SuiteRun {
   }
 
   private CaseResult excluded(CaseSpec spec) {
+    return notRun(spec, "excluded by the cases/levels filter");
+  }
+
+  /** The first case {@code spec} depends on that FAILED in this run, or null. */
+  private static CaseResult failedDependency(CaseSpec spec, List<CaseResult> results) {
+    for (String id : spec.dependsOn()) {
+      for (CaseResult r : results) {
+        if (r.id().equals(id) && r.verdict() == Verdict.FAIL) {
+          return r;
+        }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * NOT RUN because a case it builds on failed: its own checks would only fail again, for the same
+   * reason, and blame something else.
+   */
+  private CaseResult notRunBecause(CaseSpec spec, CaseResult failed) {
+    return notRun(
+        spec,
+        DEPENDS_ON
+            + failed.id()
+            + ", which FAILED ("
+            + Redaction.cut(failed.message(), 200)
+            + "): the case would only repeat that failure");
+  }
+
+  private CaseResult notRun(CaseSpec spec, String reason) {
     return new CaseResult(
         spec.id(),
         config.level(spec.id(), spec.level()),
         spec.description(),
         Verdict.NOT_RUN,
-        "excluded by the cases/levels filter",
+        reason,
         List.of(),
         List.of());
   }
 
-  private void progress(int done, int total, CaseResult r) {
+  private void progress(int done, int total, CaseResult r, long nanos) {
     out.printf(
         Locale.ROOT,
-        "[%2d/%d] %-7s %-6s %-34s %s%n",
+        "[%2d/%d] %-7s %-6s %-34s %5.1f s %s%n",
         done,
         total,
         r.verdict(),
         r.level(),
         r.id(),
+        nanos / 1e9,
         r.verdict() == Verdict.PASS ? "" : r.message());
     out.flush();
   }

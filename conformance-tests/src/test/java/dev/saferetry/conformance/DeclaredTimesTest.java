@@ -3,6 +3,7 @@ package dev.saferetry.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.saferetry.conformance.server.ReferenceServer;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -35,10 +36,55 @@ class DeclaredTimesTest {
   void longDeclaredTimesWithoutAClockHookAreNotRunRatherThanWaitedFor() {
     RunResult run = SuiteRuns.run("no-clock-hook", Map.of("hook.clock", "", "cases", CASES));
 
+    assertThat(run.result("expiry.kept-until-retention").message())
+        .isEqualTo(
+            "declared retention 86400 s exceeds the suite's wait bound of 20 s (max-wait-seconds),"
+                + " and no clock hook (hook.clock) is declared to move the server's clock instead");
+    assertThat(run.result("lock.held-while-running").message())
+        .isEqualTo(
+            "declared lock timeout 30 s exceeds the suite's wait bound of 20 s (max-wait-seconds),"
+                + " and no clock hook (hook.clock) is declared to move the server's clock instead");
     for (String id : CASES.split(",")) {
       assertThat(run.result(id).verdict()).as(id).isEqualTo(Verdict.NOT_RUN);
-      assertThat(run.result(id).message()).as(id).contains("needs a clock hook (hook.clock)");
     }
+  }
+
+  @Test
+  void aLockTimeoutDeclaredBeyondTheWaitBoundIsNamedInTheVerdictAndTheReport() throws Exception {
+    RunResult run =
+        SuiteRuns.run(
+            "day-long-lock",
+            Map.of("hook.clock", "", "lock-timeout-seconds", "86400", "cases", "lock.*"));
+
+    String line =
+        "lock cases not run: declared lock timeout 86400 s exceeds the suite's wait bound of 20 s"
+            + " (max-wait-seconds), and no clock hook (hook.clock) is declared to move the server's"
+            + " clock instead: lock.never-finishing-request, lock.held-while-running,"
+            + " lock.slow-request-takeover";
+    assertThat(ConsoleReport.verdictLines(run)).contains(line);
+    assertThat(Files.readString(run.markdownReport())).contains("- " + line);
+    assertThat(JunitXml.read(run.junitXml()).green()).isFalse();
+    assertThat(Files.readString(run.junitXml())).contains(line);
+    assertThat(run.exitStatus()).isEqualTo(ExitStatus.MUST_NOT_RUN);
+  }
+
+  @Test
+  void aDeclaredTimeWithinTheBoundWhoseWaitIsNotSaysSo() {
+    RunResult run =
+        SuiteRuns.run(
+            "lock-at-the-bound",
+            Map.of(
+                "hook.clock",
+                "",
+                "lock-timeout-seconds",
+                "20",
+                "cases",
+                "lock.never-finishing-request"));
+
+    assertThat(run.result("lock.never-finishing-request").message())
+        .startsWith(
+            "the declared lock timeout of 20 s needs a wait of 21 s, beyond the suite's wait bound"
+                + " of 20 s");
   }
 
   @Test

@@ -6,33 +6,18 @@ import dev.saferetry.conformance.server.ReferenceServer;
 import dev.saferetry.conformance.server.ServerShape;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Positive controls: the suite is right about correct servers, whatever their hooks' shape. */
+/**
+ * Positive controls: the suite is right about correct servers, whatever their hooks' shape. (The
+ * reference server itself, in-process and as a target, is graded by the documented commands: see
+ * {@code server.DocumentedCommandsTest}.)
+ */
+@Execution(ExecutionMode.CONCURRENT) // each test is its own server; see junit-platform.properties
 class PositiveControlTest {
-
-  @Test
-  void embeddedReferenceServerPassesEveryCase() {
-    RunResult run = SuiteRuns.run("embedded-h2", Map.of());
-
-    assertThat(run.results()).hasSize(IdempotencyKeyContract.INSTANCE.cases().size());
-    assertThat(run.results())
-        .as(SuiteRuns.problems(run))
-        .allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Verdict.PASS));
-    assertThat(run.exitStatus()).isEqualTo(ExitStatus.PASSED);
-  }
-
-  @Test
-  void referenceServerGivenAsATargetPassesEveryCase() {
-    try (ReferenceServer server = ReferenceServer.builder().build().start()) {
-      RunResult run = SuiteRuns.against(server, "target-h2");
-
-      assertThat(run.results())
-          .as(SuiteRuns.problems(run))
-          .allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Verdict.PASS));
-    }
-  }
 
   @ParameterizedTest(name = "{0}")
   @EnumSource(ServerShape.class)

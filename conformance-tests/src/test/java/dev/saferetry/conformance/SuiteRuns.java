@@ -24,6 +24,11 @@ final class SuiteRuns {
             reports,
             new PrintStream(console, true, StandardCharsets.UTF_8));
     System.out.println(console.toString(StandardCharsets.UTF_8));
+    try {
+      JunitXml.assertAgreesWith(run); // every run's JUnit XML says what its exit status says
+    } catch (Exception e) {
+      throw new IllegalStateException("unreadable JUnit XML report " + run.junitXml(), e);
+    }
     return run;
   }
 

@@ -13,6 +13,7 @@ import dev.saferetry.webhook.WebhookVerificationException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Receives Stripe webhooks so that a replayed, concurrent or out-of-order delivery changes nothing
@@ -23,14 +24,16 @@ import java.util.concurrent.ScheduledExecutorService;
  *
  * <pre>
  * mvn -B -q -pl sdk-examples -am compile exec:java -Dexec.mainClass=dev.saferetry.examples.WebhookReceiver \
- *     -Dexec.args="--port 8088 --secret whsec_... [--jdbc-url jdbc:postgresql://...]"
+ *     -Dexec.args="--port 8088 --secret whsec_... [--jdbc-url jdbc:postgresql://...] [--test-hooks true]"
  * </pre>
  *
  * {@code POST /webhooks/stripe} answers 200 for applied, duplicate, stale and ignored deliveries,
  * 400 for rejected ones (bad signature, stale timestamp, malformed), and 503 with {@code
  * Retry-After} while another delivery of the same event (or about the same order) is still being
  * handled: nothing was recorded, so the provider must deliver it again; {@code GET /effects} counts
- * them.
+ * them. With {@code --test-hooks true}, {@code POST /_test/fail-next} makes the next delivery the
+ * handler runs fail at its end, as a crash or a database error would: everything it did rolls back
+ * and it answers 500 (the conformance suite's {@code hook.fail-next}).
  */
 public final class WebhookReceiver implements AutoCloseable {
   private final DeliveryCounts effects = new DeliveryCounts();
@@ -39,14 +42,28 @@ public final class WebhookReceiver implements AutoCloseable {
   private final OrderBook orders;
   private final ScheduledExecutorService jobWorker;
   private final ReceiverHttp http;
+  private final AtomicBoolean failNext = new AtomicBoolean(); // a test hook, off unless asked for
 
   WebhookReceiver(int port, String secret, String jdbcUrl) throws Exception {
+    this(port, secret, jdbcUrl, false);
+  }
+
+  WebhookReceiver(int port, String secret, String jdbcUrl, boolean testHooks) throws Exception {
     verifier = StripeWebhookVerifier.builder().secret(secret).build();
     inbox = Inbox.builder().jdbcUrl(jdbcUrl).createSchema(true).build();
     orders = OrderBook.open(jdbcUrl);
     jobWorker = orders.startJobWorker();
     http = new ReceiverHttp(port).route("POST", "/webhooks/stripe", this::receive);
-    http.route("GET", "/effects", (body, headers) -> new Reply(200, effects.json())).start();
+    http.route("GET", "/effects", (body, headers) -> new Reply(200, effects.json()));
+    if (testHooks) {
+      http.route("POST", "/_test/fail-next", (body, headers) -> armFailure());
+    }
+    http.start();
+  }
+
+  private Reply armFailure() {
+    failNext.set(true);
+    return new Reply(200, "{\"armed\":\"fail-next\"}");
   }
 
   private Reply receive(byte[] body, Headers headers) {
@@ -73,6 +90,9 @@ public final class WebhookReceiver implements AutoCloseable {
                 if (e != null && tx.advance("order:" + e.orderId(), e.position())) {
                   orders.apply(tx.connection(), hook.id(), e);
                 }
+                if (failNext.getAndSet(false)) { // the test hook: fail after all the work
+                  throw new IllegalStateException("injected failure (POST /_test/fail-next)");
+                }
               });
     } catch (InboxBusyException busy) {
       // Not recorded, not acknowledged: whether the other delivery commits is not known yet.
@@ -91,8 +111,16 @@ public final class WebhookReceiver implements AutoCloseable {
     jobWorker.shutdownNow();
   }
 
-  /** {@code --port N --secret whsec_... [--jdbc-url URL]}; embedded H2 by default. */
+  /**
+   * {@code --port N --secret whsec_... [--jdbc-url URL] [--test-hooks true]}; embedded H2 by
+   * default, test hooks off.
+   */
   public static void main(String[] args) throws Exception {
+    WebhookReceiver receiver = start(args);
+    System.out.println("receiving on http://127.0.0.1:" + receiver.port() + "/webhooks/stripe");
+  }
+
+  static WebhookReceiver start(String[] args) throws Exception {
     Map<String, String> o = Options.parse(args);
     String secret = o.get("secret");
     if (secret == null) {
@@ -100,7 +128,11 @@ public final class WebhookReceiver implements AutoCloseable {
     }
     String jdbcUrl = o.getOrDefault("jdbc-url", "jdbc:h2:mem:webhooks;DB_CLOSE_DELAY=-1");
     int port = Integer.parseInt(o.getOrDefault("port", "8088"));
-    WebhookReceiver receiver = new WebhookReceiver(port, secret, jdbcUrl);
-    System.out.println("receiving on http://127.0.0.1:" + receiver.port() + "/webhooks/stripe");
+    String hooks = o.getOrDefault("test-hooks", "false");
+    if (!hooks.equals("true") && !hooks.equals("false")) {
+      throw new IllegalArgumentException("--test-hooks must be true or false, got " + hooks);
+    }
+    boolean testHooks = hooks.equals("true");
+    return new WebhookReceiver(port, secret, jdbcUrl, testHooks);
   }
 }

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The example receiver graded by the conformance suite's webhook-receiver profile over real HTTP:
- * its H2 database, the SDK's Stripe verifier and inbox, deliveries signed by the suite.
+ * its H2 database, the SDK's Stripe verifier and inbox, deliveries signed by the suite, and its own
+ * failure hook ({@code POST /_test/fail-next}), which fails the next delivery after all its work.
  */
 class WebhookReceiverConformanceTest {
   static final String SECRET = "whsec_example_conformance_" + UUID.randomUUID();
@@ -29,8 +30,7 @@ class WebhookReceiverConformanceTest {
     Path reports = Path.of("target", "conformance-reports", "webhook-receiver");
     ByteArrayOutputStream console = new ByteArrayOutputStream();
     RunResult run;
-    try (WebhookReceiver receiver = new WebhookReceiver(0, SECRET, jdbcUrl);
-        FailNextHook hook = new FailNextHook(jdbcUrl)) {
+    try (WebhookReceiver receiver = new WebhookReceiver(0, SECRET, jdbcUrl, true)) {
       SuiteConfig config =
           SuiteConfig.builder()
               .target("http://127.0.0.1:" + receiver.port())
@@ -38,7 +38,7 @@ class WebhookReceiverConformanceTest {
               .set("webhook.secret", SECRET)
               .set("effects.total", "GET /effects")
               .set("effects.total.pointer", "/applied")
-              .set("hook.fail-next", hook.declaration())
+              .set("hook.fail-next", "POST /_test/fail-next")
               .build();
       run =
           ConformanceRunner.run(

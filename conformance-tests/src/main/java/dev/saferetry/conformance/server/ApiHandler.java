@@ -3,6 +3,7 @@ package dev.saferetry.conformance.server;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import dev.saferetry.conformance.server.ServerSettings.EmptyKey;
 import java.io.IOException;
 import java.io.InputStream;
 import java.sql.SQLException;
@@ -95,12 +96,20 @@ final class ApiHandler implements HttpHandler {
       return Reply.invalid("Body must be a JSON object");
     }
     String rawKey = rawKey(exchange, json);
+    if (rawKey != null && rawKey.isBlank() && settings.emptyKey() == EmptyKey.NO_KEY) {
+      rawKey = null;
+    }
     if (rawKey == null && settings.requireKey()) {
       return Reply.invalid("Missing idempotency key (" + keySource() + ")");
     }
     String key;
     try {
-      key = rawKey == null ? null : IdempotencyKeys.parse(rawKey, settings.maxKeyLength());
+      key =
+          rawKey == null
+              ? null
+              : rawKey.isBlank() && settings.emptyKey() == EmptyKey.ONE_KEY
+                  ? ""
+                  : IdempotencyKeys.parse(rawKey, settings.maxKeyLength());
     } catch (IllegalArgumentException e) {
       return Reply.invalid(e.getMessage());
     }

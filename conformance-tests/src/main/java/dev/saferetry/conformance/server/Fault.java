@@ -31,7 +31,12 @@ public record Fault(Kind kind, Duration delay, int status) {
     /** Commit everything, then close the connection without sending any response. */
     DROP_AFTER_COMMIT,
     /** Hold the pending key and never commit, until the server is closed. */
-    HANG
+    HANG,
+    /**
+     * Throw an exception the handler does not handle, inside the mutation's transaction before
+     * commit: the server's catch-all answers 500 and nothing is committed.
+     */
+    UNHANDLED_EXCEPTION
   }
 
   /** Validates the combination of kind, delay and status. */
@@ -65,6 +70,11 @@ public record Fault(Kind kind, Duration delay, int status) {
   /** Commits, then drops the connection without a response (a lost response). */
   public static Fault dropAfterCommit() {
     return new Fault(Kind.DROP_AFTER_COMMIT, Duration.ZERO, 0);
+  }
+
+  /** Throws an unhandled exception before commit: the catch-all answers 500, nothing commits. */
+  public static Fault unhandledException() {
+    return new Fault(Kind.UNHANDLED_EXCEPTION, Duration.ZERO, 0);
   }
 
   /** Never finishes: holds the pending key until the server closes, and never commits. */

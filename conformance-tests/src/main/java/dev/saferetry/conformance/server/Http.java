@@ -18,7 +18,7 @@ final class Http {
       return;
     }
     var headers = exchange.getResponseHeaders();
-    headers.set("Content-Type", "application/json");
+    headers.set("Content-Type", reply.contentType());
     if (reply.location() != null) {
       headers.set("Location", reply.location());
     }

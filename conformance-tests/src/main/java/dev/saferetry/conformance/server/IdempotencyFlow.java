@@ -134,6 +134,7 @@ class IdempotencyFlow {
     try (Tx tx = ctx.db().begin()) {
       outcome = mutation.run(tx.connection(), ctx.clock().instant());
       pause(fault);
+      throwIfArmed(fault);
       if (is(fault, Fault.Kind.FAIL_BEFORE_COMMIT)) {
         tx.rollback();
         return failedBeforeCommit(r, owner, fault.status());
@@ -143,11 +144,26 @@ class IdempotencyFlow {
         return Reply.inProgress(); // our claim was taken over: its new owner executes
       }
       tx.commit();
-    } catch (SQLException e) {
-      release(r, owner);
+    } catch (SQLException | RuntimeException e) {
+      // Nothing committed: the key is released, whatever went wrong, so that a retry executes
+      // instead of meeting "in progress" until the lock timeout.
+      failedWithoutCommit(r, owner, e);
       throw e;
     }
     return afterCommit(outcome, fault);
+  }
+
+  /** After a failure before commit: releases the claim (the failure is never stored). */
+  void failedWithoutCommit(IdempotencyRequest r, String owner, Exception failure)
+      throws SQLException {
+    release(r, owner);
+  }
+
+  /** The {@link Fault.Kind#UNHANDLED_EXCEPTION} fault: a bug in the handler, not a reply. */
+  static void throwIfArmed(Fault fault) {
+    if (is(fault, Fault.Kind.UNHANDLED_EXCEPTION)) {
+      throw new IllegalStateException("injected unhandled exception (test fault)");
+    }
   }
 
   /** Runs a mutation without idempotency (only when the server does not require keys). */
@@ -161,6 +177,7 @@ class IdempotencyFlow {
     try (Tx tx = ctx.db().begin()) {
       outcome = mutation.run(tx.connection(), ctx.clock().instant());
       pause(fault);
+      throwIfArmed(fault);
       if (is(fault, Fault.Kind.FAIL_BEFORE_COMMIT)) {
         tx.rollback();
         return injectedFailure(fault.status());

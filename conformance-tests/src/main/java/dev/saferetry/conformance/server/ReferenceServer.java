@@ -64,7 +64,8 @@ public final class ReferenceServer implements AutoCloseable {
             b.clock,
             b.requireKey,
             b.testHooks,
-            b.maxKeyLength);
+            b.maxKeyLength,
+            b.emptyKey);
     this.flowFactory = b.flowFactory;
     this.hooksFactory = b.hooksFactory;
   }
@@ -189,6 +190,7 @@ public final class ReferenceServer implements AutoCloseable {
     private Function<FlowContext, IdempotencyFlow> flowFactory = IdempotencyFlow::new;
     private Function<TestHooks, TestHooks> hooksFactory = Function.identity();
     private int maxKeyLength = IdempotencyKeys.MAX_LENGTH;
+    private ServerSettings.EmptyKey emptyKey = ServerSettings.EmptyKey.REJECTED;
 
     private Builder() {}
 
@@ -275,6 +277,12 @@ public final class ReferenceServer implements AutoCloseable {
     /** The longest key accepted: used by the suite's server fixtures only. */
     Builder maxKeyLength(int maxKeyLength) {
       this.maxKeyLength = maxKeyLength;
+      return this;
+    }
+
+    /** What an empty key header means: used by the suite's server fixtures only. */
+    Builder emptyKey(ServerSettings.EmptyKey emptyKey) {
+      this.emptyKey = Objects.requireNonNull(emptyKey, "emptyKey");
       return this;
     }
 

@@ -17,6 +17,7 @@ import java.time.Duration;
  * @param requireKey whether POSTs without a key are rejected
  * @param testHooks whether {@code /_test/...} endpoints are served
  * @param maxKeyLength the longest key accepted (255)
+ * @param emptyKey what an empty key header means (fixtures change it; the reference rejects it)
  */
 record ServerSettings(
     String host,
@@ -29,4 +30,16 @@ record ServerSettings(
     Clock clock,
     boolean requireKey,
     boolean testHooks,
-    int maxKeyLength) {}
+    int maxKeyLength,
+    EmptyKey emptyKey) {
+
+  /** What an empty key header means. */
+  enum EmptyKey {
+    /** Rejected with 400, as a malformed key (the reference server). */
+    REJECTED,
+    /** Treated as no key at all. */
+    NO_KEY,
+    /** Taken for the key "" — one key shared by every such request (a broken fixture). */
+    ONE_KEY
+  }
+}

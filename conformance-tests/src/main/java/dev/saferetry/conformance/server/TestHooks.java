@@ -80,6 +80,7 @@ class TestHooks {
       case "fail_after_commit" -> Fault.failAfterCommit(status);
       case "drop_after_commit" -> Fault.dropAfterCommit();
       case "hang" -> Fault.hang();
+      case "unhandled_exception" -> Fault.unhandledException();
       default -> throw new IllegalArgumentException("unknown fault: " + json.path("fault"));
     };
   }

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -27,23 +28,17 @@ public enum BrokenServer {
           }),
   /** Checks for the key, then mutates and records it afterwards: no unique constraint wins. */
   CHECK_THEN_ACT(
-      Set.of("concurrent.one-effect", "inflight.other-payload", "lock.held-while-running"),
+      Set.of(
+          "concurrent.one-effect",
+          "inflight.other-payload",
+          "lock.held-while-running",
+          "lock.slow-request-takeover"),
       CheckThenActFlow::new),
   /** Executes but never keeps the record: nothing to replay. */
   NOTHING_STORED(
-      Set.of(
-          "replay.same-payload",
-          "replay.after-change",
-          "mismatch.rejected",
-          "scope.query-string",
-          "scope.path-variants",
-          "concurrent.one-effect",
-          "lost-response.retry-replays",
-          "fault.5xx-after-commit",
-          "fault.5xx-before-commit",
-          "lock.never-finishing-request",
-          "durability.restart",
-          "expiry.kept-until-retention"),
+      // The cases that build on a replay are NOT RUN ("depends on replay.basic"); the takeover
+      // case fails on its own: a completion that stores nothing cannot check it still owns the key.
+      Set.of("replay.basic", "mismatch.rejected", "lock.slow-request-takeover"),
       ctx ->
           new IdempotencyFlow(ctx) {
             @Override
@@ -117,6 +112,7 @@ public enum BrokenServer {
           "concurrent.one-effect",
           "inflight.other-payload",
           "lock.held-while-running",
+          "lock.slow-request-takeover",
           "expiry.concurrent-retries"),
       ctx ->
           new IdempotencyFlow(ctx) {
@@ -153,10 +149,11 @@ public enum BrokenServer {
             }
           }),
   /** Commits the mutation and the stored result in two transactions, releasing on failure. */
-  NON_ATOMIC_RESULT(Set.of("fault.5xx-after-commit"), NonAtomicFlow::new),
+  NON_ATOMIC_RESULT(
+      Set.of("fault.5xx-after-commit", "lock.slow-request-takeover"), NonAtomicFlow::new),
   /** Runs a retry of an expired key without re-claiming the record under its row lock. */
   EXPIRY_WITHOUT_RECLAIM(
-      Set.of("expiry.concurrent-retries"),
+      Set.of("expiry.concurrent-retries", "lock.slow-request-takeover"),
       ctx ->
           new UnfencedCompletion(ctx) {
             @Override
@@ -179,7 +176,7 @@ public enum BrokenServer {
    * outcome commits, unfenced: the first request, still running, commits as well.
    */
   LOCK_TAKEN_OVER_BEFORE_DECLARED_TIMEOUT(
-      Set.of("lock.held-while-running"),
+      Set.of("lock.held-while-running", "lock.slow-request-takeover"),
       UnfencedCompletion::new,
       b -> b.lockTimeout(Duration.ofSeconds(5))),
   /** Never lets a retry take over a pending record: a hung request wedges its key. */
@@ -191,10 +188,91 @@ public enum BrokenServer {
             boolean stale(KeyRecord record, Instant now) {
               return false;
             }
-          });
+          }),
+  /**
+   * Answers 422 to every identical retry: the fingerprint covers something that changes on every
+   * request (a request id, a timestamp), so no retry is ever recognised as the same request.
+   */
+  EVERY_RETRY_REJECTED(
+      Set.of("replay.basic"),
+      ctx ->
+          new IdempotencyFlow(ctx) {
+            @Override
+            boolean sameRequest(String storedHash, String requestHash) {
+              return false;
+            }
+          }),
+  /**
+   * Lets a retry take a key over once its lock timed out (as the reference does, after the declared
+   * 30 s), but stores whichever outcome commits: the first request, only slow, commits as well.
+   */
+  UNFENCED_TAKEOVER(Set.of("lock.slow-request-takeover"), UnfencedCompletion::new),
+  /** Keys optional, and an empty key header is taken for the key "": one key for every client. */
+  EMPTY_KEY_IS_ONE_KEY(
+      Set.of("key.empty-not-shared"),
+      Set.of(),
+      IdempotencyFlow::new,
+      b -> b.requireKey(false).emptyKey(ServerSettings.EmptyKey.ONE_KEY),
+      Map.of("require-key", "false")),
+  /**
+   * After an unhandled exception the framework answers its own 500, but the idempotency layer
+   * stores the exception in its own words and replays a 500 with another body.
+   */
+  UNHANDLED_500_REPLAYED_WITH_ANOTHER_BODY(
+      Set.of("fault.unhandled-exception"),
+      ctx ->
+          new IdempotencyFlow(ctx) {
+            @Override
+            void failedWithoutCommit(IdempotencyRequest r, String owner, Exception failure)
+                throws SQLException {
+              String stored =
+                  "{\"statusCode\":500,\"message\":\"Internal Server Error\"}"; // not the 500 sent
+              try (Tx tx = ctx.db().begin()) {
+                ctx.keys()
+                    .complete(tx.connection(), r, owner, new Outcome(500, stored, null, null));
+                tx.commit();
+              }
+            }
+          }),
+  /**
+   * Never stores an error outcome: a 4xx releases the key, so a retry executes again — and, the
+   * world unchanged, answers the same 4xx, which alone looks like a replay.
+   */
+  ERRORS_NOT_STORED(
+      Set.of(),
+      Set.of("replay.error-outcome"),
+      ctx ->
+          new IdempotencyFlow(ctx) {
+            @Override
+            boolean complete(Connection c, IdempotencyRequest r, String owner, Outcome outcome)
+                throws SQLException {
+              if (outcome.status() >= 400) {
+                ctx.keys().release(c, r, owner);
+                return true;
+              }
+              return super.complete(c, r, owner, outcome);
+            }
+          },
+      UnaryOperator.identity(),
+      Map.of()),
+  /** Replays the stored body byte for byte, but as {@code text/plain}: not the original's type. */
+  REPLAY_WITH_ANOTHER_CONTENT_TYPE(
+      Set.of(),
+      Set.of("replay.content-type"),
+      ctx ->
+          new IdempotencyFlow(ctx) {
+            @Override
+            Reply replay(IdempotencyRequest r, KeyRecord record) throws SQLException {
+              return super.replay(r, record).withContentType("text/plain");
+            }
+          },
+      UnaryOperator.identity(),
+      Map.of());
 
   private final Set<String> mustFailures;
+  private final Set<String> otherFailures;
   private final UnaryOperator<ReferenceServer.Builder> shape;
+  private final Map<String, String> profile;
 
   BrokenServer(Set<String> mustFailures, Function<FlowContext, IdempotencyFlow> flow) {
     this(mustFailures, flow, UnaryOperator.identity());
@@ -204,13 +282,34 @@ public enum BrokenServer {
       Set<String> mustFailures,
       Function<FlowContext, IdempotencyFlow> flow,
       UnaryOperator<ReferenceServer.Builder> settings) {
-    this.mustFailures = mustFailures;
-    this.shape = b -> settings.apply(b.flow(flow));
+    this(mustFailures, Set.of(), flow, settings, Map.of());
   }
 
-  /** Exactly the MUST cases that must catch this bug. */
+  BrokenServer(
+      Set<String> mustFailures,
+      Set<String> otherFailures,
+      Function<FlowContext, IdempotencyFlow> flow,
+      UnaryOperator<ReferenceServer.Builder> settings,
+      Map<String, String> profile) {
+    this.mustFailures = mustFailures;
+    this.otherFailures = otherFailures;
+    this.shape = b -> settings.apply(b.flow(flow));
+    this.profile = profile;
+  }
+
+  /** Exactly the MUST cases that must catch this bug (none: it breaks only a SHOULD or MAY). */
   public Set<String> mustFailures() {
     return mustFailures;
+  }
+
+  /** SHOULD or MAY cases that must catch this bug. */
+  public Set<String> otherFailures() {
+    return otherFailures;
+  }
+
+  /** Properties describing this server on top of {@code ietf,reference}. */
+  public Map<String, String> profile() {
+    return profile;
   }
 
   /** A (not yet started) reference server with this bug. */

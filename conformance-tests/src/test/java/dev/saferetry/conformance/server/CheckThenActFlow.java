@@ -29,6 +29,7 @@ final class CheckThenActFlow extends IdempotencyFlow {
     try (Tx tx = ctx.db().begin()) {
       outcome = mutation.run(tx.connection(), ctx.clock().instant());
       pause(fault);
+      throwIfArmed(fault);
       if (is(fault, Fault.Kind.FAIL_BEFORE_COMMIT)) {
         tx.rollback();
         return injectedFailure(fault.status());

@@ -22,6 +22,7 @@ final class NonAtomicFlow extends IdempotencyFlow {
     try (Tx tx = ctx.db().begin()) {
       outcome = mutation.run(tx.connection(), ctx.clock().instant());
       pause(fault);
+      throwIfArmed(fault);
       if (is(fault, Fault.Kind.FAIL_BEFORE_COMMIT)) {
         tx.rollback();
         return failedBeforeCommit(r, owner, fault.status());

@@ -75,6 +75,21 @@ class ReferenceServerTest {
   }
 
   @Test
+  void anUnhandledExceptionReleasesTheKeySoThatTheRetryExecutesAtOnce() throws IOException {
+    server = ReferenceServer.builder().build().start();
+    server.faults().next(Fault.unhandledException());
+    try (Response failed = post("/v1/charges", "Idempotency-Key", "k-boom", CHARGE)) {
+      assertThat(failed.code()).isEqualTo(500);
+      assertThat(json(failed).at("/error/message").asText()).isEqualTo("Internal error");
+    }
+    assertThat(server.sideEffects("d")).isZero();
+    try (Response retry = post("/v1/charges", "Idempotency-Key", "k-boom", CHARGE)) {
+      assertThat(retry.code()).as("not 409: nothing holds the key any more").isEqualTo(201);
+    }
+    assertThat(server.sideEffects("d")).isEqualTo(1);
+  }
+
+  @Test
   void chargeIsCreatedWithLocationAndReplayedWithTheMarker() throws IOException {
     server = ReferenceServer.builder().build().start();
     try (Response first = post("/v1/charges", "Idempotency-Key", "k1", CHARGE);

@@ -30,9 +30,10 @@ final class ReshapedHooks {
   }
 
   /**
-   * Faults armed by {@code PUT /_test/chaos/{pause|fail-early|commit-then-fail|stall}?code=N&ms=M}
-   * without a body, cleared by {@code POST /_test/chaos/clear}; the clock moved by {@code PATCH
-   * /_test/time} with {@code {"plus":N}}; a restart by {@code PUT /_test/reboot}. Nothing else.
+   * Faults armed by {@code PUT
+   * /_test/chaos/{pause|fail-early|commit-then-fail|stall|explode}?code=N&ms=M} without a body,
+   * cleared by {@code POST /_test/chaos/clear}; the clock moved by {@code PATCH /_test/time} with
+   * {@code {"plus":N}}; a restart by {@code PUT /_test/reboot}. Nothing else.
    */
   static TestHooks otherShape(TestHooks base) {
     return new TestHooks(base) {
@@ -72,6 +73,7 @@ final class ReshapedHooks {
       case "fail-early" -> Fault.failBeforeCommit(Integer.parseInt(code));
       case "commit-then-fail" -> Fault.failAfterCommit(Integer.parseInt(code));
       case "stall" -> Fault.hang();
+      case "explode" -> Fault.unhandledException();
       default -> null;
     };
   }

@@ -28,6 +28,10 @@ public enum ServerShape {
                     }
                   }),
       Map.of()),
+  /** Keys optional, and an empty key header treated as no key (each such request executes). */
+  EMPTY_KEY_IS_NO_KEY(
+      b -> b.requireKey(false).emptyKey(ServerSettings.EmptyKey.NO_KEY),
+      Map.of("require-key", "false")),
   /** Offers only a global side-effect counter. */
   GLOBAL_COUNTER_ONLY(
       b -> b.hooks(ReshapedHooks::globalCounterOnly),
@@ -48,6 +52,7 @@ public enum ServerShape {
           Map.entry(
               "hook.fault.fail-after-commit", "PUT /_test/chaos/commit-then-fail?code=${status}"),
           Map.entry("hook.fault.hang", "PUT /_test/chaos/stall"),
+          Map.entry("hook.fault.unhandled-exception", "PUT /_test/chaos/explode"),
           Map.entry("hook.fault.reset", "POST /_test/chaos/clear"),
           Map.entry("hook.clock", "PATCH /_test/time {\"plus\":${seconds}}"),
           Map.entry("hook.restart", "PUT /_test/reboot")));
