@@ -161,11 +161,17 @@ final class RealCall<R> {
     wait.whenComplete((done, failed) -> submit(() -> deliver(attempt(step.delay()))));
   }
 
-  /** Fixes the key (recording the intent, if the call names one) and makes the first attempt. */
+  /**
+   * Fixes the key (recording the intent, if the call names one) and makes the first attempt. The
+   * deadline runs from here: the key store's wait to record the intent counts against it.
+   */
   private Step<R> begin() {
     if (cancelled) {
       return attempt(Duration.ZERO); // ends at once, before anything is recorded
     }
+    Duration deadline =
+        options.deadline() != null ? options.deadline() : parts.config().retryPolicy().deadline();
+    Instant deadlineAt = parts.config().clock().instant().plus(deadline);
     if (op.carriesKey()) {
       try {
         claim =
@@ -176,7 +182,8 @@ final class RealCall<R> {
                     options,
                     request.key(),
                     request.fingerprint(),
-                    request.legacyFingerprint());
+                    request.legacyFingerprint(),
+                    deadline);
       } catch (SafeRetryException e) {
         return end(e);
       } catch (KeyStoreException e) {
@@ -193,10 +200,7 @@ final class RealCall<R> {
         request = parts.requests().withKey(request, body, options, claim.key());
       }
     }
-    Instant now = parts.config().clock().instant();
-    Duration deadline =
-        options.deadline() != null ? options.deadline() : parts.config().retryPolicy().deadline();
-    decisions = parts.decision().start(now.plus(deadline), options.maxAttempts());
+    decisions = parts.decision().start(deadlineAt, options.maxAttempts());
     return attempt(Duration.ZERO);
   }
 
@@ -329,7 +333,11 @@ final class RealCall<R> {
   }
 
   private void complete(IntentState state, int status, String resourceId) {
-    parts.intents().complete(claim, state, status, resourceId, op.name());
+    Duration left = Duration.between(parts.config().clock().instant(), decisions.deadline());
+    parts
+        .intents()
+        .complete(
+            claim, state, status, resourceId, op.name(), left.isNegative() ? Duration.ZERO : left);
   }
 
   /** Ends with an exception: logs an unknown outcome, reports the end. */

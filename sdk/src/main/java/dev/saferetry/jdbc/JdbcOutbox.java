@@ -8,6 +8,7 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.internal.StoredCall;
+import dev.saferetry.internal.jdbc.Deadline;
 import dev.saferetry.internal.jdbc.IntentRow;
 import dev.saferetry.internal.jdbc.IntentTable;
 import dev.saferetry.internal.jdbc.IntentWrites;
@@ -91,8 +92,12 @@ public final class JdbcOutbox {
             candidate,
             Objects.requireNonNull(request, "request"),
             Objects.requireNonNull(firstAttempt, "firstAttempt"));
+    return enqueue(transaction, row, Deadline.NONE);
+  }
+
+  private BeginResult enqueue(Connection transaction, IntentRow row, Deadline deadline) {
     IntentWrites.check(row);
-    return store.inTransaction(transaction, "enqueue", c -> table.begin(c, row));
+    return store.inTransaction(transaction, "enqueue", deadline, c -> table.begin(c, row));
   }
 
   /**
@@ -116,7 +121,10 @@ public final class JdbcOutbox {
    * @throws IllegalArgumentException if the call names no intent, cannot be sent as given, carries
    *     a credential header or a per-call API key (credentials are never stored: the relay's client
    *     adds its own), or the connection is in auto-commit mode
-   * @throws KeyStoreException if the database refused the statement
+   * @throws KeyStoreException if the database refused the statement, or a wait (for the intent's
+   *     row, held by another transaction) ran past the call's deadline (the options', else the
+   *     client's retry policy's), bounded as {@link JdbcKeyStore#begin(IntentRecord, Duration)} is:
+   *     roll the transaction back
    */
   public <Q> BeginResult enqueue(
       Connection transaction,
@@ -130,7 +138,14 @@ public final class JdbcOutbox {
         StoredCall.prepare(client, op, body, options == null ? RequestOptions.none() : options);
     StoredRequest request =
         new StoredRequest(p.method(), p.target(), p.headers(), p.contentType(), p.body());
-    return enqueue(transaction, p.record(), request, firstAttempt);
+    Duration deadline =
+        options != null && options.deadline() != null
+            ? options.deadline()
+            : StoredCall.core(client).config().retryPolicy().deadline();
+    return enqueue(
+        transaction,
+        new IntentRow(p.record(), request, Objects.requireNonNull(firstAttempt, "firstAttempt")),
+        Deadline.after(deadline));
   }
 
   /**
@@ -144,13 +159,16 @@ public final class JdbcOutbox {
    * @return the claimed intents, each with its lease (ending at the database's time plus {@code
    *     leaseFor}); empty when none is due
    * @throws IllegalArgumentException for a blank owner, a non-positive lease or limit
-   * @throws dev.saferetry.idempotency.KeyStoreException if the database failed
+   * @throws dev.saferetry.idempotency.KeyStoreException if the database failed, or a wait ran past
+   *     {@code leaseFor} (a lease that ran out before its claim returned would be worthless)
    */
   public List<LeasedIntent> claim(String owner, Duration leaseFor, int limit) {
     checkClaim(owner, limit);
     checkLease(leaseFor);
     return atDatabaseTime(
-        "claim", (c, now) -> relay.claim(c, owner, now, now.plus(leaseFor), limit));
+        "claim",
+        Deadline.after(leaseFor),
+        (c, now) -> relay.claim(c, owner, now, now.plus(leaseFor), limit));
   }
 
   /**
@@ -168,7 +186,10 @@ public final class JdbcOutbox {
   public List<LeasedIntent> claim(String owner, Instant now, Duration leaseFor, int limit) {
     checkClaim(owner, limit);
     Instant leaseEnd = leaseEnd(now, leaseFor);
-    return store.open().transaction("claim", c -> relay.claim(c, owner, now, leaseEnd, limit));
+    return store
+        .open()
+        .transaction(
+            "claim", Deadline.after(leaseFor), c -> relay.claim(c, owner, now, leaseEnd, limit));
   }
 
   /**
@@ -307,7 +328,12 @@ public final class JdbcOutbox {
    * transaction: every lease decision is made at the database's time, never at this process's.
    */
   private <T> T atDatabaseTime(String operation, AtTime<T> work) {
-    return store.open().transaction(operation, c -> work.run(c, store.databaseClock(c)));
+    return atDatabaseTime(operation, Deadline.NONE, work);
+  }
+
+  /** As {@link #atDatabaseTime(String, AtTime)}, with every wait bounded by {@code deadline}. */
+  private <T> T atDatabaseTime(String operation, Deadline deadline, AtTime<T> work) {
+    return store.open().transaction(operation, deadline, c -> work.run(c, store.databaseClock(c)));
   }
 
   /**
