@@ -72,6 +72,18 @@ class KeyStoreDeadlineTest extends BothPaths {
   }
 
   @Test
+  void aDeadlineBeyondTheEndOfTimeIsNoBound() {
+    TimedStore store = new TimedStore(Duration.ZERO);
+    server.enqueue(charge());
+    Duration forever = Duration.ofSeconds(Long.MAX_VALUE);
+    try (SafeRetryClient c = builder().keyStore(store).build()) {
+      assertThat(call(c, Charges.CREATE, PARAMS, within(forever)).status()).isEqualTo(200);
+    }
+    assertThat(store.beginWaits).containsExactly(forever);
+    assertThat(store.completeWaits).hasSize(1);
+  }
+
+  @Test
   void theTimeTheStoreTakesCountsAgainstTheDeadline() {
     // 2.8 s of a 3 s deadline go to recording the intent: the 0.5 s backoff after a 503 no longer
     // fits, so the call stops after one attempt instead of retrying past its deadline

@@ -63,6 +63,7 @@ public interface KeyStore extends AutoCloseable {
    * states how closely it keeps to {@code maxWait}.
    *
    * <p>The default ignores {@code maxWait}: right for a store that never waits for another process.
+   * A store that delegates to another forwards this method, or the bound is lost on the way.
    *
    * @param candidate a {@link IntentState#PENDING} record with a freshly minted key
    * @param maxWait the longest the store may wait; zero or more

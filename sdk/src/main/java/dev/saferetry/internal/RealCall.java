@@ -17,6 +17,7 @@ import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.internal.codec.ErrorBodies;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -53,6 +54,9 @@ final class RealCall<R> {
       return result;
     }
   }
+
+  /** The longest time one attempt can be given: what the wire's nanosecond clock can count. */
+  private static final Duration LONGEST_ATTEMPT = Duration.ofNanos(Long.MAX_VALUE);
 
   private final CallParts parts;
   private final Operation<?, R> op;
@@ -171,7 +175,7 @@ final class RealCall<R> {
     }
     Duration deadline =
         options.deadline() != null ? options.deadline() : parts.config().retryPolicy().deadline();
-    Instant deadlineAt = parts.config().clock().instant().plus(deadline);
+    Instant deadlineAt = later(parts.config().clock().instant(), deadline);
     if (op.carriesKey()) {
       try {
         claim =
@@ -406,6 +410,15 @@ final class RealCall<R> {
         options.keepBody() ? out.body() : null);
   }
 
+  /** {@code now + d}, or the end of time when that is beyond what an instant can hold. */
+  private static Instant later(Instant now, Duration d) {
+    try {
+      return now.plus(d);
+    } catch (DateTimeException | ArithmeticException beyondTime) {
+      return Instant.MAX;
+    }
+  }
+
   private int n() {
     return attempts.size();
   }
@@ -416,6 +429,9 @@ final class RealCall<R> {
     Duration perAttempt = options.attemptTimeout();
     if (perAttempt != null && perAttempt.compareTo(left) < 0) {
       left = perAttempt;
+    }
+    if (left.compareTo(LONGEST_ATTEMPT) > 0) {
+      return LONGEST_ATTEMPT; // a deadline beyond the end of time: the wire counts nanoseconds
     }
     return left.isNegative() ? Duration.ofMillis(1) : left;
   }

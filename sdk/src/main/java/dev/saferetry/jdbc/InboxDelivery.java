@@ -162,7 +162,10 @@ final class InboxDelivery {
     try {
       handler.handle(context);
     } catch (Exception | Error e) {
-      guard.end();
+      IllegalStateException refused = guard.end();
+      if (refused != null && refused != e) {
+        e.addSuppressed(refused); // the handler caught a refusal, then failed otherwise
+      }
       throw afterFailure(c, recorded, own, e);
     }
     IllegalStateException refused = guard.end();
