@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.jdbc.TestDatabase.Db;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Statement;
@@ -180,6 +181,35 @@ class InboxCommitBehindTheGuardTest {
       }
       assertThat(f.outcome("evt_1")).isEqualTo("APPLIED");
       assertThat(f.ledgerRows("written")).isEqualTo(1);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Db.class)
+  void aHandlerThatDeletesItsOwnReceiptIsNeverReportedApplied(Db db) throws Exception {
+    try (InboxFixture f = new InboxFixture(db)) {
+      InboxHandler deletesReceipt =
+          tx -> {
+            f.apply("x").handle(tx);
+            try (PreparedStatement s =
+                tx.connection()
+                    .prepareStatement("DELETE FROM " + f.receipts + " WHERE message_id = ?")) {
+              s.setString(1, tx.messageId());
+              s.executeUpdate();
+            }
+          };
+
+      assertThatThrownBy(() -> f.inbox.receive("billing", "evt_del", deletesReceipt))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("removed its receipt");
+      assertThat(f.ledgerRows()).isZero();
+      assertThat(f.outcome("evt_del")).isNull();
+
+      assertThat(f.inbox.receive("billing", "evt_del", f.apply("x")))
+          .isEqualTo(InboxOutcome.APPLIED);
+      assertThat(f.inbox.receive("billing", "evt_del", f.apply("x")))
+          .isEqualTo(InboxOutcome.DUPLICATE);
+      assertThat(f.ledgerRows()).isEqualTo(1);
     }
   }
 }

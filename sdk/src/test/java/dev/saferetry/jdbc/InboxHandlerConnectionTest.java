@@ -369,35 +369,6 @@ class InboxHandlerConnectionTest {
 
   @ParameterizedTest
   @EnumSource(Db.class)
-  void aHandlerThatDeletesItsOwnReceiptIsNeverReportedApplied(Db db) throws Exception {
-    try (InboxFixture f = new InboxFixture(db)) {
-      InboxHandler deletesReceipt =
-          tx -> {
-            f.apply("x").handle(tx);
-            try (PreparedStatement s =
-                tx.connection()
-                    .prepareStatement("DELETE FROM " + f.receipts + " WHERE message_id = ?")) {
-              s.setString(1, tx.messageId());
-              s.executeUpdate();
-            }
-          };
-
-      assertThatThrownBy(() -> f.inbox.receive("billing", "evt_del", deletesReceipt))
-          .isInstanceOf(IllegalStateException.class)
-          .hasMessageContaining("removed its receipt");
-      assertThat(f.ledgerRows()).isZero();
-      assertThat(f.outcome("evt_del")).isNull();
-
-      assertThat(f.inbox.receive("billing", "evt_del", f.apply("x")))
-          .isEqualTo(InboxOutcome.APPLIED);
-      assertThat(f.inbox.receive("billing", "evt_del", f.apply("x")))
-          .isEqualTo(InboxOutcome.DUPLICATE);
-      assertThat(f.ledgerRows()).isEqualTo(1);
-    }
-  }
-
-  @ParameterizedTest
-  @EnumSource(Db.class)
   void aHandlerThatThrowsAnErrorLeavesNoReceipt(Db db) throws Exception {
     try (InboxFixture f = new InboxFixture(db)) {
       InboxHandler dies =
