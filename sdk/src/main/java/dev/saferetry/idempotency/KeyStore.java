@@ -1,5 +1,6 @@
 package dev.saferetry.idempotency;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -54,6 +55,26 @@ public interface KeyStore extends AutoCloseable {
   BeginResult begin(IntentRecord candidate);
 
   /**
+   * Does what {@link #begin(IntentRecord)} does, waiting at most about {@code maxWait} — the
+   * remaining deadline of the call that records the intent — for anything the store waits for (a
+   * lock another process holds, a slow database). When a wait is cut, throws {@link
+   * KeyStoreException}: the call then ends without sending anything, and whether the candidate was
+   * recorded is unknown (a pending record is harmless: it is re-driven with its key). A store
+   * states how closely it keeps to {@code maxWait}.
+   *
+   * <p>The default ignores {@code maxWait}: right for a store that never waits for another process.
+   * A store that delegates to another forwards this method, or the bound is lost on the way.
+   *
+   * @param candidate a {@link IntentState#PENDING} record with a freshly minted key
+   * @param maxWait the longest the store may wait; zero or more
+   * @return as {@link #begin(IntentRecord)}
+   * @throws KeyStoreException if the record could not be made durable, or a wait was cut
+   */
+  default BeginResult begin(IntentRecord candidate, Duration maxWait) {
+    return begin(candidate);
+  }
+
+  /**
    * Records a definitive outcome for an intent, if the stored record still has {@code
    * completed.key()}; otherwise does nothing. Need not be durable when it returns.
    *
@@ -62,6 +83,20 @@ public interface KeyStore extends AutoCloseable {
    * @throws KeyStoreException if the store is unusable
    */
   void complete(IntentRecord completed);
+
+  /**
+   * Does what {@link #complete(IntentRecord)} does, waiting at most about {@code maxWait} (see
+   * {@link #begin(IntentRecord, Duration)}); an outcome not recorded leaves the intent pending. The
+   * default ignores {@code maxWait}.
+   *
+   * @param completed the record in state {@link IntentState#SUCCEEDED} or {@link
+   *     IntentState#FAILED}
+   * @param maxWait the longest the store may wait; zero or more
+   * @throws KeyStoreException if the store is unusable, or a wait was cut
+   */
+  default void complete(IntentRecord completed, Duration maxWait) {
+    complete(completed);
+  }
 
   /**
    * Returns the stored record of an intent, expired or not.

@@ -100,23 +100,26 @@ final class Intents {
    * Fixes the key of a call: the candidate (the caller's key or a freshly minted one) when the call
    * names no intent or records a new one, the recorded key otherwise.
    *
+   * @param maxWait the longest the store may wait to record the intent: the call's deadline
    * @throws SafeRetryException FAILED when the intent is recorded with another request or another
    *     key, UNKNOWN when it is pending and expired; nothing was sent
-   * @throws dev.saferetry.idempotency.KeyStoreException if the store cannot record the intent
+   * @throws dev.saferetry.idempotency.KeyStoreException if the store cannot record the intent, or
+   *     its wait ran past {@code maxWait}
    */
   Claim claim(
       String operation,
       RequestOptions options,
       IdempotencyKey candidate,
       String fingerprint,
-      Supplier<String> legacyFingerprint) {
+      Supplier<String> legacyFingerprint,
+      Duration maxWait) {
     String intentId = options.intentId();
     if (intentId == null) {
       return new Claim(candidate, null, false);
     }
     IntentRecord proposed =
         IntentRecord.pending(scope(operation), intentId, candidate, fingerprint, now(), retention);
-    BeginResult begun = store.begin(proposed);
+    BeginResult begun = store.begin(proposed, maxWait);
     IntentRecord record = begun.record();
     if (begun.created()) {
       return new Claim(candidate, record, false);
@@ -225,9 +228,16 @@ final class Intents {
    * Records a definitive answer. Recording must never turn the answer into an error: the caller
    * gets what the server said, and an intent whose completion could not be written stays pending,
    * so that a re-drive replays it with the same key. A resource id the store cannot hold is
-   * recorded as absent.
+   * recorded as absent. The store waits at most about {@code maxWait} (what is left of the call's
+   * deadline).
    */
-  void complete(Claim claim, IntentState state, int status, String resourceId, String operation) {
+  void complete(
+      Claim claim,
+      IntentState state,
+      int status,
+      String resourceId,
+      String operation,
+      Duration maxWait) {
     if (claim.record() == null) {
       return;
     }
@@ -239,14 +249,17 @@ final class Intents {
           operation,
           claim.key());
     }
+    Instant until = clock.instant().plus(maxWait);
     try {
-      store.complete(claim.record().complete(state, status, id));
+      store.complete(claim.record().complete(state, status, id), maxWait);
     } catch (RuntimeException first) {
       try {
-        if (id == null) {
-          throw first;
+        Duration left = Duration.between(clock.instant(), until);
+        if (id == null || left.isNegative() || left.isZero()) {
+          throw first; // nothing to leave out, or no time left for a second try
         }
-        store.complete(claim.record().complete(state, status, null)); // perhaps the id was refused
+        // Perhaps the id was refused.
+        store.complete(claim.record().complete(state, status, null), left);
       } catch (RuntimeException e) {
         LOG.warn(
             "could not record the {} answer of {} (idempotency key {}, intent {}): the intent stays"

@@ -17,6 +17,7 @@ import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.internal.codec.ErrorBodies;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -53,6 +54,9 @@ final class RealCall<R> {
       return result;
     }
   }
+
+  /** The longest time one attempt can be given: what the wire's nanosecond clock can count. */
+  private static final Duration LONGEST_ATTEMPT = Duration.ofNanos(Long.MAX_VALUE);
 
   private final CallParts parts;
   private final Operation<?, R> op;
@@ -161,11 +165,17 @@ final class RealCall<R> {
     wait.whenComplete((done, failed) -> submit(() -> deliver(attempt(step.delay()))));
   }
 
-  /** Fixes the key (recording the intent, if the call names one) and makes the first attempt. */
+  /**
+   * Fixes the key (recording the intent, if the call names one) and makes the first attempt. The
+   * deadline runs from here: the key store's wait to record the intent counts against it.
+   */
   private Step<R> begin() {
     if (cancelled) {
       return attempt(Duration.ZERO); // ends at once, before anything is recorded
     }
+    Duration deadline =
+        options.deadline() != null ? options.deadline() : parts.config().retryPolicy().deadline();
+    Instant deadlineAt = later(parts.config().clock().instant(), deadline);
     if (op.carriesKey()) {
       try {
         claim =
@@ -176,7 +186,8 @@ final class RealCall<R> {
                     options,
                     request.key(),
                     request.fingerprint(),
-                    request.legacyFingerprint());
+                    request.legacyFingerprint(),
+                    deadline);
       } catch (SafeRetryException e) {
         return end(e);
       } catch (KeyStoreException e) {
@@ -193,10 +204,7 @@ final class RealCall<R> {
         request = parts.requests().withKey(request, body, options, claim.key());
       }
     }
-    Instant now = parts.config().clock().instant();
-    Duration deadline =
-        options.deadline() != null ? options.deadline() : parts.config().retryPolicy().deadline();
-    decisions = parts.decision().start(now.plus(deadline), options.maxAttempts());
+    decisions = parts.decision().start(deadlineAt, options.maxAttempts());
     return attempt(Duration.ZERO);
   }
 
@@ -341,7 +349,11 @@ final class RealCall<R> {
   }
 
   private void complete(IntentState state, int status, String resourceId) {
-    parts.intents().complete(claim, state, status, resourceId, op.name());
+    Duration left = Duration.between(parts.config().clock().instant(), decisions.deadline());
+    parts
+        .intents()
+        .complete(
+            claim, state, status, resourceId, op.name(), left.isNegative() ? Duration.ZERO : left);
   }
 
   /** Ends with an exception: logs an unknown outcome, reports the end. */
@@ -419,6 +431,15 @@ final class RealCall<R> {
         options.keepBody() ? redaction.mask(out.body()) : null);
   }
 
+  /** {@code now + d}, or the end of time when that is beyond what an instant can hold. */
+  private static Instant later(Instant now, Duration d) {
+    try {
+      return now.plus(d);
+    } catch (DateTimeException | ArithmeticException beyondTime) {
+      return Instant.MAX;
+    }
+  }
+
   private int n() {
     return attempts.size();
   }
@@ -429,6 +450,9 @@ final class RealCall<R> {
     Duration perAttempt = options.attemptTimeout();
     if (perAttempt != null && perAttempt.compareTo(left) < 0) {
       left = perAttempt;
+    }
+    if (left.compareTo(LONGEST_ATTEMPT) > 0) {
+      return LONGEST_ATTEMPT; // a deadline beyond the end of time: the wire counts nanoseconds
     }
     return left.isNegative() ? Duration.ofMillis(1) : left;
   }

@@ -32,6 +32,13 @@ import javax.sql.DataSource;
  * receipt, and the redelivery is a duplicate. Acknowledge the message whenever {@code receive}
  * returns; do not acknowledge it when it throws.
  *
+ * <p>The receipt and the handler's work commit together or not at all, whatever the handler does:
+ * the connection it gets refuses commit, rollback, auto-commit, close and the like (see {@link
+ * InboxContext#connection()}), and the outcome is recorded only if the transaction is still the one
+ * that recorded the receipt. A {@code receive} inside a handler is refused, except on the handler's
+ * own connection ({@link #receive(Connection, String, String, InboxHandler)} with {@code
+ * tx.connection()}), where the second receipt commits with the first.
+ *
  * <pre>{@code
  * Inbox inbox = Inbox.builder().dataSource(dataSource).build();
  * InboxOutcome outcome = inbox.receive("billing", event.id(), tx -> {
@@ -99,7 +106,14 @@ public final class Inbox {
    * @throws InboxBusyException if another delivery of the message is still being handled, or
    *     another message holds a mark the handler needs, beyond the database's lock wait: do not
    *     acknowledge, ask for the message again later (nack with requeue, answer 503)
+   * @throws InboxIncompleteException if a handler of this message ended the inbox's transaction
+   *     itself and part of its work was committed with the receipt: do not acknowledge, a person
+   *     must look
    * @throws InboxException if the database fails or the handler throws a checked exception
+   * @throws IllegalStateException if the handler made a call the inbox refuses (see {@link
+   *     InboxContext#connection()}), even one it caught, or ended the transaction or removed the
+   *     receipt in a way only seen afterwards: rolled back, nothing recorded, do not acknowledge;
+   *     also if called inside a handler on the same thread (nothing done)
    * @throws RuntimeException what the handler threw, after the rollback
    */
   public InboxOutcome receive(String subscriber, String messageId, InboxHandler handler) {
@@ -121,9 +135,14 @@ public final class Inbox {
    * @param messageId the event, delivery or message id (1 to 255 characters)
    * @param handler the work to do the first time
    * @return what happened
-   * @throws IllegalStateException if the connection is in auto-commit mode
+   * @throws IllegalStateException if the connection is in auto-commit mode, if called inside the
+   *     handler of the same message, or as for {@link #receive(String, String, InboxHandler)}: roll
+   *     your transaction back
    * @throws InboxBusyException if another transaction holds the message's receipt or a mark the
    *     handler needs: do not acknowledge, ask for the message again later
+   * @throws InboxIncompleteException if the handler (for example through this connection, which it
+   *     can reach without the inbox's guard) committed part of its work with the receipt, or an
+   *     earlier delivery did
    * @throws InboxException if the database fails or the handler throws a checked exception
    */
   public InboxOutcome receive(

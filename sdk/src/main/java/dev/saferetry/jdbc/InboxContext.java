@@ -30,7 +30,7 @@ import java.util.OptionalLong;
  * <p>Valid only during the handler call it was given to; not thread-safe.
  */
 public final class InboxContext {
-  private final Connection connection;
+  private final HandlerConnection connection;
   private final InboxTables tables;
   private final Jdbc jdbc;
   private final String subscriber;
@@ -39,7 +39,7 @@ public final class InboxContext {
   private boolean stale;
 
   InboxContext(
-      Connection connection,
+      HandlerConnection connection,
       InboxTables tables,
       Jdbc jdbc,
       String subscriber,
@@ -54,12 +54,26 @@ public final class InboxContext {
   }
 
   /**
-   * Returns the transaction to write the message's effects in; do not commit or close it.
+   * Returns the transaction to write the message's effects in, which only the inbox ends. Calls
+   * that would end or split it are refused with an {@link IllegalStateException} naming the call,
+   * and fail the delivery even if the handler catches that exception: {@code commit}, {@code
+   * rollback} (except to a savepoint the handler set), {@code setAutoCommit(true)}, {@code close},
+   * {@code abort}, changes of isolation, read-only mode, schema or catalog, and SQL text that does
+   * the same ({@code COMMIT}, {@code ROLLBACK}, {@code BEGIN}, {@code SET autocommit}, savepoint
+   * statements; on MariaDB and H2 also statements that commit implicitly, such as {@code CREATE
+   * TABLE}). Savepoints the handler sets with {@link Connection#setSavepoint()} work as usual.
+   * Statements, result sets and metadata lead back to this connection; {@code unwrap} offers
+   * nothing beyond {@code java.sql} (for a driver's own API, receive with {@link
+   * Inbox#receive(Connection, String, String, InboxHandler)} on a connection of your own). Once the
+   * handler returns, every call is refused, from any thread.
    *
-   * @return the transaction to write the message's effects in; do not commit or close it
+   * <p>To record another message in the same transaction, pass this connection to {@link
+   * Inbox#receive(Connection, String, String, InboxHandler)}.
+   *
+   * @return the transaction to write the message's effects in
    */
   public Connection connection() {
-    return connection;
+    return connection.connection();
   }
 
   /**
@@ -94,6 +108,7 @@ public final class InboxContext {
    *     database's lock wait, or a deadlock chose this one: let it propagate, so nothing is
    *     recorded and the message is asked for again later
    * @throws InboxException if the database fails
+   * @throws IllegalStateException if the handler has returned
    */
   public boolean advance(String resourceId, long position) {
     StoredText.checkId("resourceId", resourceId, Inbox.MAX_ID_LENGTH);
@@ -101,7 +116,7 @@ public final class InboxContext {
         new InboxMarks.Mark(
             subscriber, resourceId, position, messageId, clock.instant().toEpochMilli());
     try {
-      boolean advanced = InboxMarks.advance(connection, tables, mark);
+      boolean advanced = connection.call("advance", c -> InboxMarks.advance(c, tables, mark));
       stale |= !advanced;
       return advanced;
     } catch (SQLException e) {
@@ -127,11 +142,13 @@ public final class InboxContext {
    * @return the resource's current high-water mark as this transaction sees it, or empty when no
    *     message was applied to it yet
    * @throws InboxException if the database fails
+   * @throws IllegalStateException if the handler has returned
    */
   public OptionalLong highWaterMark(String resourceId) {
     StoredText.checkId("resourceId", resourceId, Inbox.MAX_ID_LENGTH);
     try {
-      return InboxMarks.read(connection, tables.marks, subscriber, resourceId);
+      return connection.call(
+          "highWaterMark", c -> InboxMarks.read(c, tables.marks, subscriber, resourceId));
     } catch (SQLException e) {
       throw jdbc.failed("reading the high-water mark of " + resourceId, e);
     }

@@ -3,8 +3,11 @@ package dev.saferetry.jdbc;
 /**
  * The work to do for a message the first time it is received. It runs inside the inbox's
  * transaction, after the receipt was recorded and before it commits: write through {@link
- * InboxContext#connection()} and never commit, roll back or close that connection. Throwing rolls
- * back the receipt with the work, so a redelivery runs the handler again.
+ * InboxContext#connection()}, which refuses to commit, roll back or close (see there). Throwing
+ * rolls back the receipt with the work, so a redelivery runs the handler again. Do not call {@link
+ * Inbox#receive(String, String, InboxHandler)} from a handler (it is refused): pass the handler's
+ * connection to {@link Inbox#receive(java.sql.Connection, String, String, InboxHandler)} to record
+ * another message in the same transaction.
  *
  * <p>Keep it short — it holds a row lock on the receipt while it runs. Heavy or remote work belongs
  * in a queue or outbox table written here and processed after the commit.

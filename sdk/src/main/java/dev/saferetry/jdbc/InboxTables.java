@@ -5,10 +5,14 @@ import dev.saferetry.internal.jdbc.Purge;
 import dev.saferetry.internal.jdbc.SchemaGate;
 import dev.saferetry.internal.jdbc.SqlNames;
 import dev.saferetry.internal.jdbc.SqlScript;
+import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Statement;
+import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -29,6 +33,21 @@ final class InboxTables implements SchemaGate.Tables {
   /** The oldest schema version this code can read and write. */
   static final int MIN_READER = 1;
 
+  /**
+   * A receipt's outcome until the transaction that recorded it sets the real one just before it
+   * commits. Committed, it means a handler ended the inbox's transaction itself (see {@link
+   * InboxIncompleteException}).
+   */
+  static final String RECEIVING = "RECEIVING";
+
+  /** MariaDB's "SAVEPOINT ... does not exist". */
+  private static final int SAVEPOINT_DOES_NOT_EXIST = 1305;
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  /** A receipt recorded in a transaction, with what identifies that transaction. */
+  record Recorded(Object transaction) {}
+
   final Dialect dialect;
   final String receipts;
   final String marks;
@@ -45,7 +64,10 @@ final class InboxTables implements SchemaGate.Tables {
             + receipts
             + " (subscriber, message_id, outcome, received_at) VALUES (?, ?, ?, ?)";
     // PostgreSQL: a duplicate must not raise an error, which would abort the whole transaction.
-    this.insert = dialect == Dialect.POSTGRESQL ? insert + " ON CONFLICT DO NOTHING" : insert;
+    this.insert =
+        dialect == Dialect.POSTGRESQL
+            ? insert + " ON CONFLICT DO NOTHING RETURNING txid_current()"
+            : insert;
   }
 
   @Override
@@ -72,29 +94,101 @@ final class InboxTables implements SchemaGate.Tables {
   }
 
   /**
-   * Records the receipt; returns false when the message was already recorded (after waiting for a
-   * concurrent transaction that recorded it to end).
+   * Records the receipt as {@link #RECEIVING}; returns what identifies the transaction that
+   * recorded it, or null when the message was already recorded (after waiting for a concurrent
+   * transaction that recorded it to end). PostgreSQL: the transaction id, from the insert itself.
+   * H2: the transaction id, read next. MariaDB, which shows no transaction id without the {@code
+   * PROCESS} privilege: a savepoint with a random name, set next, which a commit or rollback
+   * destroys.
    */
-  boolean insertReceipt(Connection c, String subscriber, String messageId, long receivedAt)
+  Recorded insertReceipt(Connection c, String subscriber, String messageId, long receivedAt)
       throws SQLException {
+    Object[] values = {subscriber, messageId, RECEIVING, receivedAt};
+    if (dialect == Dialect.POSTGRESQL) {
+      try (PreparedStatement s = c.prepareStatement(insert)) {
+        bind(s, values);
+        try (ResultSet rs = s.executeQuery()) {
+          return rs.next() ? new Recorded(rs.getLong(1)) : null;
+        }
+      }
+    }
     try {
-      return update(c, insert, subscriber, messageId, InboxOutcome.APPLIED.name(), receivedAt) == 1;
+      update(c, insert, values);
     } catch (SQLException e) {
       if (dialect.isDuplicateKey(e)) {
-        return false; // H2 and MariaDB fail only the statement: the transaction goes on
+        return null; // H2 and MariaDB fail only the statement: the transaction goes on
       }
       throw e;
     }
+    if (dialect == Dialect.H2) {
+      return new Recorded(transactionId(c));
+    }
+    return new Recorded(c.setSavepoint("saferetry_receipt_" + Long.toHexString(RANDOM.nextLong())));
   }
 
-  /** Records that the message was received but not applied. */
-  void markStale(Connection c, String subscriber, String messageId) throws SQLException {
-    update(
-        c,
-        "UPDATE " + receipts + " SET outcome = ? WHERE subscriber = ? AND message_id = ?",
-        InboxOutcome.STALE.name(),
-        subscriber,
-        messageId);
+  /**
+   * Whether {@code c} is still in the transaction that recorded the receipt. A statement error
+   * means it is (PostgreSQL refuses statements in a failed transaction until its rollback).
+   */
+  boolean intact(Connection c, Recorded recorded) {
+    try {
+      return switch (dialect) {
+        case POSTGRESQL -> recorded.transaction().equals(single(c, "SELECT txid_current()"));
+        case H2 -> recorded.transaction().equals(transactionId(c));
+        case MARIADB -> {
+          c.releaseSavepoint((Savepoint) recorded.transaction());
+          yield true;
+        }
+      };
+    } catch (SQLException e) {
+      return !(dialect == Dialect.MARIADB && e.getErrorCode() == SAVEPOINT_DOES_NOT_EXIST);
+    }
+  }
+
+  /**
+   * Replaces the receipt's {@link #RECEIVING} with {@code outcome}, if {@code c} is still in the
+   * transaction that recorded it and the receipt is still there; returns whether it was.
+   */
+  boolean finish(
+      Connection c, Recorded recorded, String subscriber, String messageId, InboxOutcome outcome)
+      throws SQLException {
+    String sql =
+        "UPDATE "
+            + receipts
+            + " SET outcome = ? WHERE subscriber = ? AND message_id = ? AND outcome = ?";
+    Object[] values = {outcome.name(), subscriber, messageId, RECEIVING, recorded.transaction()};
+    return switch (dialect) {
+      case POSTGRESQL -> update(c, sql + " AND txid_current() = ?", values) == 1;
+      case H2 -> update(c, sql + " AND TRANSACTION_ID() = ?", values) == 1;
+      case MARIADB ->
+          intact(c, recorded) && update(c, sql, Arrays.copyOf(values, values.length - 1)) == 1;
+    };
+  }
+
+  /** The message's recorded outcome as {@code c}'s transaction sees it, or null when none. */
+  String outcome(Connection c, String subscriber, String messageId) throws SQLException {
+    String sql = "SELECT outcome FROM " + receipts + " WHERE subscriber = ? AND message_id = ?";
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      bind(s, subscriber, messageId);
+      try (ResultSet rs = s.executeQuery()) {
+        return rs.next() ? rs.getString(1) : null;
+      }
+    }
+  }
+
+  private static String transactionId(Connection c) throws SQLException {
+    Object id = single(c, "SELECT TRANSACTION_ID()");
+    if (id == null) {
+      throw new SQLException("H2 reported no transaction after the receipt was inserted");
+    }
+    return id.toString();
+  }
+
+  private static Object single(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      return rs.next() ? rs.getObject(1) : null;
+    }
   }
 
   /**
@@ -123,6 +217,8 @@ final class InboxTables implements SchemaGate.Tables {
     for (int i = 0; i < values.length; i++) {
       if (values[i] instanceof Long l) {
         s.setLong(i + 1, l);
+      } else if (values[i] instanceof Integer n) {
+        s.setInt(i + 1, n);
       } else {
         s.setString(i + 1, (String) values[i]);
       }

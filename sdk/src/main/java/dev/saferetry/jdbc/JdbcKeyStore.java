@@ -5,6 +5,7 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.internal.jdbc.Deadline;
 import dev.saferetry.internal.jdbc.IntentRow;
 import dev.saferetry.internal.jdbc.IntentTable;
 import dev.saferetry.internal.jdbc.IntentWrites;
@@ -16,6 +17,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -49,7 +51,9 @@ import javax.sql.DataSource;
  * same key). {@link #purgeExpired} deletes in bounded batches that skip rows other instances are
  * purging, so every instance may run it at once. Text a column would not give back exactly (an
  * unpaired surrogate, a NUL, a tenant over 128 or an operation over 255 characters) is refused
- * before anything is written.
+ * before anything is written. A client's call bounds the store's waits by its deadline ({@link
+ * #begin(IntentRecord, Duration)}, {@link #complete(IntentRecord, Duration)}): a row another
+ * transaction holds ends the call at its deadline, not after the database's own lock timeout.
  *
  * <p><b>Joining a transaction.</b> {@link #begin(Connection, IntentRecord)} records an intent on
  * the caller's own connection, inside the caller's transaction, next to their business rows: it
@@ -98,7 +102,26 @@ public final class JdbcKeyStore implements KeyStore {
   @Override
   public BeginResult begin(IntentRecord candidate) {
     open();
-    return writes.begin(IntentRow.direct(candidate));
+    return writes.begin(IntentRow.direct(candidate), Deadline.NONE);
+  }
+
+  /**
+   * Records the candidate like {@link #begin(IntentRecord)}, giving up when a wait — for a row
+   * another transaction holds, or for a slow server — runs past {@code maxWait}, rounded up to a
+   * whole second (JDBC's query timeout unit) and at least one: PostgreSQL and MariaDB get a query
+   * timeout on every statement, H2 a lower {@code LOCK_TIMEOUT} for the operation. Whether the
+   * candidate was recorded is then unknown (a record left pending is listed by {@link #pending} and
+   * re-driven with its key); nothing was sent. Not bounded: borrowing a connection from the data
+   * source (configure your pool's own timeout). H2 applies its lock timeout to each lock a
+   * statement waits for, so a begin there may wait about twice as long.
+   *
+   * @throws IllegalArgumentException if {@code maxWait} is negative
+   * @throws KeyStoreException if the database failed or a wait was cut
+   */
+  @Override
+  public BeginResult begin(IntentRecord candidate, Duration maxWait) {
+    open();
+    return writes.begin(IntentRow.direct(candidate), Deadline.after(maxWait));
   }
 
   /**
@@ -122,10 +145,27 @@ public final class JdbcKeyStore implements KeyStore {
 
   @Override
   public void complete(IntentRecord completed) {
+    complete(completed, Deadline.NONE);
+  }
+
+  /**
+   * Records the outcome like {@link #complete(IntentRecord)}, giving up when a wait runs past
+   * {@code maxWait}, bounded as {@link #begin(IntentRecord, Duration)} is; the intent then stays
+   * pending, which a re-drive replays with the same key.
+   *
+   * @throws IllegalArgumentException if {@code maxWait} is negative
+   * @throws KeyStoreException if the database failed or a wait was cut
+   */
+  @Override
+  public void complete(IntentRecord completed, Duration maxWait) {
+    complete(completed, Deadline.after(maxWait));
+  }
+
+  private void complete(IntentRecord completed, Deadline deadline) {
     Objects.requireNonNull(completed, "completed");
     open();
     try {
-      writes.complete(completed);
+      writes.complete(completed, deadline);
     } catch (IllegalArgumentException e) {
       throw new KeyStoreException("cannot record the outcome: " + e.getMessage(), e);
     }
@@ -212,6 +252,12 @@ public final class JdbcKeyStore implements KeyStore {
   }
 
   <T> T inTransaction(Connection transaction, String operation, Jdbc.Work<T> work) {
+    return inTransaction(transaction, operation, Deadline.NONE, work);
+  }
+
+  /** Runs {@code work} in the caller's transaction, every wait bounded by {@code deadline}. */
+  <T> T inTransaction(
+      Connection transaction, String operation, Deadline deadline, Jdbc.Work<T> work) {
     Objects.requireNonNull(transaction, "transaction");
     open();
     try {
@@ -219,7 +265,7 @@ public final class JdbcKeyStore implements KeyStore {
         throw new IllegalArgumentException(
             "the connection is in auto-commit mode: there is no transaction to join");
       }
-      return work.run(transaction);
+      return deadline.run(transaction, jdbc.dialect(), work::run);
     } catch (SQLException e) {
       throw jdbc.failed(operation, e);
     }

@@ -9,6 +9,7 @@ import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.internal.StoredCall;
 import dev.saferetry.internal.jdbc.BodyKeys;
+import dev.saferetry.internal.jdbc.Deadline;
 import dev.saferetry.internal.jdbc.IntentRow;
 import dev.saferetry.internal.jdbc.IntentTable;
 import dev.saferetry.internal.jdbc.IntentWrites;
@@ -100,6 +101,15 @@ public final class JdbcOutbox {
    */
   public BeginResult enqueue(
       Connection transaction, IntentRecord candidate, StoredRequest request, Instant firstAttempt) {
+    return enqueue(transaction, candidate, request, firstAttempt, Deadline.NONE);
+  }
+
+  private BeginResult enqueue(
+      Connection transaction,
+      IntentRecord candidate,
+      StoredRequest request,
+      Instant firstAttempt,
+      Deadline deadline) {
     IntentRow row =
         new IntentRow(
             candidate,
@@ -113,7 +123,7 @@ public final class JdbcOutbox {
           request.body());
     }
     IntentWrites.check(row);
-    return store.inTransaction(transaction, "enqueue", c -> table.begin(c, row));
+    return store.inTransaction(transaction, "enqueue", deadline, c -> table.begin(c, row));
   }
 
   /**
@@ -143,8 +153,12 @@ public final class JdbcOutbox {
    * @throws IllegalArgumentException if the call names no intent, cannot be sent as given, carries
    *     a credential header or a per-call API key (credentials are never stored: the relay's client
    *     adds its own), puts its key in a body the relay cannot check (neither JSON nor a form), or
-   *     the connection is in auto-commit mode; the message names the header, never its value
-   * @throws KeyStoreException if the database refused the statement
+   *     the connection is in auto-commit mode; the message names the header, never its value adds
+   *     its own), or the connection is in auto-commit mode
+   * @throws KeyStoreException if the database refused the statement, or a wait (for the intent's
+   *     row, held by another transaction) ran past the call's deadline (the options', else the
+   *     client's retry policy's), bounded as {@link JdbcKeyStore#begin(IntentRecord, Duration)} is:
+   *     roll the transaction back
    */
   public <Q> BeginResult enqueue(
       Connection transaction,
@@ -176,7 +190,11 @@ public final class JdbcOutbox {
     StoredRequest request =
         new StoredRequest(
             p.method(), p.target(), p.keyPlacement(), headers, p.contentType(), p.body());
-    return enqueue(transaction, p.record(), request, firstAttempt);
+    Duration deadline =
+        options != null && options.deadline() != null
+            ? options.deadline()
+            : StoredCall.core(client).config().retryPolicy().deadline();
+    return enqueue(transaction, p.record(), request, firstAttempt, Deadline.after(deadline));
   }
 
   /**
@@ -190,7 +208,8 @@ public final class JdbcOutbox {
    * @return the claimed intents, each with its lease (ending at the database's time plus {@code
    *     leaseFor}); empty when none is due
    * @throws IllegalArgumentException for a blank owner, a non-positive lease or limit
-   * @throws dev.saferetry.idempotency.KeyStoreException if the database failed
+   * @throws dev.saferetry.idempotency.KeyStoreException if the database failed, or a wait ran past
+   *     {@code leaseFor} (a lease that ran out before its claim returned would be worthless)
    */
   public List<LeasedIntent> claim(String owner, Duration leaseFor, int limit) {
     return claimReporting(owner, leaseFor, limit).claimed();
@@ -201,7 +220,9 @@ public final class JdbcOutbox {
     checkClaim(owner, limit);
     checkLease(leaseFor);
     return atDatabaseTime(
-        "claim", (c, now) -> relay.claim(c, owner, now, now.plus(leaseFor), limit));
+        "claim",
+        Deadline.after(leaseFor),
+        (c, now) -> relay.claim(c, owner, now, now.plus(leaseFor), limit));
   }
 
   /**
@@ -221,7 +242,8 @@ public final class JdbcOutbox {
     Instant leaseEnd = leaseEnd(now, leaseFor);
     return store
         .open()
-        .transaction("claim", c -> relay.claim(c, owner, now, leaseEnd, limit))
+        .transaction(
+            "claim", Deadline.after(leaseFor), c -> relay.claim(c, owner, now, leaseEnd, limit))
         .claimed();
   }
 
@@ -361,7 +383,12 @@ public final class JdbcOutbox {
    * transaction: every lease decision is made at the database's time, never at this process's.
    */
   private <T> T atDatabaseTime(String operation, AtTime<T> work) {
-    return store.open().transaction(operation, c -> work.run(c, store.databaseClock(c)));
+    return atDatabaseTime(operation, Deadline.NONE, work);
+  }
+
+  /** As {@link #atDatabaseTime(String, AtTime)}, with every wait bounded by {@code deadline}. */
+  private <T> T atDatabaseTime(String operation, Deadline deadline, AtTime<T> work) {
+    return store.open().transaction(operation, deadline, c -> work.run(c, store.databaseClock(c)));
   }
 
   /**

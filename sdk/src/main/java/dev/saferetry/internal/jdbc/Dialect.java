@@ -3,6 +3,7 @@ package dev.saferetry.internal.jdbc;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLTimeoutException;
 import java.util.Locale;
 
 /**
@@ -128,6 +129,22 @@ public enum Dialect {
       case POSTGRESQL -> "55P03".equals(e.getSQLState());
       case H2 -> e.getErrorCode() == 50200;
       case MARIADB -> e.getErrorCode() == 1205;
+    };
+  }
+
+  /**
+   * Whether the statement was stopped for waiting too long: a lock wait timeout (see {@link
+   * #isLockTimeout}), or a query timeout ({@link java.sql.Statement#setQueryTimeout}: PostgreSQL's
+   * cancel, 57014; MariaDB's {@code max_statement_time}, 1969; H2's, 57014).
+   */
+  public boolean isTimeout(SQLException e) {
+    if (e instanceof SQLTimeoutException || isLockTimeout(e)) {
+      return true;
+    }
+    return switch (this) {
+      case POSTGRESQL -> "57014".equals(e.getSQLState());
+      case MARIADB -> e.getErrorCode() == 1969;
+      case H2 -> e.getErrorCode() == 57014;
     };
   }
 

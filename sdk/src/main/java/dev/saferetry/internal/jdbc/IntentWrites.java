@@ -2,6 +2,7 @@ package dev.saferetry.internal.jdbc;
 
 import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.KeyStoreException;
 import java.util.Collections;
 
 /**
@@ -37,18 +38,21 @@ public final class IntentWrites {
           new Combiner<>(
               PostgresBatch.MAX_ROWS,
               WRITERS,
-              rows -> jdbc.autoCommit("begin", c -> batch.beginAll(c, rows)));
+              (rows, deadline) -> jdbc.autoCommit("begin", deadline, c -> batch.beginAll(c, rows)),
+              () -> queuedTooLong("begin"));
       completes =
           new Combiner<>(
               PostgresBatch.MAX_ROWS,
               WRITERS,
-              records ->
+              (records, deadline) ->
                   jdbc.autoCommit(
                       "complete",
+                      deadline,
                       c -> {
                         batch.completeAll(c, records);
                         return Collections.nCopies(records.size(), true);
-                      }));
+                      }),
+              () -> queuedTooLong("complete"));
     } else {
       begins = null;
       completes = null;
@@ -56,32 +60,46 @@ public final class IntentWrites {
   }
 
   /**
-   * Records the row's candidate unless a live record exists.
+   * Records the row's candidate unless a live record exists, every wait bounded by {@code
+   * deadline}.
    *
    * @throws IllegalArgumentException if a value cannot be stored exactly; nothing is written
+   * @throws KeyStoreException if the database failed, or the deadline ended a wait
    */
-  public BeginResult begin(IntentRow row) {
+  public BeginResult begin(IntentRow row, Deadline deadline) {
     IntentRows.check(row);
-    return begins == null ? jdbc.autoCommit("begin", c -> table.begin(c, row)) : begins.submit(row);
+    return begins == null
+        ? jdbc.autoCommit("begin", deadline, c -> table.begin(c, row))
+        : begins.submit(row, deadline);
   }
 
   /**
-   * Records an outcome if the stored record still has its key.
+   * Records an outcome if the stored record still has its key, every wait bounded by {@code
+   * deadline}.
    *
    * @throws IllegalArgumentException if the resource id cannot be stored exactly
+   * @throws KeyStoreException if the database failed, or the deadline ended a wait
    */
-  public void complete(IntentRecord completed) {
+  public void complete(IntentRecord completed, Deadline deadline) {
     StoredText.check("resource id", completed.resourceId(), IntentRows.MAX_RESOURCE_ID);
     if (completes == null) {
       jdbc.autoCommit(
           "complete",
+          deadline,
           c -> {
             table.complete(c, completed);
             return null;
           });
     } else {
-      completes.submit(completed);
+      completes.submit(completed, deadline);
     }
+  }
+
+  private static KeyStoreException queuedTooLong(String operation) {
+    return new KeyStoreException(
+        operation
+            + " gave up at the call's deadline while other writes of the store held every"
+            + " connection slot; nothing of it was written");
   }
 
   /** Checks a row as {@link #begin} does, for a begin on the caller's own connection. */

@@ -55,14 +55,27 @@ public final class Jdbc {
    * a connection that is not in auto-commit mode the work is committed afterwards.
    */
   public <T> T autoCommit(String operation, Work<T> work) {
+    return autoCommit(operation, Deadline.NONE, work);
+  }
+
+  /**
+   * Runs {@code work} as {@link #autoCommit(String, Work)} does, with every wait bounded by {@code
+   * deadline} (see {@link Deadline}); a lost race is not run again once the deadline has passed.
+   */
+  public <T> T autoCommit(String operation, Deadline deadline, Work<T> work) {
     return withRetries(
         operation,
-        c -> {
-          if (c.getAutoCommit()) {
-            return work.run(c);
-          }
-          return committed(c, work);
-        });
+        deadline,
+        c ->
+            deadline.run(
+                c,
+                dialect,
+                d -> {
+                  if (d.getAutoCommit()) {
+                    return work.run(d);
+                  }
+                  return committed(d, work);
+                }));
   }
 
   /**
@@ -70,7 +83,16 @@ public final class Jdbc {
    * the database reported a lost race.
    */
   public <T> T transaction(String operation, Work<T> work) {
-    return withRetries(operation, c -> inTransaction(c, work));
+    return transaction(operation, Deadline.NONE, work);
+  }
+
+  /**
+   * Runs {@code work} as {@link #transaction(String, Work)} does, with every wait bounded by {@code
+   * deadline} (see {@link Deadline}).
+   */
+  public <T> T transaction(String operation, Deadline deadline, Work<T> work) {
+    return withRetries(
+        operation, deadline, c -> deadline.run(c, dialect, d -> inTransaction(d, work)));
   }
 
   /**
@@ -161,12 +183,12 @@ public final class Jdbc {
     }
   }
 
-  private <T> T withRetries(String operation, Work<T> work) {
+  private <T> T withRetries(String operation, Deadline deadline, Work<T> work) {
     for (int attempt = 1; ; attempt++) {
       try (Connection c = source.open()) {
         return work.run(c);
       } catch (SQLException e) {
-        if (attempt >= TRIES || !dialect.isTransient(e)) {
+        if (attempt >= TRIES || !dialect.isTransient(e) || deadline.passed()) {
           throw failed(operation, e);
         }
       }
@@ -181,6 +203,10 @@ public final class Jdbc {
         + e.getSQLState()
         + ", error "
         + e.getErrorCode()
-        + ")";
+        + ")"
+        + (dialect.isTimeout(e)
+            ? ": the database stopped a wait (a row another transaction holds, or a slow server) at"
+                + " the call's deadline or its own lock timeout"
+            : "");
   }
 }

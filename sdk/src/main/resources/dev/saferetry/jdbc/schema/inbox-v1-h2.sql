@@ -14,7 +14,9 @@
 -- Times are Unix epoch milliseconds.
 
 -- One row per message a subscriber received: the primary key is what turns a redelivery into a
--- no-op. outcome is APPLIED or STALE (recorded, but older than what was already applied).
+-- no-op. outcome is APPLIED or STALE (recorded, but older than what was already applied);
+-- RECEIVING until the receiving transaction sets one of those just before it commits, so a
+-- committed RECEIVING receipt means a handler ended that transaction early (a person decides).
 CREATE TABLE IF NOT EXISTS {receipts} (
   subscriber  VARCHAR(200) NOT NULL,
   message_id  VARCHAR(255) NOT NULL,

@@ -2,7 +2,9 @@ package dev.saferetry.internal.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -173,6 +175,94 @@ class CombinerTest {
     }
   }
 
+  /** Like {@link #slowOnZero}, recording the deadline each write is given. */
+  private Combiner<Integer, String> slowOnZeroWithDeadlines(List<Deadline> given) {
+    return new Combiner<>(
+        8,
+        1,
+        (items, deadline) -> {
+          given.add(deadline);
+          if (items.contains(0)) {
+            slowWriteStarted.countDown();
+            await(releaseSlowWrite);
+          }
+          return echo(items);
+        },
+        () -> new IllegalStateException("queued past its deadline"));
+  }
+
+  @Test
+  void aCallerStillQueuedAtItsDeadlineLeavesAndNothingOfItIsWritten() throws Exception {
+    Combiner<Integer, String> combiner = slowOnZeroWithDeadlines(new CopyOnWriteArrayList<>());
+    ExecutorService threads = Executors.newFixedThreadPool(1);
+    try {
+      Future<String> first = threads.submit(() -> combiner.submit(0));
+      await(slowWriteStarted);
+
+      assertThatThrownBy(
+              () ->
+                  assertTimeoutPreemptively(
+                      Duration.ofSeconds(10),
+                      () -> combiner.submit(1, Deadline.after(Duration.ofMillis(20)))))
+          .hasMessage("queued past its deadline");
+      releaseSlowWrite.countDown();
+      assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("r0");
+      assertThat(combiner.submit(2)).isEqualTo("r2");
+      assertThat(batches).containsExactly(List.of(0), List.of(2));
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  @Test
+  void aBatchWaitsNoLongerThanTheEarliestDeadlineAmongItsCallers() throws Exception {
+    List<Deadline> given = new CopyOnWriteArrayList<>();
+    Combiner<Integer, String> combiner = slowOnZeroWithDeadlines(given);
+    ExecutorService threads = Executors.newFixedThreadPool(4);
+    try {
+      Future<String> first = threads.submit(() -> combiner.submit(0));
+      await(slowWriteStarted);
+      List<Thread> waiting = new CopyOnWriteArrayList<>();
+      List<Future<String>> queued = new ArrayList<>();
+      Deadline[] deadlines = {
+        Deadline.after(Duration.ofHours(1)), Deadline.after(Duration.ofMinutes(30)), Deadline.NONE
+      };
+      for (int i = 0; i < deadlines.length; i++) {
+        int item = i + 1;
+        Deadline deadline = deadlines[i];
+        queued.add(
+            threads.submit(
+                () -> {
+                  waiting.add(Thread.currentThread());
+                  return combiner.submit(item, deadline);
+                }));
+      }
+      awaitAllWaiting(waiting, 3);
+      releaseSlowWrite.countDown();
+
+      assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("r0");
+      for (int i = 0; i < 3; i++) {
+        assertThat(queued.get(i).get(10, TimeUnit.SECONDS)).isEqualTo("r" + (i + 1));
+      }
+      assertThat(batches).containsExactly(List.of(0), List.of(1, 2, 3));
+      assertThat(given.get(0).bounded()).isFalse();
+      assertThat(given.get(1).nanosLeft())
+          .isLessThanOrEqualTo(Duration.ofMinutes(30).toNanos())
+          .isGreaterThan(Duration.ofMinutes(29).toNanos());
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  @Test
+  void aCallerPastItsDeadlineStillWritesWhenAWriterIsFree() {
+    List<Deadline> given = new CopyOnWriteArrayList<>();
+    Combiner<Integer, String> combiner = slowOnZeroWithDeadlines(given);
+
+    assertThat(combiner.submit(5, Deadline.after(Duration.ZERO))).isEqualTo("r5");
+    assertThat(given.get(0).passed()).isTrue();
+  }
+
   private List<String> echo(List<Integer> items) {
     batches.add(List.copyOf(items));
     return items.stream().map(i -> "r" + i).toList();
@@ -190,7 +280,11 @@ class CombinerTest {
   private static void awaitAllWaiting(List<Thread> threads, int count) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (threads.size() < count
-        || !threads.stream().allMatch(t -> t.getState() == Thread.State.WAITING)) {
+        || !threads.stream()
+            .allMatch(
+                t ->
+                    t.getState() == Thread.State.WAITING
+                        || t.getState() == Thread.State.TIMED_WAITING)) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("callers did not queue up");
       }
