@@ -20,7 +20,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BinaryOperator;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -105,11 +104,7 @@ final class Intents {
    * @throws dev.saferetry.idempotency.KeyStoreException if the store cannot record the intent
    */
   Claim claim(
-      String operation,
-      RequestOptions options,
-      IdempotencyKey candidate,
-      String fingerprint,
-      Supplier<String> legacyFingerprint) {
+      String operation, RequestOptions options, IdempotencyKey candidate, String fingerprint) {
     String intentId = options.intentId();
     if (intentId == null) {
       return new Claim(candidate, null, false);
@@ -131,8 +126,7 @@ final class Intents {
               trail,
               null);
     }
-    if (!record.fingerprint().equals(fingerprint)
-        && !record.fingerprint().equals(legacyFingerprint.get())) {
+    if (!record.fingerprint().equals(fingerprint)) {
       throw Errors.factory()
           .failed(
               FailedReason.INTENT_MISMATCH,

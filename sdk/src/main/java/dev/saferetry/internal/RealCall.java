@@ -168,15 +168,7 @@ final class RealCall<R> {
     }
     if (op.carriesKey()) {
       try {
-        claim =
-            parts
-                .intents()
-                .claim(
-                    op.name(),
-                    options,
-                    request.key(),
-                    request.fingerprint(),
-                    request.legacyFingerprint());
+        claim = parts.intents().claim(op.name(), options, request.key(), request.fingerprint());
       } catch (SafeRetryException e) {
         return end(e);
       } catch (KeyStoreException e) {
