@@ -59,14 +59,10 @@ final class CompactCodec {
     out.close();
   }
 
-  /** The last record a compaction writes: the file is complete and replaces {@code previous}. */
-  static void seal(FrameBuffer out, long previous) {
-    seal(out, previous, null);
-  }
-
   /**
-   * A seal that also keeps the store's time floor (the latest creation time recorded, null if
-   * none), which the records a compaction drops can no longer show.
+   * The last record a compaction writes: the file is complete and replaces {@code previous}. It
+   * keeps the store's time floor (the latest creation time recorded, null if none), which the
+   * records a compaction drops can no longer show.
    */
   static void seal(FrameBuffer out, long previous, Instant floor) {
     out.open();

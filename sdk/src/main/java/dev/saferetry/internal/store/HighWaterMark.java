@@ -33,8 +33,12 @@ final class HighWaterMark implements AutoCloseable {
   static final String FILE = "intents.mark";
   static final String NEW_FILE = "intents.mark.new";
   static final int SIZE = 36;
-  static final int SIZE_V1 = 28;
   private static final byte[] MAGIC = "SRKM".getBytes(StandardCharsets.US_ASCII);
+
+  /**
+   * The one version this code reads and writes; development builds wrote a version 1 (without the
+   * preallocated end), which no release shipped. Kept, never reused, as the log's version is.
+   */
   private static final int VERSION = 2;
 
   /**
@@ -43,11 +47,8 @@ final class HighWaterMark implements AutoCloseable {
    */
   record Value(long generation, long length, long allocated) {}
 
-  /**
-   * What the directory holds: no mark, an empty one (an operator's acceptance) or a value, in
-   * version 1 (without a preallocated end) or 2.
-   */
-  record Found(boolean exists, Value value, int version) {
+  /** What the directory holds: no mark, an empty one (an operator's acceptance) or a value. */
+  record Found(boolean exists, Value value) {
     boolean accepted() {
       return exists && value == null;
     }
@@ -72,13 +73,13 @@ final class HighWaterMark implements AutoCloseable {
   static Found read(Path dir) throws IOException {
     Path file = dir.resolve(FILE);
     if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-      return new Found(false, null, 0);
+      return new Found(false, null);
     }
     StoreFiles.checkExistingFile(file);
     try (FileChannel channel = StoreFiles.open(file, false)) {
       byte[] data = StoreFiles.readAll(channel, file);
       if (data.length == 0) {
-        return new Found(true, null, 0);
+        return new Found(true, null);
       }
       return decode(file, data);
     }
@@ -86,18 +87,27 @@ final class HighWaterMark implements AutoCloseable {
 
   private static Found decode(Path file, byte[] data) {
     ByteBuffer in = ByteBuffer.wrap(data);
-    int version = data.length >= 8 ? in.getInt(4) : 0;
-    int size = version == 1 ? SIZE_V1 : SIZE;
-    if (data.length != size
-        || !Arrays.equals(data, 0, 4, MAGIC, 0, 4)
-        || (version != 1 && version != VERSION)) {
-      throw LogScanner.corrupt(file, 0, "not a SafeRetry high-water mark of a known version");
+    if (data.length < 8 || !Arrays.equals(data, 0, 4, MAGIC, 0, 4)) {
+      throw LogScanner.corrupt(file, 0, "not a SafeRetry high-water mark");
     }
-    if (crc(data, size - 4) != in.getInt(size - 4)) {
-      throw LogScanner.corrupt(file, size - 4, "checksum mismatch");
+    int version = in.getInt(4);
+    if (version != VERSION) {
+      throw LogScanner.corrupt(
+          file,
+          4,
+          "unsupported high-water mark version "
+              + Integer.toUnsignedString(version)
+              + " (this SDK reads version "
+              + VERSION
+              + " only)");
     }
-    long allocated = version == 1 ? 0 : in.getLong(24);
-    return new Found(true, new Value(in.getLong(8), in.getLong(16), allocated), version);
+    if (data.length != SIZE) {
+      throw LogScanner.corrupt(file, 0, "a high-water mark of " + data.length + " bytes");
+    }
+    if (crc(data, SIZE - 4) != in.getInt(SIZE - 4)) {
+      throw LogScanner.corrupt(file, SIZE - 4, "checksum mismatch");
+    }
+    return new Found(true, new Value(in.getLong(8), in.getLong(16), in.getLong(24)));
   }
 
   /** Creates the mark atomically (new file, sync, rename, directory sync) and keeps it open. */
@@ -114,7 +124,7 @@ final class HighWaterMark implements AutoCloseable {
     return new HighWaterMark(file, StoreFiles.open(file, false), value);
   }
 
-  /** Opens the existing version-2 mark of {@code dir}, which {@link #read} found to hold value. */
+  /** Opens the existing mark of {@code dir}, which {@link #read} found to hold {@code value}. */
   static HighWaterMark openExisting(Path dir, Value value) throws IOException {
     Path file = dir.resolve(FILE);
     return new HighWaterMark(file, StoreFiles.open(file, false), value);

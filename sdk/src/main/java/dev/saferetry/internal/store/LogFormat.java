@@ -13,17 +13,14 @@ final class LogFormat {
 
   static final byte[] MAGIC = "SRKS".getBytes(StandardCharsets.US_ASCII);
 
-  /** The version this code writes: compact records, a scope dictionary, sealed compactions. */
+  /**
+   * The one version this code reads and writes. Development builds before it wrote versions 1 and
+   * 2, which no release shipped; the number is kept, never reused, so that a file of theirs is
+   * refused by its version instead of being misread.
+   */
   static final int VERSION = 3;
 
-  /** The second version: full text fields, explicit state codes. Read, then upgraded. */
-  static final int VERSION_2 = 2;
-
-  /** The first version: an 8-byte header and enum ordinals as states. Read, then upgraded. */
-  static final int VERSION_1 = 1;
-
   static final int HEADER_SIZE = 16;
-  static final int HEADER_SIZE_V1 = 8;
   static final int FRAME_HEADER_SIZE = 8;
 
   /** Far above any real record; a larger length can only be damage. */
@@ -47,20 +44,15 @@ final class LogFormat {
     long generation;
     do {
       generation = GENERATIONS.nextLong();
-    } while (generation == 0); // 0 stands for "no generation" (a version-1 file)
+    } while (generation == 0); // 0 stands for "no generation": no complete header
     return generation;
   }
 
-  /** Returns the file header of a log of {@code generation} in {@code version}, ready to write. */
-  static ByteBuffer header(int version, long generation) {
-    ByteBuffer header = ByteBuffer.allocate(HEADER_SIZE);
-    header.put(MAGIC).putInt(version).putLong(generation).flip();
-    return header;
-  }
-
-  /** Returns the file header of a current-version log of {@code generation}, ready to write. */
+  /** Returns the file header of a log of {@code generation}, ready to write. */
   static ByteBuffer header(long generation) {
-    return header(VERSION, generation);
+    ByteBuffer header = ByteBuffer.allocate(HEADER_SIZE);
+    header.put(MAGIC).putInt(VERSION).putLong(generation).flip();
+    return header;
   }
 
   /** The checksum of a frame: CRC32C over the four length bytes, then the payload. */

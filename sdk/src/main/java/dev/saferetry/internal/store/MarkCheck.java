@@ -25,7 +25,8 @@ final class MarkCheck {
   }
 
   /**
-   * Checks that the log is the one the mark describes, or that there is a reason it has none.
+   * Checks that the log of {@code generation} is the one the mark describes, or that there is a
+   * reason it has none.
    *
    * @param sealedOverMark whether the log is a compaction of the log the mark describes, sealed
    */
@@ -33,21 +34,18 @@ final class MarkCheck {
       Path dir,
       Path file,
       HighWaterMark.Found found,
-      LogScanner.Header header,
+      long generation,
       long size,
       boolean sealedOverMark) {
     HighWaterMark.Value value = found.value();
-    if (value != null && header.version() == LogFormat.VERSION_1) {
-      throw mismatch(dir, file, "is a version-1 log, but the mark describes a newer one");
-    }
-    if (value != null && header.generation() != value.generation() && !sealedOverMark) {
+    if (value != null && generation != value.generation() && !sealedOverMark) {
       throw mismatch(
           dir,
           file,
           "is not the log the mark describes: its generation at offset 8 is another one (the"
               + " file was replaced, for example by an older copy)");
     }
-    if (!found.exists() && header.version() != LogFormat.VERSION_1 && size > header.size()) {
+    if (!found.exists() && size > LogFormat.HEADER_SIZE) {
       throw new KeyStoreException(
           "high-water mark "
               + dir.resolve(HighWaterMark.FILE)

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -149,7 +150,11 @@ final class PayloadReader {
       return keep ? new String(data, from, length, StandardCharsets.US_ASCII) : null;
     }
     if (decoder == null) {
-      decoder = StrictUtf8.newDecoder();
+      decoder =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT) // damage is reported, never replaced
+              .onUnmappableCharacter(CodingErrorAction.REPORT);
     }
     if (chars == null || chars.capacity() < length) {
       chars = CharBuffer.allocate(Math.max(length, 64));

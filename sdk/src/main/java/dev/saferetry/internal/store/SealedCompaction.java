@@ -68,7 +68,7 @@ final class SealedCompaction {
     return next;
   }
 
-  /** The generation of a current-format log, or 0 (older format, or no complete header). */
+  /** The generation of a log, or 0 (another format version, or no complete header). */
   static long generationOf(FileChannel channel) throws IOException {
     byte[] header = LogOpener.headerBytes(channel);
     boolean current =

@@ -23,8 +23,9 @@
  * complete  2 | the same as a begin | state ('S' or 'F') | status (zigzag) | 0, or 1 and resource id
  * abandon   3 | scope number | intent id
  * seal      5 | generation of the log this file replaced (u64) | floor: written last by a compaction
- * floor     the latest creation time the store had recorded, as a created time (absent in older
- *           seals): the store never judges expiry before it, even when the clock is stepped back
+ * floor     the latest creation time the store had recorded, as a created time (absent if the log
+ *           never held a record): the store never judges expiry before it, even when the clock is
+ *           stepped back
  * key          1 and 16 bytes (a lowercase UUID), or 0 and text
  * fingerprint  1, a count and bytes (lowercase hex), or 0 and text
  * created      epoch second (zigzag) | nanosecond
@@ -39,8 +40,7 @@
  * synced length of the log (u64) | end of the preallocated space (u64, 0 if none) | CRC32C of the
  * first 32 bytes (u32). It is overwritten in place after each group sync, without a sync of its
  * own, so it is a lower bound of what is durable; a larger preallocated end is synced before the
- * log grows into it; it is synced on close. Version 1 (28 bytes, without the preallocated end) is
- * read and replaced.
+ * log grows into it; it is synced on close.
  *
  * <p>A compaction writes {@code intents.log.compact}: header, every scope, the latest record of
  * every live intent, what was appended meanwhile, then the seal; syncs it; renames it over the log.
@@ -48,8 +48,9 @@
  * installed; any other is removed. A log whose generation is not the mark's is accepted only if its
  * seal names the mark's generation.
  *
- * <p>Versions 1 and 2 (read, then rewritten as version 3) stored every field in full: an 8-byte
- * header without a generation and states as enum ordinals (1), then explicit state codes (2).
+ * <p>These are the formats 1.0 ships: log version 3 and mark version 2. Development builds before
+ * them wrote other versions, which no release shipped; the numbers are not reused, and a log or
+ * mark of any other version is refused naming the file and the version, changing nothing.
  *
  * <p>All sized integers are big-endian. Only an incomplete frame at the end of the log (or, in
  * preallocated space, before zeros that start on a 512-byte boundary), after the mark, is a torn

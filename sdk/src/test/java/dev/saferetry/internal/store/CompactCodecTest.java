@@ -98,7 +98,7 @@ class CompactCodecTest {
     FrameBuffer out = new FrameBuffer();
     CompactCodec.begin(out, 0, record("order-AB", "k-1", FP));
     byte[] bytes = out.array();
-    int at = RecordCodecTest.indexOf(bytes, "AB".getBytes(StandardCharsets.US_ASCII));
+    int at = indexOf(bytes, "AB".getBytes(StandardCharsets.US_ASCII));
     bytes[at] = (byte) 0xED; // the UTF-8 form of a lone surrogate: ED A0 80
     bytes[at + 1] = (byte) 0xA0;
     int length = out.length() - LogFormat.FRAME_HEADER_SIZE;
@@ -148,5 +148,14 @@ class CompactCodecTest {
     CompactCodec.complete(
         out, 0, r.complete(IntentState.SUCCEEDED, 201, "ch_3MmlLrLkdIwHu7ix0snN0B15"));
     assertThat(out.length()).isLessThan(140);
+  }
+
+  private static int indexOf(byte[] haystack, byte[] needle) {
+    for (int i = 0; i + needle.length <= haystack.length; i++) {
+      if (java.util.Arrays.equals(haystack, i, i + needle.length, needle, 0, needle.length)) {
+        return i;
+      }
+    }
+    throw new AssertionError("not found");
   }
 }
