@@ -28,8 +28,8 @@ import java.util.function.Consumer;
  * also drops completed intents expired at its instant. One run per instance; not thread-safe.
  */
 final class Compaction {
-  /** The compacted file, installed as the log: locked, open, its generation and size. */
-  record Installed(Path file, FileChannel channel, long generation, long size) {}
+  /** The file a compaction writes, renamed over the log once it is sealed. */
+  static final String FILE = LogFormat.LOG_FILE + ".compact";
 
   /** Steps of a run: the latest records copied; what was appended meanwhile copied and synced. */
   static final String COPIED = "copied";
@@ -89,7 +89,7 @@ final class Compaction {
     this.recovering = recovering;
     this.stop = stop;
     this.steps = steps;
-    this.temp = dir.resolve(LogFormat.COMPACT_FILE);
+    this.temp = dir.resolve(FILE);
     this.batch = new CopyBatch(stateLock, index, purgeAt);
   }
 
@@ -139,7 +139,7 @@ final class Compaction {
     FrameBuffer head = new FrameBuffer();
     head.putBytes(LogFormat.header(generation).array(), 0, LogFormat.HEADER_SIZE);
     for (int id = 0; id < scopes.size(); id++) {
-      CompactCodec.scope(head, id, scopes.get(id));
+      RecordCodec.scope(head, id, scopes.get(id));
     }
     batch.startAt(out, head);
   }
@@ -171,7 +171,7 @@ final class Compaction {
     while (at < bytes.length) {
       int length = LogFormat.validFrameLength(bytes, at, bytes.length);
       if (length < 0) {
-        throw LogScanner.corrupt(log.file(), base + at, "a record appended is not valid");
+        throw LogFormat.corrupt(log.file(), base + at, "a record appended is not valid");
       }
       int frame = LogFormat.FRAME_HEADER_SIZE + length;
       batch.offer(bytes, at, frame, base + at, all);
@@ -223,7 +223,7 @@ final class Compaction {
       size = batch.end();
       // renamed with syncs held off, after a check that the log was not replaced behind the store
       log.install(
-          new Installed(logFile, out, generation, size),
+          new GroupCommitLog.Replacement(logFile, out, generation, size),
           () -> Files.move(temp, logFile, StandardCopyOption.ATOMIC_MOVE));
       index.table().commitPlaces();
       out = null;

@@ -68,20 +68,20 @@ final class CopyBatch {
             in.reset(data, at + LogFormat.FRAME_HEADER_SIZE, frame - LogFormat.FRAME_HEADER_SIZE),
             scanned);
     int kind;
-    if (s.type == CompactCodec.SCOPE || s.type == CompactCodec.SEAL) {
-      if (!all || s.type == CompactCodec.SEAL) {
+    if (s.type() == RecordCodec.SCOPE || s.type() == RecordCodec.SEAL) {
+      if (!all || s.type() == RecordCodec.SEAL) {
         return; // the new file defines every scope first, and has its own seal
       }
       kind = COPY;
-    } else if (s.type == CompactCodec.ABANDON) {
+    } else if (s.type() == RecordCodec.ABANDON) {
       if (!all) {
         return; // what it removed is not in the index, so nothing of it is copied
       }
       kind = COPY;
     } else {
       kind = all ? COPY_AND_PLACE : IF_LATEST;
-      hashes[count] = IntentHash.of(s.scopeId, data, s.idStart, s.idLength);
-      offsets[count] = s.type == CompactCodec.BEGIN ? offset | IntentTable.PENDING : offset;
+      hashes[count] = IntentHash.of(s.scopeId(), data, s.idStart(), s.idLength());
+      offsets[count] = s.type() == RecordCodec.BEGIN ? offset | OffsetTable.PENDING : offset;
       expired[count] = !all && purgeAt != null && s.completedAndExpired(purgeAt);
     }
     if (length + frame > bytes.length) {
@@ -104,7 +104,7 @@ final class CopyBatch {
     int dropped = 0;
     stateLock.lock();
     try {
-      IntentTable table = index.table();
+      OffsetTable table = index.table();
       for (int i = 0; i < count; i++) {
         int slot = kinds[i] == COPY ? -1 : table.slotOf(hashes[i], offsets[i]);
         if (kinds[i] == IF_LATEST && slot >= 0 && expired[i]) {
@@ -131,7 +131,7 @@ final class CopyBatch {
 
   /** Ends the new file with a seal naming the generation it replaces. */
   void seal(long previousGeneration) {
-    CompactCodec.seal(output, previousGeneration, index.floor());
+    RecordCodec.seal(output, previousGeneration, index.floor());
   }
 
   /** Writes what is buffered to the new file. */

@@ -22,6 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Thread-safe.
  */
 final class DirectoryLock implements AutoCloseable {
+  static final String FILE = "saferetry.lock";
+
   private static final Set<Path> HELD_IN_THIS_JVM = ConcurrentHashMap.newKeySet();
 
   private final Path dir;
@@ -46,11 +48,11 @@ final class DirectoryLock implements AutoCloseable {
     } catch (IOException e) {
       throw new KeyStoreException("cannot resolve store directory " + dir, e);
     }
-    String what = "store directory " + dir;
+    String what = StoreFiles.lockName(dir);
     if (!HELD_IN_THIS_JVM.add(key)) {
       throw StoreFiles.locked(what);
     }
-    Path file = dir.resolve(LogFormat.LOCK_FILE);
+    Path file = dir.resolve(FILE);
     try {
       StoreFiles.checkExistingFile(file);
       FileChannel channel = StoreFiles.openLocked(file, true, what);

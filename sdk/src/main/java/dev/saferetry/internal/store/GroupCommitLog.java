@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe. The store's lock keeps appends in order and the file in place while it reads.
  */
 final class GroupCommitLog implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(LogStore.class);
+  private static final Logger LOG = LoggerFactory.getLogger(GroupCommitLog.class);
 
   /** Above this many unsynced bytes, the next completion waits for a sync. */
   static final int UNSYNCED_LIMIT = 1024 * 1024;
@@ -40,7 +40,7 @@ final class GroupCommitLog implements AutoCloseable {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition synced = lock.newCondition();
   private final long windowNanos;
-  final LogSpace space;
+  private final LogSpace space;
 
   /** Sequence numbers whose records a failed sync lost: first to last, inclusive. */
   private final TreeMap<Long, Long> lost = new TreeMap<>();
@@ -247,6 +247,13 @@ final class GroupCommitLog implements AutoCloseable {
   }
 
   /**
+   * A file that replaces the log (a compaction's): locked, open, its generation and size.
+   *
+   * @param file the path it has once renamed: the log's
+   */
+  record Replacement(Path file, FileChannel channel, long generation, long size) {}
+
+  /**
    * Replaces the file by a compacted one that holds, synced, everything appended so far: checks
    * that the log's path still names the open file, then {@code rename}s the new one over it, with
    * syncs held off meanwhile (a sync between the two would find its file gone). The caller keeps
@@ -256,7 +263,7 @@ final class GroupCommitLog implements AutoCloseable {
    * @throws IOException if the rename failed; nothing was changed
    * @throws KeyStoreException if the log was replaced behind the store; nothing is renamed
    */
-  void install(Compaction.Installed next, Rename rename) throws IOException {
+  void install(Replacement next, Rename rename) throws IOException {
     FileChannel old;
     lock.lock();
     try {
@@ -300,6 +307,11 @@ final class GroupCommitLog implements AutoCloseable {
     } finally {
       lock.unlock();
     }
+  }
+
+  /** The preallocation of this log's file. */
+  LogSpace space() {
+    return space;
   }
 
   /** Whether a write or sync failed since the last rewrite. */

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe: writers are serialised; the value written is always the latest.
  */
 final class HighWaterMark implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(LogStore.class);
+  private static final Logger LOG = LoggerFactory.getLogger(HighWaterMark.class);
   static final String FILE = "intents.mark";
   static final String NEW_FILE = "intents.mark.new";
   static final int SIZE = 36;
@@ -88,11 +88,11 @@ final class HighWaterMark implements AutoCloseable {
   private static Found decode(Path file, byte[] data) {
     ByteBuffer in = ByteBuffer.wrap(data);
     if (data.length < 8 || !Arrays.equals(data, 0, 4, MAGIC, 0, 4)) {
-      throw LogScanner.corrupt(file, 0, "not a SafeRetry high-water mark");
+      throw LogFormat.corrupt(file, 0, "not a SafeRetry high-water mark");
     }
     int version = in.getInt(4);
     if (version != VERSION) {
-      throw LogScanner.corrupt(
+      throw LogFormat.corrupt(
           file,
           4,
           "unsupported high-water mark version "
@@ -102,10 +102,10 @@ final class HighWaterMark implements AutoCloseable {
               + " only)");
     }
     if (data.length != SIZE) {
-      throw LogScanner.corrupt(file, 0, "a high-water mark of " + data.length + " bytes");
+      throw LogFormat.corrupt(file, 0, "a high-water mark of " + data.length + " bytes");
     }
     if (crc(data, SIZE - 4) != in.getInt(SIZE - 4)) {
-      throw LogScanner.corrupt(file, SIZE - 4, "checksum mismatch");
+      throw LogFormat.corrupt(file, SIZE - 4, "checksum mismatch");
     }
     return new Found(true, new Value(in.getLong(8), in.getLong(16), in.getLong(24)));
   }

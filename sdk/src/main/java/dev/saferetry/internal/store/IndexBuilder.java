@@ -69,19 +69,19 @@ final class IndexBuilder {
 
   /** Applies the frames taken so far, in order. */
   void flush() {
-    IntentTable table = index.table();
+    OffsetTable table = index.table();
     for (int i = 0; i < count; i++) {
       try {
         RecordScan s = RecordScan.scanForIndex(in.reset(data, starts[i], lengths[i]), scanned);
-        types[i] = s.type;
-        scopeIds[i] = s.scopeId;
-        idStarts[i] = s.idStart;
-        idLengths[i] = s.idLength;
-        if (s.hasTime) {
-          index.raiseFloor(s.timeSecond, s.timeNano);
+        types[i] = s.type();
+        scopeIds[i] = s.scopeId();
+        idStarts[i] = s.idStart();
+        idLengths[i] = s.idLength();
+        if (s.hasTime()) {
+          index.raiseFloor(s.timeSecond(), s.timeNano());
         }
-        if (s.type != CompactCodec.SCOPE && s.type != CompactCodec.SEAL) {
-          hashes[i] = IntentHash.of(s.scopeId, data, s.idStart, s.idLength);
+        if (s.type() != RecordCodec.SCOPE && s.type() != RecordCodec.SEAL) {
+          hashes[i] = IntentHash.of(s.scopeId(), data, s.idStart(), s.idLength());
           table.touch(hashes[i]);
         }
       } catch (IllegalArgumentException e) {
@@ -99,20 +99,20 @@ final class IndexBuilder {
   }
 
   private RuntimeException undecodable(long offset, IllegalArgumentException e) {
-    return LogScanner.corrupt(file, offset, "undecodable record (" + e.getMessage() + ")");
+    return LogFormat.corrupt(file, offset, "undecodable record (" + e.getMessage() + ")");
   }
 
   private void apply(int i) {
     int frame = LogFormat.FRAME_HEADER_SIZE + lengths[i];
     switch (types[i]) {
-      case CompactCodec.SCOPE -> {
+      case RecordCodec.SCOPE -> {
         RecordScan s = RecordScan.scanForIndex(in.reset(data, starts[i], lengths[i]), scanned);
-        index.scopes().define(s.scopeId, s.scope);
+        index.scopes().define(s.scopeId(), s.scope());
       }
-      case CompactCodec.SEAL -> {
+      case RecordCodec.SEAL -> {
         RecordScan s = RecordScan.scanForIndex(in.reset(data, starts[i], lengths[i]), scanned);
         sealEnd = offsets[i] + frame;
-        sealedPrevious = s.previousGeneration;
+        sealedPrevious = s.previousGeneration();
       }
       default -> applyIntent(i, frame);
     }
@@ -120,14 +120,14 @@ final class IndexBuilder {
 
   private void applyIntent(int i, int frame) {
     index.scopes().get(scopeIds[i]); // a record may only name a scope defined before it
-    IntentTable table = index.table();
+    OffsetTable table = index.table();
     long hash = hashes[i];
     long offset = offsets[i];
     int slot = sameIntent(hash, scopeIds[i], idStarts[i], idLengths[i]);
     int previous = slot < 0 ? 0 : sameFrame;
     switch (types[i]) {
-      case CompactCodec.BEGIN -> put(table, slot, hash, offset | IntentTable.PENDING);
-      case CompactCodec.COMPLETE -> put(table, slot, hash, offset);
+      case RecordCodec.BEGIN -> put(table, slot, hash, offset | OffsetTable.PENDING);
+      case RecordCodec.COMPLETE -> put(table, slot, hash, offset);
       default -> {
         if (slot >= 0) {
           table.remove(slot);
@@ -139,7 +139,7 @@ final class IndexBuilder {
     index.addLiveBytes(frame - previous);
   }
 
-  private static void put(IntentTable table, int slot, long hash, long offset) {
+  private static void put(OffsetTable table, int slot, long hash, long offset) {
     if (slot >= 0) {
       table.set(slot, offset);
     } else {
@@ -149,9 +149,9 @@ final class IndexBuilder {
 
   /** The slot of the intent whose id is {@code data[idStart, idStart + idLength)}, or -1. */
   private int sameIntent(long hash, int scopeId, int idStart, int idLength) {
-    IntentTable table = index.table();
+    OffsetTable table = index.table();
     for (int slot = table.probe(hash, -1); slot >= 0; slot = table.probe(hash, slot)) {
-      PayloadReader other = reader.readScanned(table.offset(slot));
+      PayloadReader other = reader.readScanned(OffsetTable.position(table.offset(slot)));
       sameFrame = LogFormat.FRAME_HEADER_SIZE + other.remaining();
       other.u8();
       if (other.varint(Integer.MAX_VALUE) == scopeId) {

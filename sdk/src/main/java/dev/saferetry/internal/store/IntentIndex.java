@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The store's view of the log: where every live intent's latest record is, in {@link IntentTable}.
+ * The store's view of the log: where every live intent's latest record is, in {@link OffsetTable}.
  * An intent is read back from the log when it is asked for (a re-drive, a duplicate, a {@code
  * find}), which keeps it at a few dozen bytes of heap; only the intents begun by this process and
  * still pending are also kept in full, with the sequence number of their begin, which a caller of
@@ -23,11 +23,6 @@ import java.util.Map;
  * <p>Not thread-safe: the store's lock guards it.
  */
 final class IntentIndex {
-  /** Reads a record of the log: the payload of the frame at an offset. */
-  interface Frames {
-    PayloadReader read(long offset);
-  }
-
   private record Id(int scopeId, String intentId) {}
 
   /** An intent begun by this process and still pending: its record, begin and frame length. */
@@ -49,9 +44,9 @@ final class IntentIndex {
   }
 
   private final Scopes scopes = new Scopes();
-  private final IntentTable table;
+  private final OffsetTable table;
   private final Map<Id, Begun> begun = new HashMap<>();
-  private Frames frames;
+  private FrameReader frames;
   private long liveBytes;
   private int pendingCount;
   private boolean hasFloor;
@@ -60,14 +55,14 @@ final class IntentIndex {
 
   /** An empty index with room for about {@code expected} intents before its table grows. */
   IntentIndex(int expected) {
-    table = new IntentTable(expected);
+    table = new OffsetTable(expected);
   }
 
   IntentIndex() {
     this(16);
   }
 
-  void readFrom(Frames frames) {
+  void readFrom(FrameReader frames) {
     this.frames = frames;
   }
 
@@ -75,7 +70,7 @@ final class IntentIndex {
     return scopes;
   }
 
-  IntentTable table() {
+  OffsetTable table() {
     return table;
   }
 
@@ -127,7 +122,7 @@ final class IntentIndex {
   void countPending() {
     pendingCount = 0;
     for (int slot = 0; slot < table.capacity(); slot++) {
-      if (table.hashAt(slot) != 0 && IntentTable.isPending(table.offset(slot))) {
+      if (table.hashAt(slot) != 0 && OffsetTable.isPending(table.offset(slot))) {
         pendingCount++;
       }
     }
@@ -146,7 +141,7 @@ final class IntentIndex {
     }
     for (int slot = table.probe(hash, -1); slot >= 0; slot = table.probe(hash, slot)) {
       long offset = table.offset(slot);
-      PayloadReader in = frames.read(offset);
+      PayloadReader in = frames.read(OffsetTable.position(offset));
       int frame = LogFormat.FRAME_HEADER_SIZE + in.remaining();
       IntentRecord record = decode(in, scopes);
       if (record.intentId().equals(intentId) && record.scope().equals(scope)) {
@@ -163,7 +158,7 @@ final class IntentIndex {
    */
   static IntentRecord decode(PayloadReader in, Scopes scopes) {
     try {
-      return CompactCodec.decode(in, scopes);
+      return RecordCodec.decode(in, scopes);
     } catch (IllegalArgumentException | ArithmeticException | DateTimeException e) {
       throw new KeyStoreException(
           "a record of the key store's log cannot be read ("
@@ -179,7 +174,7 @@ final class IntentIndex {
     if (replaced != null) {
       remove(replaced);
     }
-    table.add(IntentHash.of(scopeId, record.intentId()), offset | IntentTable.PENDING);
+    table.add(IntentHash.of(scopeId, record.intentId()), offset | OffsetTable.PENDING);
     begun.put(new Id(scopeId, record.intentId()), new Begun(record, seq, frame));
     liveBytes += frame;
     pendingCount++;
@@ -220,7 +215,7 @@ final class IntentIndex {
     int only = -1;
     int candidates = 0;
     for (int slot = table.probe(hash, -1); slot >= 0; slot = table.probe(hash, slot)) {
-      if (IntentTable.isPending(table.offset(slot))) {
+      if (OffsetTable.isPending(table.offset(slot))) {
         only = slot;
         candidates++;
       }
@@ -230,8 +225,10 @@ final class IntentIndex {
     }
     for (int slot = table.probe(hash, -1); slot >= 0; slot = table.probe(hash, slot)) {
       long offset = table.offset(slot);
-      if (IntentTable.isPending(offset)
-          && decode(frames.read(offset), scopes).intentId().equals(intentId)) {
+      if (OffsetTable.isPending(offset)
+          && decode(frames.read(OffsetTable.position(offset)), scopes)
+              .intentId()
+              .equals(intentId)) {
         return slot;
       }
     }
@@ -246,14 +243,14 @@ final class IntentIndex {
     long[] offsets = new long[pendingCount];
     int count = 0;
     for (int slot = 0; slot < table.capacity() && count < offsets.length; slot++) {
-      if (table.hashAt(slot) != 0 && IntentTable.isPending(table.offset(slot))) {
+      if (table.hashAt(slot) != 0 && OffsetTable.isPending(table.offset(slot))) {
         offsets[count++] = table.offset(slot);
       }
     }
     Arrays.sort(offsets, 0, count); // log order: the flag is the same on all of them
     List<IntentRecord> records = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      records.add(decode(frames.read(offsets[i]), scopes));
+      records.add(decode(frames.read(OffsetTable.position(offsets[i])), scopes));
     }
     records.sort(Comparator.comparing(IntentRecord::createdAt)); // stable: ties stay in log order
     return records;

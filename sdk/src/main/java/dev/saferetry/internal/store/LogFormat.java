@@ -1,15 +1,15 @@
 package dev.saferetry.internal.store;
 
+import dev.saferetry.idempotency.KeyStoreException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.zip.CRC32C;
 
 /** Constants and framing of the intent log (see the package documentation). Stateless. */
 final class LogFormat {
   static final String LOG_FILE = "intents.log";
-  static final String COMPACT_FILE = "intents.log.compact";
-  static final String LOCK_FILE = "saferetry.lock";
 
   static final byte[] MAGIC = "SRKS".getBytes(StandardCharsets.US_ASCII);
 
@@ -81,5 +81,20 @@ final class LogFormat {
     }
     int crc = ByteBuffer.wrap(data, offset + 4, 4).getInt();
     return crc(length, data, payload) == crc ? length : -1;
+  }
+
+  /**
+   * The error for bytes of a store file that are not what they must be: names the file and offset,
+   * says that nothing was changed and how to recover.
+   */
+  static KeyStoreException corrupt(Path file, long offset, String what) {
+    return new KeyStoreException(
+        "key store file "
+            + file
+            + " is unreadable at offset "
+            + offset
+            + ": "
+            + what
+            + "; nothing was changed. Move the file aside or restore it, then reopen.");
   }
 }

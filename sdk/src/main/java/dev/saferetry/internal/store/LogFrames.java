@@ -9,7 +9,7 @@ import java.nio.ByteBuffer;
  * sync, the file may not hold them. Callers hold the store's lock while they read a record, which
  * keeps the file in place; one compaction at a time copies ranges. Not thread-safe.
  */
-final class LogFrames implements IntentIndex.Frames {
+final class LogFrames implements FrameReader {
   private final GroupCommitLog log;
   private final PayloadReader reader = new PayloadReader();
   private byte[] scratch = new byte[512];
@@ -18,10 +18,9 @@ final class LogFrames implements IntentIndex.Frames {
     this.log = log;
   }
 
-  /** The payload of the frame at {@code offset}, which must be a valid frame. */
+  /** The payload of the frame at {@code position}, which must be a valid frame. */
   @Override
-  public PayloadReader read(long offset) {
-    long position = IntentTable.position(offset);
+  public PayloadReader read(long position) {
     long limit;
     log.lock().lock();
     try {
@@ -45,7 +44,7 @@ final class LogFrames implements IntentIndex.Frames {
   private PayloadReader checked(long position) {
     int length = LogFormat.validFrameLength(scratch, 0, scratch.length);
     if (length < 0) {
-      throw LogScanner.corrupt(log.file(), position, "a record the index points to is not valid");
+      throw LogFormat.corrupt(log.file(), position, "a record the index points to is not valid");
     }
     return reader.reset(scratch, LogFormat.FRAME_HEADER_SIZE, length);
   }

@@ -2,7 +2,6 @@ package dev.saferetry.internal.store;
 
 import dev.saferetry.idempotency.KeyStoreException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -49,16 +48,16 @@ final class LogOpener {
     try {
       StoreFiles.checkExistingFile(file);
       if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-        channel = StoreFiles.openLocked(file, false, lockName(dir));
+        channel = StoreFiles.openLocked(file, false, StoreFiles.lockName(dir));
       }
       HighWaterMark.Found found = HighWaterMark.read(dir);
       Files.deleteIfExists(dir.resolve(HighWaterMark.NEW_FILE));
       channel = SealedCompaction.finish(dir, found, channel);
       if (channel == null) {
         MarkCheck.refuseIfSynced(dir, file, found, "is missing");
-        channel = StoreFiles.openLocked(file, true, lockName(dir));
+        channel = StoreFiles.openLocked(file, true, StoreFiles.lockName(dir));
       }
-      LogScanner.Header header = LogScanner.header(file, headerBytes(channel));
+      LogHeader header = LogHeader.read(file, channel);
       if (!header.complete()) {
         return startEmpty(dir, file, channel, found, channel.size() == 0 ? "is empty" : "is torn");
       }
@@ -70,10 +69,6 @@ final class LogOpener {
       }
       throw new KeyStoreException("cannot open key store file " + file + " (" + e + ")", e);
     }
-  }
-
-  static String lockName(Path dir) {
-    return "store directory " + dir;
   }
 
   /** Reads, checks and indexes the log of {@code generation}; its mark is opened last. */
@@ -123,15 +118,6 @@ final class LogOpener {
     HighWaterMark.Value start = new HighWaterMark.Value(generation, LogFormat.HEADER_SIZE, 0);
     HighWaterMark mark = vouch(dir, channel, found, start);
     return new Opened(file, channel, mark, generation, LogFormat.HEADER_SIZE, 0, new IntentIndex());
-  }
-
-  /** The first bytes of the log, up to a header's length. */
-  static byte[] headerBytes(FileChannel channel) throws IOException {
-    ByteBuffer header = ByteBuffer.allocate((int) Math.min(channel.size(), LogFormat.HEADER_SIZE));
-    while (header.hasRemaining() && channel.read(header, header.position()) > 0) {
-      // until the header is complete or the file ends
-    }
-    return header.array();
   }
 
   /** Syncs the log as read, then makes the mark say so. */

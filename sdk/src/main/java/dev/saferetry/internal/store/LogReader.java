@@ -12,7 +12,7 @@ import java.nio.file.Path;
  * served from the window when they are in it, else read on their own, so the window stays put.
  * Reads only below {@code limit}. Not thread-safe.
  */
-final class LogReader implements IntentIndex.Frames {
+final class LogReader implements FrameReader {
   static final int WINDOW = 4 * 1024 * 1024;
 
   private final Path file;
@@ -74,10 +74,9 @@ final class LogReader implements IntentIndex.Frames {
     }
   }
 
-  /** The payload of the valid frame at {@code offset}, leaving the window where it is. */
+  /** The payload of the valid frame at {@code position}, leaving the window where it is. */
   @Override
-  public PayloadReader read(long offset) {
-    long position = IntentTable.position(offset);
+  public PayloadReader read(long position) {
     int at = wholeInWindow(position);
     if (at >= 0) {
       return checked(window, at, position);
@@ -99,10 +98,10 @@ final class LogReader implements IntentIndex.Frames {
    * The payload of a frame this pass already read and checked: from the window without checking it
    * again, or else as {@link #read}.
    */
-  PayloadReader readScanned(long offset) {
-    int at = wholeInWindow(IntentTable.position(offset));
+  PayloadReader readScanned(long position) {
+    int at = wholeInWindow(position);
     if (at < 0) {
-      return read(offset);
+      return read(position);
     }
     int length = ByteBuffer.wrap(window, at, 4).getInt();
     return payload.reset(window, at + LogFormat.FRAME_HEADER_SIZE, length);
@@ -124,7 +123,7 @@ final class LogReader implements IntentIndex.Frames {
     int length = at < 0 ? -1 : LogFormat.validFrameLength(data, at, data.length);
     if (length < 0
         || (data == window && at + LogFormat.FRAME_HEADER_SIZE + length > windowLength)) {
-      throw LogScanner.corrupt(file, offset, "a record the index points to is not valid");
+      throw LogFormat.corrupt(file, offset, "a record the index points to is not valid");
     }
     return payload.reset(data, at + LogFormat.FRAME_HEADER_SIZE, length);
   }

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * <p>Guarded by the log's lock, except the syncs.
  */
 final class LogSpace {
-  private static final Logger LOG = LoggerFactory.getLogger(LogStore.class);
+  private static final Logger LOG = LoggerFactory.getLogger(LogSpace.class);
   static final int MIN_CHUNK = 64 * 1024;
   static final int MAX_CHUNK = 1024 * 1024;
   private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(MIN_CHUNK).asReadOnlyBuffer();

@@ -48,7 +48,7 @@ final class LogTail {
     }
     long tail = end - validEnd;
     if (tail > LogFormat.MAX_FRAME) {
-      throw LogScanner.corrupt(
+      throw LogFormat.corrupt(
           file,
           validEnd,
           tail
@@ -66,14 +66,14 @@ final class LogTail {
     if (bytes.length >= LogFormat.FRAME_HEADER_SIZE) {
       int length = ByteBuffer.wrap(bytes, 0, 4).getInt();
       if (length <= 0 || length > LogFormat.MAX_PAYLOAD) {
-        throw LogScanner.corrupt(file, offset, "invalid record length " + length);
+        throw LogFormat.corrupt(file, offset, "invalid record length " + length);
       }
       if (LogFormat.FRAME_HEADER_SIZE + length <= bytes.length) {
-        throw LogScanner.corrupt(file, offset, "a complete record fails its checksum");
+        throw LogFormat.corrupt(file, offset, "a complete record fails its checksum");
       }
     }
     if (validFrameAfter(bytes, 1)) {
-      throw LogScanner.corrupt(file, offset, "damaged record followed by valid records");
+      throw LogFormat.corrupt(file, offset, "damaged record followed by valid records");
     }
   }
 

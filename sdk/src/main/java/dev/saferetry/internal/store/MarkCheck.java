@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
  * A failed check changes nothing and says how to recover. Stateless.
  */
 final class MarkCheck {
-  private static final Logger LOG = LoggerFactory.getLogger(LogStore.class);
+  private static final Logger LOG = LoggerFactory.getLogger(MarkCheck.class);
 
   private MarkCheck() {}
 

@@ -10,24 +10,66 @@ import java.time.Instant;
  * only what opening needs. Reusable; not thread-safe.
  */
 final class RecordScan {
-  int type;
-  int scopeId;
-  int idStart;
-  int idLength;
-  long expiresSecond;
-  int expiresNano;
-  long previousGeneration;
-  IntentScope scope;
+  private int type;
+  private int scopeId;
+  private int idStart;
+  private int idLength;
+  private long expiresSecond;
+  private int expiresNano;
+  private long previousGeneration;
+  private IntentScope scope;
+  private boolean hasTime;
+  private long timeSecond;
+  private int timeNano;
 
-  /** Whether the record holds a time (an intent's creation, a seal's floor), and which. */
-  boolean hasTime;
+  /** The record's type: one of the type codes of {@link RecordCodec}. */
+  int type() {
+    return type;
+  }
 
-  long timeSecond;
-  int timeNano;
+  /** The number of the scope an intent's record names, or that a scope record defines. */
+  int scopeId() {
+    return scopeId;
+  }
+
+  /** Where the UTF-8 bytes of an intent's id start in the data read. */
+  int idStart() {
+    return idStart;
+  }
+
+  /** How many UTF-8 bytes an intent's id has. */
+  int idLength() {
+    return idLength;
+  }
+
+  /** The scope a scope record defines. */
+  IntentScope scope() {
+    return scope;
+  }
+
+  /** The generation a seal says its file replaced. */
+  long previousGeneration() {
+    return previousGeneration;
+  }
+
+  /** Whether the record holds a time (an intent's creation, a seal's floor). */
+  boolean hasTime() {
+    return hasTime;
+  }
+
+  /** The second of that time. */
+  long timeSecond() {
+    return timeSecond;
+  }
+
+  /** The nanosecond of that time. */
+  int timeNano() {
+    return timeNano;
+  }
 
   /** Whether the record is completed and expired at {@code now}. */
   boolean completedAndExpired(Instant now) {
-    if (type != CompactCodec.COMPLETE) {
+    if (type != RecordCodec.COMPLETE) {
       return false;
     }
     long second = now.getEpochSecond();
@@ -44,13 +86,13 @@ final class RecordScan {
   static RecordScan scanForIndex(PayloadReader in, RecordScan out) {
     out.type = in.u8();
     out.hasTime = false;
-    if (out.type == CompactCodec.BEGIN
-        || out.type == CompactCodec.COMPLETE
-        || out.type == CompactCodec.ABANDON) {
+    if (out.type == RecordCodec.BEGIN
+        || out.type == RecordCodec.COMPLETE
+        || out.type == RecordCodec.ABANDON) {
       out.scopeId = in.varint(Integer.MAX_VALUE);
       out.idStart = in.textStart();
       out.idLength = in.position() - out.idStart;
-      if (out.type != CompactCodec.ABANDON) {
+      if (out.type != RecordCodec.ABANDON) {
         skipKey(in);
         skipFingerprint(in);
         readTime(in, out); // the store's time floor is the latest of these
@@ -69,19 +111,19 @@ final class RecordScan {
     out.type = in.u8();
     out.hasTime = false;
     switch (out.type) {
-      case CompactCodec.BEGIN, CompactCodec.COMPLETE, CompactCodec.ABANDON -> {
+      case RecordCodec.BEGIN, RecordCodec.COMPLETE, RecordCodec.ABANDON -> {
         out.scopeId = in.varint(Integer.MAX_VALUE);
         out.idStart = in.validTextStart();
         out.idLength = in.position() - out.idStart;
-        if (out.type != CompactCodec.ABANDON) {
+        if (out.type != RecordCodec.ABANDON) {
           scanRecordRest(in, out);
         }
       }
-      case CompactCodec.SCOPE -> {
+      case RecordCodec.SCOPE -> {
         out.scopeId = in.varint(Integer.MAX_VALUE);
         out.scope = new IntentScope(in.text(), in.text());
       }
-      case CompactCodec.SEAL -> {
+      case RecordCodec.SEAL -> {
         out.previousGeneration = in.int64();
         if (in.remaining() > 0) {
           readTime(in, out); // the floor, in seals written since it was kept
@@ -103,27 +145,27 @@ final class RecordScan {
       throw new IllegalArgumentException("an expiry before the creation, or out of range");
     }
     out.expiresSecond = createdSecond + delta;
-    out.expiresNano = CompactCodec.nanos(in);
-    if (out.type == CompactCodec.COMPLETE) {
-      CompactCodec.state(in.u8());
+    out.expiresNano = RecordCodec.nanos(in);
+    if (out.type == RecordCodec.COMPLETE) {
+      RecordCodec.state(in.u8());
       in.varlong();
-      if (CompactCodec.flag(in.u8())) {
+      if (RecordCodec.flag(in.u8())) {
         in.skipText();
       }
     }
   }
 
   private static void readTime(PayloadReader in, RecordScan out) {
-    out.timeSecond = CompactCodec.unzigzag(in.varlong());
-    out.timeNano = CompactCodec.nanos(in);
+    out.timeSecond = RecordCodec.unzigzag(in.varlong());
+    out.timeNano = RecordCodec.nanos(in);
     out.hasTime = true;
   }
 
   private static void skipKey(PayloadReader in) {
     int tag = in.u8();
-    if (tag == CompactCodec.UUID) {
+    if (tag == RecordCodec.UUID) {
       in.skip(16);
-    } else if (tag == CompactCodec.TEXT) {
+    } else if (tag == RecordCodec.TEXT) {
       in.skipText();
     } else {
       throw new IllegalArgumentException("unknown key form " + tag);
@@ -132,9 +174,9 @@ final class RecordScan {
 
   private static void skipFingerprint(PayloadReader in) {
     int tag = in.u8();
-    if (tag == CompactCodec.HEX) {
+    if (tag == RecordCodec.HEX) {
       in.skip(in.varint(512));
-    } else if (tag == CompactCodec.TEXT) {
+    } else if (tag == RecordCodec.TEXT) {
       in.skipText();
     } else {
       throw new IllegalArgumentException("unknown fingerprint form " + tag);

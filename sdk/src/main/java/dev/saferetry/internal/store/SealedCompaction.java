@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * removed, the log staying in force. Stateless.
  */
 final class SealedCompaction {
-  private static final Logger LOG = LoggerFactory.getLogger(LogStore.class);
+  private static final Logger LOG = LoggerFactory.getLogger(SealedCompaction.class);
 
   private SealedCompaction() {}
 
@@ -29,7 +29,7 @@ final class SealedCompaction {
    */
   static FileChannel finish(Path dir, HighWaterMark.Found found, FileChannel log)
       throws IOException {
-    Path compact = dir.resolve(LogFormat.COMPACT_FILE);
+    Path compact = dir.resolve(Compaction.FILE);
     if (!Files.exists(compact, LinkOption.NOFOLLOW_LINKS)) {
       return log;
     }
@@ -41,16 +41,16 @@ final class SealedCompaction {
       return null; // a synced mark without its log is refused, and the file left for inspection
     }
     StoreFiles.checkExistingFile(compact);
-    FileChannel next = StoreFiles.openLocked(compact, false, LogOpener.lockName(dir));
+    FileChannel next = StoreFiles.openLocked(compact, false, StoreFiles.lockName(dir));
     boolean install = false;
     try {
-      long generation = generationOf(next);
+      long generation = LogHeader.generationOf(next);
       long replaced = sealed(compact, next);
       install =
           generation != 0
               && replaced != -1
               && mark != null
-              && (replaced == generationOf(log) || mark.generation() == generation);
+              && (replaced == LogHeader.generationOf(log) || mark.generation() == generation);
     } finally {
       if (!install) {
         next.close();
@@ -66,15 +66,6 @@ final class SealedCompaction {
     StoreFiles.closeQuietly(log);
     LOG.info("Finished a compaction in {} that a crash interrupted", dir);
     return next;
-  }
-
-  /** The generation of a log, or 0 (another format version, or no complete header). */
-  static long generationOf(FileChannel channel) throws IOException {
-    byte[] header = LogOpener.headerBytes(channel);
-    boolean current =
-        header.length == LogFormat.HEADER_SIZE
-            && ByteBuffer.wrap(header).getInt(4) == LogFormat.VERSION;
-    return current ? ByteBuffer.wrap(header).getLong(8) : 0;
   }
 
   /** The generation the seal of {@code channel} says it replaced, or -1 if it has no valid seal. */
@@ -93,7 +84,7 @@ final class SealedCompaction {
         return -1;
       }
       int payload = at + LogFormat.FRAME_HEADER_SIZE;
-      if (length >= 9 && reader.window()[payload] == CompactCodec.SEAL) { // then, perhaps, a floor
+      if (length >= 9 && reader.window()[payload] == RecordCodec.SEAL) { // then, perhaps, a floor
         return ByteBuffer.wrap(reader.window(), payload + 1, 8).getLong();
       }
       pos += LogFormat.FRAME_HEADER_SIZE + length;

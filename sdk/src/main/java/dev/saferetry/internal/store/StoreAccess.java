@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * Stateless.
  */
 final class StoreAccess {
-  private static final Logger LOG = LoggerFactory.getLogger(LogStore.class);
+  private static final Logger LOG = LoggerFactory.getLogger(StoreAccess.class);
   private static final Set<PosixFilePermission> WRITE_BY_OTHERS =
       EnumSet.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
   private static final Set<PosixFilePermission> ACCESS_BY_OTHERS =

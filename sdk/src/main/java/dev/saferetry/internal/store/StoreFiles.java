@@ -37,6 +37,11 @@ final class StoreFiles {
     StoreAccess.checkExistingFile(file);
   }
 
+  /** Whether {@code path}'s file system has POSIX permissions, which store files then get. */
+  static boolean isPosix(Path path) {
+    return StoreAccess.isPosix(path);
+  }
+
   /**
    * Opens a regular file for reading and writing without following links, creating it with
    * owner-only permissions (where the file system has POSIX permissions) if {@code create}.
@@ -95,6 +100,11 @@ final class StoreFiles {
       closeQuietly(channel);
       throw e;
     }
+  }
+
+  /** How errors about locks name a store directory. */
+  static String lockName(Path dir) {
+    return "store directory " + dir;
   }
 
   static KeyStoreException locked(String what) {

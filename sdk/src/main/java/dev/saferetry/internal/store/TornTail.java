@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * ({@code intents.log.torn-<offset>}), so that nothing is destroyed, only set aside. Stateless.
  */
 final class TornTail {
-  private static final Logger LOG = LoggerFactory.getLogger(LogStore.class);
+  private static final Logger LOG = LoggerFactory.getLogger(TornTail.class);
   static final String SIDE_FILE_PREFIX = LogFormat.LOG_FILE + ".torn-";
 
   private TornTail() {}
@@ -35,7 +35,7 @@ final class TornTail {
     var options =
         Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
     try (FileChannel out =
-        StoreAccess.isPosix(side)
+        StoreFiles.isPosix(side)
             ? FileChannel.open(
                 side,
                 options,

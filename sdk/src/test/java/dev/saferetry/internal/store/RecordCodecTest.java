@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * The records of the current format: exact round trips in every form a field can take, explicit
  * state codes, strict text, and the size a typical completed intent takes.
  */
-class CompactCodecTest {
+class RecordCodecTest {
   private static final IntentScope SCOPE = new IntentScope("default", "POST /v1/charges");
   private static final String FP =
       "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
@@ -37,14 +37,14 @@ class CompactCodecTest {
   private static IntentRecord roundTrip(IntentRecord r) {
     FrameBuffer out = new FrameBuffer();
     if (r.state() == IntentState.PENDING) {
-      CompactCodec.begin(out, 0, r);
+      RecordCodec.begin(out, 0, r);
     } else {
-      CompactCodec.complete(out, 0, r);
+      RecordCodec.complete(out, 0, r);
     }
     int length = out.length() - LogFormat.FRAME_HEADER_SIZE;
     assertThat(LogFormat.validFrameLength(out.array(), 0, out.length())).isEqualTo(length);
     PayloadReader in = new PayloadReader().reset(out.array(), LogFormat.FRAME_HEADER_SIZE, length);
-    return CompactCodec.decode(in, scopes());
+    return RecordCodec.decode(in, scopes());
   }
 
   @Test
@@ -86,17 +86,17 @@ class CompactCodecTest {
   @Test
   void textWithAnUnpairedSurrogateIsRefusedInsteadOfReplaced() {
     // records validate their text, but the encoder itself must never substitute either
-    assertThatThrownBy(() -> CompactCodec.abandon(new FrameBuffer(), 0, "order-42-\uD83D"))
+    assertThatThrownBy(() -> RecordCodec.abandon(new FrameBuffer(), 0, "order-42-\uD83D"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("unpaired surrogate");
-    assertThatThrownBy(() -> CompactCodec.abandon(new FrameBuffer(), 0, "\uDE00order-42"))
+    assertThatThrownBy(() -> RecordCodec.abandon(new FrameBuffer(), 0, "\uDE00order-42"))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
   void bytesThatAreNotUtf8AreReportedNotReplacedWhenScannedOrDecoded() {
     FrameBuffer out = new FrameBuffer();
-    CompactCodec.begin(out, 0, record("order-AB", "k-1", FP));
+    RecordCodec.begin(out, 0, record("order-AB", "k-1", FP));
     byte[] bytes = out.array();
     int at = indexOf(bytes, "AB".getBytes(StandardCharsets.US_ASCII));
     bytes[at] = (byte) 0xED; // the UTF-8 form of a lone surrogate: ED A0 80
@@ -110,7 +110,7 @@ class CompactCodecTest {
         .hasMessageContaining("not valid UTF-8");
     assertThatThrownBy(
             () ->
-                CompactCodec.decode(in.reset(bytes, LogFormat.FRAME_HEADER_SIZE, length), scopes()))
+                RecordCodec.decode(in.reset(bytes, LogFormat.FRAME_HEADER_SIZE, length), scopes()))
         .hasMessageContaining("not valid UTF-8");
   }
 
@@ -119,7 +119,7 @@ class CompactCodecTest {
     IntentRecord r = record("order-1", "k-1", FP);
     for (IntentState state : new IntentState[] {IntentState.SUCCEEDED, IntentState.FAILED}) {
       FrameBuffer out = new FrameBuffer();
-      CompactCodec.complete(out, 0, r.complete(state, 200, null));
+      RecordCodec.complete(out, 0, r.complete(state, 200, null));
       // ... expiry | state code | status (zigzag 400: 0x90 0x03) | has resource id (0)
       byte code = out.array()[out.length() - 4];
       assertThat(code).isEqualTo(state == IntentState.SUCCEEDED ? (byte) 'S' : (byte) 'F');
@@ -129,10 +129,10 @@ class CompactCodecTest {
   @Test
   void aRecordNamingAnUndefinedScopeOrWithTrailingBytesIsRefused() {
     FrameBuffer out = new FrameBuffer();
-    CompactCodec.begin(out, 7, record("order-1", "k-1", FP));
+    RecordCodec.begin(out, 7, record("order-1", "k-1", FP));
     int length = out.length() - LogFormat.FRAME_HEADER_SIZE;
     PayloadReader in = new PayloadReader();
-    assertThatThrownBy(() -> CompactCodec.decode(in.reset(out.array(), 8, length), scopes()))
+    assertThatThrownBy(() -> RecordCodec.decode(in.reset(out.array(), 8, length), scopes()))
         .hasMessageContaining("scope 7");
     assertThatThrownBy(
             () -> RecordScan.scan(in.reset(out.array(), 8, length - 1), new RecordScan()))
@@ -145,7 +145,7 @@ class CompactCodecTest {
         IntentRecord.pending(
             SCOPE, "order-1048576/charge", IdempotencyKey.random(), FP, T0, Duration.ofHours(24));
     FrameBuffer out = new FrameBuffer();
-    CompactCodec.complete(
+    RecordCodec.complete(
         out, 0, r.complete(IntentState.SUCCEEDED, 201, "ch_3MmlLrLkdIwHu7ix0snN0B15"));
     assertThat(out.length()).isLessThan(140);
   }

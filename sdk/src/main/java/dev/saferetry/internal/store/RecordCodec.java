@@ -12,7 +12,7 @@ import java.time.Instant;
  * lowercase hex as its bytes, both restored to exactly the text given; any other key or fingerprint
  * is stored as text. States are explicit codes, never enum ordinals. Stateless.
  */
-final class CompactCodec {
+final class RecordCodec {
   static final int BEGIN = 1;
   static final int COMPLETE = 2;
   static final int ABANDON = 3;
@@ -27,7 +27,7 @@ final class CompactCodec {
   static final int HEX = 1;
   private static final char[] DIGITS = "0123456789abcdef".toCharArray();
 
-  private CompactCodec() {}
+  private RecordCodec() {}
 
   static void scope(FrameBuffer out, int id, IntentScope scope) {
     out.open();

@@ -14,7 +14,7 @@ package dev.saferetry.internal.store;
  *
  * <p>Not thread-safe: the store's lock guards it. Slot numbers are valid until the next change.
  */
-final class IntentTable {
+final class OffsetTable {
   /** The flag of a pending intent's offset. */
   static final long PENDING = Long.MIN_VALUE;
 
@@ -32,7 +32,7 @@ final class IntentTable {
   private long touched;
 
   /** A table with room for about {@code expected} intents before it grows. */
-  IntentTable(int expected) {
+  OffsetTable(int expected) {
     int capacity = 16;
     while (capacity * 3L < expected * 4L && capacity < (1 << 29)) {
       capacity *= 2;

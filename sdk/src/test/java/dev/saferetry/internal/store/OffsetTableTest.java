@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * almost every entry collides: lookups, removals that move later entries back, growth, and the
  * placing of records in a compacted file with its constant-time switch.
  */
-class IntentTableTest {
+class OffsetTableTest {
   /** offset to hash: offsets are unique, as the offsets of records in a log are. */
   private final Map<Long, Long> model = new HashMap<>();
 
@@ -24,7 +24,7 @@ class IntentTableTest {
     return 1 + random.nextInt(5);
   }
 
-  private void assertSameAsModel(IntentTable table) {
+  private void assertSameAsModel(OffsetTable table) {
     assertThat(table.size()).isEqualTo(model.size());
     model.forEach((offset, hash) -> assertThat(table.slotOf(hash, offset)).isNotNegative());
     int seen = 0;
@@ -39,7 +39,7 @@ class IntentTableTest {
 
   @Test
   void collidingEntriesAreFoundAddedChangedAndRemovedLikeInAMap() {
-    IntentTable table = new IntentTable(4);
+    OffsetTable table = new OffsetTable(4);
     long next = 1;
     for (int op = 0; op < 5_000; op++) {
       int choice = random.nextInt(3);
@@ -52,9 +52,9 @@ class IntentTableTest {
         long hash = model.get(offset);
         int slot = table.slotOf(hash, offset);
         if (choice == 1) {
-          table.set(slot, next | IntentTable.PENDING);
+          table.set(slot, next | OffsetTable.PENDING);
           model.remove(offset);
-          model.put(next++ | IntentTable.PENDING, hash);
+          model.put(next++ | OffsetTable.PENDING, hash);
         } else {
           table.remove(slot);
           model.remove(offset);
@@ -69,7 +69,7 @@ class IntentTableTest {
 
   @Test
   void placesNotedWhileTheTableChangesAreSwitchedToOnlyOnceEveryRecordHasOne() {
-    IntentTable table = new IntentTable(4);
+    OffsetTable table = new OffsetTable(4);
     for (long offset = 1; offset <= 300; offset++) {
       long hash = someHash();
       table.add(hash, offset);
