@@ -1,6 +1,8 @@
 package dev.saferetry.internal.store;
 
 import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.internal.store.file.StoreFiles;
+import dev.saferetry.internal.store.log.GroupCommitLog;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;

@@ -1,6 +1,16 @@
 package dev.saferetry.internal.store;
 
 import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.internal.store.compaction.SealedCompaction;
+import dev.saferetry.internal.store.file.StoreFiles;
+import dev.saferetry.internal.store.index.IntentIndex;
+import dev.saferetry.internal.store.index.LogScanner;
+import dev.saferetry.internal.store.log.HighWaterMark;
+import dev.saferetry.internal.store.log.LogFormat;
+import dev.saferetry.internal.store.log.LogHeader;
+import dev.saferetry.internal.store.log.LogTail;
+import dev.saferetry.internal.store.log.MarkCheck;
+import dev.saferetry.internal.store.log.TornTail;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;

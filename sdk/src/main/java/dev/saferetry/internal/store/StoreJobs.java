@@ -1,6 +1,10 @@
 package dev.saferetry.internal.store;
 
 import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.internal.store.compaction.Compaction;
+import dev.saferetry.internal.store.index.IntentIndex;
+import dev.saferetry.internal.store.log.GroupCommitLog;
+import dev.saferetry.internal.store.log.LogFrames;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
