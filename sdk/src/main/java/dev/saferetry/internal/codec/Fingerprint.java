@@ -28,7 +28,7 @@ import java.util.TreeMap;
  * fingerprint of any earlier form can only ever differ.
  */
 public final class Fingerprint {
-  private static final byte[] VERSION_3 =
+  private static final byte[] VERSION =
       "saferetry-fingerprint/3\n".getBytes(StandardCharsets.UTF_8);
 
   private static final HexFormat HEX = HexFormat.of();
@@ -71,7 +71,7 @@ public final class Fingerprint {
       String contentType,
       byte[] body) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(160 + (body == null ? 0 : body.length));
-    out.writeBytes(VERSION_3);
+    out.writeBytes(VERSION);
     head(out, method, encodedPath, query, identityHeaders);
     field(out, contentType);
     if (body == null) {
