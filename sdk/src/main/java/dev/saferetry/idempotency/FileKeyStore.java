@@ -49,8 +49,7 @@ import java.util.Optional;
  * more trailing bytes than one record, zeros beyond the preallocated space, a log shorter than the
  * mark, an emptied, deleted or replaced log, a missing mark, an unknown format version — is a
  * {@link KeyStoreException} naming the file and byte offset, and every file is left exactly as it
- * was. A log of format version 1 or 2 (written by earlier releases) is read and rewritten in the
- * current format.
+ * was.
  *
  * <p><b>Full disk.</b> A record that cannot be written or synced fails its call; nothing already
  * acknowledged is lost. A failed sync may have lost everything written since the previous one, so

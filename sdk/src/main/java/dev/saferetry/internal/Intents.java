@@ -20,7 +20,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BinaryOperator;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -111,7 +110,6 @@ final class Intents {
       RequestOptions options,
       IdempotencyKey candidate,
       String fingerprint,
-      Supplier<String> legacyFingerprint,
       Duration maxWait) {
     String intentId = options.intentId();
     if (intentId == null) {
@@ -134,8 +132,7 @@ final class Intents {
               trail,
               null);
     }
-    if (!record.fingerprint().equals(fingerprint)
-        && !record.fingerprint().equals(legacyFingerprint.get())) {
+    if (!record.fingerprint().equals(fingerprint)) {
       throw Errors.factory()
           .failed(
               FailedReason.INTENT_MISMATCH,

@@ -6,7 +6,6 @@ import dev.saferetry.event.AttemptStarted;
 import dev.saferetry.idempotency.IdempotencyKey;
 import java.io.IOException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.Request;
@@ -25,7 +24,6 @@ final class PreparedRequest {
   private final String intentId;
   private final IdempotencyKey key;
   private final String fingerprint;
-  private final Supplier<String> legacyFingerprint;
   private final EncodedBody body;
   private final Request template;
   private final Redaction redaction;
@@ -37,7 +35,6 @@ final class PreparedRequest {
       String intentId,
       IdempotencyKey key,
       String fingerprint,
-      Supplier<String> legacyFingerprint,
       EncodedBody body,
       Request.Builder headers,
       Redaction redaction,
@@ -47,7 +44,6 @@ final class PreparedRequest {
     this.intentId = intentId;
     this.key = key;
     this.fingerprint = fingerprint;
-    this.legacyFingerprint = legacyFingerprint;
     this.body = body;
     this.redaction = redaction;
     this.attemptHeader = attemptHeader;
@@ -133,15 +129,6 @@ final class PreparedRequest {
   /** The fingerprint an intent records, or null when the call names no intent. */
   String fingerprint() {
     return fingerprint;
-  }
-
-  /**
-   * Computes the fingerprint earlier versions recorded for this request (see {@link
-   * dev.saferetry.internal.codec.Fingerprint}), or null when the call names no intent; only needed
-   * when a recorded fingerprint differs from the current one.
-   */
-  Supplier<String> legacyFingerprint() {
-    return legacyFingerprint;
   }
 
   /** The exact body bytes and content type, or null when the request has no body. */

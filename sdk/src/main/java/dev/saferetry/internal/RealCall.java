@@ -181,13 +181,7 @@ final class RealCall<R> {
         claim =
             parts
                 .intents()
-                .claim(
-                    op.name(),
-                    options,
-                    request.key(),
-                    request.fingerprint(),
-                    request.legacyFingerprint(),
-                    deadline);
+                .claim(op.name(), options, request.key(), request.fingerprint(), deadline);
       } catch (SafeRetryException e) {
         return end(e);
       } catch (KeyStoreException e) {

@@ -17,7 +17,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 import okhttp3.Headers;
 import okhttp3.HttpUrl;
 import okhttp3.Request;
@@ -97,7 +96,6 @@ final class RequestFactory {
       }
     }
     String fingerprint = null;
-    Supplier<String> legacy = null;
     EncodedBody encoded = null;
     if (op.carriesKey() && options.intentId() != null) {
       byte[] canonical = null;
@@ -122,31 +120,15 @@ final class RequestFactory {
           Fingerprint.sha256Hex(
               Fingerprint.input(
                   op.method(), path, query, identity, codec.contentType(), canonical));
-      legacy =
-          () -> {
-            try {
-              return Fingerprint.sha256Hex(
-                  Fingerprint.legacyInput(op.method(), path, query, identity, codec, body));
-            } catch (RuntimeException e) {
-              return null; // no earlier form (a body the old tree path refused): no match
-            }
-          };
     }
-    return build(op, url, body, options, key, fingerprint, legacy, encoded);
+    return build(op, url, body, options, key, fingerprint, encoded);
   }
 
   /** Returns the same request with another key: the one its intent was recorded with. */
   PreparedRequest withKey(
       PreparedRequest prepared, Object body, RequestOptions options, IdempotencyKey key) {
     return build(
-        prepared.operation(),
-        prepared.url(),
-        body,
-        options,
-        key,
-        prepared.fingerprint(),
-        prepared.legacyFingerprint(),
-        null);
+        prepared.operation(), prepared.url(), body, options, key, prepared.fingerprint(), null);
   }
 
   private BodyCodec codec(Operation<?, ?> op) {
@@ -160,7 +142,6 @@ final class RequestFactory {
       RequestOptions options,
       IdempotencyKey key,
       String fingerprint,
-      Supplier<String> legacyFingerprint,
       EncodedBody preEncoded) {
     Request.Builder headers =
         new Request.Builder()
@@ -183,16 +164,7 @@ final class RequestFactory {
       r = r.withSecret(options.apiKey());
     }
     return new PreparedRequest(
-        op,
-        url,
-        options.intentId(),
-        key,
-        fingerprint,
-        legacyFingerprint,
-        encoded,
-        headers,
-        r,
-        attemptHeader);
+        op, url, options.intentId(), key, fingerprint, encoded, headers, r, attemptHeader);
   }
 
   /** The values of the headers that belong to the intent's identity, as they will be sent. */

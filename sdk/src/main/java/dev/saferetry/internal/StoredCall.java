@@ -273,7 +273,6 @@ public final class StoredCall {
         intentId,
         op.carriesKey() ? key : null,
         fingerprint,
-        () -> fingerprint, // the stored request is its record's: it has no other form
         encoded,
         b,
         redaction,

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.internal.codec.Fingerprint;
-import dev.saferetry.payments.ChargeCreateParams;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -21,35 +20,6 @@ class FingerprintTest {
     return Fingerprint.sha256Hex(
         Fingerprint.input(
             "POST", path, q, headers, c.contentType(), b == null ? null : c.canonical(b)));
-  }
-
-  static String legacy(
-      String path, QueryParams q, Map<String, String> headers, BodyCodec c, Object b) {
-    return Fingerprint.sha256Hex(Fingerprint.legacyInput("POST", path, q, headers, c, b));
-  }
-
-  /** Hashes the first release recorded for these requests: intents recorded then must match. */
-  @Test
-  void theLegacyFingerprintOfAPlainJsonRequestIsWhatEarlierVersionsRecorded() {
-    ChargeCreateParams body = new ChargeCreateParams(500, "usd", "Tee", null);
-    assertThat(legacy("/v1/charges", NONE, Map.of(), JSON, body))
-        .isEqualTo("89e21e4536da58d34ed8fa2fc18d12147a248ba7fceffd632385f50b6ecc0dc2");
-    assertThat(legacy("/v1/charges", NONE, Map.of(), JSON, null))
-        .isEqualTo("15eb4d5b24061605141fcc49d7a65e9da40444d4afe59f0ee6319020dea5b5c8");
-    Map<String, Object> nested = new LinkedHashMap<>();
-    nested.put("z", Map.of("b", 1, "a", 2.5));
-    nested.put("a", new int[] {3, 1});
-    assertThat(legacy("/p", NONE, Map.of(), JSON, nested))
-        .isEqualTo("dd6ec8bd5221519993cfa96df43f13eb35d17b0fececa02ecde37c0c4a7be391");
-  }
-
-  @Test
-  void theLegacyInputIsMethodPathAndCanonicalJson() {
-    byte[] input =
-        Fingerprint.legacyInput(
-            "POST", "/v1/charges", NONE, Map.of(), JSON, Map.of("b", 1, "a", 2));
-    assertThat(new String(input, StandardCharsets.UTF_8))
-        .isEqualTo("POST /v1/charges\n{\"a\":2,\"b\":1}");
   }
 
   @Test
@@ -97,32 +67,6 @@ class FingerprintTest {
         .isEqualTo("{\"alpha\":\"q\",\"meta\":{\"a\":1,\"b\":{\"x\":2,\"y\":1}},\"zeta\":5}");
     assertThat(fp("/x", NONE, Map.of(), JSON, new Declared(6, "q", ab)))
         .isNotEqualTo(fp("/x", NONE, Map.of(), JSON, new Declared(5, "q", ab)));
-  }
-
-  @Test
-  void noFormOfFingerprintEqualsAnother() {
-    ChargeCreateParams body = new ChargeCreateParams(500, "usd", "Tee", null);
-    assertThat(fp("/v1/charges", NONE, Map.of(), JSON, body))
-        .isNotEqualTo(legacy("/v1/charges", NONE, Map.of(), JSON, body));
-    assertThat(fp("/v1/charges", NONE, Map.of(), FORM, body))
-        .isNotEqualTo(legacy("/v1/charges", NONE, Map.of(), FORM, body));
-  }
-
-  @Test
-  void theVersion2InputLengthPrefixesEveryField() {
-    byte[] input =
-        Fingerprint.legacyInput(
-            "POST",
-            "/v1/charges",
-            QueryParams.of("expand[]", "customer"),
-            Map.of("Stripe-Account", " acct_1 "),
-            FORM,
-            Map.of("amount", 1));
-    assertThat(new String(input, StandardCharsets.UTF_8))
-        .isEqualTo(
-            "saferetry-fingerprint/2\n4:POST\n11:/v1/charges\n17:expand[]=customer\n1:1\n"
-                + "14:stripe-account\n6:acct_1\n"
-                + "47:application/x-www-form-urlencoded;charset=UTF-8\n8:amount=1\n");
   }
 
   @Test

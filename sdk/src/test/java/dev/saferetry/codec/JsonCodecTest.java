@@ -95,17 +95,6 @@ class JsonCodecTest {
   }
 
   @Test
-  void theLegacyCanonicalFormStandsForNoBodyAsAnEmptyObject() {
-    JsonCodec codec = JsonCodec.defaults();
-    Map<String, Object> a = new LinkedHashMap<>();
-    a.put("b", Map.of("y", new java.math.BigDecimal("1.50"), "x", 2));
-    a.put("a", 1);
-    assertThat(new String(codec.legacyCanonical(a), StandardCharsets.UTF_8))
-        .isEqualTo("{\"a\":1,\"b\":{\"x\":2,\"y\":1.5}}");
-    assertThat(new String(codec.legacyCanonical(null), StandardCharsets.UTF_8)).isEqualTo("{}");
-  }
-
-  @Test
   void aTreeBodyIsWrittenWithItsKeysSorted() throws Exception {
     Object tree =
         new com.fasterxml.jackson.databind.ObjectMapper()

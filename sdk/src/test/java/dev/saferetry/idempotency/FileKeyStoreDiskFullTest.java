@@ -146,31 +146,4 @@ class FileKeyStoreDiskFullTest {
       }
     }
   }
-
-  @Test
-  void upgradingAVersion1LogOnAFullDiskFailsCleanlyAndLeavesItAsItWas() throws Exception {
-    try (SmallFileSystem fs = SmallFileSystem.tmpfs(parent, "256k")) {
-      Path dir = fs.root();
-      byte[] v1 = FileKeyStoreFormatTest.versionOneFixture();
-      Files.write(dir.resolve(StoreFileBytes.LOG), v1);
-      Files.setPosixFilePermissions(
-          dir.resolve(StoreFileBytes.LOG),
-          java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-      fs.fill();
-      for (int i = 0; i < 3; i++) {
-        assertThatThrownBy(() -> FileKeyStore.open(dir))
-            .isInstanceOf(KeyStoreException.class)
-            .hasMessageContaining("cannot upgrade")
-            .hasMessageContaining("it is unchanged");
-      }
-      assertThat(StoreFileBytes.openFilesUnder(dir)).isEmpty();
-      assertThat(StoreFileBytes.read(dir)).isEqualTo(v1);
-      assertThat(StoreFileBytes.names(dir))
-          .containsExactlyInAnyOrder("filler", "intents.log", "saferetry.lock");
-      fs.free();
-      try (FileKeyStore store = FileKeyStore.open(dir)) {
-        assertThat(store.pending()).hasSize(2);
-      }
-    }
-  }
 }

@@ -1,6 +1,5 @@
 package dev.saferetry.internal.codec;
 
-import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.codec.QueryParams;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -20,23 +19,16 @@ import java.util.TreeMap;
  * identity headers (names lower-cased and sorted, values trimmed), content type and the body's
  * canonical bytes.
  *
- * <p>{@link #input} is the current form (version 3): its body is the bytes the built-in codecs send
- * (the JSON codec writes object keys sorted at every level, so they are already canonical), so a
- * call encodes its body once for both the wire and its identity. Every field is prefixed by its
- * length, so two different requests never produce the same input.
- *
- * <p>{@link #legacyInput} is what versions before it recorded: for a JSON request with no query and
- * no identity headers, {@code "POST /v1/charges\n"} then the JSON re-read as a tree and written
- * sorted; for every other request the length-prefixed version 2. An intent whose recorded
- * fingerprint differs from a call's current one is compared with the call's legacy fingerprint
- * before it is called a mismatch, so intents recorded before an upgrade still match after it. No
- * two forms can be mistaken for each other: the legacy form starts with an HTTP method, the others
- * with their version line.
+ * <p>{@link #input} is the one form: its body is the bytes the built-in codecs send (the JSON codec
+ * writes object keys sorted at every level, so they are already canonical), so a call encodes its
+ * body once for both the wire and its identity. Every field is prefixed by its length, so two
+ * different requests never produce the same input. It starts with a version line ({@code
+ * saferetry-fingerprint/3}); a recorded fingerprint that is not this form of the call's request is
+ * a mismatch. The number is the one development builds reached: it is kept, never reused, so a
+ * fingerprint of any earlier form can only ever differ.
  */
 public final class Fingerprint {
-  private static final byte[] VERSION_2 =
-      "saferetry-fingerprint/2\n".getBytes(StandardCharsets.UTF_8);
-  private static final byte[] VERSION_3 =
+  private static final byte[] VERSION =
       "saferetry-fingerprint/3\n".getBytes(StandardCharsets.UTF_8);
 
   private static final HexFormat HEX = HexFormat.of();
@@ -79,7 +71,7 @@ public final class Fingerprint {
       String contentType,
       byte[] body) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(160 + (body == null ? 0 : body.length));
-    out.writeBytes(VERSION_3);
+    out.writeBytes(VERSION);
     head(out, method, encodedPath, query, identityHeaders);
     field(out, contentType);
     if (body == null) {
@@ -88,35 +80,6 @@ public final class Fingerprint {
     } else {
       field(out, body);
     }
-    return out.toByteArray();
-  }
-
-  /**
-   * Returns the bytes earlier versions hashed for the request: see the class comment.
-   *
-   * @param encodedPath the path as sent, e.g. {@code /v1/charges/ch_1}
-   * @param body the body value, or null for none
-   * @throws IllegalArgumentException if two identity header names differ only in case
-   */
-  public static byte[] legacyInput(
-      String method,
-      String encodedPath,
-      QueryParams query,
-      Map<String, String> identityHeaders,
-      BodyCodec codec,
-      Object body) {
-    byte[] canonicalBody =
-        codec instanceof JsonCodec json ? json.legacyCanonical(body) : codec.canonical(body);
-    ByteArrayOutputStream out = new ByteArrayOutputStream(128 + canonicalBody.length);
-    if (query.isEmpty() && identityHeaders.isEmpty() && codec instanceof JsonCodec) {
-      out.writeBytes((method + ' ' + encodedPath + '\n').getBytes(StandardCharsets.UTF_8));
-      out.writeBytes(canonicalBody);
-      return out.toByteArray();
-    }
-    out.writeBytes(VERSION_2);
-    head(out, method, encodedPath, query, identityHeaders);
-    field(out, codec.contentType());
-    field(out, canonicalBody);
     return out.toByteArray();
   }
 

@@ -115,16 +115,7 @@ public final class JsonCodec implements BodyCodec {
     return true;
   }
 
-  /**
-   * Returns the canonical bytes earlier versions fingerprinted: the value re-read as a tree and
-   * written with keys sorted (numbers as the tree holds them); {@code {}} for no body.
-   */
-  public byte[] legacyCanonical(Object value) {
-    JsonNode tree = value == null ? mapper.createObjectNode() : tree(value);
-    return write(tree).bytes();
-  }
-
-  /** Returns the value as a tree. */
+  /** Returns the value as a tree, as it will be written. */
   JsonNode tree(Object value) {
     try {
       return mapper.valueToTree(value);

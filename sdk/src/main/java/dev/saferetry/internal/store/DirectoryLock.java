@@ -1,6 +1,8 @@
 package dev.saferetry.internal.store;
 
 import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.internal.store.file.StoreFiles;
+import dev.saferetry.internal.store.log.GroupCommitLog;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -22,6 +24,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Thread-safe.
  */
 final class DirectoryLock implements AutoCloseable {
+  static final String FILE = "saferetry.lock";
+
   private static final Set<Path> HELD_IN_THIS_JVM = ConcurrentHashMap.newKeySet();
 
   private final Path dir;
@@ -46,11 +50,11 @@ final class DirectoryLock implements AutoCloseable {
     } catch (IOException e) {
       throw new KeyStoreException("cannot resolve store directory " + dir, e);
     }
-    String what = "store directory " + dir;
+    String what = StoreFiles.lockName(dir);
     if (!HELD_IN_THIS_JVM.add(key)) {
       throw StoreFiles.locked(what);
     }
-    Path file = dir.resolve(LogFormat.LOCK_FILE);
+    Path file = dir.resolve(FILE);
     try {
       StoreFiles.checkExistingFile(file);
       FileChannel channel = StoreFiles.openLocked(file, true, what);

@@ -1,8 +1,17 @@
 package dev.saferetry.internal.store;
 
 import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.internal.store.compaction.SealedCompaction;
+import dev.saferetry.internal.store.file.StoreFiles;
+import dev.saferetry.internal.store.index.IntentIndex;
+import dev.saferetry.internal.store.index.LogScanner;
+import dev.saferetry.internal.store.log.HighWaterMark;
+import dev.saferetry.internal.store.log.LogFormat;
+import dev.saferetry.internal.store.log.LogHeader;
+import dev.saferetry.internal.store.log.LogTail;
+import dev.saferetry.internal.store.log.MarkCheck;
+import dev.saferetry.internal.store.log.TornTail;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -11,8 +20,8 @@ import java.nio.file.Path;
 /**
  * Opens the log of a store directory: locks it, finishes a compaction a crash interrupted after its
  * seal, reads and checks the log against the high-water mark, cuts a torn tail (saved to a side
- * file), rewrites a log of an older format, and leaves the log indexed with the mark vouching for
- * its content. Stateless.
+ * file), and leaves the log indexed with the mark vouching for its content. A log or mark of
+ * another format version is refused, changing nothing. Stateless.
  */
 final class LogOpener {
 
@@ -49,25 +58,20 @@ final class LogOpener {
     try {
       StoreFiles.checkExistingFile(file);
       if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-        channel = StoreFiles.openLocked(file, false, lockName(dir));
+        channel = StoreFiles.openLocked(file, false, StoreFiles.lockName(dir));
       }
       HighWaterMark.Found found = HighWaterMark.read(dir);
       Files.deleteIfExists(dir.resolve(HighWaterMark.NEW_FILE));
       channel = SealedCompaction.finish(dir, found, channel);
       if (channel == null) {
         MarkCheck.refuseIfSynced(dir, file, found, "is missing");
-        channel = StoreFiles.openLocked(file, true, lockName(dir));
+        channel = StoreFiles.openLocked(file, true, StoreFiles.lockName(dir));
       }
-      LogScanner.Header header = LogScanner.header(file, headerBytes(channel));
-      if (header.version() == 0) {
+      LogHeader header = LogHeader.read(file, channel);
+      if (!header.complete()) {
         return startEmpty(dir, file, channel, found, channel.size() == 0 ? "is empty" : "is torn");
       }
-      if (header.version() != LogFormat.VERSION) {
-        channel = LegacyUpgrade.run(dir, file, channel, found, header);
-        found = HighWaterMark.read(dir);
-        header = LogScanner.header(file, headerBytes(channel));
-      }
-      return read(dir, file, channel, found, header);
+      return read(dir, file, channel, found, header.generation());
     } catch (IOException | RuntimeException e) {
       StoreFiles.closeQuietly(channel);
       if (e instanceof KeyStoreException kse) {
@@ -77,26 +81,22 @@ final class LogOpener {
     }
   }
 
-  static String lockName(Path dir) {
-    return "store directory " + dir;
-  }
-
-  /** Reads, checks and indexes a current-format log; its mark is opened last. */
+  /** Reads, checks and indexes the log of {@code generation}; its mark is opened last. */
   private static Opened read(
-      Path dir, Path file, FileChannel channel, HighWaterMark.Found found, LogScanner.Header header)
+      Path dir, Path file, FileChannel channel, HighWaterMark.Found found, long generation)
       throws IOException {
     long size = channel.size();
     IntentIndex index = new IntentIndex((int) Math.min(size / 200, 1 << 26)); // about a begin and
     // a completion per intent: the table rarely grows while the log is read
     LogScanner.Scan scan = LogScanner.scan(file, channel, size, index);
     HighWaterMark.Value value = found.value();
-    boolean sameGeneration = value != null && value.generation() == header.generation();
+    boolean sameGeneration = value != null && value.generation() == generation;
     boolean sealedOverMark =
         value != null
             && !sameGeneration
             && scan.sealEnd() > 0
             && scan.sealedPrevious() == value.generation();
-    MarkCheck.identity(dir, file, found, header, size, sealedOverMark);
+    MarkCheck.identity(dir, file, found, generation, size, sealedOverMark);
     long allocated = sameGeneration ? value.allocated() : 0;
     long validEnd = scan.validEnd();
     long tornEnd = LogTail.check(file, channel, validEnd, size, allocated);
@@ -108,9 +108,8 @@ final class LogOpener {
     boolean zerosKept = tornEnd == validEnd && size > validEnd;
     long kept = zerosKept ? Math.max(allocated, size) : 0;
     HighWaterMark mark =
-        vouch(dir, channel, found, new HighWaterMark.Value(header.generation(), validEnd, kept));
-    return new Opened(
-        file, channel, mark, header.generation(), validEnd, zerosKept ? size : 0, index);
+        vouch(dir, channel, found, new HighWaterMark.Value(generation, validEnd, kept));
+    return new Opened(file, channel, mark, generation, validEnd, zerosKept ? size : 0, index);
   }
 
   /**
@@ -131,22 +130,13 @@ final class LogOpener {
     return new Opened(file, channel, mark, generation, LogFormat.HEADER_SIZE, 0, new IntentIndex());
   }
 
-  /** The first bytes of the log, up to a header's length. */
-  static byte[] headerBytes(FileChannel channel) throws IOException {
-    ByteBuffer header = ByteBuffer.allocate((int) Math.min(channel.size(), LogFormat.HEADER_SIZE));
-    while (header.hasRemaining() && channel.read(header, header.position()) > 0) {
-      // until the header is complete or the file ends
-    }
-    return header.array();
-  }
-
   /** Syncs the log as read, then makes the mark say so. */
   static HighWaterMark vouch(
       Path dir, FileChannel channel, HighWaterMark.Found found, HighWaterMark.Value value)
       throws IOException {
     channel.force(true);
-    if (found.value() == null || found.version() != 2) {
-      return HighWaterMark.create(dir, value); // also replaces an empty or older-version mark
+    if (found.value() == null) {
+      return HighWaterMark.create(dir, value); // also replaces an empty mark
     }
     HighWaterMark mark = HighWaterMark.openExisting(dir, found.value());
     try {

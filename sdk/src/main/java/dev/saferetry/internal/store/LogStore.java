@@ -7,6 +7,14 @@ import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.internal.store.file.StoreFiles;
+import dev.saferetry.internal.store.index.IntentIndex;
+import dev.saferetry.internal.store.log.FrameBuffer;
+import dev.saferetry.internal.store.log.GroupCommitLog;
+import dev.saferetry.internal.store.log.LogFormat;
+import dev.saferetry.internal.store.log.LogFrames;
+import dev.saferetry.internal.store.record.RecordCodec;
+import dev.saferetry.internal.store.record.Scopes;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -83,9 +91,9 @@ public final class LogStore implements KeyStore {
               opened.generation(),
               opened.size(),
               options.groupCommitWindowNanos());
-      log.space.start(opened.allocated(), options.preallocate());
-      if (log.space.shouldExtend()) {
-        log.space.extend(); // before the first record, so that it already overwrites zeros
+      log.space().start(opened.allocated(), options.preallocate());
+      if (log.space().shouldExtend()) {
+        log.space().extend(); // before the first record, so that it already overwrites zeros
       }
       LogStore store = new LogStore(dir, lock, log, opened.index(), options);
       OwnerRecord.record(dir, LOG);
@@ -138,10 +146,10 @@ public final class LogStore implements KeyStore {
     }
     buffer.clear();
     if (newScope) {
-      CompactCodec.scope(buffer, scopeId, record.scope());
+      RecordCodec.scope(buffer, scopeId, record.scope());
     }
     int at = buffer.length();
-    CompactCodec.begin(buffer, scopeId, record);
+    RecordCodec.begin(buffer, scopeId, record);
     long start = log.end();
     long seq = log.append(buffer);
     if (newScope) {
@@ -190,7 +198,7 @@ public final class LogStore implements KeyStore {
     IntentRecord done =
         existing.record().complete(completed.state(), completed.status(), completed.resourceId());
     buffer.clear();
-    CompactCodec.complete(buffer, existing.scopeId(), done);
+    RecordCodec.complete(buffer, existing.scopeId(), done);
     long start = log.end();
     long seq = log.append(buffer);
     index.complete(existing, start, buffer.length());
@@ -247,7 +255,7 @@ public final class LogStore implements KeyStore {
         return false;
       }
       buffer.clear();
-      CompactCodec.abandon(buffer, existing.scopeId(), intentId);
+      RecordCodec.abandon(buffer, existing.scopeId(), intentId);
       seq = log.append(buffer);
       index.remove(existing);
       compact = jobs.compactionDue();

@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe.
  */
 final class Maintenance implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(LogStore.class);
+  private static final Logger LOG = LoggerFactory.getLogger(Maintenance.class);
 
   private final ReentrantLock jobs = new ReentrantLock();
   private final ThreadPoolExecutor executor;

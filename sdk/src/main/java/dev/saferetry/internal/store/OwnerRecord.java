@@ -1,6 +1,7 @@
 package dev.saferetry.internal.store;
 
 import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.internal.store.file.StoreFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

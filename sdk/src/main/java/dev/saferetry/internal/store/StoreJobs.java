@@ -1,6 +1,10 @@
 package dev.saferetry.internal.store;
 
 import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.internal.store.compaction.Compaction;
+import dev.saferetry.internal.store.index.IntentIndex;
+import dev.saferetry.internal.store.log.GroupCommitLog;
+import dev.saferetry.internal.store.log.LogFrames;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -16,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe; fields marked so are guarded by the state lock.
  */
 final class StoreJobs {
-  private static final Logger LOG = LoggerFactory.getLogger(LogStore.class);
+  private static final Logger LOG = LoggerFactory.getLogger(StoreJobs.class);
 
   private final Path dir;
   private final ReentrantLock stateLock;
@@ -68,8 +72,8 @@ final class StoreJobs {
 
   /** Schedules the background work a change made due; called without the state lock. */
   void afterChange(boolean compact) {
-    if (log.space.shouldExtend()) {
-      maintenance.submit(log.space::extend);
+    if (log.space().shouldExtend()) {
+      maintenance.submit(log.space()::extend);
     }
     if (compact) {
       maintenance.submit(this::compactInBackground);
