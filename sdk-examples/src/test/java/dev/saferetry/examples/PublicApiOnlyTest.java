@@ -23,14 +23,27 @@ import org.junit.jupiter.api.io.TempDir;
  * Stripe-shaped server, {@code harness.stripe}).
  */
 class PublicApiOnlyTest {
-  static final Path SDK_SOURCES = Path.of("../sdk/src/main/java");
+  static final List<Path> SDK_SOURCES =
+      List.of(
+          Path.of("../sdk/core/src/main/java"),
+          Path.of("../sdk/jdbc/src/main/java"),
+          Path.of("../sdk/webhook/src/main/java"));
   static final Path EXAMPLES = Path.of("src/main/java/dev/saferetry/examples");
   static final Pattern NAMED = Pattern.compile("\\b(dev\\.saferetry(?:\\.\\w+)+)");
 
-  /** The SDK's exported packages: the module descriptor's, else every package but internal. */
+  /** The exported packages of every SDK artifact. */
   static Set<String> exportedPackages() throws IOException {
     Set<String> exported = new TreeSet<>();
-    Path descriptor = SDK_SOURCES.resolve("module-info.java");
+    for (Path sources : SDK_SOURCES) {
+      exported.addAll(exportedPackages(sources));
+    }
+    return exported;
+  }
+
+  /** An artifact's exported packages: its module descriptor's, else every package but internal. */
+  static Set<String> exportedPackages(Path sources) throws IOException {
+    Set<String> exported = new TreeSet<>();
+    Path descriptor = sources.resolve("module-info.java");
     if (Files.exists(descriptor)) {
       Matcher m =
           Pattern.compile("(?m)^\\s*exports\\s+([\\w.]+)\\s*;")
@@ -40,10 +53,10 @@ class PublicApiOnlyTest {
       }
       return exported;
     }
-    try (Stream<Path> files = Files.walk(SDK_SOURCES)) {
+    try (Stream<Path> files = Files.walk(sources)) {
       files
           .filter(p -> p.toString().endsWith(".java"))
-          .map(p -> SDK_SOURCES.relativize(p.getParent()).toString().replace('/', '.'))
+          .map(p -> sources.relativize(p.getParent()).toString().replace('/', '.'))
           .filter(pkg -> !pkg.equals("dev.saferetry.internal"))
           .filter(pkg -> !pkg.startsWith("dev.saferetry.internal."))
           .forEach(exported::add);

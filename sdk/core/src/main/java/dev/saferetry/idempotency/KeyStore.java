@@ -1,0 +1,174 @@
+package dev.saferetry.idempotency;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where a client keeps the idempotency keys of its intents, so that the same intent reuses the same
+ * key across calls, threads and process restarts.
+ *
+ * <p>The SPI is deliberately small and storage-neutral, so that a file, a database table or any
+ * shared store can implement it. The SDK ships {@link InMemoryKeyStore} (the default; keys live as
+ * long as the process), {@link FileKeyStore} (keys survive a crash), and the {@code saferetry-jdbc}
+ * artifact {@code JdbcKeyStore} (keys in a database, shared by every instance of a service).
+ *
+ * <p><b>What implementations must guarantee.</b>
+ *
+ * <ul>
+ *   <li><b>Atomic claim.</b> {@link #begin} is atomic per (scope, intent id): of two concurrent
+ *       callers, across threads and — for shared stores — across processes, exactly one records its
+ *       candidate; the other gets the winner's record.
+ *   <li><b>Durable before send.</b> When {@link #begin} reports that it created the record, the
+ *       record is on stable storage as far as the store promises durability (the file store:
+ *       fsync'd). The client sends the first byte only after {@code begin} returns.
+ *   <li><b>Relaxed completion.</b> {@link #complete} need not be durable when it returns: a lost
+ *       completion only leaves the intent pending, which causes a safe replay with the same key.
+ *   <li><b>Exact text.</b> Every record read back equals the record written, field for field: text
+ *       (any well-formed Unicode, including characters outside the Basic Multilingual Plane) and
+ *       instants to the nanosecond. {@link IntentRecord} and {@link IntentScope} refuse text that
+ *       has no exact encoding.
+ *   <li><b>No silent loss.</b> A store that cannot read its data throws {@link KeyStoreException};
+ *       it never drops or rewrites records it could not understand.
+ *   <li><b>Thread safety.</b> Every method may be called from any thread at any time.
+ * </ul>
+ */
+public interface KeyStore extends AutoCloseable {
+
+  /**
+   * Returns the record for the candidate's intent, recording the candidate if there is none.
+   *
+   * <p>Atomically: if no record exists for {@code candidate.scope()} and {@code
+   * candidate.intentId()}, or the existing one is expired at {@code candidate.createdAt()} and is
+   * not {@link IntentState#PENDING}, the candidate is durably recorded and returned. Otherwise the
+   * existing record is returned unchanged — including an expired pending one, which the client
+   * refuses to re-send with its stale key. The result says whether this call recorded the
+   * candidate; exactly one of any number of concurrent callers for the same intent gets {@code
+   * created}.
+   *
+   * @param candidate a {@link IntentState#PENDING} record with a freshly minted key
+   * @return the candidate with {@code created} true, or the existing record with {@code created}
+   *     false
+   * @throws KeyStoreException if the record could not be made durable
+   */
+  BeginResult begin(IntentRecord candidate);
+
+  /**
+   * Does what {@link #begin(IntentRecord)} does, waiting at most about {@code maxWait} — the
+   * remaining deadline of the call that records the intent — for anything the store waits for (a
+   * lock another process holds, a slow database). When a wait is cut, throws {@link
+   * KeyStoreException}: the call then ends without sending anything, and whether the candidate was
+   * recorded is unknown (a pending record is harmless: it is re-driven with its key). A store
+   * states how closely it keeps to {@code maxWait}.
+   *
+   * <p>The default ignores {@code maxWait}: right for a store that never waits for another process.
+   * A store that delegates to another forwards this method, or the bound is lost on the way.
+   *
+   * @param candidate a {@link IntentState#PENDING} record with a freshly minted key
+   * @param maxWait the longest the store may wait; zero or more
+   * @return as {@link #begin(IntentRecord)}
+   * @throws KeyStoreException if the record could not be made durable, or a wait was cut
+   */
+  default BeginResult begin(IntentRecord candidate, Duration maxWait) {
+    return begin(candidate);
+  }
+
+  /**
+   * Records a definitive outcome for an intent, if the stored record still has {@code
+   * completed.key()}; otherwise does nothing. Need not be durable when it returns.
+   *
+   * @param completed the record in state {@link IntentState#SUCCEEDED} or {@link
+   *     IntentState#FAILED}
+   * @throws KeyStoreException if the store is unusable
+   */
+  void complete(IntentRecord completed);
+
+  /**
+   * Does what {@link #complete(IntentRecord)} does, waiting at most about {@code maxWait} (see
+   * {@link #begin(IntentRecord, Duration)}); an outcome not recorded leaves the intent pending. The
+   * default ignores {@code maxWait}.
+   *
+   * @param completed the record in state {@link IntentState#SUCCEEDED} or {@link
+   *     IntentState#FAILED}
+   * @param maxWait the longest the store may wait; zero or more
+   * @throws KeyStoreException if the store is unusable, or a wait was cut
+   */
+  default void complete(IntentRecord completed, Duration maxWait) {
+    complete(completed);
+  }
+
+  /**
+   * Returns the stored record of an intent, expired or not.
+   *
+   * @param scope the scope
+   * @param intentId the intent id
+   * @return the stored record of an intent, expired or not
+   * @throws KeyStoreException if the store is unusable
+   */
+  Optional<IntentRecord> find(IntentScope scope, String intentId);
+
+  /**
+   * Returns all {@link IntentState#PENDING} records of every tenant, oldest first: after a restart,
+   * these are the intents whose outcome is unknown and which the application should re-drive or
+   * reconcile (a client lists its own tenant's through {@code SafeRetryClient.pendingIntents()}).
+   *
+   * @return all {@link IntentState#PENDING} records of every tenant, oldest first: after a restart,
+   *     these are the intents whose outcome is unknown and which the application should re-drive or
+   *     reconcile (a client lists its own tenant's through {@code
+   *     SafeRetryClient.pendingIntents()})
+   * @throws KeyStoreException if the store is unusable
+   */
+  List<IntentRecord> pending();
+
+  /**
+   * Forgets an intent on purpose — for example after its outcome was reconciled with the provider
+   * by other means. A later call with the same intent id mints a new key. Durable when it returns.
+   *
+   * @param scope the scope
+   * @param intentId the intent id
+   * @return whether a record was removed
+   * @throws KeyStoreException if the removal could not be made durable
+   */
+  boolean abandon(IntentScope scope, String intentId);
+
+  /**
+   * Drops records that are expired at {@code now} and are not pending, and reclaims their space.
+   *
+   * @param now the time to judge expiry at
+   * @return the number of records dropped
+   * @throws KeyStoreException if the store is unusable
+   */
+  int purgeExpired(Instant now);
+
+  /**
+   * Returns the time at which an intent's expiry is judged, given the caller's clock reading: never
+   * earlier than {@code clock}, and never earlier than the latest time this store has recorded.
+   *
+   * <p>A clock stepped back (after a restart, or on another instance sharing the store) must not
+   * make an expired pending intent look fresh: its key would be re-sent after the server forgot it.
+   * The client therefore judges a pending intent it found at this time, not at its own clock's. A
+   * store that keeps records across restarts keeps this floor across them too (the file store: the
+   * latest creation time it has recorded, kept through compactions); a store shared by several
+   * instances judges by a clock they share (the JDBC store: the database's). Called only when a
+   * pending intent is found, so it may cost a round trip.
+   *
+   * <p>This time only ever makes a pending intent expire sooner, which refuses a re-send: the
+   * cautious direction. A store never uses it to replace or purge a completed record, which would
+   * let a clock that once ran fast mint a second key for an intent that is not expired.
+   *
+   * <p>The default returns {@code clock}: right for a store that keeps nothing across a restart and
+   * is used by one process.
+   *
+   * @param clock the caller's clock reading
+   * @return the time to judge expiry at, not earlier than {@code clock}
+   * @throws KeyStoreException if the store is unusable
+   */
+  default Instant expiryTime(Instant clock) {
+    return clock;
+  }
+
+  /** Releases the store's resources (files, locks). Idempotent. */
+  @Override
+  void close();
+}

@@ -1,0 +1,135 @@
+package dev.saferetry;
+
+import static dev.saferetry.testing.Answers.charge;
+import static dev.saferetry.testing.Answers.status;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.saferetry.error.ApiException;
+import dev.saferetry.error.CallFailedException;
+import dev.saferetry.error.FailedReason;
+import dev.saferetry.error.OutcomeUnknownException;
+import dev.saferetry.error.UnknownReason;
+import dev.saferetry.event.BreakerState;
+import dev.saferetry.event.BreakerStateChanged;
+import dev.saferetry.event.SafeRetryListener;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.Charges;
+import dev.saferetry.resilience.BreakerPolicy;
+import dev.saferetry.resilience.RetryPolicy;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+class CircuitBreakerTest extends BothPaths {
+  private static final ChargeCreateParams PARAMS = ChargeCreateParams.of(1000, "eur");
+  private final List<BreakerStateChanged> changes = new CopyOnWriteArrayList<>();
+
+  private SafeRetryClient breakerClient(int window, RetryPolicy retry) {
+    return builder()
+        .breakerPolicy(
+            BreakerPolicy.builder()
+                .slidingWindowSize(window)
+                .minimumCalls(window)
+                .waitInOpenState(Duration.ofSeconds(30))
+                .halfOpenProbes(1)
+                .build())
+        .retryPolicy(retry)
+        .listener(
+            new SafeRetryListener() {
+              @Override
+              public void onBreakerStateChange(BreakerStateChanged e) {
+                changes.add(e);
+              }
+            })
+        .build();
+  }
+
+  @Test
+  void opensFailsFastWithoutIoAndRecoversAfterAProbe() {
+    try (SafeRetryClient c = breakerClient(4, RetryPolicy.noRetries())) {
+      for (int i = 0; i < 4; i++) {
+        server.enqueue(status(503));
+        assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
+            .isInstanceOf(OutcomeUnknownException.class);
+      }
+      assertThat(c.breakerState()).isEqualTo(BreakerState.OPEN);
+
+      assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
+          .isInstanceOfSatisfying(
+              CallFailedException.class,
+              e -> {
+                assertThat(e.reason()).isEqualTo(FailedReason.CIRCUIT_OPEN);
+                assertThat(e.key()).isNotNull();
+                assertThat(e.attempts()).isEmpty();
+                assertThat(e.outcome()).isEqualTo(Outcome.FAILED);
+              });
+      assertThat(server.getRequestCount()).isEqualTo(4);
+
+      time.advance(Duration.ofSeconds(31));
+      server.enqueue(charge());
+      assertThat(call(c, Charges.CREATE, PARAMS).status()).isEqualTo(200);
+      assertThat(c.breakerState()).isEqualTo(BreakerState.CLOSED);
+      assertThat(server.getRequestCount()).isEqualTo(5);
+    }
+    assertThat(changes)
+        .containsExactly(
+            new BreakerStateChanged(BreakerState.CLOSED, BreakerState.OPEN),
+            new BreakerStateChanged(BreakerState.OPEN, BreakerState.HALF_OPEN),
+            new BreakerStateChanged(BreakerState.HALF_OPEN, BreakerState.CLOSED));
+  }
+
+  @Test
+  void aRetrySequenceStopsAsSoonAsTheBreakerOpens() {
+    for (int i = 0; i < 4; i++) {
+      server.enqueue(status(503));
+    }
+    try (SafeRetryClient c = breakerClient(2, RetryPolicy.defaults())) {
+      assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
+          .isInstanceOfSatisfying(
+              OutcomeUnknownException.class,
+              e -> {
+                assertThat(e.reason()).isEqualTo(UnknownReason.CIRCUIT_OPEN);
+                assertThat(e.attempts()).hasSize(2);
+                assertThat(e.outcome()).isEqualTo(Outcome.UNKNOWN);
+              });
+    }
+    assertThat(server.getRequestCount()).isEqualTo(2);
+    assertThat(time.sleeps()).hasSize(1);
+  }
+
+  @Test
+  void clientErrorsNeverOpenTheBreaker() {
+    try (SafeRetryClient c = breakerClient(2, RetryPolicy.noRetries())) {
+      for (int i = 0; i < 6; i++) {
+        server.enqueue(status(i % 2 == 0 ? 400 : 422));
+        assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS)).isInstanceOf(ApiException.class);
+      }
+      assertThat(c.breakerState()).isEqualTo(BreakerState.CLOSED);
+    }
+    assertThat(server.getRequestCount()).isEqualTo(6);
+  }
+
+  @Test
+  void aFailedHalfOpenProbeOpensItAgain() {
+    try (SafeRetryClient c = breakerClient(2, RetryPolicy.noRetries())) {
+      server.enqueue(status(500));
+      server.enqueue(status(500));
+      for (int i = 0; i < 2; i++) {
+        assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
+            .isInstanceOf(OutcomeUnknownException.class);
+      }
+      time.advance(Duration.ofSeconds(31));
+      server.enqueue(status(503));
+      assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
+          .isInstanceOf(OutcomeUnknownException.class);
+      assertThat(c.breakerState()).isEqualTo(BreakerState.OPEN);
+      assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
+          .isInstanceOfSatisfying(
+              CallFailedException.class,
+              e -> assertThat(e.reason()).isEqualTo(FailedReason.CIRCUIT_OPEN));
+    }
+    assertThat(server.getRequestCount()).isEqualTo(3);
+  }
+}

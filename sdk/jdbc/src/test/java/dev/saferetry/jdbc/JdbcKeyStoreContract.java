@@ -1,0 +1,36 @@
+package dev.saferetry.jdbc;
+
+import dev.saferetry.idempotency.KeyStore;
+import dev.saferetry.jdbc.TestDatabase.Db;
+import dev.saferetry.testing.KeyStoreContract;
+import org.junit.jupiter.api.AfterEach;
+
+/**
+ * The SPI contract on the JDBC store, run once per database by a subclass; a reopen builds a second
+ * store on the same table without {@code createSchema}, so it also proves that the check on start
+ * accepts the table it created.
+ */
+abstract class JdbcKeyStoreContract extends KeyStoreContract {
+  private TestDatabase database;
+
+  abstract Db db();
+
+  @Override
+  protected KeyStore open() {
+    database = db().open();
+    return database.builder().build();
+  }
+
+  @Override
+  protected KeyStore reopen(KeyStore current) {
+    current.close();
+    return database.builder().createSchema(false).build();
+  }
+
+  @AfterEach
+  void dropSchema() throws Exception {
+    if (database != null) {
+      database.close();
+    }
+  }
+}
