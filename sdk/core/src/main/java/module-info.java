@@ -7,6 +7,8 @@
  * ObjectMapper}) appear in the client builder's signatures, so those modules are required
  * transitively; resilience4j and SLF4J are used inside only.
  */
+// resilience4j publishes automatic module names only (no module-info of its own)
+@SuppressWarnings("requires-automatic")
 module dev.saferetry {
   requires transitive okhttp3;
   requires transitive com.fasterxml.jackson.databind;

@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @ParameterizedClass
 @EnumSource(ClientFixture.Via.class)
-public abstract class BothPaths extends ClientFixture {
+abstract class BothPaths extends ClientFixture {
   @Parameter Via via;
 
   @Override

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.BeforeEach;
  * A MockWebServer on loopback and a client with fake time and fixed jitter, and {@link #call}: the
  * path under test, {@code execute} or {@code executeAsync}, so that one test proves both.
  */
-public abstract class ClientFixture {
+abstract class ClientFixture {
   /** The two ways to run a call: on the calling thread, or asynchronously and joined. */
   public enum Via {
     SYNC,

@@ -127,12 +127,21 @@ final class SmallFileSystem implements AutoCloseable {
 
   /** Unmounts everything, lazily if a file is still open (a failed test must not leave mounts). */
   @Override
-  public void close() throws Exception {
-    if (loopDevice != null) {
-      unmount(inner);
-      run("losetup", "-d", loopDevice);
+  public void close() throws IOException {
+    try {
+      if (loopDevice != null) {
+        unmount(inner);
+        run("losetup", "-d", loopDevice);
+      }
+      unmount(outer);
+    } catch (IOException e) {
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while unmounting " + outer, e);
+    } catch (Exception e) {
+      throw new IOException("could not unmount " + outer, e);
     }
-    unmount(outer);
   }
 
   private static void unmount(Path mount) throws Exception {
