@@ -25,7 +25,19 @@ public record CaseResult(
     List<String> notes,
     List<Exchange> exchanges) {
 
-  /** Copies the lists and rejects nulls. */
+  /**
+   * Creates a result, copying the lists.
+   *
+   * @param id stable case id, e.g. {@code replay.same-payload}
+   * @param level effective level under the run's profile
+   * @param description one line: what a conforming server does
+   * @param verdict PASS, FAIL, NOT_RUN or ERROR
+   * @param message why it failed or did not run, in plain words; null or empty on a pass
+   * @param notes short observations (statuses, ids, counts), in order
+   * @param exchanges the HTTP exchanges the case made, redacted and cut
+   * @throws NullPointerException if {@code id}, {@code level}, {@code description}, {@code
+   *     verdict}, {@code notes} or {@code exchanges} is null
+   */
   public CaseResult {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(level, "level");
@@ -36,17 +48,20 @@ public record CaseResult(
     exchanges = List.copyOf(exchanges);
   }
 
-  /** Whether this is a failed MUST case. */
+  /** {@return whether this is a failed MUST case: one such result makes the run exit 1} */
   public boolean mustFailed() {
     return level == Level.MUST && verdict == Verdict.FAIL;
   }
 
-  /** Whether this is a MUST case that did not run or broke off: the server is not proven. */
+  /**
+   * {@return whether this is a MUST case that did not run or broke off, so that the server is not
+   * proven safe for it}
+   */
   public boolean mustUnproven() {
     return level == Level.MUST && (verdict == Verdict.NOT_RUN || verdict == Verdict.ERROR);
   }
 
-  /** The notes joined with {@code ; }. */
+  /** {@return the notes joined with {@code ; }, as one line of evidence} */
   public String evidence() {
     return String.join("; ", notes);
   }

@@ -31,12 +31,24 @@ import java.util.Map;
 public final class ConformanceRunner {
   private ConformanceRunner() {}
 
-  /** Command-line entry point; exits with the run's status. */
+  /**
+   * Command-line entry point: runs the suite and exits the JVM with the run's {@link ExitStatus}.
+   *
+   * @param args the options described above
+   */
   public static void main(String[] args) {
     System.exit(execute(args, System.out));
   }
 
-  /** Runs with command-line arguments; returns the exit status instead of exiting. */
+  /**
+   * Runs with command-line arguments like {@link #main}, but returns the exit status instead of
+   * exiting; a usage, configuration or unexpected error prints its (redacted) message to {@code
+   * out} and returns 2.
+   *
+   * @param args the options described above
+   * @param out where progress, the summary and errors are printed
+   * @return the exit status code (see {@link ExitStatus#code()})
+   */
   public static int execute(String[] args, PrintStream out) {
     Map<String, String> explicit = new LinkedHashMap<>(SuiteConfig.fromSystemProperties());
     Path reportDir = Path.of("conformance-report");
@@ -92,6 +104,12 @@ public final class ConformanceRunner {
    * Runs every case against the configured target, prints progress and the summary to {@code out},
    * and writes the Markdown and JUnit XML reports into {@code reportDir}.
    *
+   * @param config the target, profiles and overrides
+   * @param reportDir the directory for {@code conformance-report.md} and {@code junit-xml/}
+   *     (created if absent)
+   * @param out where progress and the summary are printed
+   * @return every verdict with its evidence, the report locations and {@link
+   *     RunResult#exitStatus()}
    * @throws IllegalArgumentException when the configuration is malformed (e.g. a hook template)
    * @throws UncheckedIOException when a report cannot be written
    */

@@ -37,12 +37,29 @@ import org.opentest4j.TestAbortedException;
 public final class ConformanceTests {
   private ConformanceTests() {}
 
-  /** Runs the suite with {@code config}, reports into {@code target/conformance-report}. */
+  /**
+   * Runs the suite, writing reports into {@code target/conformance-report} and progress to {@code
+   * System.out}.
+   *
+   * @param config the target, profiles and overrides
+   * @return one dynamic test per case, then the {@code verdict} test
+   * @throws IllegalArgumentException when the configuration is malformed
+   * @throws java.io.UncheckedIOException when a report cannot be written
+   */
   public static Stream<DynamicTest> of(SuiteConfig config) {
     return of(config, Path.of("target", "conformance-report"), System.out);
   }
 
-  /** Runs the suite, writing reports into {@code reportDir} and progress to {@code out}. */
+  /**
+   * Runs the suite, writing reports into {@code reportDir} and progress to {@code out}.
+   *
+   * @param config the target, profiles and overrides
+   * @param reportDir the directory for the Markdown and JUnit XML reports
+   * @param out where progress and the summary are printed
+   * @return one dynamic test per case, then the {@code verdict} test
+   * @throws IllegalArgumentException when the configuration is malformed
+   * @throws java.io.UncheckedIOException when a report cannot be written
+   */
   public static Stream<DynamicTest> of(SuiteConfig config, Path reportDir, PrintStream out) {
     RunResult run = ConformanceRunner.run(Objects.requireNonNull(config, "config"), reportDir, out);
     List<DynamicTest> tests = new ArrayList<>();

@@ -33,7 +33,22 @@ public record Exchange(
     String error,
     long millis) {
 
-  /** Copies the header lists and rejects nulls. */
+  /**
+   * Creates an exchange, copying the header lists; a null body or error becomes empty.
+   *
+   * @param label what the request was for, e.g. {@code retry} or {@code hook fault.hang}
+   * @param method request method
+   * @param url request URL
+   * @param requestHeaders request headers as {@code Name: value} lines
+   * @param requestBody request body (cut), empty or null when none
+   * @param status response status, or 0 when no response arrived
+   * @param responseHeaders response headers as {@code Name: value} lines
+   * @param responseBody response body (cut), empty or null when none
+   * @param error why no response arrived (e.g. {@code SocketTimeoutException}), or empty or null
+   * @param millis time from sending to the end of the response (or the error)
+   * @throws NullPointerException if {@code label}, {@code method}, {@code url} or a header list is
+   *     null
+   */
   public Exchange {
     Objects.requireNonNull(label, "label");
     Objects.requireNonNull(method, "method");
@@ -45,7 +60,10 @@ public record Exchange(
     error = Objects.requireNonNullElse(error, "");
   }
 
-  /** One line: label, request line, and status or error. */
+  /**
+   * {@return one line for a failure message: label, method and URL, then the status or why no
+   * response arrived}
+   */
   public String summary() {
     String outcome = status > 0 ? Integer.toString(status) : "no response (" + error + ")";
     return label + ": " + method + " " + url + " -> " + outcome;

@@ -28,12 +28,12 @@ public enum ExitStatus {
     this.meaning = meaning;
   }
 
-  /** The process exit code: 0, 1, 2 or 3. */
+  /** {@return the process exit code: 0, 1, 2 or 3} */
   public int code() {
     return code;
   }
 
-  /** One line saying what this status means. */
+  /** {@return one line saying what this status means, as the console report prints it} */
   public String meaning() {
     return meaning;
   }

@@ -30,7 +30,20 @@ public record RunResult(
     Path markdownReport,
     Path junitXml) {
 
-  /** Copies the result list and rejects nulls. */
+  /**
+   * Creates a run result, copying the result list.
+   *
+   * @param suiteVersion the suite's version
+   * @param startedAt when the run started
+   * @param target the graded base URL (or {@code embedded reference server})
+   * @param profile the profiles applied, as given
+   * @param preflight the checks made before any case; its verdict is {@link Verdict#ERROR} when the
+   *     run could not start
+   * @param results one result per case, in execution order; empty when the preflight failed
+   * @param markdownReport the Markdown report file, or null when none was written
+   * @param junitXml the JUnit XML report file, or null when none was written
+   * @throws NullPointerException if an argument other than the report files is null
+   */
   public RunResult {
     Objects.requireNonNull(suiteVersion, "suiteVersion");
     Objects.requireNonNull(startedAt, "startedAt");
@@ -40,24 +53,24 @@ public record RunResult(
     results = List.copyOf(results);
   }
 
-  /** Whether the preflight failed, so that no case ran. */
+  /** {@return whether the preflight failed, so that no case ran} */
   public boolean configurationError() {
     return preflight.verdict() != Verdict.PASS;
   }
 
-  /** Whether any MUST case failed. */
+  /** {@return whether any MUST case failed} */
   public boolean mustFailed() {
     return results.stream().anyMatch(CaseResult::mustFailed);
   }
 
-  /** Ids of the MUST cases that did not run or broke off. */
+  /** {@return the ids of the MUST cases that did not run or broke off, in execution order} */
   public List<String> mustUnproven() {
     return results.stream().filter(CaseResult::mustUnproven).map(CaseResult::id).toList();
   }
 
   /**
-   * The exit status: a MUST failure first, then a configuration or infrastructure error, then MUST
-   * cases not run, else passed.
+   * {@return the exit status: a MUST failure first, then a configuration or infrastructure error,
+   * then MUST cases not run, else passed}
    */
   public ExitStatus exitStatus() {
     if (mustFailed()) {
@@ -71,7 +84,11 @@ public record RunResult(
     return mustUnproven().isEmpty() ? ExitStatus.PASSED : ExitStatus.MUST_NOT_RUN;
   }
 
-  /** The result of case {@code id}, or null. */
+  /**
+   * {@return the result of the case with this id, or null when the run has none}
+   *
+   * @param id a case id, e.g. {@code replay.basic}
+   */
   public CaseResult result(String id) {
     return results.stream().filter(r -> r.id().equals(id)).findFirst().orElse(null);
   }

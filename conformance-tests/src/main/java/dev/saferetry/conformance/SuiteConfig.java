@@ -34,7 +34,7 @@ import java.util.TreeMap;
  */
 public final class SuiteConfig {
   /** Prefix of system properties read as overrides, e.g. {@code -Dsaferetry.target=...}. */
-  public static final String PREFIX = "saferetry.";
+  static final String PREFIX = "saferetry.";
 
   private final Map<String, String> values;
 
@@ -42,16 +42,21 @@ public final class SuiteConfig {
     this.values = Collections.unmodifiableMap(new TreeMap<>(values));
   }
 
-  /** Returns a builder; with nothing set it grades the in-process reference server. */
+  /** {@return a builder; with nothing set it grades the in-process reference server} */
   public static Builder builder() {
     return new Builder();
   }
 
   /**
    * Resolves a configuration from explicit overrides, keys without the {@code saferetry.} prefix
-   * (e.g. {@code target}, {@code profile}, {@code headers.Authorization}).
+   * (e.g. {@code target}, {@code profile}, {@code headers.Authorization}): what {@link
+   * Builder#build()} does with the values set on it.
    *
+   * @param explicit the overrides; they win over every profile, and {@code profile} names the
+   *     profiles to apply ({@code ietf} when absent)
+   * @return the resolved configuration
    * @throws IllegalArgumentException if a named profile does not exist
+   * @throws UncheckedIOException if a profile file cannot be read
    */
   public static SuiteConfig resolve(Map<String, String> explicit) {
     Map<String, String> merged = new LinkedHashMap<>(builtIn("defaults"));
@@ -71,7 +76,7 @@ public final class SuiteConfig {
   }
 
   /** Overrides taken from system properties named {@code saferetry.*}. */
-  public static Map<String, String> fromSystemProperties() {
+  static Map<String, String> fromSystemProperties() {
     Map<String, String> explicit = new LinkedHashMap<>();
     System.getProperties().stringPropertyNames().stream()
         .filter(name -> name.startsWith(PREFIX))
@@ -117,7 +122,11 @@ public final class SuiteConfig {
     return map;
   }
 
-  /** The value of {@code key}, stripped, or null when absent or blank. */
+  /**
+   * {@return the resolved value of a property, stripped, or null when absent or blank}
+   *
+   * @param key a property name as in a profile, e.g. {@code create.path}
+   */
   public String get(String key) {
     String value = values.get(key);
     return value == null || value.isBlank() ? null : value.strip();
@@ -128,7 +137,7 @@ public final class SuiteConfig {
    *
    * @throws IllegalArgumentException naming the key when the value is not an integer
    */
-  public long getLong(String key, long fallback) {
+  long getLong(String key, long fallback) {
     String value = get(key);
     try {
       return value == null ? fallback : Long.parseLong(value);
@@ -138,18 +147,18 @@ public final class SuiteConfig {
   }
 
   /** Integer value, or {@code fallback} when absent; see {@link #getLong}. */
-  public int getInt(String key, int fallback) {
+  int getInt(String key, int fallback) {
     return Math.toIntExact(getLong(key, fallback));
   }
 
   /** Boolean value, or {@code fallback} when absent. */
-  public boolean getBoolean(String key, boolean fallback) {
+  boolean getBoolean(String key, boolean fallback) {
     String value = get(key);
     return value == null ? fallback : Boolean.parseBoolean(value);
   }
 
   /** Entries whose key starts with {@code prefix}, with the prefix removed (e.g. headers). */
-  public Map<String, String> withPrefix(String prefix) {
+  Map<String, String> withPrefix(String prefix) {
     Map<String, String> out = new LinkedHashMap<>();
     values.forEach(
         (k, v) -> {
@@ -165,7 +174,7 @@ public final class SuiteConfig {
    *
    * @throws IllegalArgumentException when the override is not MUST, SHOULD or MAY
    */
-  public Level level(String caseId, Level fallback) {
+  Level level(String caseId, Level fallback) {
     String override = get("level." + caseId);
     try {
       return override == null ? fallback : Level.valueOf(override.toUpperCase(Locale.ROOT));
@@ -175,20 +184,24 @@ public final class SuiteConfig {
     }
   }
 
-  /** Target base URL without trailing slashes, or null for the in-process reference server. */
+  /**
+   * {@return the target base URL without trailing slashes, or null for the in-process reference
+   * server}
+   */
   public String target() {
     String target = get("target");
     return target == null ? null : target.replaceAll("/+$", "");
   }
 
-  /** The profiles applied, as given ({@code ietf} when none was named). */
+  /** {@return the profiles applied, as given ({@code ietf} when none was named)} */
   public String profile() {
     return Objects.requireNonNullElse(get("profile"), "ietf");
   }
 
   /**
-   * All values with the values of secret-looking keys replaced by {@code ***}, and the credentials
-   * inside every URL (user info, query values) and every secret value elsewhere masked too.
+   * {@return every resolved value, sorted by key, with the values of secret-looking keys replaced
+   * by {@code ***} and the credentials inside every URL (user info, query values) and every secret
+   * value elsewhere masked too: safe to print}
    */
   public Map<String, String> redacted() {
     Redaction redaction = new Redaction(this);
@@ -208,28 +221,46 @@ public final class SuiteConfig {
 
     private Builder() {}
 
-    /** Base URL of the server under test; default none (the in-process reference server). */
+    /**
+     * Sets the base URL of the server under test; default none (the in-process reference server).
+     *
+     * @param baseUrl e.g. {@code http://127.0.0.1:8080}; a path and query (e.g. a token) are kept
+     * @return this builder
+     */
     public Builder target(String baseUrl) {
       explicit.put("target", Objects.requireNonNull(baseUrl, "baseUrl"));
       return this;
     }
 
-    /** Profiles, comma-separated built-in names or {@code .properties} paths; default ietf. */
+    /**
+     * Sets the profiles, applied left to right; default {@code ietf}.
+     *
+     * @param profiles comma-separated built-in names ({@code ietf}, {@code stripe}, {@code
+     *     reference}, {@code webhook}) or {@code .properties} paths
+     * @return this builder
+     */
     public Builder profile(String profiles) {
       explicit.put("profile", Objects.requireNonNull(profiles, "profiles"));
       return this;
     }
 
-    /** Sets any property (wins over every profile); no default. */
+    /**
+     * Sets any property; it wins over every profile.
+     *
+     * @param key a property name as in a profile, e.g. {@code headers.Authorization}
+     * @param value its value
+     * @return this builder
+     */
     public Builder set(String key, String value) {
       explicit.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
       return this;
     }
 
     /**
-     * Resolves the layers.
+     * {@return the configuration: built-in defaults, then the profiles, then the properties set}
      *
      * @throws IllegalArgumentException if a named profile does not exist
+     * @throws UncheckedIOException if a profile file cannot be read
      */
     public SuiteConfig build() {
       return resolve(explicit);

@@ -15,6 +15,10 @@ public final class BaseUrl {
   /**
    * Resolves {@code pathAndQuery} (e.g. {@code /v1/charges?limit=3}) against {@code baseUrl}.
    *
+   * @param baseUrl the server's base URL, possibly with a path and a query
+   * @param pathAndQuery the request's path, possibly with a query; a missing leading slash is fine
+   * @return the absolute URL: the base's path then the request's, the base's query then the
+   *     request's
    * @throws IllegalArgumentException if {@code baseUrl} is not an http or https URL
    */
   public static String resolve(String baseUrl, String pathAndQuery) {

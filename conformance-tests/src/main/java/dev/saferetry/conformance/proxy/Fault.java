@@ -7,18 +7,19 @@ import java.util.Objects;
 /**
  * What a {@link FaultProxy} does to one request. Build one with the factory methods.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param kind what happens
  * @param hold how long a {@link Kind#DELAY delayed} answer is held back, else zero
  * @param status the status of a {@link Kind#ANSWER synthetic answer}, else 0
  * @param headers the headers of a synthetic answer, else empty
  * @param body the JSON body of a synthetic answer, else empty
- *     <p>Immutable and thread-safe.
  */
 public record Fault(
     Kind kind, Duration hold, int status, Map<String, String> headers, String body) {
   private static final Fault PASS = new Fault(Kind.PASS, Duration.ZERO, 0, Map.of(), "");
 
-  /** The kinds of fault. */
+  /** The kinds of fault. Thread-safe (an enum). */
   public enum Kind {
     /** Forward the request and relay the answer. */
     PASS,
@@ -34,7 +35,18 @@ public record Fault(
     ANSWER
   }
 
-  /** Validates the fault. */
+  /**
+   * Validates the fault; the factory methods build valid ones.
+   *
+   * @param kind what happens
+   * @param hold how long a {@link Kind#DELAY delayed} answer is held back, else zero
+   * @param status the status of a {@link Kind#ANSWER synthetic answer} (100-599), else 0
+   * @param headers the headers of a synthetic answer, else empty
+   * @param body the JSON body of a synthetic answer, else empty
+   * @throws IllegalArgumentException if {@code hold} is negative, or a status is given to anything
+   *     but a synthetic answer or missing from one
+   * @throws NullPointerException if an argument is null
+   */
   public Fault {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(hold, "hold");
@@ -48,32 +60,48 @@ public record Fault(
     }
   }
 
-  /** Forwards the request and relays the answer unchanged. */
+  /** {@return a fault that forwards the request and relays the answer unchanged} */
   public static Fault pass() {
     return PASS;
   }
 
-  /** The server answers, the client never hears it: a response lost after commit. */
+  /**
+   * {@return a fault where the server answers and the client never hears it: a response lost after
+   * commit, recorded in {@link FaultProxy#lostAnswers()}}
+   */
   public static Fault dropResponse() {
     return new Fault(Kind.DROP_RESPONSE, Duration.ZERO, 0, Map.of(), "");
   }
 
-  /** The connection is reset before the request reaches the server. */
+  /** {@return a fault that resets the connection before the request reaches the server} */
   public static Fault resetBeforeSend() {
     return new Fault(Kind.RESET_BEFORE_SEND, Duration.ZERO, 0, Map.of(), "");
   }
 
-  /** The server answers, the client's connection is reset instead. */
+  /** {@return a fault where the server answers and the client's connection is reset instead} */
   public static Fault resetAfterSend() {
     return new Fault(Kind.RESET_AFTER_SEND, Duration.ZERO, 0, Map.of(), "");
   }
 
-  /** The answer is held back for {@code hold} (longer than the client's timeout, say). */
+  /**
+   * {@return a fault that holds the server's answer back before relaying it} The answer is released
+   * early when the proxy closes.
+   *
+   * @param hold how long, e.g. longer than the client's timeout; not negative
+   * @throws IllegalArgumentException if {@code hold} is negative
+   */
   public static Fault delay(Duration hold) {
     return new Fault(Kind.DELAY, hold, 0, Map.of(), "");
   }
 
-  /** The proxy answers {@code status} with {@code headers} and a JSON {@code body} itself. */
+  /**
+   * {@return a fault where the proxy answers itself and the server never sees the request}
+   *
+   * @param status the status, 100-599 (e.g. 409, 429 or 503)
+   * @param headers extra headers (e.g. {@code Retry-After}); {@code Content-Type} is JSON
+   * @param body the JSON body
+   * @throws IllegalArgumentException if {@code status} is outside 100-599
+   */
   public static Fault answer(int status, Map<String, String> headers, String body) {
     return new Fault(Kind.ANSWER, Duration.ZERO, status, headers, body);
   }

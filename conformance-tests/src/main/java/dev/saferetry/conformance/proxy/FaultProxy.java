@@ -85,6 +85,7 @@ public final class FaultProxy implements AutoCloseable {
    * @param upstream the server's base URL, e.g. {@code http://127.0.0.1:8080}
    * @param http the client for the upstream leg (its redirects and silent retries are turned off)
    * @param plan decides each request's fault; called on the connection's thread
+   * @return the running proxy; close it to stop it
    * @throws IOException if no port can be bound
    */
   public static FaultProxy start(
@@ -96,12 +97,18 @@ public final class FaultProxy implements AutoCloseable {
     return proxy;
   }
 
-  /** Returns the base URL clients use, e.g. {@code http://127.0.0.1:54321}. */
+  /**
+   * {@return the base URL clients use instead of the upstream's, e.g. {@code
+   * http://127.0.0.1:54321}}
+   */
   public String baseUrl() {
     return "http://127.0.0.1:" + listener.getLocalPort();
   }
 
-  /** Returns the upstream answers lost by {@link Fault#dropResponse()}, in order. */
+  /**
+   * {@return the upstream answers lost by {@link Fault#dropResponse()} so far, in order, as a
+   * snapshot}
+   */
   public List<LostAnswer> lostAnswers() {
     return List.copyOf(lost);
   }

@@ -5,7 +5,9 @@ import okhttp3.Headers;
 
 /**
  * An upstream answer the client never received ({@link Fault#dropResponse()}), or the error that
- * replaced it.
+ * replaced it: what the server did while the client saw its connection close.
+ *
+ * <p>Immutable and thread-safe.
  *
  * @param status the upstream's status, or 0 when the upstream call failed
  * @param headers the upstream's headers
@@ -13,7 +15,6 @@ import okhttp3.Headers;
  * @param failure the upstream call's error, or null
  * @param startNanos when the proxy forwarded the request ({@link System#nanoTime()})
  * @param endNanos when the answer ended or the error happened
- *     <p>Immutable and thread-safe.
  */
 public record LostAnswer(
     int status,

@@ -39,7 +39,16 @@ public record Fault(Kind kind, Duration delay, int status) {
     UNHANDLED_EXCEPTION
   }
 
-  /** Validates the combination of kind, delay and status. */
+  /**
+   * Validates the combination of kind, delay and status; the factory methods build valid ones.
+   *
+   * @param kind what goes wrong
+   * @param delay how long {@link Kind#DELAY} sleeps inside the transaction; zero otherwise
+   * @param status the status answered by the two {@code fail} kinds (4xx or 5xx); zero otherwise
+   * @throws IllegalArgumentException if {@code delay} is negative, or a {@code fail} kind has no
+   *     4xx or 5xx status
+   * @throws NullPointerException if {@code kind} or {@code delay} is null
+   */
   public Fault {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(delay, "delay");
@@ -52,32 +61,57 @@ public record Fault(Kind kind, Duration delay, int status) {
     }
   }
 
-  /** Sleeps {@code delay} inside the transaction before commit. */
+  /**
+   * {@return a fault that sleeps inside the mutation's transaction before commit, the key pending}
+   *
+   * @param delay how long; not negative
+   * @throws IllegalArgumentException if {@code delay} is negative
+   */
   public static Fault delay(Duration delay) {
     return new Fault(Kind.DELAY, delay, 0);
   }
 
-  /** Rolls back and answers {@code status} (e.g. 503); nothing is committed. */
+  /**
+   * {@return a fault that rolls the mutation back and answers an error; nothing is committed and
+   * the key is released}
+   *
+   * @param status the status answered, 4xx or 5xx (e.g. 503)
+   * @throws IllegalArgumentException if {@code status} is not 4xx or 5xx
+   */
   public static Fault failBeforeCommit(int status) {
     return new Fault(Kind.FAIL_BEFORE_COMMIT, Duration.ZERO, status);
   }
 
-  /** Commits the mutation and its stored result, then answers {@code status} (e.g. 500). */
+  /**
+   * {@return a fault that commits the mutation and its stored result, then answers an error
+   * instead}
+   *
+   * @param status the status answered, 4xx or 5xx (e.g. 500)
+   * @throws IllegalArgumentException if {@code status} is not 4xx or 5xx
+   */
   public static Fault failAfterCommit(int status) {
     return new Fault(Kind.FAIL_AFTER_COMMIT, Duration.ZERO, status);
   }
 
-  /** Commits, then drops the connection without a response (a lost response). */
+  /**
+   * {@return a fault that commits, then drops the connection without a response: a lost response}
+   */
   public static Fault dropAfterCommit() {
     return new Fault(Kind.DROP_AFTER_COMMIT, Duration.ZERO, 0);
   }
 
-  /** Throws an unhandled exception before commit: the catch-all answers 500, nothing commits. */
+  /**
+   * {@return a fault that throws an unhandled exception before commit: the catch-all answers 500
+   * and nothing commits}
+   */
   public static Fault unhandledException() {
     return new Fault(Kind.UNHANDLED_EXCEPTION, Duration.ZERO, 0);
   }
 
-  /** Never finishes: holds the pending key until the server closes, and never commits. */
+  /**
+   * {@return a fault that never finishes: it holds the pending key until the server closes, and
+   * never commits}
+   */
   public static Fault hang() {
     return new Fault(Kind.HANG, Duration.ZERO, 0);
   }

@@ -14,13 +14,25 @@ public final class Faults {
 
   Faults() {}
 
-  /** Arms {@code fault} for the next mutation (after any faults already armed). */
+  /**
+   * Arms a fault for the next mutation (after any faults already armed).
+   *
+   * @param fault the fault
+   * @return this queue, to arm more
+   */
   public Faults next(Fault fault) {
     armed.add(Objects.requireNonNull(fault, "fault"));
     return this;
   }
 
-  /** Arms {@code fault} for the next {@code n} mutations. */
+  /**
+   * Arms a fault for each of the next {@code n} mutations (after any faults already armed).
+   *
+   * @param fault the fault
+   * @param n how many mutations it applies to; at least 1
+   * @return this queue, to arm more
+   * @throws IllegalArgumentException if {@code n} is less than 1
+   */
   public Faults nextN(Fault fault, int n) {
     if (n < 1) {
       throw new IllegalArgumentException("n must be positive: " + n);

@@ -70,7 +70,7 @@ public final class ReferenceServer implements AutoCloseable {
     this.hooksFactory = b.hooksFactory;
   }
 
-  /** Returns a builder with the defaults documented on each setter. */
+  /** {@return a builder with the defaults documented on each setter} */
   public static Builder builder() {
     return new Builder();
   }
@@ -132,7 +132,11 @@ public final class ReferenceServer implements AutoCloseable {
     return thread;
   }
 
-  /** The base URL, e.g. {@code http://127.0.0.1:54321}, without a trailing slash. */
+  /**
+   * {@return the base URL, e.g. {@code http://127.0.0.1:54321}, without a trailing slash}
+   *
+   * @throws IllegalStateException if the server has not been started
+   */
   public String baseUrl() {
     if (http == null) {
       throw new IllegalStateException("not started");
@@ -140,12 +144,23 @@ public final class ReferenceServer implements AutoCloseable {
     return "http://" + settings.host() + ":" + http.getAddress().getPort();
   }
 
-  /** Total mutations (charges and refunds) executed and committed. */
+  /**
+   * {@return how many mutations (charges and refunds) were executed and committed in all} A
+   * conforming server executes one per idempotency key, however often a request is retried.
+   *
+   * @throws IllegalStateException if the database cannot be read
+   */
   public long sideEffects() {
     return sideEffects(null);
   }
 
-  /** Mutations whose request carried this {@code description} (null: all). */
+  /**
+   * {@return how many committed mutations carried this description}
+   *
+   * @param description the request's {@code description} field, e.g. {@code order 123}; null counts
+   *     every mutation
+   * @throws IllegalStateException if the database cannot be read
+   */
   public long sideEffects(String description) {
     try {
       return TestHooks.count(db, description);
@@ -154,7 +169,7 @@ public final class ReferenceServer implements AutoCloseable {
     }
   }
 
-  /** The fault queue: arm one-shot faults for the next mutations. */
+  /** {@return the fault queue, to arm one-shot faults for the next mutations} */
   public Faults faults() {
     return faults;
   }
@@ -170,7 +185,15 @@ public final class ReferenceServer implements AutoCloseable {
     }
   }
 
-  /** Starts a standalone server; see {@link ReferenceServerMain} for the options. */
+  /**
+   * Starts a standalone server and runs until the JVM is stopped; test hooks are off unless asked
+   * for.
+   *
+   * @param args {@code --port N} (default 8080), {@code --host H}, {@code --jdbc-url URL}, {@code
+   *     --key-header H}, {@code --key-body-field F}, {@code --retention-seconds S}, {@code
+   *     --lock-timeout-seconds S}, {@code --test-hooks}, {@code --no-require-key}
+   * @throws InterruptedException if the main thread is interrupted while serving
+   */
   public static void main(String[] args) throws InterruptedException {
     ReferenceServerMain.run(args);
   }
@@ -194,7 +217,13 @@ public final class ReferenceServer implements AutoCloseable {
 
     private Builder() {}
 
-    /** TCP port; default 0 (ephemeral). */
+    /**
+     * Sets the TCP port; default 0 (ephemeral).
+     *
+     * @param port 0 to 65535
+     * @return this builder
+     * @throws IllegalArgumentException if {@code port} is out of range
+     */
     public Builder port(int port) {
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException("port out of range: " + port);
@@ -203,60 +232,105 @@ public final class ReferenceServer implements AutoCloseable {
       return this;
     }
 
-    /** Bind address; default {@code 127.0.0.1}. */
+    /**
+     * Sets the bind address; default {@code 127.0.0.1}.
+     *
+     * @param host a host name or address
+     * @return this builder
+     */
     public Builder host(String host) {
       this.host = Objects.requireNonNull(host, "host");
       return this;
     }
 
     /**
-     * JDBC URL; default a fresh private in-memory H2 database. {@code jdbc:h2:file:...} survives a
-     * restart; {@code jdbc:postgresql://...} may be shared by several servers.
+     * Sets the JDBC URL; default a fresh private in-memory H2 database. {@code jdbc:h2:file:...}
+     * survives a restart; {@code jdbc:postgresql://...} may be shared by several servers. Its
+     * driver must be on the classpath.
+     *
+     * @param jdbcUrl the database's JDBC URL
+     * @return this builder
      */
     public Builder jdbcUrl(String jdbcUrl) {
       this.jdbcUrl = Objects.requireNonNull(jdbcUrl, "jdbcUrl");
       return this;
     }
 
-    /** Header carrying the key; default {@code Idempotency-Key}. */
+    /**
+     * Sets the header carrying the key; default {@code Idempotency-Key}.
+     *
+     * @param keyHeader the header name
+     * @return this builder
+     */
     public Builder keyHeader(String keyHeader) {
       this.keyHeader = Objects.requireNonNull(keyHeader, "keyHeader");
       return this;
     }
 
     /**
-     * Read the key from this top-level body field instead (excluded from the hash); default null.
+     * Reads the key from a top-level body field instead of the header; default null (the header).
+     *
+     * @param keyBodyField the field name, excluded from the request hash; null for the header
+     * @return this builder
      */
     public Builder keyBodyField(String keyBodyField) {
       this.keyBodyField = keyBodyField;
       return this;
     }
 
-    /** How long a key's record counts; default 24 hours. */
+    /**
+     * Sets how long a key's record counts; default 24 hours. After that the key is new again.
+     *
+     * @param retention a positive duration
+     * @return this builder
+     * @throws IllegalArgumentException if {@code retention} is zero or negative
+     */
     public Builder retention(Duration retention) {
       this.retention = positive(retention, "retention");
       return this;
     }
 
-    /** Age after which a pending record may be taken over by a retry; default 30 seconds. */
+    /**
+     * Sets the age after which a pending record may be taken over by a retry; default 30 seconds.
+     *
+     * @param lockTimeout a positive duration
+     * @return this builder
+     * @throws IllegalArgumentException if {@code lockTimeout} is zero or negative
+     */
     public Builder lockTimeout(Duration lockTimeout) {
       this.lockTimeout = positive(lockTimeout, "lockTimeout");
       return this;
     }
 
-    /** Server clock; default {@link Clock#systemUTC()}. */
+    /**
+     * Sets the server clock, which retention and lock timeouts are measured by; default {@link
+     * Clock#systemUTC()}. The {@code POST /_test/clock} hook advances it further.
+     *
+     * @param clock the clock
+     * @return this builder
+     */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
       return this;
     }
 
-    /** Whether POSTs without a key are rejected with 400; default true. */
+    /**
+     * Sets whether POSTs without a key are rejected with 400; default true.
+     *
+     * @param requireKey false to execute keyless POSTs without idempotency
+     * @return this builder
+     */
     public Builder requireKey(boolean requireKey) {
       this.requireKey = requireKey;
       return this;
     }
 
-    /** Whether the {@code /_test/...} hooks are served; default true. */
+    /**
+     * Sets whether the {@code /_test/...} hooks are served; default true.
+     *
+     * @param testHooks false to serve only the charges API
+     * @return this builder
+     */
     public Builder testHooks(boolean testHooks) {
       this.testHooks = testHooks;
       return this;
@@ -286,7 +360,7 @@ public final class ReferenceServer implements AutoCloseable {
       return this;
     }
 
-    /** Validates and builds a (not yet started) server. */
+    /** {@return a new server with these settings, not yet started} */
     public ReferenceServer build() {
       return new ReferenceServer(this);
     }

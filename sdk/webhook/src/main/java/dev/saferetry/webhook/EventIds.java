@@ -17,10 +17,10 @@ final class EventIds {
   private EventIds() {}
 
   /**
-   * Returns whether {@code id} is a usable server id.
+   * {@return whether {@code id} is a usable server id: 1 to {@value #MAX_LENGTH} visible ASCII
+   * characters}
    *
    * @param id the id, or null
-   * @return whether it is 1 to {@value #MAX_LENGTH} visible ASCII characters
    */
   static boolean isUsable(String id) {
     if (id == null || id.isEmpty() || id.length() > MAX_LENGTH) {

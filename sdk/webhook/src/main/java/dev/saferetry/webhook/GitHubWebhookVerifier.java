@@ -38,11 +38,7 @@ public final class GitHubWebhookVerifier implements WebhookVerifier {
     this.keys = Secrets.utf8(b.requiredSecrets());
   }
 
-  /**
-   * Returns a builder; {@link Builder#secret} is required.
-   *
-   * @return a builder; {@link Builder#secret} is required
-   */
+  /** {@return a builder; {@link Builder#secret} is required} */
   public static Builder builder() {
     return new Builder();
   }
@@ -88,9 +84,8 @@ public final class GitHubWebhookVerifier implements WebhookVerifier {
     }
 
     /**
-     * Builds the verifier.
+     * {@return a new verifier with these settings}
      *
-     * @return the verifier
      * @throws IllegalArgumentException naming the bad parameter (never quoting a secret)
      * @throws NullPointerException if no secret was set
      */

@@ -49,11 +49,7 @@ public final class StripeWebhookVerifier implements WebhookVerifier {
     this.freshness = b.freshness();
   }
 
-  /**
-   * Returns a builder; {@link Builder#secret} is required.
-   *
-   * @return a builder; {@link Builder#secret} is required
-   */
+  /** {@return a builder; {@link Builder#secret} is required} */
   public static Builder builder() {
     return new Builder();
   }
@@ -141,9 +137,8 @@ public final class StripeWebhookVerifier implements WebhookVerifier {
     }
 
     /**
-     * Builds the verifier.
+     * {@return a new verifier with these settings}
      *
-     * @return the verifier
      * @throws IllegalArgumentException naming the bad parameter (never quoting a secret)
      * @throws NullPointerException if no secret was set
      */

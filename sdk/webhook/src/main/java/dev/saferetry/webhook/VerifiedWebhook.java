@@ -29,38 +29,22 @@ public final class VerifiedWebhook {
     this.signedAt = signedAt;
   }
 
-  /**
-   * Returns the event or delivery id: 1 to 255 visible ASCII characters.
-   *
-   * @return the event or delivery id: 1 to 255 visible ASCII characters
-   */
+  /** {@return the event or delivery id: 1 to 255 visible ASCII characters} */
   public String id() {
     return id;
   }
 
-  /**
-   * Returns a copy of the signed payload bytes.
-   *
-   * @return a copy of the signed payload bytes
-   */
+  /** {@return a copy of the signed payload bytes} */
   public byte[] payload() {
     return payload.clone();
   }
 
-  /**
-   * Returns the payload decoded as UTF-8 (malformed sequences become U+FFFD).
-   *
-   * @return the payload decoded as UTF-8 (malformed sequences become U+FFFD)
-   */
+  /** {@return the payload decoded as UTF-8 (malformed sequences become U+FFFD)} */
   public String payloadAsString() {
     return new String(payload, StandardCharsets.UTF_8);
   }
 
-  /**
-   * Returns the signed timestamp; empty for schemes that sign none (GitHub).
-   *
-   * @return the signed timestamp; empty for schemes that sign none (GitHub)
-   */
+  /** {@return the signed timestamp; empty for schemes that sign none (GitHub)} */
   public Optional<Instant> signedAt() {
     return Optional.ofNullable(signedAt);
   }

@@ -29,20 +29,12 @@ public final class WebhookVerificationException extends RuntimeException {
     this.header = header;
   }
 
-  /**
-   * Returns the check that failed.
-   *
-   * @return the check that failed
-   */
+  /** {@return the check that failed} */
   public WebhookFailure failure() {
     return failure;
   }
 
-  /**
-   * Returns the name of the header the failure concerns, if it concerns one.
-   *
-   * @return the name of the header the failure concerns, if it concerns one
-   */
+  /** {@return the name of the header the failure concerns, if it concerns one} */
   public Optional<String> header() {
     return Optional.ofNullable(header);
   }

@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * The public surface of saferetry-webhook is the one in {@code api/saferetry-webhook.api}: a change to a
- * public type or member fails here until that file is updated in the same commit.
+ * The public surface of saferetry-webhook is the one in {@code api/saferetry-webhook.api}: a change
+ * to a public type or member fails here until that file is updated in the same commit.
  */
 class ApiSignatureTest {
   private static final int TYPE_BUDGET = 10;
