@@ -22,10 +22,9 @@ import java.util.stream.Stream;
 
 /**
  * The public surface of one artifact, written one declaration per line: every public type of an
- * exported package (nested public types included) and each of its public or protected members.
- * The artifact's checked-in {@code api/<artifact>.api} file holds the accepted surface; a test
- * compares the two so that the surface never changes without that file changing in the same
- * commit.
+ * exported package (nested public types included) and each of its public or protected members. The
+ * artifact's checked-in {@code api/<artifact>.api} file holds the accepted surface; a test compares
+ * the two so that the surface never changes without that file changing in the same commit.
  */
 public final class ApiSurface {
   /** The system property that makes {@link #check} rewrite the file instead of failing. */
@@ -40,8 +39,8 @@ public final class ApiSurface {
   }
 
   /**
-   * Reads the surface of the compiled classes in {@code classes} (a module's output directory).
-   * The exported packages come from its {@code module-info.class}.
+   * Reads the surface of the compiled classes in {@code classes} (a module's output directory). The
+   * exported packages come from its {@code module-info.class}.
    *
    * @param classes the module's class output directory, e.g. {@code target/classes}
    * @param loader loads the module's classes
@@ -221,7 +220,10 @@ public final class ApiSurface {
     }
     s.append(type.getTypeName());
     if (type.getTypeParameters().length > 0) {
-      s.append(Stream.of(type.getTypeParameters()).map(Object::toString).collect(Collectors.joining(", ", "<", ">")));
+      s.append(
+          Stream.of(type.getTypeParameters())
+              .map(Object::toString)
+              .collect(Collectors.joining(", ", "<", ">")));
     }
     Class<?> sup = type.getSuperclass();
     if (sup != null && sup != Object.class && sup != Enum.class && sup != Record.class) {
@@ -229,10 +231,17 @@ public final class ApiSurface {
     }
     if (type.getGenericInterfaces().length > 0) {
       s.append(type.isInterface() ? " extends " : " implements ");
-      s.append(Stream.of(type.getGenericInterfaces()).map(java.lang.reflect.Type::getTypeName).collect(Collectors.joining(", ")));
+      s.append(
+          Stream.of(type.getGenericInterfaces())
+              .map(java.lang.reflect.Type::getTypeName)
+              .collect(Collectors.joining(", ")));
     }
     if (type.isSealed()) {
-      s.append(" permits ").append(Stream.of(type.getPermittedSubclasses()).map(Class::getName).collect(Collectors.joining(", ")));
+      s.append(" permits ")
+          .append(
+              Stream.of(type.getPermittedSubclasses())
+                  .map(Class::getName)
+                  .collect(Collectors.joining(", ")));
     }
     return s.toString();
   }
