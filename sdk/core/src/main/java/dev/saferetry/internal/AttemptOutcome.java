@@ -92,6 +92,23 @@ record AttemptOutcome(
       existing = rules.existingResourceId(response).orElse(null);
       if (existing != null) {
         v = Verdict.SUCCEEDED;
+      } else if (rules.isExistingResourceConflict(response)) {
+        v = Verdict.FAIL;
+        unsettled =
+            new Unsettled(
+                UnknownReason.EXISTING_RESOURCE_ID_UNUSABLE,
+                "HTTP "
+                    + response.status()
+                    + ": the provider says the resource already exists but names no usable id");
+      } else if (response.status() >= 300 && response.status() < 400) {
+        v = Verdict.FAIL;
+        unsettled =
+            new Unsettled(
+                UnknownReason.REDIRECTED,
+                "HTTP "
+                    + response.status()
+                    + ": a redirect is never followed and does not prove the request had no"
+                    + " effect");
       } else {
         boolean replay = keyed && rules.isReplay(response);
         unsettled = unsettled(v, response, replay, policy, rules);

@@ -1,5 +1,6 @@
 package dev.saferetry.internal;
 
+import dev.saferetry.error.UnknownReason;
 import dev.saferetry.event.BreakerState;
 import dev.saferetry.event.BreakerStateChanged;
 import dev.saferetry.event.SafeRetryListener;
@@ -91,8 +92,13 @@ final class Breaker {
       breaker.releasePermission(); // judged when the call ends: see callEndedWithoutAnswer
       return;
     }
+    // A replayed error is the key's stored result: it says nothing about the server's health now.
+    boolean replayed =
+        out.unsettled() != null
+            && out.unsettled().reason() == UnknownReason.PROVIDER_STORED_ERROR;
     boolean failure =
-        out.response() == null || StandardRetryClassifier.isBreakerFailure(out.status());
+        out.response() == null
+            || (!replayed && StandardRetryClassifier.isBreakerFailure(out.status()));
     count(nanos, failure);
   }
 

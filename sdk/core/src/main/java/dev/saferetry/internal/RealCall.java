@@ -189,7 +189,7 @@ final class RealCall<R> {
             Errors.factory()
                 .unknown(
                     UnknownReason.KEY_STORE_FAILED,
-                    "the key store could not record the intent; nothing was sent by this call",
+                    "the key store could not confirm the intent's state; nothing was sent by this call",
                     null,
                     new Errors.Trail(options.idempotencyKey(), options.intentId(), List.of()),
                     e));
@@ -314,6 +314,19 @@ final class RealCall<R> {
           out.error(),
           trail());
     }
+    boolean replayed = op.carriesKey() && parts.config().shape().rules().isReplay(out.response());
+    if (!replayed && earlierAttemptMayHaveExecuted()) {
+      return Errors.factory()
+          .unknown(
+              UnknownReason.REJECTED_AFTER_AMBIGUOUS_ATTEMPT,
+              "HTTP "
+                  + out.status()
+                  + " after an earlier attempt of this call that may have been executed: the"
+                  + " rejection proves only that this attempt had no effect",
+              null,
+              trail(),
+              null);
+    }
     complete(IntentState.FAILED, out.status(), null);
     return Outcomes.rejected(
         out, parts.config().mapper(), request.redaction(), parts.config().shape().rules(), trail());
@@ -392,6 +405,22 @@ final class RealCall<R> {
     return claim.priorPending()
         || attempts.stream()
             .anyMatch(a -> a.failure() == null || a.failure().mayHaveReachedServer());
+  }
+
+  /**
+   * Whether an attempt before the last one may have been executed: a failure after the request
+   * may have reached the server, or an answer that does not prove the request had no effect (a
+   * redirect, 408, 409, 429 or a 5xx).
+   */
+  private boolean earlierAttemptMayHaveExecuted() {
+    for (Attempt a : attempts.subList(0, attempts.size() - 1)) {
+      if (a.failure() != null
+          ? a.failure().mayHaveReachedServer()
+          : !StatusProof.provesNoEffect(a.status())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private Errors.Trail trail() {

@@ -122,6 +122,11 @@ public record ResponseRules(
         : existing.resourceId(response.status(), response.errorBody());
   }
 
+  /** Whether this is the provider's "already created" conflict, whatever id it names. */
+  boolean isExistingResourceConflict(AttemptResponse response) {
+    return existing != null && existing.conflict().matches(response.status(), response.errorBody());
+  }
+
   private static boolean matchesAny(List<ErrorMatch> matches, AttemptResponse response) {
     for (ErrorMatch m : matches) {
       if (m.matches(response.status(), response.errorBody())) {
