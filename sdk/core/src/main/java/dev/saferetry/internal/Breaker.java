@@ -1,11 +1,9 @@
 package dev.saferetry.internal;
 
-import dev.saferetry.error.UnknownReason;
 import dev.saferetry.event.BreakerState;
 import dev.saferetry.event.BreakerStateChanged;
 import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.resilience.BreakerPolicy;
-import dev.saferetry.resilience.StandardRetryClassifier;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import java.time.Clock;
@@ -19,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * with clients derived from this one), fed with what the SDK counts, and the state changes this
  * client reports to its listener.
  *
- * <p>What is counted: a failure to connect, 429 and the retryable 5xx as failures; any other answer
- * as a success. A lost answer (see {@link AttemptOutcome#isLostAnswer()}) proves nothing about the
+ * <p>What is counted: a failure to connect, 429 and the retryable 5xx as failures (unless replayed
+ * as the key's stored result); any other answer as a success. A lost answer (see {@link Decision#isLostAnswer}) proves nothing about the
  * server's health by itself — a burst of them against a healthy server is exactly what retries with
  * the same key are for — so its permission is released uncounted, and the call counts one failure
  * only if it ends without an answer.
@@ -86,20 +84,16 @@ final class Breaker {
     return permitted;
   }
 
-  /** Counts one attempt (its permission is used up either way). */
-  void record(AttemptOutcome out, long nanos) {
-    if (out.isLostAnswer()) {
+  /**
+   * Counts one attempt (its permission is used up either way); {@code replayed} when the answer is
+   * marked as the key's stored result.
+   */
+  void record(AttemptOutcome out, boolean replayed, long nanos) {
+    if (Decision.isLostAnswer(out.failure())) {
       breaker.releasePermission(); // judged when the call ends: see callEndedWithoutAnswer
       return;
     }
-    // A replayed error is the key's stored result: it says nothing about the server's health now.
-    boolean replayed =
-        out.unsettled() != null
-            && out.unsettled().reason() == UnknownReason.PROVIDER_STORED_ERROR;
-    boolean failure =
-        out.response() == null
-            || (!replayed && StandardRetryClassifier.isBreakerFailure(out.status()));
-    count(nanos, failure);
+    count(nanos, Decision.breakerFailure(out.response(), replayed));
   }
 
   /** Gives an attempt's permission back uncounted: its end (a cancellation) says nothing. */
@@ -110,6 +104,11 @@ final class Breaker {
   /** Counts one failure for a call that ended after a lost answer that retries did not resolve. */
   void callEndedWithoutAnswer() {
     count(0, true);
+  }
+
+  /** Returns resilience4j's breaker. */
+  CircuitBreaker circuitBreaker() {
+    return breaker;
   }
 
   boolean isOpen() {

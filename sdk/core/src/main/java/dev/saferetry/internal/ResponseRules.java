@@ -4,7 +4,6 @@ import dev.saferetry.provider.ErrorMatch;
 import dev.saferetry.provider.ExistingResource;
 import dev.saferetry.provider.ProviderPreset;
 import dev.saferetry.provider.ReplayMarker;
-import dev.saferetry.resilience.AttemptResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -82,7 +81,7 @@ public record ResponseRules(
    * marker header counts (sent twice, or folded with commas): a replay taken for a fresh answer
    * would spend retries on an answer that cannot change, and tell the caller to retry it.
    */
-  boolean isReplay(AttemptResponse response) {
+  boolean isReplay(Answer response) {
     if (replay == null) {
       return false;
     }
@@ -103,31 +102,31 @@ public record ResponseRules(
     return false;
   }
 
-  boolean isKeyReused(AttemptResponse response) {
+  boolean isKeyReused(Answer response) {
     return matchesAny(keyReused, response);
   }
 
-  boolean isInProgress(AttemptResponse response) {
+  boolean isInProgress(Answer response) {
     return matchesAny(inProgress, response);
   }
 
-  boolean isRetryableError(AttemptResponse response) {
+  boolean isRetryableError(Answer response) {
     return matchesAny(retryable, response);
   }
 
   /** The id of the resource an earlier request of the intent created, if this is that conflict. */
-  Optional<String> existingResourceId(AttemptResponse response) {
+  Optional<String> existingResourceId(Answer response) {
     return existing == null
         ? Optional.empty()
         : existing.resourceId(response.status(), response.errorBody());
   }
 
   /** Whether this is the provider's "already created" conflict, whatever id it names. */
-  boolean isExistingResourceConflict(AttemptResponse response) {
+  boolean isExistingResourceConflict(Answer response) {
     return existing != null && existing.conflict().matches(response.status(), response.errorBody());
   }
 
-  private static boolean matchesAny(List<ErrorMatch> matches, AttemptResponse response) {
+  private static boolean matchesAny(List<ErrorMatch> matches, Answer response) {
     for (ErrorMatch m : matches) {
       if (m.matches(response.status(), response.errorBody())) {
         return true;
