@@ -151,7 +151,7 @@ class BackoffAndHintsTest extends BothPaths {
     server.enqueue(withHeader(503, "Stripe-Should-Retry", "false"));
     try (SafeRetryClient c =
         builder()
-            .retryPolicy(RetryPolicy.builder().shouldRetryHeader("Stripe-Should-Retry").build())
+            .shouldRetryHeaders("Stripe-Should-Retry")
             .build()) {
       assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
           .isInstanceOfSatisfying(

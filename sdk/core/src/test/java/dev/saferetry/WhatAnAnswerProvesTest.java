@@ -289,11 +289,11 @@ class WhatAnAnswerProvesTest extends BothPaths {
     if (preset == null) {
       return client;
     }
-    ProviderPreset p = ProviderPreset.stripe();
+    SafeRetryClientBuilder b = builder().preset(ProviderPreset.stripe());
     if (OWN_MARKER.equals(preset)) {
-      p = p.toBuilder().replayMarker(new ReplayMarker("X-Replay", "yes")).build();
+      b.replayMarker(new ReplayMarker("X-Replay", "yes"));
     }
-    return builder().preset(p).build();
+    return b.build();
   }
 
   @ParameterizedTest(name = "{0}")

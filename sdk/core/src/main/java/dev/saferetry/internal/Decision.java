@@ -66,7 +66,7 @@ final class Decision {
   /**
    * The client's rules the decision applies.
    *
-   * @param policy attempts, deadline, {@code Retry-After} ceiling and the should-retry header
+   * @param policy attempts, deadline and the {@code Retry-After} ceiling
    * @param rules the provider's rules for reading answers
    * @param classifier which error answers may be retried
    * @param backoff the wait before retry n when the server gave no hint
@@ -144,7 +144,7 @@ final class Decision {
     }
     boolean classifiedRetry = r.classifier().retries(status, a.errorBody());
     boolean replay = f.keyed() && r.rules().isReplay(a);
-    Boolean hint = RetryHints.shouldRetry(a, r.policy().shouldRetryHeader(), r.rules().shouldRetryHeader());
+    Boolean hint = RetryHints.shouldRetry(a, r.rules().shouldRetryHeaders());
     boolean provesNoEffect = !classifiedRetry && status < 500;
     if (!provesNoEffect) {
       if (replay) {

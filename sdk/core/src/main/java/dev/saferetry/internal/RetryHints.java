@@ -61,7 +61,7 @@ final class RetryHints {
    * with commas), ignoring case, surrounding blanks and empty values; one value that is not a
    * boolean, or two that disagree, make the hint unreadable, and the status alone decides.
    */
-  static Boolean shouldRetry(Answer response, String... headerNames) {
+  static Boolean shouldRetry(Answer response, List<String> headerNames) {
     Boolean said = null;
     for (String name : headerNames) {
       List<String> values = name == null ? null : response.headers().get(name);

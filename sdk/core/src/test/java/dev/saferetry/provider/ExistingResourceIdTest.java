@@ -89,7 +89,7 @@ class ExistingResourceIdTest {
 
   @Test
   void aConflictNamingAnUnusableIdIsNeverASuccess() {
-    ExistingResource rule = ProviderPreset.goCardless().existingResource().orElseThrow();
+    ExistingResource rule = Presets.GOCARDLESS_CONFLICT;
     for (String id : UNUSABLE) {
       assertThat(rule.resourceId(409, conflict(jsonEscaped(id)))).as("id %s", id).isEmpty();
     }
