@@ -264,10 +264,10 @@ public final class SafeRetryClient implements AutoCloseable {
 
   /**
    * Returns the resilience4j {@link Retry} told of every retry decision of this client's calls, for
-   * its events and metrics: {@code onRetry} with the wait before each retry, {@code onSuccess} for a
-   * call that succeeded after retries, {@code onError} when retries stopped (attempts, deadline,
-   * budget, {@code Retry-After} ceiling, breaker), {@code onIgnoredError} for an answer that ends the
-   * call at once. The SDK decides; do not call its {@code execute} methods yourself.
+   * its events and metrics: {@code onRetry} with the wait before each retry, {@code onSuccess} for
+   * a call that succeeded after retries, {@code onError} when retries stopped (attempts, deadline,
+   * budget, {@code Retry-After} ceiling, breaker), {@code onIgnoredError} for an answer that ends
+   * the call at once. The SDK decides; do not call its {@code execute} methods yourself.
    *
    * <pre>{@code
    * client.retry().getEventPublisher().onRetry(e -> log.info("retry in {}", e.getWaitInterval()));

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.ApiException;
-import dev.saferetry.error.UnknownReason;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.ResponseBodyException;
 import dev.saferetry.error.SafeRetryException;
+import dev.saferetry.error.UnknownReason;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.Charges;
 import dev.saferetry.resilience.RetryPolicy;

@@ -32,7 +32,8 @@ class ResilienceEventsTest extends BothPaths {
     Retry retry = client.retry();
     retry
         .getEventPublisher()
-        .onRetry(e -> events.add("retry " + e.getNumberOfRetryAttempts() + " " + e.getWaitInterval()))
+        .onRetry(
+            e -> events.add("retry " + e.getNumberOfRetryAttempts() + " " + e.getWaitInterval()))
         .onSuccess(e -> events.add("success after " + e.getNumberOfRetryAttempts()))
         .onError(e -> events.add("error"))
         .onIgnoredError(e -> events.add("ignored"));
@@ -41,8 +42,7 @@ class ResilienceEventsTest extends BothPaths {
     server.enqueue(charge());
     call(client, Charges.CREATE, PARAMS);
     server.enqueue(status(400));
-    assertThatThrownBy(() -> call(client, Charges.CREATE, PARAMS))
-        .isInstanceOf(ApiException.class);
+    assertThatThrownBy(() -> call(client, Charges.CREATE, PARAMS)).isInstanceOf(ApiException.class);
     for (int i = 0; i < 4; i++) {
       server.enqueue(status(503));
     }
@@ -92,7 +92,8 @@ class ResilienceEventsTest extends BothPaths {
       assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
           .isInstanceOf(OutcomeUnknownException.class);
 
-      assertThat(events).containsExactly("success", "error", "State transition from CLOSED to OPEN");
+      assertThat(events)
+          .containsExactly("success", "error", "State transition from CLOSED to OPEN");
       assertThat(registry.circuitBreaker("payments").getState())
           .isEqualTo(CircuitBreaker.State.OPEN);
       assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isGreaterThan(0);

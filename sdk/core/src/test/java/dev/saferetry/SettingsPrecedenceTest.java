@@ -17,13 +17,12 @@ import org.junit.jupiter.api.Test;
 class SettingsPrecedenceTest extends ClientFixture {
   private static final String HEADER = "Api-Version";
   private static final ProviderPreset PRESET =
-      ProviderPreset.of(
-          "acme", b -> b.defaultHeader(HEADER, "preset").bodyCodec(BodyCodec.form()));
+      ProviderPreset.of("acme", b -> b.defaultHeader(HEADER, "preset").bodyCodec(BodyCodec.form()));
   private static final Operation<Object, Object> CREATE =
       Operation.post("/v1/things", Object.class, Object.class);
 
-  private RecordedRequest sent(SafeRetryClientBuilder b, Operation<Object, Object> op, RequestOptions o)
-      throws Exception {
+  private RecordedRequest sent(
+      SafeRetryClientBuilder b, Operation<Object, Object> op, RequestOptions o) throws Exception {
     server.enqueue(charge());
     try (SafeRetryClient c = b.build()) {
       call(c, op, Map.of("amount", 1), o);

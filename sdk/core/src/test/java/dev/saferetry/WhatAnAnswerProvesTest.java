@@ -260,9 +260,12 @@ class WhatAnAnswerProvesTest extends BothPaths {
         row("422 replayed", answer(422, replay, "true"), 1, FailedReason.KEY_REUSED, failed),
         // A rejection proves only that its own attempt did nothing: an earlier attempt of the call
         // that may have been executed leaves the outcome unknown.
-        new Row("503, then 401", null, List.of(answer(503), answer(401)), 2, afterAmbiguous, pending),
-        new Row("429, then 400", null, List.of(answer(429), answer(400)), 2, afterAmbiguous, pending),
-        new Row("409, then 422", null, List.of(answer(409), answer(422)), 2, afterAmbiguous, pending),
+        new Row(
+            "503, then 401", null, List.of(answer(503), answer(401)), 2, afterAmbiguous, pending),
+        new Row(
+            "429, then 400", null, List.of(answer(429), answer(400)), 2, afterAmbiguous, pending),
+        new Row(
+            "409, then 422", null, List.of(answer(409), answer(422)), 2, afterAmbiguous, pending),
         new Row(
             "400 should-retry true, then 401",
             null,

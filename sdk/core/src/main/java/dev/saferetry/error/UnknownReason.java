@@ -44,8 +44,8 @@ public enum UnknownReason implements Reason {
   /**
    * The key store could not confirm the intent's state: whether it holds the intent, and with which
    * key, is not known (its cause is the {@link dev.saferetry.idempotency.KeyStoreException}; the
-   * write may or may not have landed). Nothing was sent by this call, but an earlier call of the same
-   * intent may have been: retry the same intent once the store works again.
+   * write may or may not have landed). Nothing was sent by this call, but an earlier call of the
+   * same intent may have been: retry the same intent once the store works again.
    */
   KEY_STORE_FAILED,
   /**
@@ -80,20 +80,20 @@ public enum UnknownReason implements Reason {
   /**
    * The server rejected an attempt (a 4xx such as 400, 401 or 422) after an earlier attempt of the
    * same call may have been executed (a read timeout, a reset, a 5xx, 408, 409 or 429). The
-   * rejection proves only that this attempt did nothing; the earlier one may have charged. The intent
-   * stays pending: reconcile it with the provider.
+   * rejection proves only that this attempt did nothing; the earlier one may have charged. The
+   * intent stays pending: reconcile it with the provider.
    */
   REJECTED_AFTER_AMBIGUOUS_ATTEMPT,
   /**
-   * The server answered with a redirect (3xx). The SDK never follows a redirect, and a redirect does
-   * not prove that the request had no effect, so the intent stays pending: reconcile it with the
-   * provider (and check the base URL).
+   * The server answered with a redirect (3xx). The SDK never follows a redirect, and a redirect
+   * does not prove that the request had no effect, so the intent stays pending: reconcile it with
+   * the provider (and check the base URL).
    */
   REDIRECTED,
   /**
    * The provider answered with its "already created" conflict (a preset's {@link
-   * dev.saferetry.provider.ExistingResource}) but named no usable resource id (missing, too long, or
-   * not visible ASCII). The resource exists but cannot be identified from this answer; another
+   * dev.saferetry.provider.ExistingResource}) but named no usable resource id (missing, too long,
+   * or not visible ASCII). The resource exists but cannot be identified from this answer; another
    * attempt would get the same answer, so the call ends at once and the intent stays pending:
    * reconcile it with the provider.
    */

@@ -18,10 +18,10 @@ import org.slf4j.LoggerFactory;
  * client reports to its listener.
  *
  * <p>What is counted: a failure to connect, 429 and the retryable 5xx as failures (unless replayed
- * as the key's stored result); any other answer as a success. A lost answer (see {@link Decision#isLostAnswer}) proves nothing about the
- * server's health by itself — a burst of them against a healthy server is exactly what retries with
- * the same key are for — so its permission is released uncounted, and the call counts one failure
- * only if it ends without an answer.
+ * as the key's stored result); any other answer as a success. A lost answer (see {@link
+ * Decision#isLostAnswer}) proves nothing about the server's health by itself — a burst of them
+ * against a healthy server is exactly what retries with the same key are for — so its permission is
+ * released uncounted, and the call counts one failure only if it ends without an answer.
  *
  * <p>State changes are found by comparing the breaker's state with the last one seen, instead of
  * subscribing to its event stream: a subscriber makes resilience4j build and dispatch an event

@@ -20,16 +20,16 @@ import java.util.function.IntFunction;
  * had no effect (a 4xx the classifier does not retry) and no earlier attempt of the call may have
  * been executed; a redirect, a 5xx or a status the SDK retries never ends FAILED.
  *
- * <p>The rules, in order: a 2xx succeeds. An error answer is first read for the provider's
- * "already created" conflict (a success carrying the id, or UNKNOWN at once when the id is
- * unusable), then a redirect (UNKNOWN at once: never followed). An answer that proves nothing ends
- * at once when it is replayed as the key's stored result, when a should-retry header says false,
- * or when the classifier does not retry it; otherwise a replayed rejection is final, a should-retry
- * header decides, a documented temporary error is retried, and the classifier decides. A transport
- * failure is retried unless it is a failure after the request was handed over that is neither a
- * timeout, a reset nor an early end. A retry happens only while attempts are left, the server's
- * {@code Retry-After} is within the ceiling, the breaker is not open, the wait ends before the
- * deadline, and the budget has a token — checked in that order.
+ * <p>The rules, in order: a 2xx succeeds. An error answer is first read for the provider's "already
+ * created" conflict (a success carrying the id, or UNKNOWN at once when the id is unusable), then a
+ * redirect (UNKNOWN at once: never followed). An answer that proves nothing ends at once when it is
+ * replayed as the key's stored result, when a should-retry header says false, or when the
+ * classifier does not retry it; otherwise a replayed rejection is final, a should-retry header
+ * decides, a documented temporary error is retried, and the classifier decides. A transport failure
+ * is retried unless it is a failure after the request was handed over that is neither a timeout, a
+ * reset nor an early end. A retry happens only while attempts are left, the server's {@code
+ * Retry-After} is within the ceiling, the breaker is not open, the wait ends before the deadline,
+ * and the budget has a token — checked in that order.
  */
 final class Decision {
   private Decision() {}
@@ -83,8 +83,8 @@ final class Decision {
   /**
    * The call succeeded.
    *
-   * @param existingResourceId the id the provider's "already created" conflict names, or null for
-   *     a 2xx
+   * @param existingResourceId the id the provider's "already created" conflict names, or null for a
+   *     2xx
    */
   record Succeed(String existingResourceId) implements Next {}
 
@@ -132,7 +132,9 @@ final class Decision {
     if (r.rules().isExistingResourceConflict(a)) {
       return unknown(
           UnknownReason.EXISTING_RESOURCE_ID_UNUSABLE,
-          "HTTP " + status + ": the provider says the resource already exists but names no usable"
+          "HTTP "
+              + status
+              + ": the provider says the resource already exists but names no usable"
               + " id");
     }
     if (status < 400) {

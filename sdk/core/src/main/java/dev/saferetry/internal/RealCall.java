@@ -18,11 +18,11 @@ import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.internal.codec.ErrorBodies;
+import io.github.resilience4j.retry.Retry;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import io.github.resilience4j.retry.Retry;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -245,11 +245,15 @@ final class RealCall<R> {
     }
     ClientConfig c = parts.config();
     ResponseRules rules = c.shape().rules();
-    boolean replayed = last.response() != null && op.carriesKey() && rules.isReplay(last.response());
+    boolean replayed =
+        last.response() != null && op.carriesKey() && rules.isReplay(last.response());
     parts.breaker().record(last, replayed, sent.duration().toNanos());
     Decision.Rules decisionRules =
         new Decision.Rules(
-            c.retryPolicy(), rules, c.classifier(), new Backoff(c.retryPolicy(), c.jitter())::delay);
+            c.retryPolicy(),
+            rules,
+            c.classifier(),
+            new Backoff(c.retryPolicy(), c.jitter())::delay);
     Decision.Next next = Decision.decide(facts(parts.budget().hasToken()), decisionRules);
     if (next instanceof Decision.Retry && !parts.budget().tryAcquireRetry()) {
       next = Decision.decide(facts(false), decisionRules); // another call took the last token
@@ -409,8 +413,8 @@ final class RealCall<R> {
   }
 
   /**
-   * Whether an attempt before the last one may have been executed: a failure after the request
-   * may have reached the server, or an answer that does not prove the request had no effect (a
+   * Whether an attempt before the last one may have been executed: a failure after the request may
+   * have reached the server, or an answer that does not prove the request had no effect (a
    * redirect, 408, 409, 429 or a 5xx).
    */
   private boolean earlierAttemptMayHaveExecuted() {

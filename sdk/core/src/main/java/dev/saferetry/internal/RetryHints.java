@@ -1,7 +1,7 @@
 package dev.saferetry.internal;
 
-import java.time.Instant;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;

@@ -1,8 +1,8 @@
 package dev.saferetry.internal;
 
 import dev.saferetry.codec.BodyCodec;
-import dev.saferetry.provider.ApiKeyStyle;
 import dev.saferetry.internal.codec.ErrorBodies;
+import dev.saferetry.provider.ApiKeyStyle;
 import dev.saferetry.provider.ErrorMatch;
 import dev.saferetry.provider.ExistingResource;
 import dev.saferetry.provider.ReplayMarker;

@@ -9,10 +9,6 @@ final class StatusProof {
    * 429. A redirect, a 408, 409 or 429 and any 5xx prove nothing.
    */
   static boolean provesNoEffect(int status) {
-    return status >= 400
-        && status < 500
-        && status != 408
-        && status != 409
-        && status != 429;
+    return status >= 400 && status < 500 && status != 408 && status != 409 && status != 429;
   }
 }

@@ -33,7 +33,8 @@ public final class ProviderPreset {
   private final Consumer<SafeRetryClientBuilder> settings;
   private final List<URI> sources;
 
-  private ProviderPreset(String name, Consumer<SafeRetryClientBuilder> settings, List<URI> sources) {
+  private ProviderPreset(
+      String name, Consumer<SafeRetryClientBuilder> settings, List<URI> sources) {
     this.name = Objects.requireNonNull(name, "name");
     if (name.isBlank()) {
       throw new IllegalArgumentException("name must not be blank");

@@ -5,8 +5,9 @@ package dev.saferetry.resilience;
  * can replace. It sees only non-2xx answers that are not redirects; everything else (what an answer
  * proves, replay markers, should-retry headers, {@code Retry-After}, the attempts, the deadline,
  * the budget and the breaker) stays with the SDK. Whether a retry actually happens is then decided
- * by the retry policy, the deadline, the budget and the breaker; how a call that is not retried ends
- * depends on what the answer proves: a status below 500 not retried ends FAILED, a 5xx never does.
+ * by the retry policy, the deadline, the budget and the breaker; how a call that is not retried
+ * ends depends on what the answer proves: a status below 500 not retried ends FAILED, a 5xx never
+ * does.
  *
  * <p>The standard rules retry 408, 409, 429, 500, 502, 503 and 504.
  *

@@ -147,13 +147,7 @@ public final class RetryPolicy {
 
   @Override
   public int hashCode() {
-    return Objects.hash(
-        maxAttempts,
-        initialDelay,
-        multiplier,
-        maxDelay,
-        deadline,
-        maxRetryAfter);
+    return Objects.hash(maxAttempts, initialDelay, multiplier, maxDelay, deadline, maxRetryAfter);
   }
 
   @Override

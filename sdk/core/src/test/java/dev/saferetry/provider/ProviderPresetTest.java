@@ -54,14 +54,21 @@ class ProviderPresetTest {
       assertThat(p.sources()).isUnmodifiable();
       assertThat(Applied.of(p).requestIdHeaders()).isUnmodifiable();
     }
-    assertThat(Applied.of(ProviderPreset.stripe()).keyPlacement().headerValue(KEY)).isEqualTo(KEY.value());
-    assertThat(Applied.of(ProviderPreset.stripe()).keyPlacement().name()).isEqualTo("Idempotency-Key");
-    assertThat(Applied.of(ProviderPreset.payPal()).keyPlacement().name()).isEqualTo("PayPal-Request-Id");
-    assertThat(Applied.of(ProviderPreset.adyen()).keyPlacement().name()).isEqualTo("Idempotency-Key");
-    assertThat(Applied.of(ProviderPreset.checkoutCom()).keyPlacement().name()).isEqualTo("Cko-Idempotency-Key");
-    assertThat(Applied.of(ProviderPreset.goCardless()).keyPlacement().name()).isEqualTo("Idempotency-Key");
+    assertThat(Applied.of(ProviderPreset.stripe()).keyPlacement().headerValue(KEY))
+        .isEqualTo(KEY.value());
+    assertThat(Applied.of(ProviderPreset.stripe()).keyPlacement().name())
+        .isEqualTo("Idempotency-Key");
+    assertThat(Applied.of(ProviderPreset.payPal()).keyPlacement().name())
+        .isEqualTo("PayPal-Request-Id");
+    assertThat(Applied.of(ProviderPreset.adyen()).keyPlacement().name())
+        .isEqualTo("Idempotency-Key");
+    assertThat(Applied.of(ProviderPreset.checkoutCom()).keyPlacement().name())
+        .isEqualTo("Cko-Idempotency-Key");
+    assertThat(Applied.of(ProviderPreset.goCardless()).keyPlacement().name())
+        .isEqualTo("Idempotency-Key");
     assertThat(Applied.of(ProviderPreset.square()).keyPlacement().inBody()).isTrue();
-    assertThat(Applied.of(ProviderPreset.square()).keyPlacement().name()).isEqualTo("idempotency_key");
+    assertThat(Applied.of(ProviderPreset.square()).keyPlacement().name())
+        .isEqualTo("idempotency_key");
   }
 
   @Test
@@ -161,7 +168,8 @@ class ProviderPresetTest {
 
   @Test
   void goCardlessTurnsTheCreationConflictIntoTheExistingResource() {
-    ExistingResource conflict = Applied.of(ProviderPreset.goCardless()).existingResource().orElseThrow();
+    ExistingResource conflict =
+        Applied.of(ProviderPreset.goCardless()).existingResource().orElseThrow();
     String blog =
         "{\"error\":{\"code\":409,\"type\":\"invalid_state\",\"message\":\"A resource has already"
             + " been created with this idempotency key\",\"errors\":[{\"reason\":"
@@ -189,12 +197,16 @@ class ProviderPresetTest {
 
   @Test
   void adyenAndCheckoutComKeepTheirOwnHeaders() {
-    assertThat(Applied.of(ProviderPreset.adyen()).apiKeyStyle().headerName()).isEqualTo("X-API-Key");
-    assertThat(Applied.of(ProviderPreset.adyen()).apiKeyStyle().headerValue("AQE1")).isEqualTo("AQE1");
+    assertThat(Applied.of(ProviderPreset.adyen()).apiKeyStyle().headerName())
+        .isEqualTo("X-API-Key");
+    assertThat(Applied.of(ProviderPreset.adyen()).apiKeyStyle().headerValue("AQE1"))
+        .isEqualTo("AQE1");
     assertThat(Applied.of(ProviderPreset.adyen()).keyMaxLength()).hasValue(64);
     assertThat(Applied.of(ProviderPreset.adyen()).intentRetention()).isEqualTo(Duration.ofDays(31));
-    assertThat(Applied.of(ProviderPreset.checkoutCom()).requestIdHeaders()).startsWith("Cko-Request-Id");
-    assertThat(Applied.of(ProviderPreset.checkoutCom()).inProgress()).anyMatch(m -> m.matches(409, ""));
+    assertThat(Applied.of(ProviderPreset.checkoutCom()).requestIdHeaders())
+        .startsWith("Cko-Request-Id");
+    assertThat(Applied.of(ProviderPreset.checkoutCom()).inProgress())
+        .anyMatch(m -> m.matches(409, ""));
     assertThat(Applied.of(ProviderPreset.checkoutCom()).keyReused()).isEmpty(); // not documented
   }
 
@@ -240,10 +252,12 @@ class ProviderPresetTest {
             () ->
                 Applied.of(
                     ProviderPreset.of(
-                        "x", b -> b.keyPlacement(KeyPlacement.bodyField("k")).bodyCodec(headerOnly))))
+                        "x",
+                        b -> b.keyPlacement(KeyPlacement.bodyField("k")).bodyCodec(headerOnly))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("bodyCodec");
-    assertThatThrownBy(() -> Applied.of(ProviderPreset.of("x", b -> b.requestIdHeaders("Request Id"))))
+    assertThatThrownBy(
+            () -> Applied.of(ProviderPreset.of("x", b -> b.requestIdHeaders("Request Id"))))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> Applied.of(ProviderPreset.of("x", b -> b.errorRequestIdField("id"))))
         .isInstanceOf(IllegalArgumentException.class)
