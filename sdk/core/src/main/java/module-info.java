@@ -4,8 +4,9 @@
  *
  * <p>Only API packages are exported; {@code dev.saferetry.internal} and its subpackages are the
  * SDK's machinery. OkHttp ({@code OkHttpClient}, {@code Interceptor}) and Jackson ({@code
- * ObjectMapper}) appear in the client builder's signatures, so those modules are required
- * transitively; resilience4j and SLF4J are used inside only.
+ * ObjectMapper}) appear in the client builder's signatures, and the client exposes its resilience4j
+ * {@code Retry} and {@code CircuitBreaker}, so those modules are required transitively; SLF4J is
+ * used inside only.
  */
 // resilience4j publishes automatic module names only (no module-info of its own)
 @SuppressWarnings("requires-automatic")
@@ -13,9 +14,9 @@ module dev.saferetry {
   requires transitive okhttp3;
   requires transitive com.fasterxml.jackson.databind;
   requires java.sql;
-  requires io.github.resilience4j.core;
-  requires io.github.resilience4j.retry;
-  requires io.github.resilience4j.circuitbreaker;
+  requires transitive io.github.resilience4j.core;
+  requires transitive io.github.resilience4j.retry;
+  requires transitive io.github.resilience4j.circuitbreaker;
   requires org.slf4j;
 
   exports dev.saferetry;

@@ -4,6 +4,7 @@ import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.codec.PathTemplate;
 import dev.saferetry.codec.TypeRef;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -61,6 +62,7 @@ public final class Operation<Q, R> {
   private final boolean carriesKey;
   private final BodyCodec codec;
   private final Set<String> identityHeaders;
+  private final Map<String, String> headers;
 
   private Operation(
       String name,
@@ -70,7 +72,8 @@ public final class Operation<Q, R> {
       TypeRef<R> responseType,
       Boolean carriesKey,
       BodyCodec codec,
-      Set<String> identityHeaders) {
+      Set<String> identityHeaders,
+      Map<String, String> headers) {
     Objects.requireNonNull(method, "method");
     this.pathTemplate = Objects.requireNonNull(pathTemplate, "pathTemplate");
     this.requestType = Objects.requireNonNull(requestType, "requestType");
@@ -91,6 +94,7 @@ public final class Operation<Q, R> {
     }
     this.codec = codec;
     this.identityHeaders = identityHeaders;
+    this.headers = headers;
   }
 
   private static boolean defaultCarriesKey(String method) {
@@ -122,7 +126,7 @@ public final class Operation<Q, R> {
   public static <Q, R> Operation<Q, R> of(
       String method, String pathTemplate, Class<Q> requestType, TypeRef<R> responseType) {
     return new Operation<>(
-        null, method, pathTemplate, requestType, responseType, null, null, noHeaders());
+        null, method, pathTemplate, requestType, responseType, null, null, noHeaders(), Map.of());
   }
 
   /**
@@ -208,7 +212,8 @@ public final class Operation<Q, R> {
         responseType,
         carriesKey,
         codec,
-        identityHeaders);
+        identityHeaders,
+        headers);
   }
 
   /**
@@ -221,7 +226,15 @@ public final class Operation<Q, R> {
    */
   public Operation<Q, R> carryingKey(boolean carries) {
     return new Operation<>(
-        name, method, pathTemplate, requestType, responseType, carries, codec, identityHeaders);
+        name,
+        method,
+        pathTemplate,
+        requestType,
+        responseType,
+        carries,
+        codec,
+        identityHeaders,
+        headers);
   }
 
   /**
@@ -239,7 +252,8 @@ public final class Operation<Q, R> {
         responseType,
         carriesKey,
         Objects.requireNonNull(bodyCodec, "bodyCodec"),
-        identityHeaders);
+        identityHeaders,
+        headers);
   }
 
   /**
@@ -267,7 +281,48 @@ public final class Operation<Q, R> {
         responseType,
         carriesKey,
         codec,
-        java.util.Collections.unmodifiableSet(names));
+        java.util.Collections.unmodifiableSet(names),
+        headers);
+  }
+
+  /**
+   * Returns a copy that sends a header on every request of this operation, e.g. an API version one
+   * endpoint needs. It replaces the preset's and the client's header of the same name; a call's own
+   * header ({@link RequestOptions.Builder#header}) replaces it. Validated as the client's default
+   * headers are.
+   *
+   * @param headerName the header name
+   * @param value the value
+   * @return the copy
+   * @throws IllegalArgumentException for a bad name or value (the message never holds the value)
+   */
+  public Operation<Q, R> withHeader(String headerName, String value) {
+    Objects.requireNonNull(headerName, "headerName");
+    Objects.requireNonNull(value, "value");
+    dev.saferetry.internal.ClientSettings.headerName("header name", headerName);
+    dev.saferetry.internal.ClientSettings.headerValue(headerName, value);
+    Map<String, String> all = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    all.putAll(headers);
+    all.put(headerName, value);
+    return new Operation<>(
+        name,
+        method,
+        pathTemplate,
+        requestType,
+        responseType,
+        carriesKey,
+        codec,
+        identityHeaders,
+        java.util.Collections.unmodifiableMap(all));
+  }
+
+  /**
+   * Returns the headers this operation sends on every request (see {@link #withHeader}).
+   *
+   * @return the headers, names compared ignoring case
+   */
+  public Map<String, String> headers() {
+    return headers;
   }
 
   private static Set<String> noHeaders() {
@@ -375,7 +430,8 @@ public final class Operation<Q, R> {
         && op.responseType.equals(responseType)
         && op.carriesKey == carriesKey
         && Objects.equals(op.codec, codec)
-        && op.identityHeaders.equals(identityHeaders);
+        && op.identityHeaders.equals(identityHeaders)
+        && op.headers.equals(headers);
   }
 
   @Override

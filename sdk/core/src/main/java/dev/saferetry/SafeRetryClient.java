@@ -8,6 +8,8 @@ import dev.saferetry.internal.Reconciling;
 import dev.saferetry.internal.StoredCall;
 import dev.saferetry.pagination.PageStyle;
 import dev.saferetry.pagination.PagedIterable;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.retry.Retry;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -258,6 +260,35 @@ public final class SafeRetryClient implements AutoCloseable {
    */
   public BreakerState breakerState() {
     return core.breakerState();
+  }
+
+  /**
+   * Returns the resilience4j {@link Retry} told of every retry decision of this client's calls, for
+   * its events and metrics: {@code onRetry} with the wait before each retry, {@code onSuccess} for
+   * a call that succeeded after retries, {@code onError} when retries stopped (attempts, deadline,
+   * budget, {@code Retry-After} ceiling, breaker), {@code onIgnoredError} for an answer that ends
+   * the call at once. The SDK decides; do not call its {@code execute} methods yourself.
+   *
+   * <pre>{@code
+   * client.retry().getEventPublisher().onRetry(e -> log.info("retry in {}", e.getWaitInterval()));
+   * }</pre>
+   *
+   * @return the client's retry, named after the client
+   */
+  public Retry retry() {
+    return core.retry();
+  }
+
+  /**
+   * Returns the resilience4j {@link CircuitBreaker} every attempt of this client asks for a
+   * permission and reports to (shared with clients derived with the same base URL, breaker policy
+   * and clock). Subscribe to its events, or add it to your own {@code CircuitBreakerRegistry} to
+   * export its metrics; leave its state to the SDK.
+   *
+   * @return the client's circuit breaker, named after the client
+   */
+  public CircuitBreaker circuitBreaker() {
+    return core.circuitBreaker();
   }
 
   /**

@@ -15,7 +15,10 @@ import dev.saferetry.internal.Redaction;
 import dev.saferetry.internal.ShapeSettings;
 import dev.saferetry.internal.codec.JsonCodec;
 import dev.saferetry.provider.ApiKeyStyle;
+import dev.saferetry.provider.ErrorMatch;
+import dev.saferetry.provider.ExistingResource;
 import dev.saferetry.provider.ProviderPreset;
+import dev.saferetry.provider.ReplayMarker;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryBudgetPolicy;
 import dev.saferetry.resilience.RetryClassifier;
@@ -102,11 +105,12 @@ public final class SafeRetryClientBuilder {
   }
 
   /**
-   * Speaks a provider's API as its preset describes: key placement, body codec, API key style,
-   * default headers (e.g. an API version), identity headers (e.g. {@code Stripe-Account}), request
-   * id headers, the replay marker, how a reused key, a running request and an "already created"
-   * conflict are answered, retry hints, key retention (as {@link #intentRetention}) and the longest
-   * key. Settings made after this call override the preset's.
+   * Speaks a provider's API: the preset sets, through this builder's own setters, what its provider
+   * documents — key placement, body codec, API key style, default and identity headers, request id
+   * headers, the replay marker, how a reused key, a running request and an "already created"
+   * conflict are answered, should-retry headers, retryable errors, {@link #intentRetention} and the
+   * longest key. Settings made after this call override the preset's (see {@link SafeRetryClient}
+   * for the order in which preset, client, operation and call settings apply).
    *
    * <pre>{@code
    * SafeRetryClient stripe = SafeRetryClient.builder()
@@ -121,10 +125,123 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder preset(ProviderPreset preset) {
-    Objects.requireNonNull(preset, "preset");
-    this.keyPlacement = preset.keyPlacement();
-    shape.preset(preset);
-    preset.keyRetention().ifPresent(r -> this.intentRetention = r);
+    Objects.requireNonNull(preset, "preset").applyTo(this);
+    shape.presetName(preset.name());
+    return this;
+  }
+
+  /**
+   * The response header that marks an answer as the replay of the key's stored result, or null for
+   * none. Counted only on requests that carry a key. Default: {@code Idempotent-Replayed: true}, or
+   * the preset's.
+   *
+   * @param marker the marker, or null for none
+   * @return this builder
+   */
+  public SafeRetryClientBuilder replayMarker(ReplayMarker marker) {
+    shape.replayMarker(marker);
+    return this;
+  }
+
+  /**
+   * How the provider says the key was used with another payload (the call ends FAILED, {@code
+   * KEY_REUSED}); replaces the list. Default: 422, or Stripe's 400 {@code idempotency_error}; or
+   * the preset's.
+   *
+   * @param matches the answers, none for none
+   * @return this builder
+   */
+  public SafeRetryClientBuilder keyReused(ErrorMatch... matches) {
+    shape.keyReused(matches);
+    return this;
+  }
+
+  /**
+   * How the provider says a request with the same key is still running (retried; {@code
+   * IN_PROGRESS} when retries stop); replaces the list. Default: 409, or the preset's.
+   *
+   * @param matches the answers, none for none
+   * @return this builder
+   */
+  public SafeRetryClientBuilder inProgress(ErrorMatch... matches) {
+    shape.inProgress(matches);
+    return this;
+  }
+
+  /**
+   * The conflict that means "already created" and names the resource (a success carrying its id),
+   * or null for none. Default: none, or the preset's (GoCardless).
+   *
+   * @param conflict the conflict, or null for none
+   * @return this builder
+   */
+  public SafeRetryClientBuilder existingResource(ExistingResource conflict) {
+    shape.existingResource(conflict);
+    return this;
+  }
+
+  /**
+   * Response headers whose {@code true} or {@code false} decides whether an error answer is
+   * retried; replaces the list. A {@code false} stops the retries but never turns an answer that
+   * proves nothing (a 5xx, 408, 409, 429) into FAILED: such a call ends UNKNOWN ({@code
+   * SERVER_SAID_DO_NOT_RETRY}). Values are read ignoring case and blanks; headers sent together
+   * count only when their values agree. Default: {@code X-Should-Retry}, or the preset's (Stripe
+   * adds {@code Stripe-Should-Retry}).
+   *
+   * @param headerNames the header names, none to ignore such headers
+   * @return this builder
+   */
+  public SafeRetryClientBuilder shouldRetryHeaders(String... headerNames) {
+    shape.shouldRetryHeaders(headerNames);
+    return this;
+  }
+
+  /**
+   * Error answers the provider documents as safe to retry with the same key (Square's {@code
+   * TEMPORARY_ERROR}); replaces the list. Default: none, or the preset's.
+   *
+   * @param matches the answers, none for none
+   * @return this builder
+   */
+  public SafeRetryClientBuilder retryableErrors(ErrorMatch... matches) {
+    shape.retryableErrors(matches);
+    return this;
+  }
+
+  /**
+   * Response headers carrying the provider's request id, in order of preference; {@code Request-Id}
+   * and {@code X-Request-Id} are always looked at last. Default: none beyond those, or the
+   * preset's.
+   *
+   * @param headerNames the header names
+   * @return this builder
+   */
+  public SafeRetryClientBuilder requestIdHeaders(String... headerNames) {
+    shape.requestIdHeaders(headerNames);
+    return this;
+  }
+
+  /**
+   * The JSON pointer of the request id in an error body, or null for none. Default: none, or the
+   * preset's.
+   *
+   * @param pointer the pointer, e.g. {@code /debug_id}, or null
+   * @return this builder
+   */
+  public SafeRetryClientBuilder errorRequestIdField(String pointer) {
+    shape.errorRequestIdField(pointer);
+    return this;
+  }
+
+  /**
+   * The longest idempotency key the provider accepts (a longer caller's key is refused before any
+   * I/O), or 0 for no limit. Default: 0, or the preset's.
+   *
+   * @param length the length, or 0
+   * @return this builder
+   */
+  public SafeRetryClientBuilder keyMaxLength(int length) {
+    shape.keyMaxLength(length);
     return this;
   }
 

@@ -149,10 +149,7 @@ class BackoffAndHintsTest extends BothPaths {
   @Test
   void shouldRetryHeaderNameIsConfigurable() throws Exception {
     server.enqueue(withHeader(503, "Stripe-Should-Retry", "false"));
-    try (SafeRetryClient c =
-        builder()
-            .retryPolicy(RetryPolicy.builder().shouldRetryHeader("Stripe-Should-Retry").build())
-            .build()) {
+    try (SafeRetryClient c = builder().shouldRetryHeaders("Stripe-Should-Retry").build()) {
       assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
           .isInstanceOfSatisfying(
               OutcomeUnknownException.class,

@@ -9,6 +9,7 @@ import dev.saferetry.error.ApiException;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.ResponseBodyException;
 import dev.saferetry.error.SafeRetryException;
+import dev.saferetry.error.UnknownReason;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.Charges;
 import dev.saferetry.resilience.RetryPolicy;
@@ -143,7 +144,9 @@ class BadResponsesTest extends BothPaths {
     server.enqueue(
         new MockResponse.Builder().code(302).setHeader("Location", "/elsewhere").build());
     assertThatThrownBy(() -> call(client, Charges.CREATE, PARAMS))
-        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(302));
+        .isInstanceOfSatisfying(
+            OutcomeUnknownException.class,
+            e -> assertThat(e.reason()).isEqualTo(UnknownReason.REDIRECTED));
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 

@@ -47,6 +47,26 @@ class CircuitBreakerTest extends BothPaths {
   }
 
   @Test
+  void aReplayedServerErrorIsNotCountedAsAFailure() {
+    try (SafeRetryClient c = breakerClient(4, RetryPolicy.noRetries())) {
+      for (int i = 0; i < 6; i++) {
+        server.enqueue(
+            new mockwebserver3.MockResponse.Builder()
+                .code(503)
+                .setHeader("Idempotent-Replayed", "true")
+                .build());
+        assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
+            .isInstanceOfSatisfying(
+                OutcomeUnknownException.class,
+                e -> assertThat(e.reason()).isEqualTo(UnknownReason.PROVIDER_STORED_ERROR));
+      }
+      assertThat(c.breakerState()).isEqualTo(BreakerState.CLOSED);
+      assertThat(server.getRequestCount()).isEqualTo(6);
+    }
+    assertThat(changes).isEmpty();
+  }
+
+  @Test
   void opensFailsFastWithoutIoAndRecoversAfterAProbe() {
     try (SafeRetryClient c = breakerClient(4, RetryPolicy.noRetries())) {
       for (int i = 0; i < 4; i++) {

@@ -125,14 +125,14 @@ class EveryRequestIsAnAttemptTest {
             s -> new OkHttpClient.Builder().followRedirects(true),
             null,
             1,
-            ApiException.class),
+            OutcomeUnknownException.class),
         new Fault(
             "307, caller's client follows redirects",
             List.of(answer("307 Temporary Redirect", "Location: /v2/charges"), ok(CHARGE)),
             s -> new OkHttpClient.Builder().followRedirects(true),
             null,
             1,
-            ApiException.class),
+            OutcomeUnknownException.class),
         new Fault(
             "response lost after the request was read, caller's client retries",
             List.of(DROP, ok(CHARGE)),

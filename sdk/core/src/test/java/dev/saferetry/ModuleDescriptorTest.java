@@ -67,7 +67,13 @@ class ModuleDescriptorTest {
             .filter(r -> r.modifiers().contains(ModuleDescriptor.Requires.Modifier.TRANSITIVE))
             .map(ModuleDescriptor.Requires::name)
             .collect(Collectors.toSet());
-    assertThat(transitive).containsExactlyInAnyOrder("okhttp3", "com.fasterxml.jackson.databind");
+    assertThat(transitive)
+        .containsExactlyInAnyOrder(
+            "okhttp3",
+            "com.fasterxml.jackson.databind",
+            "io.github.resilience4j.core",
+            "io.github.resilience4j.retry",
+            "io.github.resilience4j.circuitbreaker");
   }
 
   @Test

@@ -84,6 +84,10 @@ class OutcomeBranchesTest extends BothPaths {
               OutcomeUnknownException.class,
               e -> {
                 assertThat(e.reason()).isEqualTo(UnknownReason.KEY_STORE_FAILED);
+                assertThat(e.getMessage())
+                    .contains("could not confirm the intent's state")
+                    .doesNotContain("could not record")
+                    .doesNotContain("failed");
                 assertThat(e.getCause()).isInstanceOf(KeyStoreException.class);
                 assertThat(e.attempts()).isEmpty();
                 assertThat(e.intentId()).isEqualTo("o-1");

@@ -16,10 +16,8 @@ import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.UnknownReason;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.Charges;
-import dev.saferetry.resilience.AttemptResponse;
 import dev.saferetry.resilience.RetryClassifier;
 import dev.saferetry.resilience.TransportFailure;
-import dev.saferetry.resilience.Verdict;
 import dev.saferetry.testing.Answers;
 import java.util.List;
 import mockwebserver3.MockWebServer;
@@ -157,20 +155,10 @@ class RetryOnTheWireTest extends BothPaths {
   @Test
   void theClassifierIsReplaceable() throws Exception {
     RetryClassifier only409InProgress =
-        new RetryClassifier() {
-          @Override
-          public Verdict classify(AttemptResponse r) {
-            if (r.status() == 409) {
-              return r.errorBody().contains("request_in_progress") ? Verdict.RETRY : Verdict.FAIL;
-            }
-            return RetryClassifier.standard().classify(r);
-          }
-
-          @Override
-          public Verdict classify(TransportFailure f) {
-            return RetryClassifier.standard().classify(f);
-          }
-        };
+        (status, errorBody) ->
+            status == 409
+                ? errorBody.contains("request_in_progress")
+                : RetryClassifier.standard().retries(status, errorBody);
     server.enqueue(json(409, "{\"error\":{\"code\":\"resource_conflict\"}}"));
     try (SafeRetryClient c = builder().retryClassifier(only409InProgress).build()) {
       assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))

@@ -99,6 +99,8 @@ class WhatAnAnswerProvesTest extends BothPaths {
     String hint = "X-Should-Retry";
     String replay = "Idempotent-Replayed";
     MockResponse ok = answer(200);
+    UnknownReason afterAmbiguous = UnknownReason.REJECTED_AFTER_AMBIGUOUS_ATTEMPT;
+    UnknownReason redirected = UnknownReason.REDIRECTED;
     return Stream.of(
         // A should-retry header stops the retries; it never proves that nothing happened.
         row("503 should-retry false", answer(503, hint, "false"), 1, noRetry, pending),
@@ -255,18 +257,46 @@ class WhatAnAnswerProvesTest extends BothPaths {
             FailedReason.REJECTED,
             failed),
         row("402 replayed", answer(402, replay, "true"), 1, FailedReason.REJECTED, failed),
-        row("422 replayed", answer(422, replay, "true"), 1, FailedReason.KEY_REUSED, failed));
+        row("422 replayed", answer(422, replay, "true"), 1, FailedReason.KEY_REUSED, failed),
+        // A rejection proves only that its own attempt did nothing: an earlier attempt of the call
+        // that may have been executed leaves the outcome unknown.
+        new Row(
+            "503, then 401", null, List.of(answer(503), answer(401)), 2, afterAmbiguous, pending),
+        new Row(
+            "429, then 400", null, List.of(answer(429), answer(400)), 2, afterAmbiguous, pending),
+        new Row(
+            "409, then 422", null, List.of(answer(409), answer(422)), 2, afterAmbiguous, pending),
+        new Row(
+            "400 should-retry true, then 401",
+            null,
+            List.of(answer(400, hint, "true"), answer(401)),
+            2,
+            FailedReason.REJECTED,
+            failed),
+        new Row(
+            "503, then 400 replayed",
+            null,
+            List.of(answer(503), answer(400, replay, "true")),
+            2,
+            FailedReason.REJECTED,
+            failed),
+        // The SDK never follows a redirect, and a redirect proves nothing.
+        row("302", answer(302, "Location", "/v1/elsewhere"), 1, redirected, pending),
+        row("301", answer(301, "Location", "/v1/elsewhere"), 1, redirected, pending),
+        row("307", answer(307, "Location", "/v1/elsewhere"), 1, redirected, pending),
+        row("304", answer(304), 1, redirected, pending),
+        new Row("503, then 303", null, List.of(answer(503), answer(303)), 2, redirected, pending));
   }
 
   private SafeRetryClient clientFor(String preset) {
     if (preset == null) {
       return client;
     }
-    ProviderPreset p = ProviderPreset.stripe();
+    SafeRetryClientBuilder b = builder().preset(ProviderPreset.stripe());
     if (OWN_MARKER.equals(preset)) {
-      p = p.toBuilder().replayMarker(new ReplayMarker("X-Replay", "yes")).build();
+      b.replayMarker(new ReplayMarker("X-Replay", "yes"));
     }
-    return builder().preset(p).build();
+    return b.build();
   }
 
   @ParameterizedTest(name = "{0}")

@@ -42,9 +42,10 @@ public enum UnknownReason implements Reason {
    */
   INTENT_EXPIRED,
   /**
-   * The key store could not record or read the intent (its cause is the {@link
-   * dev.saferetry.idempotency.KeyStoreException}). Nothing was sent by this call, but an earlier
-   * call of the same intent may have been: retry the same intent once the store works again.
+   * The key store could not confirm the intent's state: whether it holds the intent, and with which
+   * key, is not known (its cause is the {@link dev.saferetry.idempotency.KeyStoreException}; the
+   * write may or may not have landed). Nothing was sent by this call, but an earlier call of the
+   * same intent may have been: retry the same intent once the store works again.
    */
   KEY_STORE_FAILED,
   /**
@@ -75,7 +76,28 @@ public enum UnknownReason implements Reason {
    * here). A server error never proves that the request had no effect, so the intent stays pending;
    * retry the same intent later.
    */
-  SERVER_ERROR_NOT_RETRIED;
+  SERVER_ERROR_NOT_RETRIED,
+  /**
+   * The server rejected an attempt (a 4xx such as 400, 401 or 422) after an earlier attempt of the
+   * same call may have been executed (a read timeout, a reset, a 5xx, 408, 409 or 429). The
+   * rejection proves only that this attempt did nothing; the earlier one may have charged. The
+   * intent stays pending: reconcile it with the provider.
+   */
+  REJECTED_AFTER_AMBIGUOUS_ATTEMPT,
+  /**
+   * The server answered with a redirect (3xx). The SDK never follows a redirect, and a redirect
+   * does not prove that the request had no effect, so the intent stays pending: reconcile it with
+   * the provider (and check the base URL).
+   */
+  REDIRECTED,
+  /**
+   * The provider answered with its "already created" conflict (a preset's {@link
+   * dev.saferetry.provider.ExistingResource}) but named no usable resource id (missing, too long,
+   * or not visible ASCII). The resource exists but cannot be identified from this answer; another
+   * attempt would get the same answer, so the call ends at once and the intent stays pending:
+   * reconcile it with the provider.
+   */
+  EXISTING_RESOURCE_ID_UNUSABLE;
 
   @Override
   public Outcome outcome() {
@@ -85,13 +107,18 @@ public enum UnknownReason implements Reason {
   /**
    * Returns whether sending the intent again cannot settle its outcome, so that it must be
    * reconciled with the provider (looked up there) rather than retried: true for {@link
-   * #PROVIDER_STORED_ERROR}, {@link #SERVER_SAID_DO_NOT_RETRY} and {@link #INTENT_EXPIRED}.
+   * #PROVIDER_STORED_ERROR}, {@link #SERVER_SAID_DO_NOT_RETRY}, {@link #INTENT_EXPIRED}, {@link
+   * #REJECTED_AFTER_AMBIGUOUS_ATTEMPT}, {@link #REDIRECTED} and {@link
+   * #EXISTING_RESOURCE_ID_UNUSABLE}.
    *
    * @return whether the intent must be reconciled instead of retried
    */
   public boolean mustReconcile() {
     return this == PROVIDER_STORED_ERROR
         || this == SERVER_SAID_DO_NOT_RETRY
-        || this == INTENT_EXPIRED;
+        || this == INTENT_EXPIRED
+        || this == REJECTED_AFTER_AMBIGUOUS_ATTEMPT
+        || this == REDIRECTED
+        || this == EXISTING_RESOURCE_ID_UNUSABLE;
   }
 }

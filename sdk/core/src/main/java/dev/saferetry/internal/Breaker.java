@@ -4,7 +4,6 @@ import dev.saferetry.event.BreakerState;
 import dev.saferetry.event.BreakerStateChanged;
 import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.resilience.BreakerPolicy;
-import dev.saferetry.resilience.StandardRetryClassifier;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import java.time.Clock;
@@ -18,11 +17,11 @@ import org.slf4j.LoggerFactory;
  * with clients derived from this one), fed with what the SDK counts, and the state changes this
  * client reports to its listener.
  *
- * <p>What is counted: a failure to connect, 429 and the retryable 5xx as failures; any other answer
- * as a success. A lost answer (see {@link AttemptOutcome#isLostAnswer()}) proves nothing about the
- * server's health by itself — a burst of them against a healthy server is exactly what retries with
- * the same key are for — so its permission is released uncounted, and the call counts one failure
- * only if it ends without an answer.
+ * <p>What is counted: a failure to connect, 429 and the retryable 5xx as failures (unless replayed
+ * as the key's stored result); any other answer as a success. A lost answer (see {@link
+ * Decision#isLostAnswer}) proves nothing about the server's health by itself — a burst of them
+ * against a healthy server is exactly what retries with the same key are for — so its permission is
+ * released uncounted, and the call counts one failure only if it ends without an answer.
  *
  * <p>State changes are found by comparing the breaker's state with the last one seen, instead of
  * subscribing to its event stream: a subscriber makes resilience4j build and dispatch an event
@@ -85,15 +84,16 @@ final class Breaker {
     return permitted;
   }
 
-  /** Counts one attempt (its permission is used up either way). */
-  void record(AttemptOutcome out, long nanos) {
-    if (out.isLostAnswer()) {
+  /**
+   * Counts one attempt (its permission is used up either way); {@code replayed} when the answer is
+   * marked as the key's stored result.
+   */
+  void record(AttemptOutcome out, boolean replayed, long nanos) {
+    if (Decision.isLostAnswer(out.failure())) {
       breaker.releasePermission(); // judged when the call ends: see callEndedWithoutAnswer
       return;
     }
-    boolean failure =
-        out.response() == null || StandardRetryClassifier.isBreakerFailure(out.status());
-    count(nanos, failure);
+    count(nanos, Decision.breakerFailure(out.response(), replayed));
   }
 
   /** Gives an attempt's permission back uncounted: its end (a cancellation) says nothing. */
@@ -104,6 +104,11 @@ final class Breaker {
   /** Counts one failure for a call that ended after a lost answer that retries did not resolve. */
   void callEndedWithoutAnswer() {
     count(0, true);
+  }
+
+  /** Returns resilience4j's breaker. */
+  CircuitBreaker circuitBreaker() {
+    return breaker;
   }
 
   boolean isOpen() {

@@ -13,7 +13,7 @@ import java.util.concurrent.Executor;
  * @param intents records intents and their outcomes
  * @param wire sends attempts
  * @param breaker the circuit breaker
- * @param decision the retry decision
+ * @param retry resilience4j's retry, told of every decision (its events and metrics)
  * @param budget the retry budget
  * @param listener the client's listener, isolated from its exceptions
  * @param io where asynchronous calls run their blocking work
@@ -25,7 +25,7 @@ record CallParts(
     Intents intents,
     Wire wire,
     Breaker breaker,
-    RetryDecision decision,
+    io.github.resilience4j.retry.Retry retry,
     RetryBudget budget,
     SafeRetryListener listener,
     Executor io,

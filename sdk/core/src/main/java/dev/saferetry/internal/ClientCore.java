@@ -13,6 +13,7 @@ import dev.saferetry.pagination.PageStyle;
 import dev.saferetry.pagination.PagedIterable;
 import dev.saferetry.pagination.Pages;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.retry.Retry;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -41,7 +42,7 @@ public final class ClientCore implements AutoCloseable {
   private final Shared<Executor> io;
   private final Intents intents;
   private final Breaker breaker;
-  private final RetryDecision decision;
+  private final Retry retry;
   private final CallParts parts;
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -60,9 +61,7 @@ public final class ClientCore implements AutoCloseable {
     this.intents =
         new Intents(config.keyStore(), config.tenant(), config.intentRetention(), config.clock());
     this.breaker = new Breaker(config.name(), circuitBreaker, listener);
-    this.decision =
-        new RetryDecision(
-            config.name(), config.retryPolicy(), config.jitter(), breaker, budget, config.clock());
+    this.retry = shares(parent, Part.BREAKER) ? parent.retry : RetryEvents.create(config.name());
     Redaction redaction =
         Redaction.ofApiKey(config.apiKey()).withHeaders(config.shape().defaultHeaders());
     this.parts =
@@ -76,7 +75,7 @@ public final class ClientCore implements AutoCloseable {
                 config.maxResponseBytes(),
                 config.shape().rules().requestIdHeaders()),
             breaker,
-            decision,
+            retry,
             budget,
             listener,
             io.get(),
@@ -210,9 +209,14 @@ public final class ClientCore implements AutoCloseable {
     return http.get();
   }
 
-  /** Returns the retry decision: resilience4j's view of this client's calls. */
-  RetryDecision decision() {
-    return decision;
+  /** Returns resilience4j's retry, told of every retry decision of this client's calls. */
+  public Retry retry() {
+    return retry;
+  }
+
+  /** Returns resilience4j's circuit breaker (shared with derived clients of the same settings). */
+  public CircuitBreaker circuitBreaker() {
+    return circuitBreaker;
   }
 
   /** Releases this client's hold on shared parts; the last holder frees what the SDK created. */

@@ -5,7 +5,6 @@ import dev.saferetry.error.ApiException;
 import dev.saferetry.error.FailedReason;
 import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.error.UnknownReason;
-import dev.saferetry.resilience.RetryPolicy;
 import java.time.Duration;
 
 /**
@@ -52,15 +51,13 @@ final class Outcomes {
   /** A definitive error answer; server text masked with {@code redaction}. */
   static ApiException rejected(
       AttemptOutcome out,
+      boolean keyReused,
       ObjectMapper mapper,
       Redaction redaction,
-      ResponseRules rules,
       Errors.Trail trail) {
     int status = out.status();
     String raw = out.response().errorBody();
     Json.ErrorFields f = Json.parseError(mapper, raw);
-    // How this provider says "key reused with another payload" (by default 422, or Stripe's 400).
-    boolean keyReused = rules.isKeyReused(out.response());
     // A server may echo a credential back: it never leaves through the exception.
     Errors.ApiError error =
         new Errors.ApiError(
@@ -70,40 +67,5 @@ final class Outcomes {
             redaction.mask(f.message()),
             redaction.mask(raw));
     return Errors.factory().rejected(keyReused, error, trail);
-  }
-
-  /** Why retries stopped, in words safe to log. */
-  static String whyStopped(
-      RetryDecision.Stop stop, AttemptOutcome last, int attempts, RetryPolicy policy) {
-    switch (stop) {
-      case RETRY_AFTER_TOO_LONG:
-        return "server asked to wait "
-            + last.retryAfter().toSeconds()
-            + " s, longer than the configured ceiling";
-      case DEADLINE:
-        return "deadline of "
-            + policy.deadline().toMillis()
-            + " ms would pass before the next attempt";
-      case BUDGET:
-        return "the client's retry budget is spent";
-      default:
-        return "retries exhausted after " + attempts + " attempts";
-    }
-  }
-
-  /** The reason of an UNKNOWN ending after retries stopped. */
-  static UnknownReason reason(RetryDecision.Stop stop) {
-    switch (stop) {
-      case RETRY_AFTER_TOO_LONG:
-        return UnknownReason.RETRY_AFTER_TOO_LONG;
-      case DEADLINE:
-        return UnknownReason.DEADLINE_EXCEEDED;
-      case BUDGET:
-        return UnknownReason.RETRY_BUDGET_EXHAUSTED;
-      case CIRCUIT_OPEN:
-        return UnknownReason.CIRCUIT_OPEN;
-      default:
-        return UnknownReason.RETRIES_EXHAUSTED;
-    }
   }
 }

@@ -6,6 +6,7 @@ import dev.saferetry.Operation;
 import dev.saferetry.Outcome;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.ResponseView;
+import dev.saferetry.error.FailedReason;
 import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.error.UnknownReason;
 import dev.saferetry.event.AttemptFinished;
@@ -17,6 +18,7 @@ import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.internal.codec.ErrorBodies;
+import io.github.resilience4j.retry.Retry;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
@@ -67,7 +69,8 @@ final class RealCall<R> {
   private final List<Attempt> attempts = new ArrayList<>();
   private PreparedRequest request;
   private Intents.Claim claim = Intents.Claim.NONE;
-  private RetryDecision.Context decisions;
+  private Retry.AsyncContext<Object> retries;
+  private Instant deadline;
   private AttemptOutcome last;
 
   private volatile boolean cancelled;
@@ -189,7 +192,7 @@ final class RealCall<R> {
             Errors.factory()
                 .unknown(
                     UnknownReason.KEY_STORE_FAILED,
-                    "the key store could not record the intent; nothing was sent by this call",
+                    "the key store could not confirm the intent's state; nothing was sent by this call",
                     null,
                     new Errors.Trail(options.idempotencyKey(), options.intentId(), List.of()),
                     e));
@@ -198,7 +201,8 @@ final class RealCall<R> {
         request = parts.requests().withKey(request, body, options, claim.key());
       }
     }
-    decisions = parts.decision().start(deadlineAt, options.maxAttempts());
+    this.deadline = deadlineAt;
+    retries = parts.retry().asyncContext();
     return attempt(Duration.ZERO);
   }
 
@@ -226,16 +230,7 @@ final class RealCall<R> {
     Wire.Sent sent = exchange.send(remaining(), request.redaction());
     inFlight = null;
     Attempt attempt = Wire.attempt(n, start.requestId(), sent, delayBefore);
-    ClientConfig c = parts.config();
-    last =
-        AttemptOutcome.classify(
-            attempt,
-            sent,
-            op.carriesKey(),
-            c.classifier(),
-            c.retryPolicy(),
-            c.shape().rules(),
-            c.clock());
+    last = AttemptOutcome.of(attempt, sent);
     attempts.add(attempt);
     log(last);
     parts
@@ -248,41 +243,102 @@ final class RealCall<R> {
           Outcomes.cancelled(
               anyAmbiguous(), "the call was cancelled, or its client closed", trail()));
     }
-    parts.breaker().record(last, sent.duration().toNanos());
-    return decide(last);
-  }
-
-  private Step<R> decide(AttemptOutcome out) {
-    switch (out.verdict()) {
-      case SUCCEEDED:
-        decisions.succeeded();
-        parts.budget().onSuccess();
-        return succeed(out);
-      case FAIL:
-        decisions.failed();
-        return end(out.unsettled() != null ? unsettled(out) : definitive(out));
-      default:
-        RetryDecision.Next next = decisions.retryable(out);
-        if (!next.retries()) {
-          return end(stopped(next.stop(), out));
-        }
-        parts
-            .listener()
-            .onRetryScheduled(
-                new RetryScheduled(
-                    callId, op.name(), claim.key(), n() + 1, next.delay(), next.serverHint()));
-        return new Step<>(null, null, next.delay());
+    ClientConfig c = parts.config();
+    ResponseRules rules = c.shape().rules();
+    boolean replayed =
+        last.response() != null && op.carriesKey() && rules.isReplay(last.response());
+    parts.breaker().record(last, replayed, sent.duration().toNanos());
+    Decision.Rules decisionRules =
+        new Decision.Rules(
+            c.retryPolicy(),
+            rules,
+            c.classifier(),
+            new Backoff(c.retryPolicy(), c.jitter())::delay);
+    Decision.Next next = Decision.decide(facts(parts.budget().hasToken()), decisionRules);
+    if (next instanceof Decision.Retry && !parts.budget().tryAcquireRetry()) {
+      next = Decision.decide(facts(false), decisionRules); // another call took the last token
     }
+    return follow(next);
   }
 
-  private Step<R> succeed(AttemptOutcome out) {
+  /** What this call knows for the decision after its last attempt. */
+  private Decision.Facts facts(boolean budgetLeft) {
+    int maxAttempts =
+        options.maxAttempts() > 0
+            ? options.maxAttempts()
+            : parts.config().retryPolicy().maxAttempts();
+    return new Decision.Facts(
+        n(),
+        maxAttempts,
+        last.response(),
+        last.failure(),
+        op.carriesKey(),
+        earlierAttemptMayHaveExecuted(),
+        anyAmbiguous(),
+        parts.config().clock().instant(),
+        deadline,
+        parts.breaker().isOpen(),
+        budgetLeft);
+  }
+
+  /**
+   * Acts on the decision: tells resilience4j's retry (its events and metrics describe the calls),
+   * then succeeds, schedules the next attempt, or ends.
+   */
+  private Step<R> follow(Decision.Next next) {
+    if (next instanceof Decision.Succeed s) {
+      retries.onComplete();
+      parts.budget().onSuccess();
+      return succeed(last, s.existingResourceId());
+    }
+    if (next instanceof Decision.Retry r) {
+      retries.onError(RetryEvents.retrying(r.delay()));
+      parts
+          .listener()
+          .onRetryScheduled(
+              new RetryScheduled(
+                  callId, op.name(), claim.key(), n() + 1, r.delay(), r.serverHint()));
+      return new Step<>(null, null, r.delay());
+    }
+    Decision.End e = (Decision.End) next;
+    retries.onError(e.retriesStopped() ? RetryEvents.STOPPED : RetryEvents.DEFINITIVE);
+    if (e.lostAnswer()) {
+      parts.breaker().callEndedWithoutAnswer();
+    }
+    return end(ending(e));
+  }
+
+  private SafeRetryException ending(Decision.End e) {
+    if (e.reason() == FailedReason.REJECTED || e.reason() == FailedReason.KEY_REUSED) {
+      complete(IntentState.FAILED, last.status(), null);
+      return Outcomes.rejected(
+          last,
+          e.reason() == FailedReason.KEY_REUSED,
+          parts.config().mapper(),
+          request.redaction(),
+          trail());
+    }
+    if (e.reason() instanceof FailedReason failed) {
+      return Errors.factory().failed(failed, e.why(), trail(), last.error());
+    }
+    return Errors.factory()
+        .unknown((UnknownReason) e.reason(), e.why(), e.retryAfter(), trail(), last.error());
+  }
+
+  private Step<R> succeed(AttemptOutcome out, String existingResourceId) {
     int status = out.status();
     ClientConfig c = parts.config();
     SuccessBody<R> body;
     try {
       body =
           SuccessBody.read(
-              out, c, parts.reader(), op.responseType(), claim.record() != null, trail());
+              out,
+              existingResourceId,
+              c,
+              parts.reader(),
+              op.responseType(),
+              claim.record() != null,
+              trail());
     } catch (SafeRetryException unreadable) {
       complete(IntentState.SUCCEEDED, status, null);
       return end(unreadable);
@@ -299,51 +355,13 @@ final class RealCall<R> {
             view.replayed(),
             attempts,
             view,
-            out.isExistingResource() ? out.existingResourceId() : null),
+            existingResourceId),
         null,
         null);
   }
 
-  private SafeRetryException definitive(AttemptOutcome out) {
-    if (out.response() == null) {
-      return Outcomes.withoutAnswer(
-          anyAmbiguous(),
-          UnknownReason.TRANSPORT_FAILURE,
-          "non-retryable transport failure " + out.failure(),
-          null,
-          out.error(),
-          trail());
-    }
-    complete(IntentState.FAILED, out.status(), null);
-    return Outcomes.rejected(
-        out, parts.config().mapper(), request.redaction(), parts.config().shape().rules(), trail());
-  }
-
-  /** An answer that stops the retries but proves nothing: UNKNOWN, the intent left pending. */
-  private SafeRetryException unsettled(AttemptOutcome out) {
-    AttemptOutcome.Unsettled u = out.unsettled();
-    return Errors.factory().unknown(u.reason(), u.why(), null, trail(), null);
-  }
-
-  private SafeRetryException stopped(RetryDecision.Stop stop, AttemptOutcome out) {
-    if (stop == RetryDecision.Stop.CIRCUIT_OPEN) {
-      return Outcomes.circuitOpen(anyAmbiguous(), trail());
-    }
-    if (out.isLostAnswer()) {
-      parts.breaker().callEndedWithoutAnswer();
-    }
-    Duration hint = out.retryAfter();
-    if (out.response() != null && parts.config().shape().rules().isInProgress(out.response())) {
-      String why = "HTTP 409: a request with this key is still in progress";
-      return Errors.factory().unknown(UnknownReason.IN_PROGRESS, why, hint, trail(), null);
-    }
-    String why = Outcomes.whyStopped(stop, out, n(), parts.config().retryPolicy());
-    return Outcomes.withoutAnswer(
-        anyAmbiguous(), Outcomes.reason(stop), why, hint, out.error(), trail());
-  }
-
   private void complete(IntentState state, int status, String resourceId) {
-    Duration left = Duration.between(parts.config().clock().instant(), decisions.deadline());
+    Duration left = Duration.between(parts.config().clock().instant(), deadline);
     parts
         .intents()
         .complete(
@@ -394,6 +412,22 @@ final class RealCall<R> {
             .anyMatch(a -> a.failure() == null || a.failure().mayHaveReachedServer());
   }
 
+  /**
+   * Whether an attempt before the last one may have been executed: a failure after the request may
+   * have reached the server, or an answer that does not prove the request had no effect (a
+   * redirect, 408, 409, 429 or a 5xx).
+   */
+  private boolean earlierAttemptMayHaveExecuted() {
+    for (Attempt a : attempts.subList(0, attempts.size() - 1)) {
+      if (a.failure() != null
+          ? a.failure().mayHaveReachedServer()
+          : !StatusProof.provesNoEffect(a.status())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private Errors.Trail trail() {
     return new Errors.Trail(claim.key(), options.intentId(), attempts, view(last));
   }
@@ -440,7 +474,7 @@ final class RealCall<R> {
 
   /** What this attempt may take: what is left of the deadline, at most the attempt timeout. */
   private Duration remaining() {
-    Duration left = Duration.between(parts.config().clock().instant(), decisions.deadline());
+    Duration left = Duration.between(parts.config().clock().instant(), deadline);
     Duration perAttempt = options.attemptTimeout();
     if (perAttempt != null && perAttempt.compareTo(left) < 0) {
       left = perAttempt;

@@ -11,7 +11,9 @@ import dev.saferetry.internal.codec.Fingerprint;
 import dev.saferetry.internal.codec.FormCodec;
 import dev.saferetry.internal.codec.JsonCodec;
 import dev.saferetry.provider.ApiKeyStyle;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -146,6 +148,7 @@ final class RequestFactory {
     Request.Builder headers =
         new Request.Builder()
             .headers(options.apiKey() == null ? clientHeaders : clientHeaders(options.apiKey()));
+    op.headers().forEach(headers::header);
     options.headers().forEach(headers::header);
     BodyCodec codec = codec(op);
     EncodedBody encoded = null;
@@ -180,6 +183,7 @@ final class RequestFactory {
     }
     Map<String, String> sent = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     sent.putAll(shape.defaultHeaders());
+    sent.putAll(op.headers());
     sent.putAll(options.headers());
     Map<String, String> values = new LinkedHashMap<>();
     for (String name : names) {
@@ -193,7 +197,9 @@ final class RequestFactory {
 
   /** A call header may not replace the key's own header or the attempt-number header. */
   private void checkHeaders(Operation<?, ?> op, RequestOptions options) {
-    for (String name : options.headers().keySet()) {
+    List<String> names = new ArrayList<>(op.headers().keySet());
+    names.addAll(options.headers().keySet());
+    for (String name : names) {
       if (op.carriesKey() && !placement.inBody() && name.equalsIgnoreCase(placement.name())) {
         throw new IllegalArgumentException(
             name + " carries the idempotency key; use RequestOptions.idempotencyKey()");

@@ -2,9 +2,7 @@ package dev.saferetry.internal;
 
 import dev.saferetry.provider.ErrorMatch;
 import dev.saferetry.provider.ExistingResource;
-import dev.saferetry.provider.ProviderPreset;
 import dev.saferetry.provider.ReplayMarker;
-import dev.saferetry.resilience.AttemptResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -19,8 +17,8 @@ import java.util.Optional;
  * @param keyReused answers that mean the key was used with another payload
  * @param inProgress answers that mean a request with this key is still running
  * @param existing a conflict naming the resource an earlier request created, or null
- * @param shouldRetryHeader a header whose true/false decides whether to retry (never what an answer
- *     proves), or null
+ * @param shouldRetryHeaders headers whose true/false decides whether to retry (never what an answer
+ *     proves); when several are sent, their values must agree
  * @param retryable error answers documented as safe to retry
  * @param requestIdHeaders headers carrying the server's request id, in order of preference
  * @param errorRequestIdField a JSON pointer to the request id in an error body, or null
@@ -30,12 +28,15 @@ public record ResponseRules(
     List<ErrorMatch> keyReused,
     List<ErrorMatch> inProgress,
     ExistingResource existing,
-    String shouldRetryHeader,
+    List<String> shouldRetryHeaders,
     List<ErrorMatch> retryable,
     List<String> requestIdHeaders,
     String errorRequestIdField) {
 
   private static final List<String> COMMON_REQUEST_IDS = List.of("Request-Id", "X-Request-Id");
+
+  /** The should-retry header read unless the client names others. */
+  public static final List<String> COMMON_SHOULD_RETRY = List.of("X-Should-Retry");
 
   /** The common contract: {@code Idempotent-Replayed: true}, 422 or Stripe's 400, 409. */
   public static final ResponseRules COMMON =
@@ -45,7 +46,7 @@ public record ResponseRules(
               ErrorMatch.status(422), ErrorMatch.of(400, "/error", "/type", "idempotency_error")),
           List.of(ErrorMatch.status(409)),
           null,
-          null,
+          COMMON_SHOULD_RETRY,
           List.of(),
           COMMON_REQUEST_IDS,
           null);
@@ -55,26 +56,19 @@ public record ResponseRules(
     keyReused = List.copyOf(keyReused);
     inProgress = List.copyOf(inProgress);
     retryable = List.copyOf(retryable);
-    requestIdHeaders = List.copyOf(requestIdHeaders);
+    shouldRetryHeaders = List.copyOf(shouldRetryHeaders);
+    requestIdHeaders = withCommonRequestIds(requestIdHeaders);
   }
 
-  /** Returns the rules of a preset; the common request id headers are looked at last. */
-  public static ResponseRules of(ProviderPreset preset) {
-    List<String> ids = new ArrayList<>(preset.requestIdHeaders());
+  /** The request id headers in order of preference; the common ones are looked at last. */
+  private static List<String> withCommonRequestIds(List<String> preferred) {
+    List<String> ids = new ArrayList<>(preferred);
     for (String common : COMMON_REQUEST_IDS) {
       if (ids.stream().noneMatch(common::equalsIgnoreCase)) {
         ids.add(common);
       }
     }
-    return new ResponseRules(
-        preset.replayMarker().orElse(null),
-        preset.keyReused(),
-        preset.inProgress(),
-        preset.existingResource().orElse(null),
-        preset.retryHints().shouldRetry().orElse(null),
-        preset.retryHints().retryable(),
-        ids,
-        preset.errorRequestIdField().orElse(null));
+    return List.copyOf(ids);
   }
 
   /**
@@ -82,7 +76,7 @@ public record ResponseRules(
    * marker header counts (sent twice, or folded with commas): a replay taken for a fresh answer
    * would spend retries on an answer that cannot change, and tell the caller to retry it.
    */
-  boolean isReplay(AttemptResponse response) {
+  boolean isReplay(Answer response) {
     if (replay == null) {
       return false;
     }
@@ -103,26 +97,31 @@ public record ResponseRules(
     return false;
   }
 
-  boolean isKeyReused(AttemptResponse response) {
+  boolean isKeyReused(Answer response) {
     return matchesAny(keyReused, response);
   }
 
-  boolean isInProgress(AttemptResponse response) {
+  boolean isInProgress(Answer response) {
     return matchesAny(inProgress, response);
   }
 
-  boolean isRetryableError(AttemptResponse response) {
+  boolean isRetryableError(Answer response) {
     return matchesAny(retryable, response);
   }
 
   /** The id of the resource an earlier request of the intent created, if this is that conflict. */
-  Optional<String> existingResourceId(AttemptResponse response) {
+  Optional<String> existingResourceId(Answer response) {
     return existing == null
         ? Optional.empty()
         : existing.resourceId(response.status(), response.errorBody());
   }
 
-  private static boolean matchesAny(List<ErrorMatch> matches, AttemptResponse response) {
+  /** Whether this is the provider's "already created" conflict, whatever id it names. */
+  boolean isExistingResourceConflict(Answer response) {
+    return existing != null && existing.conflict().matches(response.status(), response.errorBody());
+  }
+
+  private static boolean matchesAny(List<ErrorMatch> matches, Answer response) {
     for (ErrorMatch m : matches) {
       if (m.matches(response.status(), response.errorBody())) {
         return true;

@@ -21,6 +21,11 @@ final class RetryBudget {
     this.tokens = new AtomicLong(capacity);
   }
 
+  /** Whether the bucket holds the cost of one retry now (a look, nothing spent). */
+  boolean hasToken() {
+    return !enabled || tokens.get() >= cost;
+  }
+
   /** Spends the cost of one retry if the bucket holds it. */
   boolean tryAcquireRetry() {
     if (!enabled) {

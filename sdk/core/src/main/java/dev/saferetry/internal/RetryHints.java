@@ -1,8 +1,7 @@
 package dev.saferetry.internal;
 
-import dev.saferetry.resilience.AttemptResponse;
-import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
@@ -16,7 +15,7 @@ final class RetryHints {
   private RetryHints() {}
 
   /** Returns the delay the server asked for, or null when it gave no usable hint. */
-  static Duration retryAfter(AttemptResponse response, Clock clock) {
+  static Duration retryAfter(Answer response, Instant now) {
     Duration ms = millis(response.header("Retry-After-Ms"));
     if (ms != null) {
       return ms;
@@ -34,7 +33,7 @@ final class RetryHints {
     }
     try {
       ZonedDateTime at = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME);
-      Duration d = Duration.between(clock.instant(), at.toInstant());
+      Duration d = Duration.between(now, at.toInstant());
       return d.isNegative() ? Duration.ZERO : d;
     } catch (DateTimeParseException e) {
       return null;
@@ -62,7 +61,7 @@ final class RetryHints {
    * with commas), ignoring case, surrounding blanks and empty values; one value that is not a
    * boolean, or two that disagree, make the hint unreadable, and the status alone decides.
    */
-  static Boolean shouldRetry(AttemptResponse response, String... headerNames) {
+  static Boolean shouldRetry(Answer response, List<String> headerNames) {
     Boolean said = null;
     for (String name : headerNames) {
       List<String> values = name == null ? null : response.headers().get(name);

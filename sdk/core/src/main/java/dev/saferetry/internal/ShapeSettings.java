@@ -1,9 +1,13 @@
 package dev.saferetry.internal;
 
 import dev.saferetry.codec.BodyCodec;
+import dev.saferetry.internal.codec.ErrorBodies;
 import dev.saferetry.provider.ApiKeyStyle;
-import dev.saferetry.provider.ProviderPreset;
+import dev.saferetry.provider.ErrorMatch;
+import dev.saferetry.provider.ExistingResource;
+import dev.saferetry.provider.ReplayMarker;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -12,9 +16,9 @@ import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /**
- * The client builder's settings for the {@link ApiShape} it builds: what a preset sets, what the
- * builder's codec, API key style, header and {@code User-Agent} setters change, validated as they
- * are set. Not thread-safe (a builder is not).
+ * The client builder's settings for the {@link ApiShape} it builds: codec, API key style, headers,
+ * {@code User-Agent} and the provider's rules for reading answers (what a preset sets through the
+ * builder), validated as they are set. Not thread-safe (a builder is not).
  */
 public final class ShapeSettings {
   private BodyCodec bodyCodec;
@@ -22,7 +26,14 @@ public final class ShapeSettings {
   private final Map<String, String> defaultHeaders = new LinkedHashMap<>();
   private final Set<String> identityHeaders = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
   private String userAgent = ApiShape.SDK_AGENT;
-  private ResponseRules rules = ResponseRules.COMMON;
+  private ReplayMarker replay = ResponseRules.COMMON.replay();
+  private List<ErrorMatch> keyReused = ResponseRules.COMMON.keyReused();
+  private List<ErrorMatch> inProgress = ResponseRules.COMMON.inProgress();
+  private ExistingResource existing;
+  private List<String> shouldRetryHeaders = ResponseRules.COMMON_SHOULD_RETRY;
+  private List<ErrorMatch> retryable = List.of();
+  private List<String> requestIdHeaders = List.of();
+  private String errorRequestIdField;
   private int keyMaxLength;
   private String presetName;
 
@@ -36,20 +47,79 @@ public final class ShapeSettings {
     defaultHeaders.putAll(shape.defaultHeaders());
     identityHeaders.addAll(shape.identityHeaders());
     userAgent = shape.userAgent();
-    rules = shape.rules();
+    ResponseRules rules = shape.rules();
+    replay = rules.replay();
+    keyReused = rules.keyReused();
+    inProgress = rules.inProgress();
+    existing = rules.existing();
+    shouldRetryHeaders = rules.shouldRetryHeaders();
+    retryable = rules.retryable();
+    requestIdHeaders = rules.requestIdHeaders();
+    errorRequestIdField = rules.errorRequestIdField();
     keyMaxLength = shape.keyMaxLength();
     presetName = shape.presetName();
   }
 
-  /** Takes the preset's codec, key style, headers, answer rules, key length limit and name. */
-  public void preset(ProviderPreset preset) {
-    bodyCodec = preset.bodyCodec();
-    apiKeyStyle = preset.apiKeyStyle();
-    defaultHeaders.putAll(preset.defaultHeaders());
-    identityHeaders.addAll(preset.identityHeaders());
-    rules = ResponseRules.of(preset);
-    keyMaxLength = preset.keyMaxLength().orElse(0);
-    presetName = preset.name();
+  /** Names the preset the settings came from, for logs. */
+  public void presetName(String name) {
+    presetName = Objects.requireNonNull(name, "name");
+  }
+
+  /** Sets the replay marker, or none. */
+  public void replayMarker(ReplayMarker marker) {
+    replay = marker;
+  }
+
+  /** Sets how the provider says the key was used with another payload. */
+  public void keyReused(ErrorMatch... matches) {
+    keyReused = List.of(matches);
+  }
+
+  /** Sets how the provider says a request with the key is still running. */
+  public void inProgress(ErrorMatch... matches) {
+    inProgress = List.of(matches);
+  }
+
+  /** Sets the conflict that means "already created", or none. */
+  public void existingResource(ExistingResource conflict) {
+    existing = conflict;
+  }
+
+  /** Sets the headers whose true or false decides whether an error answer is retried. */
+  public void shouldRetryHeaders(String... names) {
+    for (String name : names) {
+      ClientSettings.headerName("shouldRetryHeaders", Objects.requireNonNull(name, "name"));
+    }
+    shouldRetryHeaders = List.of(names);
+  }
+
+  /** Sets the error answers documented as safe to retry with the same key. */
+  public void retryableErrors(ErrorMatch... matches) {
+    retryable = List.of(matches);
+  }
+
+  /** Sets the headers carrying the provider's request id, in order of preference. */
+  public void requestIdHeaders(String... names) {
+    for (String name : names) {
+      ClientSettings.headerName("requestIdHeaders", Objects.requireNonNull(name, "name"));
+    }
+    requestIdHeaders = List.of(names);
+  }
+
+  /** Sets the JSON pointer of the request id in an error body, or none. */
+  public void errorRequestIdField(String pointer) {
+    if (pointer != null) {
+      ErrorBodies.checkPointer(pointer, false, "errorRequestIdField");
+    }
+    errorRequestIdField = pointer;
+  }
+
+  /** Sets the longest key the provider accepts, or 0 for no limit. */
+  public void keyMaxLength(int length) {
+    if (length < 0) {
+      throw new IllegalArgumentException("keyMaxLength must not be negative, was " + length);
+    }
+    keyMaxLength = length;
   }
 
   /** The codec of operations that name none; null until set (JSON with the client's mapper). */
@@ -127,7 +197,15 @@ public final class ShapeSettings {
         defaultHeaders,
         identityHeaders,
         userAgent,
-        rules,
+        new ResponseRules(
+            replay,
+            keyReused,
+            inProgress,
+            existing,
+            shouldRetryHeaders,
+            retryable,
+            requestIdHeaders,
+            errorRequestIdField),
         keyMaxLength,
         presetName);
   }

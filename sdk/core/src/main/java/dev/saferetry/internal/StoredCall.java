@@ -198,7 +198,7 @@ public final class StoredCall {
                 recorder, record.scope().tenant(), config.intentRetention(), config.clock()),
             parts.wire(),
             parts.breaker(),
-            parts.decision(),
+            parts.retry(),
             parts.budget(),
             SafeRetryListener.composite(renewing, parts.listener()),
             parts.io(),

@@ -23,15 +23,16 @@ record SuccessBody<R>(R value, String resourceId) {
    */
   static <R> SuccessBody<R> read(
       AttemptOutcome out,
+      String existingResourceId,
       ClientConfig config,
       ResponseReader reader,
       TypeRef<R> type,
       boolean wantId,
       Errors.Trail trail) {
     int status = out.status();
-    if (out.isExistingResource()) {
+    if (existingResourceId != null) {
       // The provider's conflict names the resource: the body is an error, not the response type.
-      return new SuccessBody<>(null, out.existingResourceId());
+      return new SuccessBody<>(null, existingResourceId);
     }
     if (out.oversized()) {
       throw Errors.factory()

@@ -1,7 +1,6 @@
 package dev.saferetry.internal;
 
 import dev.saferetry.Attempt;
-import dev.saferetry.resilience.AttemptResponse;
 import dev.saferetry.resilience.TransportFailure;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -47,7 +46,7 @@ final class Wire {
    * A raw answer: status, headers and body bytes (null for an oversized 2xx body; an error body cut
    * at {@link #MAX_ERROR_BODY}).
    */
-  record Raw(AttemptResponse response, byte[] body, boolean oversized, String serverRequestId) {}
+  record Raw(Answer response, byte[] body, boolean oversized, String serverRequestId) {}
 
   /** The result of sending: a raw answer or a failure, plus timing. */
   record Sent(Raw raw, IOException error, TransportFailure failure, Duration duration) {}
@@ -140,7 +139,7 @@ final class Wire {
     } else {
       byte[] bytes = over ? source.readByteArray(limit) : source.readByteArray();
       String text = new String(bytes, StandardCharsets.UTF_8);
-      AttemptResponse withBody = new AttemptResponse(status, head.response().headers(), text);
+      Answer withBody = new Answer(status, head.response().headers(), text);
       raw = new Raw(withBody, bytes, false, head.serverRequestId());
     }
     if (over) {
@@ -157,7 +156,7 @@ final class Wire {
 
   /** Status, headers and the server's request id of an answer, without its body. */
   private Raw answer(Response response, Redaction redaction) {
-    AttemptResponse head = new AttemptResponse(response.code(), headerMap(response.headers()), "");
+    Answer head = new Answer(response.code(), headerMap(response.headers()), "");
     String serverRequestId = null;
     for (int i = 0; serverRequestId == null && i < requestIdHeaders.size(); i++) {
       serverRequestId = head.header(requestIdHeaders.get(i));

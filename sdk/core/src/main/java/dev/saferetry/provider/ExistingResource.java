@@ -15,9 +15,9 @@ import java.util.Optional;
  * <p>The id is server text, so it counts only when it is a usable id: 1 to 255 visible ASCII
  * characters, the rule of every id the SDK takes from a server. A conflict whose id is anything
  * else (CR/LF, NUL, non-ASCII, thousands of characters) or that names none is not read as this
- * success: the answer is then judged like any other of its status (a {@code 409} is retried with
- * the same key by the standard classifier and ends {@code UNKNOWN}, the intent left pending), never
- * as a success carrying an id that is not one.
+ * success: the call ends at once {@code UNKNOWN} ({@code EXISTING_RESOURCE_ID_UNUSABLE}, the intent
+ * left pending, since another attempt would get the same answer), never as a success carrying an id
+ * that is not one.
  *
  * <p>Instances are immutable and thread-safe.
  *

@@ -1,37 +1,61 @@
 package dev.saferetry.provider;
 
-import dev.saferetry.codec.BodyCodec;
-import dev.saferetry.idempotency.KeyPlacement;
+import dev.saferetry.SafeRetryClientBuilder;
 import java.net.URI;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.Set;
+import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
- * One payment provider's idempotency rules, as its published documentation states them: where the
- * key goes, how bodies are encoded, how the provider says "this is a replay", "this key was used
- * with another payload", "a request with this key is still running", which headers carry request
- * ids, how long keys are kept, and where its behaviour departs from the common contract. Each
- * preset lists the pages it was built from; what a provider's documentation does not say is left
- * empty rather than guessed.
+ * One payment provider's idempotency rules, as its published documentation states them, applied to
+ * a client builder through the builder's own setters: where the key goes, how bodies are encoded,
+ * how the provider says "this is a replay", "this key was used with another payload", "a request
+ * with this key is still running", which headers carry request ids, how long keys are kept. Each
+ * built-in preset lists the pages it was built from; what a provider's documentation does not say
+ * is left at "none" rather than guessed.
+ *
+ * <p>A preset is only a starting point: every value it sets is a builder setting, and a setting
+ * made on the builder after {@link SafeRetryClientBuilder#preset} overrides it.
  *
  * <pre>{@code
- * ProviderPreset stripe = ProviderPreset.stripe();
- * stripe.keyPlacement();   // Idempotency-Key header
- * stripe.bodyCodec();      // form, metadata[order_id]=6735
- * ProviderPreset own = ProviderPreset.builder("acme").keyPlacement(KeyPlacement.header("X-Key")).build();
+ * SafeRetryClient stripe = SafeRetryClient.builder()
+ *     .baseUrl("https://api.stripe.com")
+ *     .preset(ProviderPreset.stripe())
+ *     .intentRetention(Duration.ofHours(12))   // overrides the preset's 24 h
+ *     .build();
+ * ProviderPreset acme = ProviderPreset.of("acme", b -> b.keyPlacement(KeyPlacement.header("X-Key")));
  * }</pre>
  *
  * <p>Instances are immutable and thread-safe.
  */
 public final class ProviderPreset {
-  private final PresetValues v;
+  private final String name;
+  private final Consumer<SafeRetryClientBuilder> settings;
+  private final List<URI> sources;
 
-  ProviderPreset(PresetValues values) {
-    this.v = values;
+  private ProviderPreset(
+      String name, Consumer<SafeRetryClientBuilder> settings, List<URI> sources) {
+    this.name = Objects.requireNonNull(name, "name");
+    if (name.isBlank()) {
+      throw new IllegalArgumentException("name must not be blank");
+    }
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.sources = List.copyOf(sources);
+  }
+
+  /**
+   * Returns a preset of your own: {@code settings} sets what your provider documents on the builder
+   * it is applied to.
+   *
+   * @param name the provider's name
+   * @param settings sets the provider's values on a builder; must only call its setters
+   * @param sources the URLs of the documentation pages the values come from
+   * @return the preset
+   */
+  public static ProviderPreset of(
+      String name, Consumer<SafeRetryClientBuilder> settings, String... sources) {
+    return new ProviderPreset(
+        name, settings, java.util.Arrays.stream(sources).map(URI::create).toList());
   }
 
   /**
@@ -98,169 +122,22 @@ public final class ProviderPreset {
   }
 
   /**
-   * Returns a builder for a preset of your own.
+   * Sets the provider's values on a builder, as {@link SafeRetryClientBuilder#preset} does (which
+   * also names the preset in the client's logs).
    *
-   * @param name the name
-   * @return a builder for a preset of your own
+   * @param builder the builder
    */
-  public static PresetBuilder builder(String name) {
-    return new PresetBuilder(name);
-  }
-
-  /**
-   * Returns a builder holding a copy of this preset's values, to adjust one; this preset is left as
-   * it is (a value holds no resources, so nothing is shared).
-   *
-   * @return a builder holding this preset's values, to adjust one
-   */
-  public PresetBuilder toBuilder() {
-    return new PresetBuilder(v);
+  public void applyTo(SafeRetryClientBuilder builder) {
+    settings.accept(Objects.requireNonNull(builder, "builder"));
   }
 
   /**
    * Returns the provider's name, e.g. {@code stripe}.
    *
-   * @return the provider's name, e.g
+   * @return the provider's name
    */
   public String name() {
-    return v.name();
-  }
-
-  /**
-   * Returns where the idempotency key goes.
-   *
-   * @return where the idempotency key goes
-   */
-  public KeyPlacement keyPlacement() {
-    return v.keyPlacement();
-  }
-
-  /**
-   * Returns how request bodies are encoded.
-   *
-   * @return how request bodies are encoded
-   */
-  public BodyCodec bodyCodec() {
-    return v.bodyCodec();
-  }
-
-  /**
-   * Returns how the API key is sent.
-   *
-   * @return how the API key is sent
-   */
-  public ApiKeyStyle apiKeyStyle() {
-    return v.apiKeyStyle();
-  }
-
-  /**
-   * Returns headers every request carries, e.g. GoCardless's mandatory version.
-   *
-   * @return headers every request carries, e.g
-   */
-  public Map<String, String> defaultHeaders() {
-    return v.defaultHeaders();
-  }
-
-  /**
-   * Returns the API-version header, if the provider versions by header.
-   *
-   * @return the API-version header, if the provider versions by header
-   */
-  public Optional<String> versionHeader() {
-    return Optional.ofNullable(v.versionHeader());
-  }
-
-  /**
-   * Returns the headers that change what a request means (an account acted for, an API version):
-   * part of an intent's identity, so the same intent with another value is refused locally.
-   *
-   * @return the headers that change what a request means (an account acted for, an API version):
-   *     part of an intent's identity, so the same intent with another value is refused locally
-   */
-  public Set<String> identityHeaders() {
-    return v.identityHeaders();
-  }
-
-  /**
-   * Returns the response headers carrying the provider's request id, in order of preference.
-   *
-   * @return the response headers carrying the provider's request id, in order of preference
-   */
-  public List<String> requestIdHeaders() {
-    return v.requestIdHeaders();
-  }
-
-  /**
-   * Returns the JSON pointer of the request id in an error body, if the provider puts one there.
-   *
-   * @return the JSON pointer of the request id in an error body, if the provider puts one there
-   */
-  public Optional<String> errorRequestIdField() {
-    return Optional.ofNullable(v.errorRequestIdField());
-  }
-
-  /**
-   * Returns the header that marks a replayed answer, if the provider sends one.
-   *
-   * @return the header that marks a replayed answer, if the provider sends one
-   */
-  public Optional<ReplayMarker> replayMarker() {
-    return Optional.ofNullable(v.replayMarker());
-  }
-
-  /**
-   * Returns how the provider says the key was used with another payload.
-   *
-   * @return how the provider says the key was used with another payload
-   */
-  public List<ErrorMatch> keyReused() {
-    return v.keyReused();
-  }
-
-  /**
-   * Returns how the provider says a request with the same key is still running (retryable).
-   *
-   * @return how the provider says a request with the same key is still running (retryable)
-   */
-  public List<ErrorMatch> inProgress() {
-    return v.inProgress();
-  }
-
-  /**
-   * Returns the conflict that means "already created", for providers that answer so.
-   *
-   * @return the conflict that means "already created", for providers that answer so
-   */
-  public Optional<ExistingResource> existingResource() {
-    return Optional.ofNullable(v.existingResource());
-  }
-
-  /**
-   * Returns the provider's retry hints.
-   *
-   * @return the provider's retry hints
-   */
-  public RetryHints retryHints() {
-    return v.retryHints();
-  }
-
-  /**
-   * Returns how long the provider keeps a key at least, if documented.
-   *
-   * @return how long the provider keeps a key at least, if documented
-   */
-  public Optional<Duration> keyRetention() {
-    return Optional.ofNullable(v.keyRetention());
-  }
-
-  /**
-   * Returns the longest key the provider accepts, if documented.
-   *
-   * @return the longest key the provider accepts, if documented
-   */
-  public OptionalInt keyMaxLength() {
-    return v.keyMaxLength() == 0 ? OptionalInt.empty() : OptionalInt.of(v.keyMaxLength());
+    return name;
   }
 
   /**
@@ -269,21 +146,11 @@ public final class ProviderPreset {
    * @return the documentation pages the preset was built from
    */
   public List<URI> sources() {
-    return v.sources();
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof ProviderPreset p && p.v.equals(v);
-  }
-
-  @Override
-  public int hashCode() {
-    return v.hashCode();
+    return sources;
   }
 
   @Override
   public String toString() {
-    return "ProviderPreset[" + v.name() + ", key in " + v.keyPlacement() + "]";
+    return "ProviderPreset[" + name + "]";
   }
 }

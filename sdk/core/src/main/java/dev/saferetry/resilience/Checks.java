@@ -38,15 +38,4 @@ final class Checks {
     }
     return value;
   }
-
-  /** A header name HTTP/1.1 can carry: visible ASCII without {@code :}. */
-  static String headerName(String name, String value) {
-    if (value == null) {
-      return null;
-    }
-    if (value.isEmpty() || value.chars().anyMatch(c -> c < 0x21 || c > 0x7E || c == ':')) {
-      throw new IllegalArgumentException(name + " must be visible ASCII without ':'");
-    }
-    return value;
-  }
 }

@@ -1,57 +1,50 @@
 package dev.saferetry.resilience;
 
 /**
- * Decides, per attempt, whether an operation succeeded, may be retried with the same key, or failed
- * for good. This is the one place where retry rules live; replace it to refine them.
+ * Which error answers may be retried with the same key: the one rule of the retry decision a user
+ * can replace. It sees only non-2xx answers that are not redirects; everything else (what an answer
+ * proves, replay markers, should-retry headers, {@code Retry-After}, the attempts, the deadline,
+ * the budget and the breaker) stays with the SDK. Whether a retry actually happens is then decided
+ * by the retry policy, the deadline, the budget and the breaker; how a call that is not retried
+ * ends depends on what the answer proves: a status below 500 not retried ends FAILED, a 5xx never
+ * does.
  *
- * <p>A classifier only says whether a retry would be <em>safe and useful</em>; the retry policy,
- * the deadline and the circuit breaker decide whether one actually happens. A should-retry header
- * named in the {@link RetryPolicy} decides instead whether a non-2xx answer is retried. How a call
- * that is not retried ends depends on what the answer proves, not on the verdict alone: {@link
- * Verdict#FAIL} on a status below 500 ends FAILED, but a server error (5xx) never proves that the
- * request had no effect and ends UNKNOWN.
+ * <p>The standard rules retry 408, 409, 429, 500, 502, 503 and 504.
  *
  * <pre>{@code
  * // Retry 409 only when the server says the first request is still in progress.
- * RetryClassifier classifier = new RetryClassifier() {
- *   public Verdict classify(AttemptResponse r) {
- *     if (r.status() == 409) {
- *       return r.errorBody().contains("request_in_progress") ? Verdict.RETRY : Verdict.FAIL;
- *     }
- *     return RetryClassifier.standard().classify(r);
- *   }
- *   public Verdict classify(TransportFailure f) {
- *     return RetryClassifier.standard().classify(f);
- *   }
- * };
+ * RetryClassifier classifier = (status, errorBody) -> status == 409
+ *     ? errorBody.contains("request_in_progress")
+ *     : RetryClassifier.standard().retries(status, errorBody);
  * }</pre>
  *
  * <p>Implementations must be thread-safe and must not block or throw.
  */
+@FunctionalInterface
 public interface RetryClassifier {
 
   /**
-   * Classifies an HTTP answer.
+   * Returns whether an error answer may be retried with the same key.
    *
-   * @param response the response
-   * @return the verdict
+   * @param status the HTTP status, 400 to 599
+   * @param errorBody the body as text (at most 64 KiB), or {@code ""}
+   * @return true to retry (if the policy, deadline, budget and breaker allow), false to stop
    */
-  Verdict classify(AttemptResponse response);
+  boolean retries(int status, String errorBody);
 
   /**
-   * Classifies a failure below HTTP.
+   * Returns the standard rules: 408, 409, 429, 500, 502, 503 and 504 are retried.
    *
-   * @param failure the failure
-   * @return the verdict
-   */
-  Verdict classify(TransportFailure failure);
-
-  /**
-   * Returns the standard rules; see {@link StandardRetryClassifier}.
-   *
-   * @return the standard rules; see {@link StandardRetryClassifier}
+   * @return the standard rules
    */
   static RetryClassifier standard() {
-    return StandardRetryClassifier.INSTANCE;
+    return (status, errorBody) ->
+        status == 408
+            || status == 409
+            || status == 429
+            || status == 500
+            || status == 502
+            || status == 503
+            || status == 504;
   }
 }

@@ -32,7 +32,6 @@ public final class RetryPolicy {
   private final Duration maxDelay;
   private final Duration deadline;
   private final Duration maxRetryAfter;
-  private final String shouldRetryHeader;
 
   private RetryPolicy(Builder b) {
     this.maxAttempts = Checks.atLeastOne("maxAttempts", b.maxAttempts);
@@ -41,7 +40,6 @@ public final class RetryPolicy {
     this.maxDelay = Checks.nonNegative("maxDelay", b.maxDelay);
     this.deadline = Checks.positive("deadline", b.deadline);
     this.maxRetryAfter = Checks.nonNegative("maxRetryAfter", b.maxRetryAfter);
-    this.shouldRetryHeader = Checks.headerName("shouldRetryHeader", b.shouldRetryHeader);
   }
 
   /**
@@ -55,7 +53,7 @@ public final class RetryPolicy {
 
   /**
    * Returns the defaults: 4 attempts, 500 ms initial delay, ×2, 8 s largest delay, 60 s deadline,
-   * 60 s hint ceiling, {@code X-Should-Retry}.
+   * 60 s hint ceiling.
    *
    * @return the default policy
    */
@@ -136,19 +134,6 @@ public final class RetryPolicy {
     return maxRetryAfter;
   }
 
-  /**
-   * Returns the response header whose {@code true} or {@code false} decides whether a non-2xx
-   * answer is retried, or {@code null} when such headers are ignored. The header never changes what
-   * the status proves: a {@code false} on an answer that does not prove the request had no effect
-   * (a 5xx, 408, 409, 429) ends the call UNKNOWN ({@link
-   * dev.saferetry.error.UnknownReason#SERVER_SAID_DO_NOT_RETRY}), never FAILED.
-   *
-   * @return the header name, or null
-   */
-  public String shouldRetryHeader() {
-    return shouldRetryHeader;
-  }
-
   @Override
   public boolean equals(Object o) {
     return o instanceof RetryPolicy p
@@ -157,20 +142,12 @@ public final class RetryPolicy {
         && Double.compare(multiplier, p.multiplier) == 0
         && maxDelay.equals(p.maxDelay)
         && deadline.equals(p.deadline)
-        && maxRetryAfter.equals(p.maxRetryAfter)
-        && Objects.equals(shouldRetryHeader, p.shouldRetryHeader);
+        && maxRetryAfter.equals(p.maxRetryAfter);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(
-        maxAttempts,
-        initialDelay,
-        multiplier,
-        maxDelay,
-        deadline,
-        maxRetryAfter,
-        shouldRetryHeader);
+    return Objects.hash(maxAttempts, initialDelay, multiplier, maxDelay, deadline, maxRetryAfter);
   }
 
   @Override
@@ -187,8 +164,6 @@ public final class RetryPolicy {
         + deadline
         + ", maxRetryAfter="
         + maxRetryAfter
-        + ", shouldRetryHeader="
-        + shouldRetryHeader
         + "]";
   }
 
@@ -200,7 +175,6 @@ public final class RetryPolicy {
     private Duration maxDelay = Duration.ofSeconds(8);
     private Duration deadline = Duration.ofSeconds(60);
     private Duration maxRetryAfter = Duration.ofSeconds(60);
-    private String shouldRetryHeader = "X-Should-Retry";
 
     private Builder() {}
 
@@ -211,7 +185,6 @@ public final class RetryPolicy {
       maxDelay = p.maxDelay;
       deadline = p.deadline;
       maxRetryAfter = p.maxRetryAfter;
-      shouldRetryHeader = p.shouldRetryHeader;
     }
 
     /**
@@ -278,22 +251,6 @@ public final class RetryPolicy {
      */
     public Builder maxRetryAfter(Duration ceiling) {
       this.maxRetryAfter = ceiling;
-      return this;
-    }
-
-    /**
-     * The response header whose {@code true} or {@code false} decides whether a non-2xx answer is
-     * retried, or {@code null} to ignore such headers. Default: {@code X-Should-Retry}. A {@code
-     * false} stops the retries but never turns an answer that proves nothing (a 5xx, 408, 409, 429)
-     * into FAILED: such a call ends UNKNOWN ({@link
-     * dev.saferetry.error.UnknownReason#SERVER_SAID_DO_NOT_RETRY}). Values are read ignoring case
-     * and blanks; a header sent twice counts only when its values agree.
-     *
-     * @param headerName the header name, or null
-     * @return this builder
-     */
-    public Builder shouldRetryHeader(String headerName) {
-      this.shouldRetryHeader = headerName;
       return this;
     }
 

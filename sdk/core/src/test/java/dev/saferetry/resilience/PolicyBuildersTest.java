@@ -18,7 +18,6 @@ class PolicyBuildersTest {
     assertThat(r.maxDelay()).isEqualTo(Duration.ofSeconds(8));
     assertThat(r.deadline()).isEqualTo(Duration.ofSeconds(60));
     assertThat(r.maxRetryAfter()).isEqualTo(Duration.ofSeconds(60));
-    assertThat(r.shouldRetryHeader()).isEqualTo("X-Should-Retry");
     assertThat(RetryPolicy.noRetries().maxAttempts()).isEqualTo(1);
 
     BreakerPolicy b = BreakerPolicy.defaults();
@@ -48,7 +47,6 @@ class PolicyBuildersTest {
             .maxDelay(Duration.ofSeconds(1))
             .deadline(Duration.ofSeconds(9))
             .maxRetryAfter(Duration.ofSeconds(2))
-            .shouldRetryHeader(null)
             .build();
     assertThat(r.toBuilder().build()).isEqualTo(r).hasSameHashCodeAs(r);
     RetryPolicy changed = r.toBuilder().maxAttempts(2).build();
@@ -77,8 +75,6 @@ class PolicyBuildersTest {
         .hasMessageContaining("deadline");
     assertThatThrownBy(() -> RetryPolicy.builder().deadline(null).build())
         .hasMessageContaining("deadline");
-    assertThatThrownBy(() -> RetryPolicy.builder().shouldRetryHeader("Bad Header").build())
-        .hasMessageContaining("shouldRetryHeader");
     assertThatThrownBy(() -> BreakerPolicy.builder().failureRateThreshold(0).build())
         .hasMessageContaining("failureRateThreshold");
     assertThatThrownBy(() -> BreakerPolicy.builder().failureRateThreshold(101).build())

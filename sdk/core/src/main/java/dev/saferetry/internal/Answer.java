@@ -1,4 +1,4 @@
-package dev.saferetry.resilience;
+package dev.saferetry.internal;
 
 import java.util.List;
 import java.util.Locale;
@@ -7,16 +7,14 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * The HTTP answer to one attempt, as a {@link RetryClassifier} sees it.
- *
- * <p>Instances are immutable and thread-safe.
+ * The HTTP answer to one attempt, as the retry decision sees it. Immutable.
  *
  * @param status the HTTP status code
  * @param headers the response headers; names are matched case-insensitively by {@link #header}
  * @param errorBody the body of a non-2xx answer as text (at most 64 KiB), or {@code ""}; for a 2xx
  *     answer always {@code ""}
  */
-public record AttemptResponse(int status, Map<String, List<String>> headers, String errorBody) {
+record Answer(int status, Map<String, List<String>> headers, String errorBody) {
 
   /**
    * Validates and copies.
@@ -26,7 +24,7 @@ public record AttemptResponse(int status, Map<String, List<String>> headers, Str
    * @param errorBody the body of a non-2xx answer as text (at most 64 KiB), or {@code ""}; for a
    *     2xx answer always {@code ""}
    */
-  public AttemptResponse {
+  Answer {
     if (status < 100 || status > 599) {
       throw new IllegalArgumentException("status out of range: " + status);
     }
@@ -42,7 +40,7 @@ public record AttemptResponse(int status, Map<String, List<String>> headers, Str
    * @param name the name
    * @return the first value of a header, or {@code null} when absent
    */
-  public String header(String name) {
+  String header(String name) {
     List<String> values = headers.get(name.toLowerCase(Locale.ROOT));
     return values == null || values.isEmpty() ? null : values.get(0);
   }
@@ -52,7 +50,7 @@ public record AttemptResponse(int status, Map<String, List<String>> headers, Str
    *
    * @return whether the status is 2xx
    */
-  public boolean isSuccessful() {
+  boolean isSuccessful() {
     return status >= 200 && status < 300;
   }
 }

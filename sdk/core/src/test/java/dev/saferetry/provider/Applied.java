@@ -1,0 +1,85 @@
+package dev.saferetry.provider;
+
+import dev.saferetry.SafeRetryClient;
+import dev.saferetry.codec.BodyCodec;
+import dev.saferetry.idempotency.KeyPlacement;
+import dev.saferetry.internal.ClientConfig;
+import dev.saferetry.internal.StoredCall;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+
+/** What a preset sets on a client builder, read back from the client it builds. */
+record Applied(ClientConfig config) {
+
+  static Applied of(ProviderPreset preset) {
+    try (SafeRetryClient c =
+        SafeRetryClient.builder().baseUrl("https://api.example.test").preset(preset).build()) {
+      return new Applied(StoredCall.core(c).config());
+    }
+  }
+
+  KeyPlacement keyPlacement() {
+    return config.keyPlacement();
+  }
+
+  BodyCodec bodyCodec() {
+    return config.shape().codec();
+  }
+
+  ApiKeyStyle apiKeyStyle() {
+    return config.shape().apiKeyStyle();
+  }
+
+  Map<String, String> defaultHeaders() {
+    return config.shape().defaultHeaders();
+  }
+
+  Set<String> identityHeaders() {
+    return config.shape().identityHeaders();
+  }
+
+  List<String> requestIdHeaders() {
+    return config.shape().rules().requestIdHeaders();
+  }
+
+  Optional<String> errorRequestIdField() {
+    return Optional.ofNullable(config.shape().rules().errorRequestIdField());
+  }
+
+  Optional<ReplayMarker> replayMarker() {
+    return Optional.ofNullable(config.shape().rules().replay());
+  }
+
+  List<ErrorMatch> keyReused() {
+    return config.shape().rules().keyReused();
+  }
+
+  List<ErrorMatch> inProgress() {
+    return config.shape().rules().inProgress();
+  }
+
+  Optional<ExistingResource> existingResource() {
+    return Optional.ofNullable(config.shape().rules().existing());
+  }
+
+  List<String> shouldRetryHeaders() {
+    return config.shape().rules().shouldRetryHeaders();
+  }
+
+  List<ErrorMatch> retryableErrors() {
+    return config.shape().rules().retryable();
+  }
+
+  Duration intentRetention() {
+    return config.intentRetention();
+  }
+
+  OptionalInt keyMaxLength() {
+    int max = config.shape().keyMaxLength();
+    return max == 0 ? OptionalInt.empty() : OptionalInt.of(max);
+  }
+}
