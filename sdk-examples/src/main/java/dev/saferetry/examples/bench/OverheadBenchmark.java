@@ -4,7 +4,7 @@ import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.examples.harness.Options;
 import dev.saferetry.idempotency.FileKeyStore;
 import dev.saferetry.idempotency.InMemoryKeyStore;
-import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.ChargeCreateParams;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

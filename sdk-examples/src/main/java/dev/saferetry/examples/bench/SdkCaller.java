@@ -5,8 +5,8 @@ import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.idempotency.KeyStore;
-import dev.saferetry.payments.Charge;
-import dev.saferetry.payments.Charges;
+import dev.saferetry.examples.payments.Charge;
+import dev.saferetry.examples.payments.Charges;
 import java.io.IOException;
 import okhttp3.OkHttpClient;
 

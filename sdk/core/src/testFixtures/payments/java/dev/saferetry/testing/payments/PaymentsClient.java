@@ -1,4 +1,4 @@
-package dev.saferetry.payments;
+package dev.saferetry.testing.payments;
 
 import dev.saferetry.SafeRetryClient;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package dev.saferetry.payments;
+package dev.saferetry.examples.payments;
 
 import dev.saferetry.CallResult;
 import dev.saferetry.Operation;

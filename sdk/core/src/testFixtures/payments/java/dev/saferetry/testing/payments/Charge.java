@@ -1,4 +1,4 @@
-package dev.saferetry.payments;
+package dev.saferetry.testing.payments;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 

@@ -1,4 +1,4 @@
-package dev.saferetry.payments;
+package dev.saferetry.examples.payments;
 
 /**
  * A refund as the payments API returns it. Unknown fields in the response are ignored.
