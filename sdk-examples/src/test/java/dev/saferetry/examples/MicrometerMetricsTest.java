@@ -9,6 +9,7 @@ import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.examples.demo.Sandbox;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.PaymentsClient;
+import dev.saferetry.examples.support.SafeRetryMeterBinder;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.testing.FakeTime;

@@ -8,6 +8,7 @@ import dev.saferetry.SafeRetryClient;
 import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.PaymentsClient;
+import dev.saferetry.examples.support.SafeRetryTracing;
 import dev.saferetry.testing.FakeTime;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;

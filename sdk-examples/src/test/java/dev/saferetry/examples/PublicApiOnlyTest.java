@@ -114,8 +114,8 @@ class PublicApiOnlyTest {
     Set<String> allowed = new TreeSet<>(exportedPackages());
     assertThat(allowed).contains("dev.saferetry", "dev.saferetry.examples.payments");
     allowed.add("dev.saferetry.examples");
-    allowed.add("dev.saferetry.examples.harness");
-    allowed.add("dev.saferetry.examples.harness.stripe"); // the in-process Stripe-shaped server
+    allowed.add("dev.saferetry.examples.support");
+    allowed.add("dev.saferetry.examples.support.stripe"); // the in-process Stripe-shaped server
     List<Path> examples = sources(EXAMPLES, false);
     assertThat(examples).hasSizeGreaterThan(12);
     for (Path source : examples) {
