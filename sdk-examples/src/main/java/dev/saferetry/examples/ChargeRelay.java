@@ -41,7 +41,7 @@ public final class ChargeRelay {
           }
         };
     try (HikariDataSource pool = OutboxDrill.pool(args[0], 2);
-        JdbcKeyStore store = JdbcKeyStore.builder(pool).build();
+        JdbcKeyStore store = JdbcKeyStore.builder(pool).createSchema(true).build(); // if new
         SafeRetryClient client =
             SafeRetryClient.builder()
                 .baseUrl(args[1])

@@ -146,15 +146,17 @@ public final class StripeApi {
     } else {
       try (StripeShapedServer server = StripeShapedServer.start()) {
         seed(server.baseUrl(), key, "acct_1", earlierCharges);
-        System.out.println(
-            "in-process Stripe-shaped server at "
-                + server.baseUrl()
-                + " ("
-                + earlierCharges
-                + " earlier charges; a new charge's first answer is lost after commit)");
+        System.out.printf(
+            "in-process Stripe-shaped server at %s (%d earlier charges)%n",
+            server.baseUrl(), earlierCharges);
+        Runnable loseNext =
+            () -> {
+              server.loseNextResponses(1);
+              System.out.println("(the server will lose its next answer after committing it)");
+            };
         SafeRetryClientBuilder client =
             SafeRetryClient.builder().baseUrl(server.baseUrl()).apiKey(key);
-        ok = Steps.allPassed(example.run(client, () -> server.loseNextResponses(1)), steps);
+        ok = Steps.allPassed(example.run(client, loseNext), steps);
       }
     }
     System.out.println(ok ? "all steps succeeded" : "FAILED");
