@@ -25,7 +25,6 @@ module dev.saferetry {
   exports dev.saferetry.event;
   exports dev.saferetry.idempotency;
   exports dev.saferetry.pagination;
-  exports dev.saferetry.payments;
   exports dev.saferetry.provider;
   exports dev.saferetry.resilience;
 }

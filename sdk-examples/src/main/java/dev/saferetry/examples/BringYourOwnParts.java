@@ -8,22 +8,22 @@ import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
 import dev.saferetry.event.RetryScheduled;
 import dev.saferetry.event.SafeRetryListener;
-import dev.saferetry.payments.Charge;
-import dev.saferetry.payments.ChargeCreateParams;
-import dev.saferetry.payments.PaymentsClient;
+import dev.saferetry.examples.payments.Charge;
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.PaymentsClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import okhttp3.Interceptor;
 import okhttp3.OkHttpClient;
+import okhttp3.Request;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Bring your own parts: the service's own {@code OkHttpClient} (with an interceptor that stamps a
- * {@code User-Agent} and sees every attempt), its own {@code ObjectMapper}, and a listener that
- * writes retries into the service's log. See {@link MicrometerMetrics} and {@link
- * OpenTelemetryTracing} for metrics and traces.
+ * Bring your own parts: your {@code OkHttpClient} (with an interceptor that stamps a {@code
+ * User-Agent} and sees every attempt), your {@code ObjectMapper}, and a listener writing retries to
+ * your log. Metrics and traces: {@link MicrometerMetrics}, {@link OpenTelemetryTracing}.
  *
  * <pre>
  * mvn -B -q -pl sdk-examples -am compile exec:java \
@@ -35,46 +35,32 @@ public final class BringYourOwnParts {
 
   private BringYourOwnParts() {}
 
-  /**
-   * Charges order 1006; returns the {@code Idempotency-Key} of every request the interceptor saw.
-   */
+  /** Charges order 1006; returns the key of every request the interceptor saw. */
   public static List<String> run(SafeRetryClientBuilder builder) {
     List<String> keysSeen = new CopyOnWriteArrayList<>();
-    Interceptor userAgent =
+    Interceptor stamp =
         chain -> {
-          keysSeen.add(String.valueOf(chain.request().header("Idempotency-Key")));
-          String sdkAgent = chain.request().header("User-Agent");
-          return chain.proceed(
-              chain
-                  .request()
-                  .newBuilder()
-                  .header("User-Agent", "acme-shop/1.0 " + sdkAgent)
-                  .build());
+          Request request = chain.request();
+          keysSeen.add(String.valueOf(request.header("Idempotency-Key")));
+          String agent = "acme-shop/1.0 " + request.header("User-Agent");
+          return chain.proceed(request.newBuilder().header("User-Agent", agent).build());
         };
     OkHttpClient http = // the one your service already has; the SDK shares its pools
-        new OkHttpClient.Builder()
-            .addInterceptor(userAgent)
-            .connectTimeout(Duration.ofSeconds(2))
-            .readTimeout(Duration.ofSeconds(10))
-            .build();
+        new OkHttpClient.Builder().addInterceptor(stamp).readTimeout(Duration.ofSeconds(5)).build();
     ObjectMapper mapper = // yours; the SDK uses a lenient copy
         new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     SafeRetryListener log =
         new SafeRetryListener() {
           @Override
           public void onRetryScheduled(RetryScheduled e) {
-            LOG.info(
-                "retrying {} in {} ms, same key {}", e.operation(), e.delay().toMillis(), e.key());
+            LOG.info("retry of {} in {} ms, key {}", e.operation(), e.delay().toMillis(), e.key());
           }
         };
     try (SafeRetryClient client =
         builder.okHttpClient(http).objectMapper(mapper).listener(log).build()) {
-      CallResult<Charge> charge =
-          new PaymentsClient(client)
-              .charges()
-              .create(
-                  new ChargeCreateParams(990, "gbp", "order 1006", null),
-                  RequestOptions.builder().intentId("order-1006/charge").build());
+      RequestOptions intent = RequestOptions.builder().intentId("order-1006/charge").build();
+      ChargeCreateParams params = new ChargeCreateParams(990, "gbp", "order 1006", null);
+      CallResult<Charge> charge = new PaymentsClient(client).charges().create(params, intent);
       System.out.printf("charge %s; the interceptor saw keys %s%n", charge.value().id(), keysSeen);
       return List.copyOf(keysSeen);
     } finally {
@@ -85,9 +71,8 @@ public final class BringYourOwnParts {
 
   /** {@code [base-url]}: a payment API, by default a reference server on port 8080. */
   public static void main(String[] args) {
-    run(
-        SafeRetryClient.builder()
-            .baseUrl(args.length > 0 ? args[0] : "http://127.0.0.1:8080")
-            .apiKey(System.getenv().getOrDefault("PAYMENTS_API_KEY", "sk_test_demo")));
+    String baseUrl = args.length > 0 ? args[0] : "http://127.0.0.1:8080";
+    String apiKey = System.getenv().getOrDefault("PAYMENTS_API_KEY", "sk_test_demo");
+    run(SafeRetryClient.builder().baseUrl(baseUrl).apiKey(apiKey));
   }
 }

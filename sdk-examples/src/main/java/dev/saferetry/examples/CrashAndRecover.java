@@ -1,33 +1,25 @@
 package dev.saferetry.examples;
 
-import dev.saferetry.Attempt;
-import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
-import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.event.AttemptStarted;
 import dev.saferetry.event.SafeRetryListener;
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.PaymentsClient;
 import dev.saferetry.idempotency.FileKeyStore;
-import dev.saferetry.idempotency.IntentRecord;
-import dev.saferetry.payments.Charge;
-import dev.saferetry.payments.ChargeCreateParams;
-import dev.saferetry.payments.Charges;
-import dev.saferetry.payments.PaymentsClient;
 import java.nio.file.Path;
 import okhttp3.Call;
 import okhttp3.EventListener;
 import okhttp3.OkHttpClient;
 
 /**
- * Crash and recover, as two runs of one service. {@code charge} records the intent in a {@link
- * FileKeyStore} (fsync'd before the first byte is sent) and sends the charge; kill it (SIGKILL)
- * once it printed {@code request written}. {@code recover} opens the same store after the restart,
- * lists the pending intents and re-drives each with its recorded key: the server answers {@code
- * 409} while the first request is still running, then replays the charge it made. One charge.
+ * Crash and recover, run 1 of a service: records the charge's intent in a {@link FileKeyStore}
+ * (fsync'd before the first byte is sent) and sends the charge; kill it (SIGKILL) once it printed
+ * {@code request written}. Run 2, after the restart, is {@link RecoverPending} on the same store.
  *
  * <pre>
  * mvn ... exec:java -Dexec.mainClass=dev.saferetry.examples.CrashAndRecover \
- *     -Dexec.args="charge|recover STORE-DIR [base-url]"
+ *     -Dexec.args="STORE-DIR [base-url]"
  * </pre>
  */
 public final class CrashAndRecover {
@@ -38,8 +30,9 @@ public final class CrashAndRecover {
     return new ChargeCreateParams(7300, "eur", "order 1004", null);
   }
 
-  /** Run 1: charges order 1004; prints when the request is on the wire. */
-  static void charge(String baseUrl, Path dir) {
+  /** {@code STORE-DIR [base-url]}: charges order 1004; prints when the request is on the wire. */
+  public static void main(String[] args) {
+    String baseUrl = args.length > 1 ? args[1] : "http://127.0.0.1:8080";
     SafeRetryListener started =
         new SafeRetryListener() {
           @Override
@@ -56,7 +49,7 @@ public final class CrashAndRecover {
             System.out.println("request written");
           }
         };
-    try (FileKeyStore store = FileKeyStore.open(dir);
+    try (FileKeyStore store = FileKeyStore.open(Path.of(args[0]));
         SafeRetryClient client =
             SafeRetryClient.builder()
                 .baseUrl(baseUrl)
@@ -70,54 +63,6 @@ public final class CrashAndRecover {
           .charges()
           .create(chargeFor(intentId), RequestOptions.builder().intentId(intentId).build());
       System.out.println("charged"); // not reached when the process is killed first
-    }
-  }
-
-  /** Run 2: re-drives every pending intent with its own payload and recorded key. */
-  static void recover(String baseUrl, Path dir) {
-    try (FileKeyStore store = FileKeyStore.open(dir);
-        SafeRetryClient client =
-            SafeRetryClient.builder()
-                .baseUrl(baseUrl)
-                .apiKey("sk_test_demo")
-                .keyStore(store)
-                .build()) {
-      Charges charges = new PaymentsClient(client).charges();
-      for (IntentRecord pending : client.pendingIntents()) {
-        System.out.printf("pending %s, key %s%n", pending.intentId(), pending.key());
-        try {
-          CallResult<Charge> done =
-              charges.create(
-                  chargeFor(pending.intentId()), RequestOptions.builder().redrive(pending).build());
-          for (Attempt a : done.attempts()) {
-            System.out.printf(
-                "  attempt %d: %s, request id %s, waited %d ms%n",
-                a.number(),
-                a.failure() != null ? a.failure() : "HTTP " + a.status(),
-                a.requestId(),
-                a.delayBefore().toMillis());
-          }
-          System.out.printf(
-              "recovered %s: charge %s, key %s, replayed %s%n",
-              pending.intentId(), done.value().id(), done.key(), done.replayed());
-        } catch (SafeRetryException e) { // UNKNOWN stays pending for the next recovery run
-          System.out.printf("not recovered %s: %s%n", pending.intentId(), e.outcome());
-        }
-      }
-      System.out.println("pending left: " + client.pendingIntents().size());
-    }
-  }
-
-  /** {@code charge|recover STORE-DIR [base-url]}. */
-  public static void main(String[] args) {
-    if (args.length < 2 || !args[0].matches("charge|recover")) {
-      throw new IllegalArgumentException("usage: charge|recover STORE-DIR [base-url]");
-    }
-    String baseUrl = args.length > 2 ? args[2] : "http://127.0.0.1:8080";
-    if (args[0].equals("charge")) {
-      charge(baseUrl, Path.of(args[1]));
-    } else {
-      recover(baseUrl, Path.of(args[1]));
     }
   }
 }

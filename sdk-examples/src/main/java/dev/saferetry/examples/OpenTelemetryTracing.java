@@ -4,19 +4,16 @@ import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
-import dev.saferetry.payments.Charge;
-import dev.saferetry.payments.ChargeCreateParams;
-import dev.saferetry.payments.PaymentsClient;
+import dev.saferetry.examples.payments.Charge;
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.PaymentsClient;
+import dev.saferetry.examples.support.LoggedSpans;
+import dev.saferetry.examples.support.SafeRetryTracing;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Scope;
-import io.opentelemetry.context.propagation.ContextPropagators;
-import io.opentelemetry.exporter.logging.LoggingSpanExporter;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
-import io.opentelemetry.sdk.trace.SdkTracerProvider;
-import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import okhttp3.OkHttpClient;
 
 /**
@@ -39,7 +36,8 @@ public final class OpenTelemetryTracing {
     OkHttpClient http = new OkHttpClient.Builder().addInterceptor(tracing.interceptor()).build();
     try (SafeRetryClient client = builder.okHttpClient(http).listener(tracing).build()) {
       Span call = otel.getTracer("acme.shop").spanBuilder("charge order 1008").startSpan();
-      try (Scope scope = call.makeCurrent()) {
+      Scope scope = call.makeCurrent(); // the attempts' spans are this span's children
+      try {
         CallResult<Charge> charge =
             new PaymentsClient(client)
                 .charges()
@@ -53,6 +51,7 @@ public final class OpenTelemetryTracing {
         call.setStatus(StatusCode.ERROR);
         throw e;
       } finally {
+        scope.close();
         call.end();
       }
     } finally {
@@ -66,14 +65,7 @@ public final class OpenTelemetryTracing {
    * logged; a service exports them (OTLP) instead.
    */
   public static void main(String[] args) {
-    try (OpenTelemetrySdk otel =
-        OpenTelemetrySdk.builder()
-            .setTracerProvider(
-                SdkTracerProvider.builder()
-                    .addSpanProcessor(SimpleSpanProcessor.create(LoggingSpanExporter.create()))
-                    .build())
-            .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
-            .build()) {
+    try (OpenTelemetrySdk otel = LoggedSpans.openTelemetry()) {
       run(
           SafeRetryClient.builder()
               .baseUrl(args.length > 0 ? args[0] : "http://127.0.0.1:8080")

@@ -7,10 +7,10 @@ import dev.saferetry.SafeRetryClientBuilder;
 import dev.saferetry.error.CallFailedException;
 import dev.saferetry.error.FailedReason;
 import dev.saferetry.error.OutcomeUnknownException;
-import dev.saferetry.payments.Charge;
-import dev.saferetry.payments.ChargeCreateParams;
-import dev.saferetry.payments.Charges;
-import dev.saferetry.payments.PaymentsClient;
+import dev.saferetry.examples.payments.Charge;
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.Charges;
+import dev.saferetry.examples.payments.PaymentsClient;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.resilience.Sleeper;
@@ -18,22 +18,15 @@ import java.time.Duration;
 
 /**
  * Outage: while the API answers {@code 503} with {@code Retry-After}, the SDK waits as asked and
- * retries with the same key; when retries run out the outcome is UNKNOWN and the intent stays
- * pending; the circuit breaker then opens and calls fail fast without I/O. A later round re-drives
- * the same intent and, once the API is back, completes it: still one charge.
+ * retries with the same key; once retries run out the outcome is UNKNOWN, the intent stays pending
+ * and the breaker opens (calls fail fast, no I/O). Later rounds re-drive the intent: one charge.
  *
  * <pre>
  * mvn -B -q -pl sdk-examples -am compile exec:java \
  *     -Dexec.mainClass=dev.saferetry.examples.Outage -Dexec.args=http://127.0.0.1:8080
  * </pre>
- *
- * <p>The breaker is tuned to open within three failures and recover after a second, so the example
- * finishes quickly; the defaults (20 calls, 30 s) suit production.
  */
 public final class Outage {
-  /** How long the breaker stays open. */
-  public static final Duration BREAKER_OPEN = Duration.ofSeconds(1);
-
   /** How long the caller waits between two rounds (a scheduled job, in a service). */
   public static final Duration BETWEEN_ROUNDS = Duration.ofMillis(600);
 
@@ -45,18 +38,18 @@ public final class Outage {
     try (SafeRetryClient client =
         builder
             .retryPolicy(RetryPolicy.builder().maxAttempts(2).build())
-            .breakerPolicy(
+            .breakerPolicy( // opens within 3 failures for a second; the defaults: 20 calls, 30 s
                 BreakerPolicy.builder()
                     .slidingWindowSize(3)
                     .minimumCalls(3)
-                    .waitInOpenState(BREAKER_OPEN)
+                    .waitInOpenState(Duration.ofSeconds(1))
                     .halfOpenProbes(1)
                     .build())
             .build()) {
       Charges charges = new PaymentsClient(client).charges();
       ChargeCreateParams params = new ChargeCreateParams(2500, "eur", "order 1003", null);
       RequestOptions intent = RequestOptions.builder().intentId("order-1003/charge").build();
-      for (int round = 1; ; round++) {
+      for (int round = 1; round <= 10; round++) {
         try {
           CallResult<Charge> done = charges.create(params, intent);
           System.out.printf("round %d: charge %s, key %s%n", round, done.value().id(), done.key());
@@ -72,20 +65,16 @@ public final class Outage {
           }
           System.out.printf("round %d: breaker open, nothing sent; intent pending%n", round);
         }
-        if (round == 10) {
-          throw new IllegalStateException("still down after 10 rounds; the intent stays pending");
-        }
-        wait.sleep(BETWEEN_ROUNDS);
+        wait.sleep(BETWEEN_ROUNDS); // in a service, a scheduled job re-drives it later
       }
+      throw new IllegalStateException("still down after 10 rounds; the intent stays pending");
     }
   }
 
   /** {@code [base-url]}: a payment API, by default a reference server on port 8080. */
   public static void main(String[] args) throws InterruptedException {
-    run(
-        SafeRetryClient.builder()
-            .baseUrl(args.length > 0 ? args[0] : "http://127.0.0.1:8080")
-            .apiKey(System.getenv().getOrDefault("PAYMENTS_API_KEY", "sk_test_demo")),
-        Sleeper.system());
+    String baseUrl = args.length > 0 ? args[0] : "http://127.0.0.1:8080";
+    String apiKey = System.getenv().getOrDefault("PAYMENTS_API_KEY", "sk_test_demo");
+    run(SafeRetryClient.builder().baseUrl(baseUrl).apiKey(apiKey), Sleeper.system());
   }
 }

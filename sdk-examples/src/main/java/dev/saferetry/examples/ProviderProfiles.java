@@ -4,10 +4,10 @@ import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
+import dev.saferetry.examples.payments.Charge;
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.PaymentsClient;
 import dev.saferetry.idempotency.KeyPlacement;
-import dev.saferetry.payments.Charge;
-import dev.saferetry.payments.ChargeCreateParams;
-import dev.saferetry.payments.PaymentsClient;
 
 /**
  * Provider profiles: not every API reads the key from {@code Idempotency-Key}. PayPal takes it in a

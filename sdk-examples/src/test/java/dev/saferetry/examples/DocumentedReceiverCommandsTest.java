@@ -3,6 +3,8 @@ package dev.saferetry.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.saferetry.conformance.ConformanceRunner;
+import dev.saferetry.examples.support.WebhookEndpoint;
+import dev.saferetry.examples.support.WebhookEndpoint.Settings;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -60,7 +62,8 @@ class DocumentedReceiverCommandsTest {
         .isTrue();
     args.set(port, "0");
     String shown = document + ": " + String.join(" ", command);
-    try (WebhookReceiver receiver = WebhookReceiver.start(args.toArray(String[]::new))) {
+    try (WebhookEndpoint receiver =
+        WebhookReceiver.start(Settings.parse(args.toArray(String[]::new)))) {
       suite.set(target, "http://127.0.0.1:" + receiver.port());
       suite.add("--report-dir");
       suite.add(Path.of("target", "documented-receiver-commands").toString());

@@ -3,6 +3,7 @@ package dev.saferetry.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.saferetry.examples.support.OutboxDrill;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +38,8 @@ class OutboxTest {
 
   private static void check(String url) throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    Outbox.Result r = Outbox.run(url, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    OutboxDrill.Result r =
+        OutboxDrill.run(url, new PrintStream(bytes, true, StandardCharsets.UTF_8));
     String out = bytes.toString(StandardCharsets.UTF_8);
     assertThat(r.ok()).as(r.verdict() + "\n" + out).isTrue();
     assertThat(r.committed()).isEqualTo(9);

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The examples are meant to be copied: they may use the SDK's exported API only. Every source file
  * under {@code dev.saferetry.examples}, recursively, is checked for the SDK's internal packages;
  * the examples themselves (the files directly in that package) may name no {@code dev.saferetry}
- * package but the SDK's exported ones and the examples' named plumbing ({@code harness} and its
- * Stripe-shaped server, {@code harness.stripe}).
+ * package but the SDK's exported ones, the typed client they call ({@code payments}) and what they
+ * need around them ({@code support} and its Stripe-shaped server, {@code support.stripe}).
  */
 class PublicApiOnlyTest {
   static final List<Path> SDK_SOURCES =
@@ -100,7 +100,7 @@ class PublicApiOnlyTest {
   @Test
   void noSourceUnderTheExamplesUsesTheSdksInternalPackages() throws IOException {
     List<Path> all = sources(EXAMPLES, true);
-    assertThat(all).hasSizeGreaterThan(60); // examples, demo, harness, bench, chaos
+    assertThat(all).hasSizeGreaterThan(60); // examples, payments, demo, support
     for (Path source : all) {
       assertThat(Files.readString(source))
           .as(source.toString())
@@ -112,10 +112,11 @@ class PublicApiOnlyTest {
   @Test
   void theExamplesNameOnlyExportedSdkPackages() throws IOException {
     Set<String> allowed = new TreeSet<>(exportedPackages());
-    assertThat(allowed).contains("dev.saferetry", "dev.saferetry.payments");
+    assertThat(allowed).contains("dev.saferetry").doesNotContain("dev.saferetry.payments");
     allowed.add("dev.saferetry.examples");
-    allowed.add("dev.saferetry.examples.harness");
-    allowed.add("dev.saferetry.examples.harness.stripe"); // the in-process Stripe-shaped server
+    allowed.add("dev.saferetry.examples.payments"); // the typed client built on the SDK
+    allowed.add("dev.saferetry.examples.support");
+    allowed.add("dev.saferetry.examples.support.stripe"); // the in-process Stripe-shaped server
     List<Path> examples = sources(EXAMPLES, false);
     assertThat(examples).hasSizeGreaterThan(12);
     for (Path source : examples) {

@@ -1,6 +1,6 @@
 package dev.saferetry.examples;
 
-import dev.saferetry.examples.harness.Options;
+import dev.saferetry.examples.support.Options;
 import dev.saferetry.resilience.Sleeper;
 import java.util.Map;
 
@@ -18,7 +18,7 @@ public final class QueueCrashMain {
     String crashOn = o.get("crash-on");
     QueueConsumer consumer =
         new QueueConsumer(o.get("amqp-url"), o.get("jdbc-url"), Sleeper.system());
-    consumer.consumeWith(
+    consumer.acks.consumeWith(
         queue,
         System.out::println,
         delivery -> {
@@ -28,7 +28,7 @@ public final class QueueCrashMain {
             System.out.println("COMMITTED " + id + " " + outcome);
             return; // no ack: the test kills this process now
           }
-          consumer.ack(delivery);
+          consumer.acks.ack(delivery);
           System.out.println(outcome + " " + id);
         });
   }

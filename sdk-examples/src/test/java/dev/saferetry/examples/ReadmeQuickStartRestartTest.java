@@ -3,8 +3,8 @@ package dev.saferetry.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.saferetry.examples.demo.Sandbox;
-import dev.saferetry.examples.harness.ChildJava;
 import dev.saferetry.examples.readme.Checkout;
+import dev.saferetry.examples.support.ChildJava;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

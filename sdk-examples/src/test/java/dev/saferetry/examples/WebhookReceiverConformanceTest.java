@@ -8,6 +8,8 @@ import dev.saferetry.conformance.ExitStatus;
 import dev.saferetry.conformance.RunResult;
 import dev.saferetry.conformance.SuiteConfig;
 import dev.saferetry.conformance.Verdict;
+import dev.saferetry.examples.support.WebhookEndpoint;
+import dev.saferetry.examples.support.WebhookEndpoint.Settings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +32,7 @@ class WebhookReceiverConformanceTest {
     Path reports = Path.of("target", "conformance-reports", "webhook-receiver");
     ByteArrayOutputStream console = new ByteArrayOutputStream();
     RunResult run;
-    try (WebhookReceiver receiver = new WebhookReceiver(0, SECRET, jdbcUrl, true)) {
+    try (WebhookEndpoint receiver = WebhookReceiver.start(new Settings(0, SECRET, jdbcUrl, true))) {
       SuiteConfig config =
           SuiteConfig.builder()
               .target("http://127.0.0.1:" + receiver.port())

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.saferetry.examples.support.OrderBook;
+import dev.saferetry.examples.support.WebhookEndpoint;
+import dev.saferetry.examples.support.WebhookEndpoint.Settings;
 import dev.saferetry.jdbc.Inbox;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -31,12 +34,12 @@ class WebhookReceiverTest {
   static final String SECRET = "whsec_example_receiver_test";
   final HttpClient http = HttpClient.newHttpClient();
   final String jdbcUrl = "jdbc:h2:mem:receiver-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
-  WebhookReceiver receiver;
+  WebhookEndpoint receiver;
   OrderBook orders;
 
   @BeforeEach
   void start() throws Exception {
-    receiver = new WebhookReceiver(0, SECRET, jdbcUrl);
+    receiver = WebhookReceiver.start(new Settings(0, SECRET, jdbcUrl, false));
     orders = OrderBook.open(jdbcUrl);
   }
 
@@ -251,7 +254,7 @@ class WebhookReceiverTest {
       throws Exception {
     receiver.close();
     String url = "jdbc:h2:mem:receiver-busy-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
-    receiver = new WebhookReceiver(0, SECRET, url + ";LOCK_TIMEOUT=200");
+    receiver = WebhookReceiver.start(new Settings(0, SECRET, url + ";LOCK_TIMEOUT=200", false));
     OrderBook book = OrderBook.open(url);
     Inbox other = Inbox.builder().jdbcUrl(url).build();
     String body = event("evt_busy", "charge.succeeded", now(), "order-busy", 0);

@@ -7,9 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.saferetry.idempotency.KeyPlacement;
-import dev.saferetry.payments.ChargeCreateParams;
-import dev.saferetry.payments.Charges;
-import dev.saferetry.payments.PaymentsClient;
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.Charges;
+import dev.saferetry.examples.payments.PaymentsClient;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
 

@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.codec.PathException;
 import dev.saferetry.idempotency.InMemoryKeyStore;
-import dev.saferetry.payments.Refund;
-import dev.saferetry.payments.RefundCreateParams;
+import dev.saferetry.examples.payments.Refund;
+import dev.saferetry.examples.payments.RefundCreateParams;
 import mockwebserver3.QueueDispatcher;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

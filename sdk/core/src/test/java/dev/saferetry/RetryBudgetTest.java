@@ -3,10 +3,10 @@ package dev.saferetry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.saferetry.error.SafeRetryException;
-import dev.saferetry.payments.ChargeCreateParams;
-import dev.saferetry.payments.Charges;
 import dev.saferetry.resilience.RetryBudgetPolicy;
 import dev.saferetry.testing.Answers;
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.Charges;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -30,7 +30,8 @@ class RetryBudgetTest extends BothPaths {
   }
 
   private List<SafeRetryException> runConcurrently(SafeRetryClient c) {
-    List<CompletableFuture<CallResult<dev.saferetry.payments.Charge>>> calls = new ArrayList<>();
+    List<CompletableFuture<CallResult<dev.saferetry.examples.payments.Charge>>> calls =
+        new ArrayList<>();
     for (int i = 0; i < INTENTS; i++) {
       calls.add(
           c.executeAsync(

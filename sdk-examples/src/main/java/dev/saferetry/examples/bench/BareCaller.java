@@ -2,7 +2,7 @@ package dev.saferetry.examples.bench;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.saferetry.payments.Charge;
+import dev.saferetry.examples.payments.Charge;
 import java.io.IOException;
 import java.util.UUID;
 import okhttp3.MediaType;

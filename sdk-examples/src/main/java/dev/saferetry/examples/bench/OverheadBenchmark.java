@@ -1,10 +1,10 @@
 package dev.saferetry.examples.bench;
 
 import dev.saferetry.codec.BodyCodec;
-import dev.saferetry.examples.harness.Options;
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.support.Options;
 import dev.saferetry.idempotency.FileKeyStore;
 import dev.saferetry.idempotency.InMemoryKeyStore;
-import dev.saferetry.payments.ChargeCreateParams;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

@@ -4,9 +4,9 @@ import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.codec.BodyCodec;
+import dev.saferetry.examples.payments.Charge;
+import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.idempotency.KeyStore;
-import dev.saferetry.payments.Charge;
-import dev.saferetry.payments.Charges;
 import java.io.IOException;
 import okhttp3.OkHttpClient;
 

@@ -1,6 +1,6 @@
 package dev.saferetry.examples.chaos;
 
-import dev.saferetry.examples.harness.Options;
+import dev.saferetry.examples.support.Options;
 import java.util.Map;
 
 /**

@@ -1,6 +1,7 @@
 package dev.saferetry.examples.demo;
 
 import dev.saferetry.examples.CrashAndRecover;
+import dev.saferetry.examples.RecoverPending;
 import dev.saferetry.testing.ChildJvm;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -16,10 +17,10 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Runs {@link CrashAndRecover} as two real processes: starts {@code charge}, kills it (SIGKILL)
- * once its request is on the wire, then starts {@code recover} on the same key store, and reads
- * back what both printed. The server holds the first request for a while, so the re-drive meets it
- * still in progress ({@code 409}) before the stored charge is replayed.
+ * Runs the crash examples as two real processes: starts {@link CrashAndRecover}, kills it (SIGKILL)
+ * once its request is on the wire, then starts {@link RecoverPending} on the same key store, and
+ * reads back what both printed. The server holds the first request for a while, so the re-drive
+ * meets it still in progress ({@code 409}) before the stored charge is replayed.
  */
 public final class CrashDrill {
   /** The intent the example charges. */
@@ -45,8 +46,7 @@ public final class CrashDrill {
     try (Sandbox api = Sandbox.start()) {
       api.delayNextCharge(SERVER_STILL_WORKING);
       List<WireLog.Row> rows = new ArrayList<>();
-      try (ChildJvm first =
-          ChildJvm.start(CrashAndRecover.class, "charge", dir.toString(), api.baseUrl())) {
+      try (ChildJvm first = ChildJvm.start(CrashAndRecover.class, dir.toString(), api.baseUrl())) {
         Matcher m = SENDING.matcher(first.awaitLine(l -> SENDING.matcher(l).matches(), 60));
         m.matches();
         first.awaitLine("request written"::equals, 30);
@@ -60,8 +60,7 @@ public final class CrashDrill {
       }
       int pendingFound = 0;
       int pendingLeft = 1;
-      try (ChildJvm second =
-          ChildJvm.start(CrashAndRecover.class, "recover", dir.toString(), api.baseUrl())) {
+      try (ChildJvm second = ChildJvm.start(RecoverPending.class, dir.toString(), api.baseUrl())) {
         List<WireLog.Row> attempts = new ArrayList<>();
         for (String line : second.finish(60)) {
           out.println("  process 2: " + line);

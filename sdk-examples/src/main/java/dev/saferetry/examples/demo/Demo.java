@@ -1,7 +1,7 @@
 package dev.saferetry.examples.demo;
 
 import dev.saferetry.examples.AsyncCharges;
-import dev.saferetry.examples.Outbox;
+import dev.saferetry.examples.support.OutboxDrill;
 import dev.saferetry.resilience.Sleeper;
 import java.io.PrintStream;
 import java.time.Clock;
@@ -58,7 +58,7 @@ public final class Demo {
             "orders and their charge intents committed in one transaction, some rolled back; relay"
                 + " process 1 is killed mid-charge, relay process 2 finishes",
             (s, out) -> {
-              Outbox.Result r = Outbox.run(null, out);
+              OutboxDrill.Result r = OutboxDrill.run(null, out);
               out.println("  " + r.verdict());
               return new Report(
                   "outbox",

@@ -11,8 +11,12 @@ import dev.saferetry.examples.LostResponse;
 import dev.saferetry.examples.Outage;
 import dev.saferetry.examples.ProviderProfiles;
 import dev.saferetry.examples.QuickStart;
+import dev.saferetry.examples.StripePagination;
 import dev.saferetry.examples.StripeStyle;
-import dev.saferetry.examples.harness.stripe.StripeShapedServer;
+import dev.saferetry.examples.support.Steps;
+import dev.saferetry.examples.support.Steps.Step;
+import dev.saferetry.examples.support.StripeApi;
+import dev.saferetry.examples.support.stripe.StripeShapedServer;
 import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.resilience.Sleeper;
@@ -24,6 +28,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import okhttp3.OkHttpClient;
 
 /**
@@ -117,23 +122,24 @@ public final class Scenarios {
    */
   public Report stripeStyle(PrintStream out) {
     try (StripeShapedServer api = StripeShapedServer.start()) {
-      StripeStyle.seed(api.baseUrl(), "sk_test_demo", "acct_1", STRIPE_EARLIER_CHARGES);
+      StripeApi.seed(api.baseUrl(), "sk_test_demo", "acct_1", STRIPE_EARLIER_CHARGES);
       long before = api.sideEffects();
       WireLog wire = new WireLog();
       InMemoryKeyStore store = new InMemoryKeyStore();
-      List<StripeStyle.Step> steps =
-          StripeStyle.run(
+      Supplier<SafeRetryClientBuilder> client =
+          () ->
               SafeRetryClient.builder()
                   .baseUrl(api.baseUrl())
                   .apiKey("sk_test_demo")
                   .keyStore(store)
                   .listener(wire)
                   .clock(clock)
-                  .sleeper(sleeper),
-              "acct_1",
-              out,
-              () -> api.loseNextResponses(1));
-      long intended = StripeStyle.allPassed(steps) ? 4 : 5; // a failed step fails the verdict
+                  .sleeper(sleeper);
+      List<Step> steps =
+          StripeStyle.run(client.get(), "acct_1", out, () -> api.loseNextResponses(1));
+      List<Step> lists = StripePagination.run(client.get(), "acct_1", out);
+      // A failed step fails the verdict.
+      long intended = Steps.allPassed(steps, 4) && Steps.allPassed(lists, 2) ? 4 : 5;
       return new Report(
           "stripe-style",
           intended,

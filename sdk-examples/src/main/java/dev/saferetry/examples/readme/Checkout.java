@@ -6,10 +6,10 @@ import dev.saferetry.SafeRetryClient;
 import dev.saferetry.error.CallFailedException;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.ResponseBodyException;
+import dev.saferetry.examples.payments.Charge;
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.PaymentsClient;
 import dev.saferetry.idempotency.FileKeyStore;
-import dev.saferetry.payments.Charge;
-import dev.saferetry.payments.ChargeCreateParams;
-import dev.saferetry.payments.PaymentsClient;
 import java.nio.file.Path;
 
 public class Checkout {

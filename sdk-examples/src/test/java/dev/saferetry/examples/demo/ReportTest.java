@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.error.OutcomeUnknownException;
-import dev.saferetry.payments.ChargeCreateParams;
-import dev.saferetry.payments.Charges;
-import dev.saferetry.payments.PaymentsClient;
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.Charges;
+import dev.saferetry.examples.payments.PaymentsClient;
 import dev.saferetry.resilience.RetryPolicy;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.saferetry.internal.codec.ResponseReader;
-import dev.saferetry.payments.Charge;
+import dev.saferetry.examples.payments.Charge;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -71,7 +71,7 @@ class TypeRefTest {
     assertThat(TypeRef.listOf(Charge.class)).isNotEqualTo(TypeRef.listOf(String.class));
     assertThat(TypeRef.listOf(Charge.class).rawType()).isEqualTo(List.class);
     assertThat(TypeRef.listOf(Charge.class).toString())
-        .isEqualTo("TypeRef<java.util.List<dev.saferetry.payments.Charge>>");
+        .isEqualTo("TypeRef<java.util.List<dev.saferetry.examples.payments.Charge>>");
   }
 
   @Test
@@ -112,6 +112,6 @@ class TypeRefTest {
   @Test
   void theJacksonTypeIsBuiltOnlyInsideTheReader() {
     assertThat(READER.javaType(new TypeRef<Page<Charge>>() {}).toCanonical())
-        .isEqualTo("dev.saferetry.codec.TypeRefTest$Page<dev.saferetry.payments.Charge>");
+        .isEqualTo("dev.saferetry.codec.TypeRefTest$Page<dev.saferetry.examples.payments.Charge>");
   }
 }

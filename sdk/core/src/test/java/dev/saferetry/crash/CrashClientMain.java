@@ -8,9 +8,9 @@ import dev.saferetry.event.AttemptStarted;
 import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.idempotency.FileKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
-import dev.saferetry.payments.Charge;
-import dev.saferetry.payments.ChargeCreateParams;
-import dev.saferetry.payments.PaymentsClient;
+import dev.saferetry.examples.payments.Charge;
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.PaymentsClient;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 

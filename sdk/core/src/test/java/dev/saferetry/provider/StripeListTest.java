@@ -8,7 +8,7 @@ import dev.saferetry.codec.TypeRef;
 import dev.saferetry.internal.codec.ResponseReader;
 import dev.saferetry.pagination.PageRequest;
 import dev.saferetry.pagination.Pages;
-import dev.saferetry.payments.Charge;
+import dev.saferetry.examples.payments.Charge;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

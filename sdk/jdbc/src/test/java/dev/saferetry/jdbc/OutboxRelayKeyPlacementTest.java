@@ -18,8 +18,8 @@ import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.jdbc.TestDatabase.Db;
-import dev.saferetry.payments.Charges;
 import dev.saferetry.provider.ProviderPreset;
+import dev.saferetry.examples.payments.Charges;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.time.Duration;
@@ -141,7 +141,7 @@ class OutboxRelayKeyPlacementTest {
           for (RecordedRequest r : wire) {
             String id = JSON.readTree(r.getBody().utf8()).get("description").asText();
             IntentScope scope =
-                new IntentScope("default", dev.saferetry.payments.Charges.CREATE.name());
+                new IntentScope("default", dev.saferetry.examples.payments.Charges.CREATE.name());
             String key = store.find(scope, id).orElseThrow().key().value();
             carriesOnly(r, recorded.get(id), key);
           }

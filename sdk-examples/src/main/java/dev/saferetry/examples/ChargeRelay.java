@@ -1,0 +1,80 @@
+package dev.saferetry.examples;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.saferetry.Outcome;
+import dev.saferetry.SafeRetryClient;
+import dev.saferetry.event.AttemptStarted;
+import dev.saferetry.event.CallFinished;
+import dev.saferetry.event.SafeRetryListener;
+import dev.saferetry.examples.support.OutboxDrill;
+import dev.saferetry.jdbc.JdbcKeyStore;
+import dev.saferetry.jdbc.OutboxRelay;
+import dev.saferetry.jdbc.RelayPass;
+import java.time.Duration;
+
+/**
+ * A relay process of the outbox: sends the charges that {@link Outbox}'s transactions committed as
+ * pending intents, each with the key recorded with it, until none is left; several relays share the
+ * work through leases, and one that dies leaves its intents to the others. Prints each attempt and
+ * each charge sent. {@link Outbox} starts two of them, and kills the first.
+ *
+ * <pre>
+ * mvn -B -q -pl sdk-examples -am compile exec:java -Dexec.mainClass=dev.saferetry.examples.ChargeRelay \
+ *     -Dexec.args="DB-URL API-URL NAME"
+ * </pre>
+ */
+public final class ChargeRelay {
+  private ChargeRelay() {}
+
+  /** {@code DB-URL API-URL NAME}: the outbox's database, the payment API, this relay's name. */
+  public static void main(String[] args) throws Exception {
+    SafeRetryListener print =
+        new SafeRetryListener() {
+          @Override
+          public void onAttemptStart(AttemptStarted e) {
+            say("sending " + e.intentId() + " attempt " + e.attempt() + " key " + e.key());
+          }
+
+          @Override
+          public void onCallEnd(CallFinished e) {
+            say((e.outcome() == Outcome.SUCCEEDED ? "sent " : "ended ") + e.intentId());
+          }
+        };
+    try (HikariDataSource pool = OutboxDrill.pool(args[0], 2);
+        JdbcKeyStore store = JdbcKeyStore.builder(pool).createSchema(true).build(); // if new
+        SafeRetryClient client =
+            SafeRetryClient.builder()
+                .baseUrl(args[1])
+                .apiKey("sk_test_outbox")
+                .keyStore(store)
+                .listener(print)
+                .build()) {
+      OutboxRelay relay =
+          OutboxRelay.builder(store, client)
+              .owner(args[2])
+              .batchSize(1)
+              .leaseFor(Duration.ofSeconds(2)) // short, so that another relay soon takes over
+              .backoff(Duration.ofMillis(200), Duration.ofSeconds(2))
+              .build();
+      while (true) {
+        RelayPass pass = relay.runOnce();
+        if (pass.claimed() == 0) {
+          if (store.pending().isEmpty()) {
+            say("nothing left to send");
+            return;
+          }
+          Thread.sleep(200); // an intent under another relay's lease, or backing off
+        } else {
+          Thread.sleep(150); // a slow relay, so that the drill can kill it half-way
+        }
+      }
+    }
+  }
+
+  private static void say(String line) {
+    synchronized (System.out) {
+      System.out.println(line);
+      System.out.flush();
+    }
+  }
+}

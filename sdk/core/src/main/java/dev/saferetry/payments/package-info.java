@@ -1,2 +1,0 @@
-/** A typed payments API (charges, refunds) built on the generic SafeRetry client. */
-package dev.saferetry.payments;
