@@ -13,8 +13,8 @@
  *
  * <p>Not examples: {@link dev.saferetry.examples.demo} (the guided tour and the world it arranges:
  * lost responses, an outage, a crash), {@link dev.saferetry.examples.harness} (argument parsing,
- * HTTP plumbing, a Stripe-shaped server), {@link dev.saferetry.examples.bench} and {@link
- * dev.saferetry.examples.chaos}. Child JVMs come from the SDK's test fixtures ({@code
- * dev.saferetry.testing}).
+ * HTTP plumbing, a Stripe-shaped server). The benchmarks and the chaos soak are modules of their
+ * own ({@code sdk/benchmarks}, {@code sdk/soak}). Child JVMs come from the SDK's test fixtures
+ * ({@code dev.saferetry.testing}).
  */
 package dev.saferetry.examples;
