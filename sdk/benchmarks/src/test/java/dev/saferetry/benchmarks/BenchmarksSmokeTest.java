@@ -10,13 +10,14 @@ import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
- * The benchmarks compile and run: one iteration of the bare baseline and of the SDK call, in this
- * JVM, a fraction of a second each. Measures nothing; the figures come from {@link Benchmarks}.
+ * The benchmarks compile and run: one 100 ms iteration of the SDK call (its setup also builds the
+ * bare baseline and the other callers), in this JVM. Measures nothing; the figures come from
+ * {@link Benchmarks}.
  */
 class BenchmarksSmokeTest {
   @Test
   @Timeout(30)
-  void theCallOverheadBenchmarkRunsItsBaselineAndTheSdkPath() throws Exception {
+  void theCallOverheadBenchmarkRunsTheSdkPath() throws Exception {
     Benchmarks benchmarks =
         new Benchmarks(
             new Benchmarks.Settings(0, 1, 100, 0, 1, "inproc", "target/bench"), System.out);
@@ -24,12 +25,12 @@ class BenchmarksSmokeTest {
         Benchmarks.byMethod(
             new Runner(
                     benchmarks
-                        .options(CallOverhead.class, "bare|sdkInMemory", 1)
+                        .options(CallOverhead.class, "sdkInMemory", 1)
                         .param("server", "inproc")
                         .verbosity(VerboseMode.SILENT)
                         .build())
                 .run());
-    assertThat(scores).containsOnlyKeys("bare", "sdkInMemory");
-    assertThat(scores.values()).allSatisfy(r -> assertThat(r.getSampleCount()).isPositive());
+    assertThat(scores).containsOnlyKeys("sdkInMemory");
+    assertThat(scores.get("sdkInMemory").getSampleCount()).isPositive();
   }
 }
