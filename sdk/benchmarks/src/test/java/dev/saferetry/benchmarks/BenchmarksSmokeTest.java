@@ -11,8 +11,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * The benchmarks compile and run: one 100 ms iteration of the SDK call (its setup also builds the
- * bare baseline and the other callers), in this JVM. Measures nothing; the figures come from
- * {@link Benchmarks}.
+ * bare baseline and the other callers), in this JVM. Measures nothing; the figures come from {@link
+ * Benchmarks}.
  */
 class BenchmarksSmokeTest {
   @Test
