@@ -1,11 +1,11 @@
 package dev.saferetry.jdbc;
 
-import dev.saferetry.internal.jdbc.Jdbc;
-import dev.saferetry.internal.jdbc.JdbcSecrets;
-import dev.saferetry.internal.jdbc.Purge;
-import dev.saferetry.internal.jdbc.SchemaGate;
-import dev.saferetry.internal.jdbc.SqlNames;
-import dev.saferetry.internal.jdbc.StoredText;
+import dev.saferetry.jdbc.internal.Jdbc;
+import dev.saferetry.jdbc.internal.JdbcSecrets;
+import dev.saferetry.jdbc.internal.Purge;
+import dev.saferetry.jdbc.internal.SchemaGate;
+import dev.saferetry.jdbc.internal.SqlNames;
+import dev.saferetry.jdbc.internal.StoredText;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

@@ -1,8 +1,8 @@
 package dev.saferetry.jdbc;
 
-import dev.saferetry.internal.jdbc.Jdbc;
-import dev.saferetry.internal.jdbc.JdbcSecrets;
-import dev.saferetry.internal.jdbc.StoredText;
+import dev.saferetry.jdbc.internal.Jdbc;
+import dev.saferetry.jdbc.internal.JdbcSecrets;
+import dev.saferetry.jdbc.internal.StoredText;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;

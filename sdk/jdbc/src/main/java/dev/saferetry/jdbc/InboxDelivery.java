@@ -1,7 +1,7 @@
 package dev.saferetry.jdbc;
 
-import dev.saferetry.internal.jdbc.Jdbc;
-import dev.saferetry.internal.jdbc.JdbcSecrets;
+import dev.saferetry.jdbc.internal.Jdbc;
+import dev.saferetry.jdbc.internal.JdbcSecrets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Savepoint;

@@ -15,7 +15,7 @@ import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.UnknownReason;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStoreException;
-import dev.saferetry.internal.jdbc.Dialect;
+import dev.saferetry.jdbc.internal.Dialect;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.payments.Charge;
 import dev.saferetry.payments.ChargeCreateParams;

@@ -8,7 +8,7 @@ import dev.saferetry.SafeRetryClientBuilder;
 import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
-import dev.saferetry.internal.jdbc.RequestSeal;
+import dev.saferetry.jdbc.internal.RequestSeal;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.Charges;
 import dev.saferetry.resilience.BreakerPolicy;
