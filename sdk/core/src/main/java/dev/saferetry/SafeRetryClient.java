@@ -1,7 +1,7 @@
 package dev.saferetry;
 
-import dev.saferetry.event.BreakerState;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.saferetry.event.BreakerState;
 import dev.saferetry.idempotency.IntentClaim;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.KeyStore;
@@ -281,8 +281,8 @@ public final class SafeRetryClient implements AutoCloseable {
    * Prepares a call for sending later (by an outbox's relay), exactly as {@link #execute} would
    * prepare it — validated, encoded, the caller's key or a fresh one, the fingerprint — without
    * recording or sending anything. Store the result's request with its intent; a later {@link
-   * #send} of it, or an {@code execute} of the same call, sends the same bytes with the same key, in
-   * the same place.
+   * #send} of it, or an {@code execute} of the same call, sends the same bytes with the same key,
+   * in the same place.
    *
    * <p>The request holds this client's default headers (an API version) as they are now and the
    * call's own headers, <b>without any credential</b>: default headers that carry one (the API
@@ -307,8 +307,8 @@ public final class SafeRetryClient implements AutoCloseable {
    * intent's key on every attempt, placed where the stored request says (whatever this client does
    * with its own calls), and the stored bytes. This client adds its own credentials; no stored
    * header replaces them. The key store is not written: the claim is asked before each attempt
-   * whether it still holds the intent (the call stops, as cancelled, when it does not) and is handed
-   * the definitive outcome to record.
+   * whether it still holds the intent (the call stops, as cancelled, when it does not) and is
+   * handed the definitive outcome to record.
    *
    * @param request the stored request, as {@link #prepare} made it
    * @param claim the holder of the pending intent the request belongs to, of this client's tenant

@@ -11,8 +11,8 @@ import java.util.Objects;
  *
  * @param record the pending intent to record
  * @param request the exact request, with where the key goes and without any credential
- * @param deadline the call's deadline (its options', else the client's retry policy's): the
- *     longest recording it should wait
+ * @param deadline the call's deadline (its options', else the client's retry policy's): the longest
+ *     recording it should wait
  */
 public record StoredIntent(IntentRecord record, StoredRequest request, Duration deadline) {
 

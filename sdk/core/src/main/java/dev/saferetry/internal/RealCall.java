@@ -68,6 +68,7 @@ final class RealCall<R> {
 
   /** The holder of an intent recorded earlier whose stored request this call sends, or null. */
   private final IntentClaim held;
+
   private final List<Attempt> attempts = new ArrayList<>();
   private PreparedRequest request;
   private Intents.Claim claim = Intents.Claim.NONE;
@@ -240,7 +241,9 @@ final class RealCall<R> {
       parts.breaker().release(); // says nothing about the server
       return end(
           Outcomes.cancelled(
-              anyAmbiguous(), "the call's hold on its intent was lost; nothing more sent", trail()));
+              anyAmbiguous(),
+              "the call's hold on its intent was lost; nothing more sent",
+              trail()));
     }
     int n = attempts.size() + 1;
     AttemptStarted start =

@@ -24,7 +24,8 @@ public final class Reconciling {
   private Reconciling() {}
 
   /**
-   * Reconciles {@code intent} through {@code client} (whose settings are {@code config}); a failed lookup is {@code UNRESOLVED}.
+   * Reconciles {@code intent} through {@code client} (whose settings are {@code config}); a failed
+   * lookup is {@code UNRESOLVED}.
    *
    * @throws IllegalArgumentException if the intent belongs to another tenant than the client's
    */

@@ -136,14 +136,15 @@ final class RequestFactory {
 
   /**
    * Prepares the request of an intent recorded earlier with {@code stored}: the stored headers over
-   * this client's (which sets its own credentials, never the stored request), the intent's key where
-   * the stored request says, whatever this client does with its own calls, and the stored bytes.
+   * this client's (which sets its own credentials, never the stored request), the intent's key
+   * where the stored request says, whatever this client does with its own calls, and the stored
+   * bytes.
    *
    * @param options the call's options: the intent's id and key, nothing else
    * @throws IllegalArgumentException if it cannot be sent exactly as stored through this client:
    *     its target leaves the base URL after normalisation, a stored header or the key's header is
-   *     one this client sets itself (its credential, its per-attempt headers), or a body that should
-   *     carry the key does not carry exactly the intent's key; nothing is sent
+   *     one this client sets itself (its credential, its per-attempt headers), or a body that
+   *     should carry the key does not carry exactly the intent's key; nothing is sent
    */
   PreparedRequest stored(
       Operation<?, ?> op, RequestOptions options, String fingerprint, StoredRequest stored) {

@@ -123,12 +123,12 @@ public final class JdbcOutbox {
   /**
    * Records a call of {@code client} for the relay, on the caller's connection and inside the
    * caller's transaction (not committed here): the request is prepared by {@link
-   * SafeRetryClient#prepare}, exactly as {@code client.execute(op, body, options)} would prepare it — validated, encoded, a fresh key (or the
-   * one in the options), the fingerprint — and stored with its intent and with where the client
-   * puts the key ({@link StoredRequest#keyPlacement()}). After the commit, either the caller
-   * executes the same call at once (it finds the intent and sends it with the recorded key) or a
-   * relay sends it from {@code firstAttempt} on; both send the same bytes with the same key, in the
-   * same place.
+   * SafeRetryClient#prepare}, exactly as {@code client.execute(op, body, options)} would prepare it
+   * — validated, encoded, a fresh key (or the one in the options), the fingerprint — and stored
+   * with its intent and with where the client puts the key ({@link StoredRequest#keyPlacement()}).
+   * After the commit, either the caller executes the same call at once (it finds the intent and
+   * sends it with the recorded key) or a relay sends it from {@code firstAttempt} on; both send the
+   * same bytes with the same key, in the same place.
    *
    * <p>The stored headers are the client's default headers (an API version) as they are now and the
    * call's own headers, <b>without any credential</b>: default headers the client treats as

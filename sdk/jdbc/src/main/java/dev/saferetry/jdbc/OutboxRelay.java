@@ -1,11 +1,12 @@
 package dev.saferetry.jdbc;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.saferetry.CallResult;
 import dev.saferetry.Reconciler;
 import dev.saferetry.Reconciliation;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.error.UnknownReason;
-import dev.saferetry.CallResult;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentClaim;
 import dev.saferetry.idempotency.IntentRecord;
@@ -24,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import com.fasterxml.jackson.databind.JsonNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -12,7 +12,6 @@ import dev.saferetry.SafeRetryClient;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import java.util.List;
 import mockwebserver3.RecordedRequest;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 

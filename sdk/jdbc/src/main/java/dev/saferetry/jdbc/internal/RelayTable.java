@@ -126,8 +126,8 @@ public final class RelayTable {
   /**
    * Claims up to {@code limit} due intents for {@code owner}; run in a transaction. A due row whose
    * stored request cannot be read back, or no longer matches the fingerprint stored with it ({@link
-   * RequestSeal}), is held as {@link RelayCodes.Hold#TAMPERED} in the same transaction and never handed
-   * out: what a sender gets is exactly the request that was enqueued.
+   * RequestSeal}), is held as {@link RelayCodes.Hold#TAMPERED} in the same transaction and never
+   * handed out: what a sender gets is exactly the request that was enqueued.
    */
   public Claim claim(Connection c, String owner, Instant now, Instant leaseEnd, int limit)
       throws SQLException {
@@ -252,8 +252,8 @@ public final class RelayTable {
   }
 
   /**
-   * Holds, as {@link RelayCodes.Hold#EXPIRED}, every queued intent no one holds a live lease on that is
-   * past its record's expiry or created at or before {@code oldest}.
+   * Holds, as {@link RelayCodes.Hold#EXPIRED}, every queued intent no one holds a live lease on
+   * that is past its record's expiry or created at or before {@code oldest}.
    */
   public int holdOverdue(Connection c, Instant now, Instant oldest) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(holdOverdue)) {

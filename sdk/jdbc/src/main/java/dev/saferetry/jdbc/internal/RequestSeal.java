@@ -17,10 +17,10 @@ import java.util.Map;
  * content type and the body bytes. A row changed in the table after it was enqueued no longer
  * matches, and is held instead of sent.
  *
- * <p>This is not the intent's fingerprint (which names what makes two calls the same intent
- * and is computed from the call, e.g. before a key is added to a body): it covers exactly the bytes
- * and headers a sender will send, whatever the codec. Like it, it is unkeyed: it detects a changed
- * row, not a writer who also rewrites this column.
+ * <p>This is not the intent's fingerprint (which names what makes two calls the same intent and is
+ * computed from the call, e.g. before a key is added to a body): it covers exactly the bytes and
+ * headers a sender will send, whatever the codec. Like it, it is unkeyed: it detects a changed row,
+ * not a writer who also rewrites this column.
  *
  * <p>Stateless and thread-safe.
  */
