@@ -5,7 +5,7 @@ import dev.saferetry.examples.harness.Options;
 import dev.saferetry.examples.harness.ReceiverHttp;
 import dev.saferetry.examples.harness.ReceiverHttp.Reply;
 import dev.saferetry.jdbc.Inbox;
-import dev.saferetry.jdbc.InboxBusyException;
+import dev.saferetry.jdbc.InboxException;
 import dev.saferetry.jdbc.InboxOutcome;
 import dev.saferetry.webhook.StripeWebhookVerifier;
 import dev.saferetry.webhook.VerifiedWebhook;
@@ -94,7 +94,10 @@ public final class WebhookReceiver implements AutoCloseable {
                   throw new IllegalStateException("injected failure (POST /_test/fail-next)");
                 }
               });
-    } catch (InboxBusyException busy) {
+    } catch (InboxException e) {
+      if (e.kind() != InboxException.Kind.BUSY) {
+        throw e;
+      }
       // Not recorded, not acknowledged: whether the other delivery commits is not known yet.
       return new Reply(503, "{\"error\":\"busy\"}", 1);
     }

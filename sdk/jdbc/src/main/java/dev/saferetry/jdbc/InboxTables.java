@@ -36,7 +36,7 @@ final class InboxTables implements SchemaGate.Tables {
   /**
    * A receipt's outcome until the transaction that recorded it sets the real one just before it
    * commits. Committed, it means a handler ended the inbox's transaction itself (see {@link
-   * InboxIncompleteException}).
+   * InboxException} of kind {@link InboxException.Kind#INCOMPLETE INCOMPLETE}).
    */
   static final String RECEIVING = "RECEIVING";
 
