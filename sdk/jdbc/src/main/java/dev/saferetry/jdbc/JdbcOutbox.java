@@ -27,23 +27,23 @@ import java.util.Optional;
 
 /**
  * The transactional outbox of a {@link JdbcKeyStore}: intents recorded together with the exact
- * request to send, inside the caller's own transaction, and claimed afterwards by any number of
- * relay instances under leases. These are the building blocks of a relay; every intent here is also
- * an ordinary pending intent of the key store, with its key.
+ * request to send, inside the caller's own transaction, and sent afterwards by any number of {@link
+ * OutboxRelay} instances, each claiming intents under a lease. Every intent here is also an
+ * ordinary pending intent of the key store, with its key.
  *
- * <p><b>Rules.</b>
+ * <p><b>Rules</b> (the relay's steps, kept inside this package).
  *
  * <ul>
- *   <li>{@link #claim(String, Duration, int)} takes due intents no one holds a live lease on
- *       ({@code FOR UPDATE SKIP LOCKED}: concurrent relays take different intents and never wait
- *       for each other), grants a lease until the database's time plus {@code leaseFor}, and counts
- *       the attempt. An intent whose lease expired by the database's clock (its owner died or
- *       stalled) is due again and is taken over by the next claim.
+ *   <li>A claim takes due intents no one holds a live lease on ({@code FOR UPDATE SKIP LOCKED}:
+ *       concurrent relays take different intents and never wait for each other), grants a lease
+ *       until the database's time plus the relay's lease duration, and counts the attempt. An
+ *       intent whose lease expired by the database's clock (its owner died or stalled) is due again
+ *       and is taken over by the next claim.
  *   <li>Every change on behalf of a lease is <b>fenced</b>: it applies only if the intent still has
- *       the lease's token (see {@link Lease}), and returns {@code false} otherwise. A completion
- *       from an owner that lost its lease is refused, so it never overwrites a newer result.
- *       Sending twice under two leases is possible and harmless (same key: the provider replays);
- *       sending with a second key is not possible.
+ *       the lease's token, and is refused otherwise. A completion from an owner that lost its lease
+ *       is refused, so it never overwrites a newer result. Sending twice under two leases is
+ *       possible and harmless (same key: the provider replays); sending with a second key is not
+ *       possible.
  *   <li>A claim hands out only the request that was enqueued: each row records the fingerprint of
  *       its stored request and key (method, target, where the key goes, headers, content type, body
  *       bytes), and a due row that no longer matches it — changed in the table afterwards — or
@@ -52,20 +52,17 @@ import java.util.Optional;
  *       in the same way.
  *   <li>An intent past its record's expiry is never claimed, and {@link #holdOverdue(Duration)}
  *       holds it (or one older than the relay's maximum age) for a person; so does a definitive
- *       rejection recorded by {@link #complete}. {@link #held} lists them.
+ *       rejection. {@link #held} lists them.
  * </ul>
  *
  * <p><b>Time.</b> Leases, due times and ages are judged by one clock that every instance reads
- * alike: the database's. The forms without a time ({@link #claim(String, Duration, int)}, {@link
- * #renew(Lease, Duration)}, {@link #retryAfter}, {@link #holdOverdue(Duration)}) read it in the
- * same transaction as their change, so instances whose own clocks disagree by any amount still
- * agree on which lease is live and which intent is due: a relay whose clock runs ahead does not
- * take a live lease over early, and one whose clock runs behind neither holds leases longer nor
- * judges due intents late. {@link OutboxRelay} uses only these. The forms taking an instant judge
- * at the caller's time instead (tools, tests); every instance working one table must then share
- * that clock, or an early takeover (a concurrent send with the same key, which fencing keeps from
- * overwriting an outcome) becomes possible. The times an intent carries from its enqueuer — its
- * creation, its key's expiry and its first due time — are written at the enqueuer's clock.
+ * alike: the database's, read in the same transaction as each change ({@link
+ * #holdOverdue(Duration)} too), so instances whose own clocks disagree by any amount still agree on
+ * which lease is live and which intent is due: a relay whose clock runs ahead does not take a live
+ * lease over early, and one whose clock runs behind neither holds leases longer nor judges due
+ * intents late. {@link #holdOverdue(Instant, Duration)} judges at the caller's time instead (tools,
+ * tests). The times an intent carries from its enqueuer — its creation, its key's expiry and its
+ * first due time — are written at the enqueuer's clock.
  *
  * <p>This class is thread-safe.
  */
