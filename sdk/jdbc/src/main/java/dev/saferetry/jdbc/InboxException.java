@@ -59,6 +59,7 @@ public final class InboxException extends RuntimeException {
     INCOMPLETE
   }
 
+  /** How the inbox could not do its part. */
   private final Kind kind;
 
   /** The table, as configured, for {@link Kind#SCHEMA}; else null. */
