@@ -7,7 +7,7 @@ import dev.saferetry.examples.support.ReceiverHttp.Reply;
 import dev.saferetry.examples.support.WebhookEndpoint;
 import dev.saferetry.examples.support.WebhookEndpoint.Settings;
 import dev.saferetry.jdbc.Inbox;
-import dev.saferetry.jdbc.InboxBusyException;
+import dev.saferetry.jdbc.InboxException;
 import dev.saferetry.jdbc.InboxHandler;
 import dev.saferetry.jdbc.InboxOutcome;
 import dev.saferetry.webhook.StripeWebhookVerifier;
@@ -19,10 +19,9 @@ import java.util.Optional;
  * Receives Stripe webhooks so that a replayed, concurrent or out-of-order delivery changes nothing
  * twice: verify the signature on the raw bytes, record the event id in the inbox in the same
  * transaction as the order change, skip events older than what the order already saw, queue the
- * slow follow-up work and answer at once. Authentic events it does not handle are acknowledged too:
- * a provider retries every other answer for days. Answers 200 (applied, duplicate, stale, ignored),
- * 400 (bad signature, stale timestamp, malformed) or 503 with {@code Retry-After} while another
- * delivery of the same event or order is being handled: nothing was recorded, deliver it again.
+ * slow follow-up work and answer at once. Answers 200 (applied, duplicate, stale, or authentic but
+ * not handled), 400 (bad signature, stale timestamp, malformed) or 503 while another delivery of
+ * the same event or order is being handled.
  *
  * <pre>
  * mvn -B -q -pl sdk-examples -am compile exec:java -Dexec.mainClass=dev.saferetry.examples.WebhookReceiver \
@@ -62,7 +61,8 @@ public final class WebhookReceiver {
     try { // the event id is the deduplication key; an ignored event gets a receipt too
       InboxOutcome outcome = inbox.receive("orders", hook.id(), http.withTestHook(work));
       return http.settled(outcome, charge.isPresent());
-    } catch (InboxBusyException busy) { // not recorded: whether the other one commits is unknown
+    } catch (InboxException e) { // BUSY: not recorded; whether the other one commits is unknown
+      if (e.kind() != InboxException.Kind.BUSY) throw e;
       return new Reply(503, "{\"error\":\"busy\"}", 1);
     }
   }

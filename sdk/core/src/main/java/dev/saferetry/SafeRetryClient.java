@@ -1,11 +1,14 @@
 package dev.saferetry;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.saferetry.event.BreakerState;
+import dev.saferetry.idempotency.IntentClaim;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.KeyStore;
+import dev.saferetry.idempotency.StoredIntent;
+import dev.saferetry.idempotency.StoredRequest;
 import dev.saferetry.internal.ClientCore;
 import dev.saferetry.internal.Reconciling;
-import dev.saferetry.internal.StoredCall;
 import dev.saferetry.pagination.PageStyle;
 import dev.saferetry.pagination.PagedIterable;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -41,14 +44,15 @@ import java.util.concurrent.CompletionException;
  * <p>This class is thread-safe.
  */
 public final class SafeRetryClient implements AutoCloseable {
-  static {
-    StoredCall.install(c -> c.core); // the outbox relay's way in; not API
-  }
-
   private final ClientCore core;
 
   SafeRetryClient(ClientCore core) {
     this.core = core;
+  }
+
+  /** The client's machinery; for the SDK's own tests in this package. */
+  ClientCore core() {
+    return core;
   }
 
   /**
@@ -306,7 +310,65 @@ public final class SafeRetryClient implements AutoCloseable {
    * @throws IllegalArgumentException if the intent belongs to another tenant than this client's
    */
   public Reconciliation reconcile(IntentRecord intent, Reconciler reconciler) {
-    return Reconciling.run(this, intent, reconciler);
+    return Reconciling.run(this, core.config(), intent, reconciler);
+  }
+
+  /**
+   * Prepares a call for sending later (by an outbox's relay), exactly as {@link #execute} would
+   * prepare it — validated, encoded, the caller's key or a fresh one, the fingerprint — without
+   * recording or sending anything. Store the result's request with its intent; a later {@link
+   * #send} of it, or an {@code execute} of the same call, sends the same bytes with the same key,
+   * in the same place.
+   *
+   * <p>The request holds this client's default headers (an API version) as they are now and the
+   * call's own headers, <b>without any credential</b>: default headers that carry one (the API
+   * key's header, names like {@code X-Auth-Token}) are left out, and a call header among them is
+   * refused. Whoever sends it adds their own.
+   *
+   * @param <Q> the request body type
+   * @param op the operation; it must carry an idempotency key
+   * @param body the request body ({@code null} for none)
+   * @param options the call's options; they must name an intent id and no per-call API key
+   * @return the pending intent and the exact request to store with it
+   * @throws IllegalArgumentException if the call names no intent, carries a credential header or a
+   *     per-call API key, or cannot be sent as given; the message names the header, never its value
+   */
+  public <Q> StoredIntent prepare(Operation<Q, ?> op, Q body, RequestOptions options) {
+    return core.prepare(op, body, options);
+  }
+
+  /**
+   * Sends a stored request of an intent recorded earlier and held by {@code claim}, through the
+   * same steps as {@link #execute} — breaker, retries, budget, deadline, listener — with the
+   * intent's key on every attempt, placed where the stored request says (whatever this client does
+   * with its own calls), and the stored bytes. This client adds its own credentials; no stored
+   * header replaces them. The key store is not written: the claim is asked before each attempt
+   * whether it still holds the intent (the call stops, as cancelled, when it does not) and is
+   * handed the definitive outcome to record.
+   *
+   * @param request the stored request, as {@link #prepare} made it
+   * @param claim the holder of the pending intent the request belongs to, of this client's tenant
+   * @return the result of the successful attempt (the body as JSON)
+   * @throws dev.saferetry.error.SafeRetryException how the call ended otherwise, as {@link
+   *     #execute} would; an intent past its key's retention is not sent (UNKNOWN, {@code
+   *     INTENT_EXPIRED})
+   * @throws IllegalArgumentException before anything is sent, if the intent is not pending or of
+   *     another tenant, or the request cannot be sent exactly as stored through this client: its
+   *     target leaves the base URL after normalisation, a stored header or the key's header is one
+   *     this client sets itself (its credential, its per-attempt headers), or a body that should
+   *     carry the key does not carry exactly the intent's key
+   */
+  public CallResult<JsonNode> send(StoredRequest request, IntentClaim claim) {
+    return core.send(request, Objects.requireNonNull(claim, "claim"));
+  }
+
+  /**
+   * Returns the tenant this client records its intents under.
+   *
+   * @return the tenant
+   */
+  public String tenant() {
+    return core.config().tenant();
   }
 
   /**

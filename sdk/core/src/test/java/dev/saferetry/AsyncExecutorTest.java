@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.saferetry.event.AttemptStarted;
 import dev.saferetry.event.SafeRetryListener;
+import dev.saferetry.examples.payments.Charge;
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.resilience.RetryBudgetPolicy;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.resilience.Sleeper;
 import dev.saferetry.testing.Answers;
-import dev.saferetry.examples.payments.Charge;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.Charges;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;

@@ -8,10 +8,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.UnknownReason;
-import dev.saferetry.resilience.RetryPolicy;
-import dev.saferetry.testing.Answers;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
+import dev.saferetry.resilience.RetryPolicy;
+import dev.saferetry.testing.Answers;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;

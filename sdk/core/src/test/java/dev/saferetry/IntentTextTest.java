@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.OutcomeUnknownException;
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.idempotency.FileKeyStore;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
@@ -15,8 +17,6 @@ import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.testing.Answers;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.Charges;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

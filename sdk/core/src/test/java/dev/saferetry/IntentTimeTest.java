@@ -7,13 +7,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.UnknownReason;
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.idempotency.FileKeyStore;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.resilience.RetryPolicy;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.Charges;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -8,10 +8,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.SafeRetryException;
-import dev.saferetry.idempotency.InMemoryKeyStore;
-import dev.saferetry.testing.Answers;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
+import dev.saferetry.idempotency.InMemoryKeyStore;
+import dev.saferetry.testing.Answers;
 import java.util.List;
 import java.util.UUID;
 import mockwebserver3.RecordedRequest;

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.examples.payments.PaymentsClient;
+import dev.saferetry.idempotency.KeyPlacement;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
 

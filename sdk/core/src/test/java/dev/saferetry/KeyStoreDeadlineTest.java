@@ -7,11 +7,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.UnknownReason;
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.Charges;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

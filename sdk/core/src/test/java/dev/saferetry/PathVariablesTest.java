@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.codec.PathException;
-import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.examples.payments.Refund;
 import dev.saferetry.examples.payments.RefundCreateParams;
+import dev.saferetry.idempotency.InMemoryKeyStore;
 import mockwebserver3.QueueDispatcher;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.OutcomeUnknownException;
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.idempotency.FileKeyStore;
 import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
@@ -14,8 +16,6 @@ import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.testing.Answers;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.Charges;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;

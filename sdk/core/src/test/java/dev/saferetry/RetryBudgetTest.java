@@ -3,10 +3,10 @@ package dev.saferetry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.saferetry.error.SafeRetryException;
-import dev.saferetry.resilience.RetryBudgetPolicy;
-import dev.saferetry.testing.Answers;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
+import dev.saferetry.resilience.RetryBudgetPolicy;
+import dev.saferetry.testing.Answers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

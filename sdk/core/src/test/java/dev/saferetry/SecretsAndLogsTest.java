@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.saferetry.error.ApiException;
-import dev.saferetry.resilience.BreakerPolicy;
-import dev.saferetry.testing.FakeTime;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
+import dev.saferetry.resilience.BreakerPolicy;
+import dev.saferetry.testing.FakeTime;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;

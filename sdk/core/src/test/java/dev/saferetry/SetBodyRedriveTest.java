@@ -9,9 +9,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.error.OutcomeUnknownException;
+import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.resilience.RetryPolicy;
-import dev.saferetry.examples.payments.Charge;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

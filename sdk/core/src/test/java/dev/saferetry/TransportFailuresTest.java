@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.CallFailedException;
 import dev.saferetry.error.FailedReason;
-import dev.saferetry.resilience.TransportFailure;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
+import dev.saferetry.resilience.TransportFailure;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

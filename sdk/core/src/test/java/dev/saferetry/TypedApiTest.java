@@ -11,13 +11,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import dev.saferetry.error.OutcomeUnknownException;
-import dev.saferetry.resilience.TransportFailure;
-import dev.saferetry.testing.Answers;
 import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.PaymentsClient;
 import dev.saferetry.examples.payments.Refund;
 import dev.saferetry.examples.payments.RefundCreateParams;
+import dev.saferetry.resilience.TransportFailure;
+import dev.saferetry.testing.Answers;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -149,7 +149,8 @@ class TypedApiTest extends ClientFixture {
       c.execute(dev.saferetry.examples.payments.Charges.CREATE, ChargeCreateParams.of(1, "eur"));
       server.takeRequest(); // the first call, priming the pooled connection
       result =
-          c.execute(dev.saferetry.examples.payments.Charges.CREATE, ChargeCreateParams.of(1, "eur"));
+          c.execute(
+              dev.saferetry.examples.payments.Charges.CREATE, ChargeCreateParams.of(1, "eur"));
     }
     List<RecordedRequest> requests = List.of(server.takeRequest(), server.takeRequest());
     assertThat(server.getRequestCount()).isEqualTo(3 + 3);

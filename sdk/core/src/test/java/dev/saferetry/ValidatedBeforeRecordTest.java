@@ -3,11 +3,11 @@ package dev.saferetry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.testing.Answers;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.Charges;
 import mockwebserver3.QueueDispatcher;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.SafeRetryException;
-import dev.saferetry.resilience.TransportFailure;
-import dev.saferetry.testing.Answers;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
+import dev.saferetry.resilience.TransportFailure;
+import dev.saferetry.testing.Answers;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

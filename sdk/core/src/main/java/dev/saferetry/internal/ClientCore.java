@@ -1,20 +1,31 @@
 package dev.saferetry.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.saferetry.CallResult;
 import dev.saferetry.Operation;
 import dev.saferetry.RequestOptions;
+import dev.saferetry.codec.EncodedBody;
+import dev.saferetry.codec.TypeRef;
 import dev.saferetry.event.BreakerState;
 import dev.saferetry.event.SafeRetryListener;
+import dev.saferetry.idempotency.IntentClaim;
 import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.idempotency.StoredIntent;
+import dev.saferetry.idempotency.StoredRequest;
 import dev.saferetry.internal.codec.Links;
 import dev.saferetry.internal.codec.ResponseReader;
+import dev.saferetry.internal.stored.StoredHeaders;
 import dev.saferetry.pagination.PageRequest;
 import dev.saferetry.pagination.PageStyle;
 import dev.saferetry.pagination.PagedIterable;
 import dev.saferetry.pagination.Pages;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.retry.Retry;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -179,6 +190,109 @@ public final class ClientCore implements AutoCloseable {
     return new RealCall<>(parts, op, body, o, request);
   }
 
+  /**
+   * Prepares a call for sending later; see {@code SafeRetryClient#prepare}.
+   *
+   * @throws IllegalArgumentException if it cannot be stored as given
+   */
+  public <Q> StoredIntent prepare(Operation<Q, ?> op, Q body, RequestOptions options) {
+    Objects.requireNonNull(op, "op");
+    RequestOptions o = options == null ? RequestOptions.none() : options;
+    if (!op.carriesKey() || o.intentId() == null) {
+      throw new IllegalArgumentException(
+          "only a call with an idempotency key and an intent id can be recorded for the relay");
+    }
+    if (o.apiKey() != null) {
+      throw new IllegalArgumentException(
+          "a per-call API key is never stored; relay such calls with a client built with that key");
+    }
+    String credential = config.shape().apiKeyStyle().headerName();
+    for (String name : o.headers().keySet()) {
+      if (name.equalsIgnoreCase(credential) || StoredHeaders.isCredential(name)) {
+        throw new IllegalArgumentException(
+            "header "
+                + name
+                + " carries a credential, which is never stored: the relay's client adds its own");
+      }
+    }
+    PreparedRequest p = parts.requests().prepare(op, body, o, null);
+    IntentRecord record =
+        IntentRecord.pending(
+            intents.scope(op.name()),
+            o.intentId(),
+            p.key(),
+            p.fingerprint(),
+            intents.now(),
+            config.intentRetention());
+    HttpUrl base = config.baseUrl();
+    String basePath =
+        base.encodedPath().endsWith("/") ? base.encodedPath() : base.encodedPath() + "/";
+    String path = p.url().encodedPath();
+    if (!path.startsWith(basePath) && !(path + "/").equals(basePath)) {
+      throw new IllegalArgumentException("the call's URL leaves the base URL's path");
+    }
+    String target =
+        path.substring(Math.min(basePath.length(), path.length()))
+            + (p.url().encodedQuery() == null ? "" : "?" + p.url().encodedQuery());
+    // The client's default headers (an API version) as they are now, then the call's own; a
+    // default header that carries a credential is left out: the sender adds its own.
+    Map<String, String> headers = new LinkedHashMap<>();
+    config
+        .shape()
+        .defaultHeaders()
+        .forEach(
+            (name, value) -> {
+              if (o.headers().keySet().stream().noneMatch(name::equalsIgnoreCase)
+                  && !name.equalsIgnoreCase(credential)
+                  && !StoredHeaders.isCredential(name)) {
+                headers.put(name, value);
+              }
+            });
+    headers.putAll(o.headers());
+    EncodedBody b = p.body();
+    StoredRequest request =
+        new StoredRequest(
+            op.method(),
+            target,
+            config.keyPlacement(),
+            headers,
+            b == null ? null : b.contentType(),
+            b == null ? null : b.bytes());
+    Duration deadline = o.deadline() != null ? o.deadline() : config.retryPolicy().deadline();
+    return new StoredIntent(record, request, deadline);
+  }
+
+  /**
+   * Sends a stored request of an intent {@code held} holds; see {@code SafeRetryClient#send}.
+   *
+   * @throws IllegalArgumentException if it cannot be sent exactly as stored through this client
+   */
+  public CallResult<JsonNode> send(StoredRequest stored, IntentClaim held) {
+    Objects.requireNonNull(stored, "stored");
+    IntentRecord record = Objects.requireNonNull(held.intent(), "intent");
+    if (!record.scope().tenant().equals(config.tenant())) {
+      throw new IllegalArgumentException(
+          "intent "
+              + record.intentId()
+              + " belongs to tenant '"
+              + record.scope().tenant()
+              + "', but this client works for tenant '"
+              + config.tenant()
+              + "'");
+    }
+    if (record.state() != IntentState.PENDING) {
+      throw new IllegalArgumentException("intent " + record.intentId() + " is not pending");
+    }
+    Operation<Void, JsonNode> op =
+        Operation.of(stored.method(), "/{stored}", Void.class, TypeRef.of(JsonNode.class))
+            .named(record.scope().operation())
+            .carryingKey(true);
+    RequestOptions options =
+        RequestOptions.builder().intentId(record.intentId()).idempotencyKey(record.key()).build();
+    PreparedRequest request = parts.requests().stored(op, options, record.fingerprint(), stored);
+    return new RealCall<>(parts, op, null, options, request, held).execute();
+  }
+
   /** This client's tenant's pending intents, oldest first. */
   public List<IntentRecord> pendingIntents() {
     return intents.pending();
@@ -197,11 +311,6 @@ public final class ClientCore implements AutoCloseable {
   /** Returns the breaker's current state. */
   public BreakerState breakerState() {
     return breaker.state();
-  }
-
-  /** Returns the parts every call of this client uses (for {@link StoredCall}). */
-  CallParts parts() {
-    return parts;
   }
 
   /** Returns the OkHttp client the SDK sends with (the caller's, with SDK-owned retries). */

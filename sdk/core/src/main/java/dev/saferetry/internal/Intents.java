@@ -6,6 +6,7 @@ import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.error.UnknownReason;
 import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IdempotencyKey;
+import dev.saferetry.idempotency.IntentClaim;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
@@ -152,6 +153,51 @@ final class Intents {
               null);
     }
     return new Claim(record.key(), record, pending);
+  }
+
+  /**
+   * Fixes the key of a call that sends an intent recorded earlier and held by the caller: the
+   * recorded key, unless the intent is past its key's retention at the store's time.
+   *
+   * @throws SafeRetryException UNKNOWN when it is expired; nothing was sent
+   */
+  Claim claimHeld(IntentRecord record) {
+    if (record.state() == IntentState.PENDING && record.isExpired(expiryTime())) {
+      throw Errors.factory()
+          .unknown(
+              UnknownReason.INTENT_EXPIRED,
+              "pending intent is older than the key retention and was not re-sent with its stale"
+                  + " key; reconcile its outcome with the provider, then abandon it",
+              null,
+              new Errors.Trail(record.key(), record.intentId(), List.of()),
+              null);
+    }
+    return new Claim(record.key(), record, record.state() == IntentState.PENDING);
+  }
+
+  /**
+   * Hands a definitive answer to the holder of the intent, to record. As {@link #complete}, this
+   * never turns the answer into an error.
+   */
+  void completeHeld(
+      IntentClaim held,
+      Claim claim,
+      IntentState state,
+      int status,
+      String resourceId,
+      String operation) {
+    String id = storable(resourceId) ? resourceId : null;
+    try {
+      held.complete(claim.record().complete(state, status, id));
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "the holder of intent {} could not take the {} answer of {} (idempotency key {})",
+          claim.record().intentId(),
+          status,
+          operation,
+          claim.key(),
+          e);
+    }
   }
 
   /**

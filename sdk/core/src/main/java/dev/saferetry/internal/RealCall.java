@@ -15,6 +15,7 @@ import dev.saferetry.event.CallFinished;
 import dev.saferetry.event.CallStarted;
 import dev.saferetry.event.RetryScheduled;
 import dev.saferetry.idempotency.IdempotencyKey;
+import dev.saferetry.idempotency.IntentClaim;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.internal.codec.ErrorBodies;
@@ -66,6 +67,10 @@ final class RealCall<R> {
   private final RequestOptions options;
   private final String callId = newId("call_");
   private final Instant started;
+
+  /** The holder of an intent recorded earlier whose stored request this call sends, or null. */
+  private final IntentClaim held;
+
   private final List<Attempt> attempts = new ArrayList<>();
   private PreparedRequest request;
   private Intents.Claim claim = Intents.Claim.NONE;
@@ -84,6 +89,21 @@ final class RealCall<R> {
       Object body,
       RequestOptions options,
       PreparedRequest request) {
+    this(parts, op, body, options, request, null);
+  }
+
+  /**
+   * A call that sends the stored request of an intent {@code held} holds: its key fixed by the
+   * holder's record, each attempt sent only while it still holds it, its outcome handed to it.
+   */
+  RealCall(
+      CallParts parts,
+      Operation<?, R> op,
+      Object body,
+      RequestOptions options,
+      PreparedRequest request,
+      IntentClaim held) {
+    this.held = held;
     this.parts = parts;
     this.op = op;
     this.body = body;
@@ -182,9 +202,11 @@ final class RealCall<R> {
     if (op.carriesKey()) {
       try {
         claim =
-            parts
-                .intents()
-                .claim(op.name(), options, request.key(), request.fingerprint(), deadline);
+            held != null
+                ? parts.intents().claimHeld(held.intent())
+                : parts
+                    .intents()
+                    .claim(op.name(), options, request.key(), request.fingerprint(), deadline);
       } catch (SafeRetryException e) {
         return end(e);
       } catch (KeyStoreException e) {
@@ -217,6 +239,15 @@ final class RealCall<R> {
     }
     if (!parts.breaker().tryAcquire()) {
       return end(Outcomes.circuitOpen(anyAmbiguous(), trail()));
+    }
+    if (held != null && !held.stillOwned()) {
+      cancelled = true;
+      parts.breaker().release(); // says nothing about the server
+      return end(
+          Outcomes.cancelled(
+              anyAmbiguous(),
+              "the call's hold on its intent was lost; nothing more sent",
+              trail()));
     }
     int n = attempts.size() + 1;
     AttemptStarted start =
@@ -361,6 +392,10 @@ final class RealCall<R> {
   }
 
   private void complete(IntentState state, int status, String resourceId) {
+    if (held != null) {
+      parts.intents().completeHeld(held, claim, state, status, resourceId, op.name());
+      return;
+    }
     Duration left = Duration.between(parts.config().clock().instant(), deadline);
     parts
         .intents()

@@ -24,15 +24,15 @@ public final class Reconciling {
   private Reconciling() {}
 
   /**
-   * Reconciles {@code intent} through {@code client}; a failed lookup is {@code UNRESOLVED}.
+   * Reconciles {@code intent} through {@code client} (whose settings are {@code config}); a failed
+   * lookup is {@code UNRESOLVED}.
    *
    * @throws IllegalArgumentException if the intent belongs to another tenant than the client's
    */
   public static Reconciliation run(
-      SafeRetryClient client, IntentRecord intent, Reconciler reconciler) {
+      SafeRetryClient client, ClientConfig config, IntentRecord intent, Reconciler reconciler) {
     Objects.requireNonNull(intent, "intent");
     Objects.requireNonNull(reconciler, "reconciler");
-    ClientConfig config = StoredCall.core(client).config();
     if (!intent.scope().tenant().equals(config.tenant())) {
       throw new IllegalArgumentException(
           "intent "

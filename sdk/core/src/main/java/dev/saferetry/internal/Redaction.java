@@ -1,10 +1,10 @@
 package dev.saferetry.internal;
 
+import dev.saferetry.internal.stored.StoredHeaders;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -98,14 +98,7 @@ public final class Redaction {
 
   /** Returns whether a header name looks like it carries a credential. */
   public static boolean isCredentialHeader(String name) {
-    String n = name.toLowerCase(Locale.ROOT);
-    return n.contains("auth")
-        || n.contains("cookie")
-        || n.contains("key")
-        || n.contains("token")
-        || n.contains("secret")
-        || n.contains("password")
-        || n.contains("signature");
+    return StoredHeaders.isCredential(name);
   }
 
   /** Returns the text with every echoed secret replaced by {@value #MASK}; null stays null. */

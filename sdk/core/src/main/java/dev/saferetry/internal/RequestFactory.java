@@ -7,9 +7,12 @@ import dev.saferetry.codec.EncodedBody;
 import dev.saferetry.codec.QueryParams;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.KeyPlacement;
+import dev.saferetry.idempotency.StoredRequest;
 import dev.saferetry.internal.codec.Fingerprint;
 import dev.saferetry.internal.codec.FormCodec;
 import dev.saferetry.internal.codec.JsonCodec;
+import dev.saferetry.internal.stored.StoredHeaders;
+import dev.saferetry.internal.stored.StoredTargets;
 import dev.saferetry.provider.ApiKeyStyle;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -131,6 +134,65 @@ final class RequestFactory {
       PreparedRequest prepared, Object body, RequestOptions options, IdempotencyKey key) {
     return build(
         prepared.operation(), prepared.url(), body, options, key, prepared.fingerprint(), null);
+  }
+
+  /**
+   * Prepares the request of an intent recorded earlier with {@code stored}: the stored headers over
+   * this client's (which sets its own credentials, never the stored request), the intent's key
+   * where the stored request says, whatever this client does with its own calls, and the stored
+   * bytes.
+   *
+   * @param options the call's options: the intent's id and key, nothing else
+   * @throws IllegalArgumentException if it cannot be sent exactly as stored through this client:
+   *     its target leaves the base URL after normalisation, a stored header or the key's header is
+   *     one this client sets itself (its credential, its per-attempt headers), or a body that
+   *     should carry the key does not carry exactly the intent's key; nothing is sent
+   */
+  PreparedRequest stored(
+      Operation<?, ?> op, RequestOptions options, String fingerprint, StoredRequest stored) {
+    IdempotencyKey key = options.idempotencyKey();
+    KeyPlacement where = stored.keyPlacement();
+    Set<String> own = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+    own.add(shape.apiKeyStyle().headerName());
+    own.add("X-Request-Id");
+    if (attemptHeader != null) {
+      own.add(attemptHeader);
+    }
+    shape.defaultHeaders().keySet().stream().filter(StoredHeaders::isCredential).forEach(own::add);
+    for (String name : stored.headers().keySet()) {
+      if (own.contains(name)) {
+        throw new IllegalArgumentException(
+            "stored header " + name + " would replace one the relay's client sets itself");
+      }
+    }
+    if (where.inBody()) {
+      stored.checkKey(key);
+    } else if (own.contains(where.name())) {
+      throw new IllegalArgumentException(
+          "the key's header " + where.name() + " is one the relay's client sets itself");
+    }
+    HttpUrl url = StoredTargets.resolve(baseUrl, stored.target());
+    Request.Builder headers = new Request.Builder().headers(clientHeaders);
+    stored.headers().forEach(headers::header);
+    if (!where.inBody()) {
+      headers.header(where.name(), where.headerValue(key));
+    }
+    byte[] bytes = stored.body();
+    EncodedBody body =
+        bytes == null
+            ? null
+            : EncodedBody.of(
+                bytes, stored.contentType() == null ? "application/json" : stored.contentType());
+    return new PreparedRequest(
+        op,
+        url,
+        options.intentId(),
+        key,
+        fingerprint,
+        body,
+        headers,
+        redaction.withHeaders(stored.headers()),
+        attemptHeader);
   }
 
   private BodyCodec codec(Operation<?, ?> op) {

@@ -2,14 +2,14 @@ package dev.saferetry.provider;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.saferetry.CallResult;
+import dev.saferetry.Operation;
 import dev.saferetry.Reconciler;
 import dev.saferetry.Reconciliation;
+import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
+import dev.saferetry.codec.TypeRef;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.internal.ServerIds;
-import dev.saferetry.internal.StoredCall;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -80,6 +80,10 @@ public final class StripeReconciler implements Reconciler {
   private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry");
   private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.-]{1,40}");
 
+  /** Stripe's charge search: a plain GET through the client, without a key. */
+  private static final Operation<Void, JsonNode> SEARCH =
+      Operation.get("/v1/charges/search", TypeRef.of(JsonNode.class)).named("lookup");
+
   private final String metadataKey;
   private final Function<? super IntentRecord, ExpectedCharge> expected;
 
@@ -130,15 +134,15 @@ public final class StripeReconciler implements Reconciler {
     if (want == null) {
       return Reconciliation.unresolved("no expected charge is known for the intent");
     }
-    CallResult<JsonNode> found = StoredCall.lookup(client, target(intentId), want.scope());
+    RequestOptions.Builder search = RequestOptions.builder().queryParam("query", query(intentId));
+    want.scope().forEach(search::header);
+    CallResult<JsonNode> found = client.execute(SEARCH, null, search.build());
     return ChargeHits.judge(found.value(), metadataKey, intentId, want);
   }
 
-  /** The search's target: the query quoted, {@code '} escaped, URL-encoded. */
-  private String target(String intentId) {
-    String query = "metadata['" + metadataKey + "']:'" + intentId.replace("'", "\\'") + "'";
-    return "v1/charges/search?query="
-        + URLEncoder.encode(query, StandardCharsets.UTF_8).replace("+", "%20");
+  /** The search's query: the intent id quoted, {@code '} escaped. */
+  private String query(String intentId) {
+    return "metadata['" + metadataKey + "']:'" + intentId.replace("'", "\\'") + "'";
   }
 
   @Override

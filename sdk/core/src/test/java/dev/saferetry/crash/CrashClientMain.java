@@ -6,11 +6,11 @@ import dev.saferetry.SafeRetryClient;
 import dev.saferetry.event.AttemptFinished;
 import dev.saferetry.event.AttemptStarted;
 import dev.saferetry.event.SafeRetryListener;
-import dev.saferetry.idempotency.FileKeyStore;
-import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.PaymentsClient;
+import dev.saferetry.idempotency.FileKeyStore;
+import dev.saferetry.idempotency.IntentRecord;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 

@@ -1,6 +1,6 @@
 package dev.saferetry.jdbc;
 
-import dev.saferetry.internal.jdbc.Dialect;
+import dev.saferetry.jdbc.internal.Dialect;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;

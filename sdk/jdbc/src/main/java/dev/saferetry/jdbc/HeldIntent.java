@@ -1,6 +1,7 @@
 package dev.saferetry.jdbc;
 
 import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.StoredRequest;
 import java.util.Objects;
 
 /**

@@ -1,11 +1,11 @@
 package dev.saferetry.jdbc;
 
-import dev.saferetry.internal.jdbc.Jdbc;
-import dev.saferetry.internal.jdbc.JdbcSecrets;
-import dev.saferetry.internal.jdbc.Purge;
-import dev.saferetry.internal.jdbc.SchemaGate;
-import dev.saferetry.internal.jdbc.SqlNames;
-import dev.saferetry.internal.jdbc.StoredText;
+import dev.saferetry.jdbc.internal.Jdbc;
+import dev.saferetry.jdbc.internal.JdbcSecrets;
+import dev.saferetry.jdbc.internal.Purge;
+import dev.saferetry.jdbc.internal.SchemaGate;
+import dev.saferetry.jdbc.internal.SqlNames;
+import dev.saferetry.jdbc.internal.StoredText;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -27,10 +27,10 @@ import javax.sql.DataSource;
  * first rolls back it runs the handler itself; if the first is still running when the database's
  * lock wait runs out (H2 {@code LOCK_TIMEOUT}, default 2 s; MariaDB {@code
  * innodb_lock_wait_timeout}, default 50 s; PostgreSQL {@code lock_timeout}, default none: set one)
- * it throws {@link InboxBusyException}. A handler that throws rolls the receipt back with its work,
- * so the redelivery runs it again. A crash after the commit and before the acknowledgement leaves a
- * receipt, and the redelivery is a duplicate. Acknowledge the message whenever {@code receive}
- * returns; do not acknowledge it when it throws.
+ * it throws {@link InboxException} of kind {@link InboxException.Kind#BUSY BUSY}. A handler that
+ * throws rolls the receipt back with its work, so the redelivery runs it again. A crash after the
+ * commit and before the acknowledgement leaves a receipt, and the redelivery is a duplicate.
+ * Acknowledge the message whenever {@code receive} returns; do not acknowledge it when it throws.
  *
  * <p>The receipt and the handler's work commit together or not at all, whatever the handler does:
  * the connection it gets refuses commit, rollback, auto-commit, close and the like (see {@link
@@ -55,7 +55,8 @@ import javax.sql.DataSource;
  * versioned DDL in {@code dev/saferetry/jdbc/schema/inbox-v1-<database>.sql} in the jar. The
  * tables' version is recorded in {@code saferetry_schema} beside them, as the key store's is;
  * {@link Builder#build} creates them when asked and otherwise checks them, failing with {@link
- * InboxSchemaException}. Only {@code java.sql} is used; the driver is yours.
+ * InboxException} of kind {@link InboxException.Kind#SCHEMA SCHEMA}. Only {@code java.sql} is used;
+ * the driver is yours.
  *
  * <p>Receipts are kept until {@link #purgeReceiptsOlderThan} deletes them: run it from every
  * instance (for example hourly) with an age longer than the senders may redeliver a message.
@@ -71,7 +72,7 @@ public final class Inbox {
           InboxTables.SCRIPTS,
           InboxTables.VERSION,
           InboxTables.MIN_READER,
-          InboxSchemaException::new,
+          InboxException::new,
           InboxException::new);
 
   private final Jdbc jdbc;
@@ -103,12 +104,13 @@ public final class Inbox {
    * @param messageId the provider's event or delivery id, or the broker message id (1 to 255)
    * @param handler the work to do the first time
    * @return what happened; acknowledge the message in every case
-   * @throws InboxBusyException if another delivery of the message is still being handled, or
-   *     another message holds a mark the handler needs, beyond the database's lock wait: do not
-   *     acknowledge, ask for the message again later (nack with requeue, answer 503)
-   * @throws InboxIncompleteException if a handler of this message ended the inbox's transaction
-   *     itself and part of its work was committed with the receipt: do not acknowledge, a person
-   *     must look
+   * @throws InboxException of kind {@link InboxException.Kind#BUSY BUSY} if another delivery of the
+   *     message is still being handled, or another message holds a mark the handler needs, beyond
+   *     the database's lock wait: do not acknowledge, ask for the message again later (nack with
+   *     requeue, answer 503)
+   * @throws InboxException of kind {@link InboxException.Kind#INCOMPLETE INCOMPLETE} if a handler
+   *     of this message ended the inbox's transaction itself and part of its work was committed
+   *     with the receipt: do not acknowledge, a person must look
    * @throws InboxException if the database fails or the handler throws a checked exception
    * @throws IllegalStateException if the handler made a call the inbox refuses (see {@link
    *     InboxContext#connection()}), even one it caught, or ended the transaction or removed the
@@ -128,7 +130,8 @@ public final class Inbox {
    * duplicate leaves the transaction untouched. When the handler throws, the receipt and the
    * handler's work are rolled back to a savepoint before the exception propagates, so committing
    * the rest of the transaction afterwards cannot mark the message as processed. After an {@link
-   * InboxBusyException} roll the transaction back: a deadlock may already have ended it.
+   * InboxException} of kind {@link InboxException.Kind#BUSY BUSY} roll the transaction back: a
+   * deadlock may already have ended it.
    *
    * @param connection the caller's connection, auto-commit off
    * @param subscriber who consumes the message (1 to 200 characters)
@@ -138,11 +141,12 @@ public final class Inbox {
    * @throws IllegalStateException if the connection is in auto-commit mode, if called inside the
    *     handler of the same message, or as for {@link #receive(String, String, InboxHandler)}: roll
    *     your transaction back
-   * @throws InboxBusyException if another transaction holds the message's receipt or a mark the
-   *     handler needs: do not acknowledge, ask for the message again later
-   * @throws InboxIncompleteException if the handler (for example through this connection, which it
-   *     can reach without the inbox's guard) committed part of its work with the receipt, or an
-   *     earlier delivery did
+   * @throws InboxException of kind {@link InboxException.Kind#BUSY BUSY} if another transaction
+   *     holds the message's receipt or a mark the handler needs: do not acknowledge, ask for the
+   *     message again later
+   * @throws InboxException of kind {@link InboxException.Kind#INCOMPLETE INCOMPLETE} if the handler
+   *     (for example through this connection, which it can reach without the inbox's guard)
+   *     committed part of its work with the receipt, or an earlier delivery did
    * @throws InboxException if the database fails or the handler throws a checked exception
    */
   public InboxOutcome receive(
@@ -326,8 +330,9 @@ public final class Inbox {
      *
      * @return the inbox
      * @throws NullPointerException if neither a data source nor a URL was set
-     * @throws InboxSchemaException if the tables are missing (without {@link #createSchema}),
-     *     older, newer than this code understands, or lack their columns
+     * @throws InboxException of kind {@link InboxException.Kind#SCHEMA SCHEMA} if the tables are
+     *     missing (without {@link #createSchema}), older, newer than this code understands, or lack
+     *     their columns
      * @throws InboxException if the database is unreachable or not supported
      */
     public Inbox build() {

@@ -1,8 +1,8 @@
 package dev.saferetry.jdbc;
 
-import dev.saferetry.internal.jdbc.Jdbc;
-import dev.saferetry.internal.jdbc.JdbcSecrets;
-import dev.saferetry.internal.jdbc.StoredText;
+import dev.saferetry.jdbc.internal.Jdbc;
+import dev.saferetry.jdbc.internal.JdbcSecrets;
+import dev.saferetry.jdbc.internal.StoredText;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -104,9 +104,9 @@ public final class InboxContext {
    * @param resourceId the resource the message changes, 1 to 255 characters
    * @param position the message's place on that resource's timeline (creation time, version)
    * @return whether to apply the message
-   * @throws InboxBusyException if another message about the resource holds the mark beyond the
-   *     database's lock wait, or a deadlock chose this one: let it propagate, so nothing is
-   *     recorded and the message is asked for again later
+   * @throws InboxException of kind {@link InboxException.Kind#BUSY BUSY} if another message about
+   *     the resource holds the mark beyond the database's lock wait, or a deadlock chose this one:
+   *     let it propagate, so nothing is recorded and the message is asked for again later
    * @throws InboxException if the database fails
    * @throws IllegalStateException if the handler has returned
    */
@@ -121,7 +121,8 @@ public final class InboxContext {
       return advanced;
     } catch (SQLException e) {
       if (tables.dialect.isLockTimeout(e) || tables.dialect.isTransient(e)) {
-        throw new InboxBusyException(
+        throw new InboxException(
+            InboxException.Kind.BUSY,
             String.format(
                 "another message about %s of %s holds its high-water mark: message %s waited"
                     + " until the database gave up (SQL state %s, error %d); nothing was recorded,"

@@ -1,7 +1,7 @@
 package dev.saferetry.jdbc;
 
-import dev.saferetry.internal.jdbc.Jdbc;
-import dev.saferetry.internal.jdbc.JdbcSecrets;
+import dev.saferetry.jdbc.internal.Jdbc;
+import dev.saferetry.jdbc.internal.JdbcSecrets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Savepoint;
@@ -17,8 +17,8 @@ import java.util.List;
  * a rolled-back receipt as deadlocks (they all held a shared lock on the vanished row): the losers
  * record nothing and ran nothing, so they try again in a new transaction, and then wait or find the
  * receipt as on the other databases. A wait that outlasts the database's lock timeout, or deadlocks
- * that retrying does not settle, end in {@link InboxBusyException}: never acknowledged, asked for
- * again later.
+ * that retrying does not settle, end in {@link InboxException} of kind {@link
+ * InboxException.Kind#BUSY BUSY}: never acknowledged, asked for again later.
  *
  * <p>The receipt is inserted as {@code RECEIVING}. The handler writes through a {@link
  * HandlerConnection}, which refuses every call that would end the transaction; a refused call fails
@@ -27,7 +27,8 @@ import java.util.List;
  * also checks that the transaction is still the one that inserted the receipt (see {@link
  * InboxTables#finish}). When it is not, nothing is acknowledged: a receipt that was rolled back
  * leaves the message to run again; one that was committed still says {@code RECEIVING}, and every
- * delivery of the message ends in {@link InboxIncompleteException} instead of a duplicate.
+ * delivery of the message ends in {@link InboxException} of kind {@link
+ * InboxException.Kind#INCOMPLETE INCOMPLETE} instead of a duplicate.
  *
  * <p>Confined to the calling thread.
  */
@@ -196,7 +197,9 @@ final class InboxDelivery {
     }
     try {
       RuntimeException ended = ended(c, own, e);
-      return ended instanceof InboxIncompleteException ? ended : failure;
+      return ended instanceof InboxException i && i.kind() == InboxException.Kind.INCOMPLETE
+          ? ended
+          : failure;
     } catch (SQLException check) {
       failure.addSuppressed(JdbcSecrets.scrub(check));
       return failure;
@@ -205,8 +208,9 @@ final class InboxDelivery {
 
   /**
    * The failure of a delivery whose transaction is no longer the one that recorded its receipt:
-   * {@link InboxIncompleteException} when the receipt was committed without its outcome, an {@link
-   * IllegalStateException} when it is gone (rolled back or deleted) and nothing is committed.
+   * {@link InboxException} of kind {@link InboxException.Kind#INCOMPLETE INCOMPLETE} when the
+   * receipt was committed without its outcome, an {@link IllegalStateException} when it is gone
+   * (rolled back or deleted) and nothing is committed.
    */
   private RuntimeException ended(Connection c, boolean own, Throwable cause) throws SQLException {
     if (own) {
@@ -224,8 +228,9 @@ final class InboxDelivery {
         cause);
   }
 
-  private InboxIncompleteException incomplete(String what, Throwable cause) {
-    return new InboxIncompleteException(
+  private InboxException incomplete(String what, Throwable cause) {
+    return new InboxException(
+        InboxException.Kind.INCOMPLETE,
         message()
             + " has a receipt committed without its outcome: "
             + what
@@ -250,8 +255,9 @@ final class InboxDelivery {
     }
   }
 
-  private InboxBusyException busy(String what, SQLException cause) {
-    return new InboxBusyException(
+  private InboxException busy(String what, SQLException cause) {
+    return new InboxException(
+        InboxException.Kind.BUSY,
         String.format(
             "message %s of %s is being received by another transaction: this delivery %s (SQL"
                 + " state %s, error %d); nothing was recorded, ask for the message again later",

@@ -1,10 +1,10 @@
 package dev.saferetry.jdbc;
 
-import dev.saferetry.internal.jdbc.Dialect;
-import dev.saferetry.internal.jdbc.Purge;
-import dev.saferetry.internal.jdbc.SchemaGate;
-import dev.saferetry.internal.jdbc.SqlNames;
-import dev.saferetry.internal.jdbc.SqlScript;
+import dev.saferetry.jdbc.internal.Dialect;
+import dev.saferetry.jdbc.internal.Purge;
+import dev.saferetry.jdbc.internal.SchemaGate;
+import dev.saferetry.jdbc.internal.SqlNames;
+import dev.saferetry.jdbc.internal.SqlScript;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -36,7 +36,7 @@ final class InboxTables implements SchemaGate.Tables {
   /**
    * A receipt's outcome until the transaction that recorded it sets the real one just before it
    * commits. Committed, it means a handler ended the inbox's transaction itself (see {@link
-   * InboxIncompleteException}).
+   * InboxException} of kind {@link InboxException.Kind#INCOMPLETE INCOMPLETE}).
    */
   static final String RECEIVING = "RECEIVING";
 

@@ -1,13 +1,13 @@
 package dev.saferetry.jdbc;
 
 import dev.saferetry.idempotency.KeyStoreException;
-import dev.saferetry.internal.jdbc.IntentTable;
-import dev.saferetry.internal.jdbc.IntentWrites;
-import dev.saferetry.internal.jdbc.Jdbc;
-import dev.saferetry.internal.jdbc.Purge;
-import dev.saferetry.internal.jdbc.RelayTable;
-import dev.saferetry.internal.jdbc.SchemaGate;
-import dev.saferetry.internal.jdbc.SqlNames;
+import dev.saferetry.jdbc.internal.IntentTable;
+import dev.saferetry.jdbc.internal.IntentWrites;
+import dev.saferetry.jdbc.internal.Jdbc;
+import dev.saferetry.jdbc.internal.Purge;
+import dev.saferetry.jdbc.internal.RelayTable;
+import dev.saferetry.jdbc.internal.SchemaGate;
+import dev.saferetry.jdbc.internal.SqlNames;
 import java.util.Objects;
 import javax.sql.DataSource;
 

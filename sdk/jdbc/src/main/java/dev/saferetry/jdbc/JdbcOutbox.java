@@ -7,43 +7,43 @@ import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStoreException;
-import dev.saferetry.internal.StoredCall;
-import dev.saferetry.internal.jdbc.BodyKeys;
-import dev.saferetry.internal.jdbc.Deadline;
-import dev.saferetry.internal.jdbc.IntentRow;
-import dev.saferetry.internal.jdbc.IntentTable;
-import dev.saferetry.internal.jdbc.IntentWrites;
-import dev.saferetry.internal.jdbc.RelayTable;
-import dev.saferetry.internal.jdbc.StoredHeaders;
+import dev.saferetry.idempotency.StoredIntent;
+import dev.saferetry.idempotency.StoredRequest;
+import dev.saferetry.jdbc.internal.Deadline;
+import dev.saferetry.jdbc.internal.IntentRow;
+import dev.saferetry.jdbc.internal.IntentTable;
+import dev.saferetry.jdbc.internal.IntentWrites;
+import dev.saferetry.jdbc.internal.Lease;
+import dev.saferetry.jdbc.internal.LeasedIntent;
+import dev.saferetry.jdbc.internal.RelayCodes;
+import dev.saferetry.jdbc.internal.RelayTable;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * The transactional outbox of a {@link JdbcKeyStore}: intents recorded together with the exact
- * request to send, inside the caller's own transaction, and claimed afterwards by any number of
- * relay instances under leases. These are the building blocks of a relay; every intent here is also
- * an ordinary pending intent of the key store, with its key.
+ * request to send, inside the caller's own transaction, and sent afterwards by any number of {@link
+ * OutboxRelay} instances, each claiming intents under a lease. Every intent here is also an
+ * ordinary pending intent of the key store, with its key.
  *
- * <p><b>Rules.</b>
+ * <p><b>Rules</b> (the relay's steps, kept inside this package).
  *
  * <ul>
- *   <li>{@link #claim(String, Duration, int)} takes due intents no one holds a live lease on
- *       ({@code FOR UPDATE SKIP LOCKED}: concurrent relays take different intents and never wait
- *       for each other), grants a lease until the database's time plus {@code leaseFor}, and counts
- *       the attempt. An intent whose lease expired by the database's clock (its owner died or
- *       stalled) is due again and is taken over by the next claim.
+ *   <li>A claim takes due intents no one holds a live lease on ({@code FOR UPDATE SKIP LOCKED}:
+ *       concurrent relays take different intents and never wait for each other), grants a lease
+ *       until the database's time plus the relay's lease duration, and counts the attempt. An
+ *       intent whose lease expired by the database's clock (its owner died or stalled) is due again
+ *       and is taken over by the next claim.
  *   <li>Every change on behalf of a lease is <b>fenced</b>: it applies only if the intent still has
- *       the lease's token (see {@link Lease}), and returns {@code false} otherwise. A completion
- *       from an owner that lost its lease is refused, so it never overwrites a newer result.
- *       Sending twice under two leases is possible and harmless (same key: the provider replays);
- *       sending with a second key is not possible.
+ *       the lease's token, and is refused otherwise. A completion from an owner that lost its lease
+ *       is refused, so it never overwrites a newer result. Sending twice under two leases is
+ *       possible and harmless (same key: the provider replays); sending with a second key is not
+ *       possible.
  *   <li>A claim hands out only the request that was enqueued: each row records the fingerprint of
  *       its stored request and key (method, target, where the key goes, headers, content type, body
  *       bytes), and a due row that no longer matches it — changed in the table afterwards — or
@@ -52,20 +52,17 @@ import java.util.Optional;
  *       in the same way.
  *   <li>An intent past its record's expiry is never claimed, and {@link #holdOverdue(Duration)}
  *       holds it (or one older than the relay's maximum age) for a person; so does a definitive
- *       rejection recorded by {@link #complete}. {@link #held} lists them.
+ *       rejection. {@link #held} lists them.
  * </ul>
  *
  * <p><b>Time.</b> Leases, due times and ages are judged by one clock that every instance reads
- * alike: the database's. The forms without a time ({@link #claim(String, Duration, int)}, {@link
- * #renew(Lease, Duration)}, {@link #retryAfter}, {@link #holdOverdue(Duration)}) read it in the
- * same transaction as their change, so instances whose own clocks disagree by any amount still
- * agree on which lease is live and which intent is due: a relay whose clock runs ahead does not
- * take a live lease over early, and one whose clock runs behind neither holds leases longer nor
- * judges due intents late. {@link OutboxRelay} uses only these. The forms taking an instant judge
- * at the caller's time instead (tools, tests); every instance working one table must then share
- * that clock, or an early takeover (a concurrent send with the same key, which fencing keeps from
- * overwriting an outcome) becomes possible. The times an intent carries from its enqueuer — its
- * creation, its key's expiry and its first due time — are written at the enqueuer's clock.
+ * alike: the database's, read in the same transaction as each change ({@link
+ * #holdOverdue(Duration)} too), so instances whose own clocks disagree by any amount still agree on
+ * which lease is live and which intent is due: a relay whose clock runs ahead does not take a live
+ * lease over early, and one whose clock runs behind neither holds leases longer nor judges due
+ * intents late. {@link #holdOverdue(Instant, Duration)} judges at the caller's time instead (tools,
+ * tests). The times an intent carries from its enqueuer — its creation, its key's expiry and its
+ * first due time — are written at the enqueuer's clock.
  *
  * <p>This class is thread-safe.
  */
@@ -115,26 +112,20 @@ public final class JdbcOutbox {
             candidate,
             Objects.requireNonNull(request, "request"),
             Objects.requireNonNull(firstAttempt, "firstAttempt"));
-    if (request.keyPlacement().inBody()) {
-      BodyKeys.check(
-          request.keyPlacement().name(),
-          candidate.key().value(),
-          request.contentType(),
-          request.body());
-    }
+    request.checkKey(candidate.key());
     IntentWrites.check(row);
     return store.inTransaction(transaction, "enqueue", deadline, c -> table.begin(c, row));
   }
 
   /**
    * Records a call of {@code client} for the relay, on the caller's connection and inside the
-   * caller's transaction (not committed here): the request is prepared exactly as {@code
-   * client.execute(op, body, options)} would prepare it — validated, encoded, a fresh key (or the
-   * one in the options), the fingerprint — and stored with its intent and with where the client
-   * puts the key ({@link StoredRequest#keyPlacement()}). After the commit, either the caller
-   * executes the same call at once (it finds the intent and sends it with the recorded key) or a
-   * relay sends it from {@code firstAttempt} on; both send the same bytes with the same key, in the
-   * same place.
+   * caller's transaction (not committed here): the request is prepared by {@link
+   * SafeRetryClient#prepare}, exactly as {@code client.execute(op, body, options)} would prepare it
+   * — validated, encoded, a fresh key (or the one in the options), the fingerprint — and stored
+   * with its intent and with where the client puts the key ({@link StoredRequest#keyPlacement()}).
+   * After the commit, either the caller executes the same call at once (it finds the intent and
+   * sends it with the recorded key) or a relay sends it from {@code firstAttempt} on; both send the
+   * same bytes with the same key, in the same place.
    *
    * <p>The stored headers are the client's default headers (an API version) as they are now and the
    * call's own headers, <b>without any credential</b>: default headers the client treats as
@@ -153,8 +144,7 @@ public final class JdbcOutbox {
    * @throws IllegalArgumentException if the call names no intent, cannot be sent as given, carries
    *     a credential header or a per-call API key (credentials are never stored: the relay's client
    *     adds its own), puts its key in a body the relay cannot check (neither JSON nor a form), or
-   *     the connection is in auto-commit mode; the message names the header, never its value adds
-   *     its own), or the connection is in auto-commit mode
+   *     the connection is in auto-commit mode; the message names the header, never its value
    * @throws KeyStoreException if the database refused the statement, or a wait (for the intent's
    *     row, held by another transaction) ran past the call's deadline (the options', else the
    *     client's retry policy's), bounded as {@link JdbcKeyStore#begin(IntentRecord, Duration)} is:
@@ -167,34 +157,9 @@ public final class JdbcOutbox {
       Q body,
       RequestOptions options,
       Instant firstAttempt) {
-    Objects.requireNonNull(op, "op");
-    RequestOptions o = options == null ? RequestOptions.none() : options;
-    String credential = StoredCall.core(client).config().shape().apiKeyStyle().headerName();
-    for (String name : o.headers().keySet()) {
-      if (name.equalsIgnoreCase(credential) || StoredHeaders.isCredential(name)) {
-        throw new IllegalArgumentException(
-            "header "
-                + name
-                + " carries a credential, which is never stored: the relay's client adds its own");
-      }
-    }
-    StoredCall.Prepared p = StoredCall.prepare(client, op, body, o);
-    Map<String, String> headers = new LinkedHashMap<>();
-    p.headers()
-        .forEach(
-            (name, value) -> {
-              if (!name.equalsIgnoreCase(credential) && !StoredHeaders.isCredential(name)) {
-                headers.put(name, value); // a credential here is a default header: left out
-              }
-            });
-    StoredRequest request =
-        new StoredRequest(
-            p.method(), p.target(), p.keyPlacement(), headers, p.contentType(), p.body());
-    Duration deadline =
-        options != null && options.deadline() != null
-            ? options.deadline()
-            : StoredCall.core(client).config().retryPolicy().deadline();
-    return enqueue(transaction, p.record(), request, firstAttempt, Deadline.after(deadline));
+    StoredIntent p = client.prepare(Objects.requireNonNull(op, "op"), body, options);
+    return enqueue(
+        transaction, p.record(), p.request(), firstAttempt, Deadline.after(p.deadline()));
   }
 
   /**
@@ -211,7 +176,7 @@ public final class JdbcOutbox {
    * @throws dev.saferetry.idempotency.KeyStoreException if the database failed, or a wait ran past
    *     {@code leaseFor} (a lease that ran out before its claim returned would be worthless)
    */
-  public List<LeasedIntent> claim(String owner, Duration leaseFor, int limit) {
+  List<LeasedIntent> claim(String owner, Duration leaseFor, int limit) {
     return claimReporting(owner, leaseFor, limit).claimed();
   }
 
@@ -237,7 +202,7 @@ public final class JdbcOutbox {
    * @return the claimed intents, each with its lease; empty when none is due
    * @throws IllegalArgumentException for a blank owner, a non-positive lease or limit
    */
-  public List<LeasedIntent> claim(String owner, Instant now, Duration leaseFor, int limit) {
+  List<LeasedIntent> claim(String owner, Instant now, Duration leaseFor, int limit) {
     checkClaim(owner, limit);
     Instant leaseEnd = leaseEnd(now, leaseFor);
     return store
@@ -257,7 +222,7 @@ public final class JdbcOutbox {
    * @throws IllegalArgumentException for a non-positive lease
    * @throws dev.saferetry.idempotency.KeyStoreException if the database failed
    */
-  public Optional<Lease> renew(Lease lease, Duration leaseFor) {
+  Optional<Lease> renew(Lease lease, Duration leaseFor) {
     Objects.requireNonNull(lease, "lease");
     checkLease(leaseFor);
     Instant end =
@@ -278,7 +243,7 @@ public final class JdbcOutbox {
    * @param leaseFor how long the lease lasts from {@code now}
    * @return the extended lease, or empty if the lease was lost
    */
-  public Optional<Lease> renew(Lease lease, Instant now, Duration leaseFor) {
+  Optional<Lease> renew(Lease lease, Instant now, Duration leaseFor) {
     Instant end = leaseEnd(now, leaseFor);
     boolean renewed = store.open().autoCommit("renew", c -> relay.renew(c, lease, end));
     return renewed ? Optional.of(renewed(lease, end)) : Optional.empty();
@@ -300,7 +265,7 @@ public final class JdbcOutbox {
    * @return whether it was recorded; {@code false} when the lease was lost (fencing)
    * @throws IllegalArgumentException if the outcome is pending or for another intent or key
    */
-  public boolean complete(Lease lease, IntentRecord outcome, String note) {
+  boolean complete(Lease lease, IntentRecord outcome, String note) {
     Objects.requireNonNull(outcome, "outcome");
     if (outcome.state() == IntentState.PENDING
         || !outcome.scope().equals(lease.scope())
@@ -322,7 +287,7 @@ public final class JdbcOutbox {
    * @throws IllegalArgumentException for a negative delay
    * @throws dev.saferetry.idempotency.KeyStoreException if the database failed
    */
-  public boolean retryAfter(Lease lease, Duration delay, String note) {
+  boolean retryAfter(Lease lease, Duration delay, String note) {
     Objects.requireNonNull(lease, "lease");
     Objects.requireNonNull(delay, "delay");
     if (delay.isNegative()) {
@@ -340,7 +305,7 @@ public final class JdbcOutbox {
    * @param note the note
    * @return whether it was rescheduled; {@code false} when the lease was lost
    */
-  public boolean retryAt(Lease lease, Instant next, String note) {
+  boolean retryAt(Lease lease, Instant next, String note) {
     Objects.requireNonNull(next, "next");
     return store.open().autoCommit("retryAt", c -> relay.retryAt(c, lease, next, note));
   }
@@ -353,9 +318,10 @@ public final class JdbcOutbox {
    * @param note the note
    * @return whether it was held; {@code false} when the lease was lost
    */
-  public boolean hold(Lease lease, HoldReason reason, String note) {
+  boolean hold(Lease lease, HoldReason reason, String note) {
     Objects.requireNonNull(reason, "reason");
-    return store.open().autoCommit("hold", c -> relay.hold(c, lease, reason, note));
+    RelayCodes.Hold code = RelayCodes.Hold.valueOf(reason.name());
+    return store.open().autoCommit("hold", c -> relay.hold(c, lease, code, note));
   }
 
   /**
@@ -412,7 +378,16 @@ public final class JdbcOutbox {
    * @return every intent held for a person, oldest first
    */
   public List<HeldIntent> held() {
-    return store.open().autoCommit("held", relay::held);
+    return store.open().autoCommit("held", relay::held).stream()
+        .map(
+            h ->
+                new HeldIntent(
+                    h.record(),
+                    h.request(),
+                    HoldReason.valueOf(h.reason().name()),
+                    h.note(),
+                    h.attempts()))
+        .toList();
   }
 
   private static Instant leaseEnd(Instant now, Duration leaseFor) {

@@ -1,32 +1,30 @@
 package dev.saferetry.jdbc;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.saferetry.CallResult;
 import dev.saferetry.Reconciler;
 import dev.saferetry.Reconciliation;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.error.UnknownReason;
 import dev.saferetry.idempotency.IdempotencyKey;
+import dev.saferetry.idempotency.IntentClaim;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStoreException;
-import dev.saferetry.internal.ClientConfig;
-import dev.saferetry.internal.Redaction;
-import dev.saferetry.internal.StoredCall;
-import dev.saferetry.internal.jdbc.RelayTable;
-import dev.saferetry.internal.jdbc.SendChecks;
-import dev.saferetry.internal.jdbc.StoredHeaders;
+import dev.saferetry.idempotency.StoredRequest;
+import dev.saferetry.jdbc.internal.Lease;
+import dev.saferetry.jdbc.internal.LeasedIntent;
+import dev.saferetry.jdbc.internal.RelayTable;
+import dev.saferetry.jdbc.internal.StoredText;
 import dev.saferetry.resilience.Sleeper;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import okhttp3.HttpUrl;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -87,7 +85,6 @@ public final class OutboxRelay implements AutoCloseable {
 
   private final JdbcOutbox outbox;
   private final Map<String, SafeRetryClient> clients;
-  private final Map<String, SendChecks> checks;
   private final Map<String, Reconciler> reconcilers;
   private final String owner;
   private final Duration leaseFor;
@@ -107,9 +104,6 @@ public final class OutboxRelay implements AutoCloseable {
   OutboxRelay(OutboxRelayBuilder b) {
     this.outbox = b.store.outbox();
     this.clients = Map.copyOf(b.clients);
-    Map<String, SendChecks> byTenant = new HashMap<>();
-    clients.forEach((tenant, client) -> byTenant.put(tenant, checks(client)));
-    this.checks = Map.copyOf(byTenant);
     this.reconcilers = Map.copyOf(b.reconcilers);
     this.owner = b.owner;
     this.leaseFor = b.leaseFor;
@@ -120,24 +114,6 @@ public final class OutboxRelay implements AutoCloseable {
     this.pollInterval = b.pollInterval;
     this.clock = b.clock;
     this.sleeper = b.sleeper;
-  }
-
-  /**
-   * What {@code client} sets itself, which a stored request may not replace: its credential header
-   * (its API key's, and default headers the SDK treats as credentials) and its per-attempt headers.
-   */
-  private static SendChecks checks(SafeRetryClient client) {
-    ClientConfig config = StoredCall.core(client).config();
-    Set<String> own = new HashSet<>();
-    own.add(config.shape().apiKeyStyle().headerName());
-    own.add("X-Request-Id");
-    if (config.attemptHeader() != null) {
-      own.add(config.attemptHeader());
-    }
-    config.shape().defaultHeaders().keySet().stream()
-        .filter(StoredHeaders::isCredential)
-        .forEach(own::add);
-    return new SendChecks(config.baseUrl(), own);
   }
 
   /**
@@ -175,8 +151,8 @@ public final class OutboxRelay implements AutoCloseable {
     for (RelayTable.Tampered t : claim.held()) {
       LOG.warn(
           "intent {} held as TAMPERED, not sent: {}",
-          Redaction.printable(t.intentId()),
-          Redaction.printable(t.problem()));
+          StoredText.printable(t.intentId()),
+          StoredText.printable(t.problem()));
     }
     List<LeasedIntent> claimed = claim.claimed();
     int[] counts = new int[Ending.values().length];
@@ -235,35 +211,31 @@ public final class OutboxRelay implements AutoCloseable {
       return retry(lease.lease, maxBackoff, note) ? Ending.RETRY : Ending.LOST;
     }
     StoredRequest r = intent.request();
-    HttpUrl url;
+    Claim claim = new Claim(record, lease);
+    CallResult<JsonNode> result = null;
+    SafeRetryException error = null;
     try {
-      url = checks.get(record.scope().tenant()).check(record, r);
+      result = client.send(r, claim);
     } catch (IllegalArgumentException e) {
+      if (claim.asked) {
+        throw e; // not a refusal of the row before sending: a bug
+      }
       LOG.warn(
           "intent {} held as UNSENDABLE, not sent: {}",
           record.intentId(),
-          Redaction.printable(e.getMessage()));
+          StoredText.printable(e.getMessage()));
       String note = "not sent: " + e.getMessage();
       return outbox.hold(lease.lease, HoldReason.UNSENDABLE, note) ? Ending.HELD : Ending.LOST;
+    } catch (SafeRetryException e) {
+      error = e;
     }
-    StoredCall.Sent sent =
-        StoredCall.send(
-            client,
-            record,
-            r.method(),
-            url,
-            r.keyPlacement(),
-            r.headers(),
-            r.contentType(),
-            r.body(),
-            () -> renew(lease));
-    if (sent.leaseLost()) {
+    if (claim.lost) {
       LOG.info("lease on {} lost to another relay; nothing recorded", record.intentId());
       return Ending.LOST;
     }
-    IntentRecord completion = sent.completion();
-    if (completion == null && sent.result() != null) {
-      completion = record.complete(IntentState.SUCCEEDED, sent.result().status(), null);
+    IntentRecord completion = claim.completion;
+    if (completion == null && result != null) {
+      completion = record.complete(IntentState.SUCCEEDED, result.status(), null);
     }
     if (completion != null) {
       boolean failed = completion.state() == IntentState.FAILED;
@@ -276,7 +248,7 @@ public final class OutboxRelay implements AutoCloseable {
       }
       return failed ? Ending.REJECTED : Ending.SUCCEEDED;
     }
-    SafeRetryException e = sent.error();
+    SafeRetryException e = error;
     String note = e.outcome() + " (" + e.reason() + ") after " + e.attempts().size() + " attempts";
     if (e.reason() == UnknownReason.INTENT_EXPIRED) {
       return outbox.hold(lease.lease, HoldReason.EXPIRED, note) ? Ending.EXPIRED : Ending.LOST;
@@ -287,6 +259,40 @@ public final class OutboxRelay implements AutoCloseable {
       return outbox.hold(lease.lease, HoldReason.UNSETTLED, note) ? Ending.UNSETTLED : Ending.LOST;
     }
     return retry(lease.lease, delay(intent.attempts()), note) ? Ending.RETRY : Ending.LOST;
+  }
+
+  /**
+   * The relay's hold on an intent while its stored request is sent: the lease, renewed before an
+   * attempt once half of it has gone by; the outcome kept to be recorded under the lease.
+   */
+  private final class Claim implements IntentClaim {
+    private final IntentRecord record;
+    private final Held lease;
+    boolean asked;
+    boolean lost;
+    IntentRecord completion;
+
+    Claim(IntentRecord record, Held lease) {
+      this.record = record;
+      this.lease = lease;
+    }
+
+    @Override
+    public IntentRecord intent() {
+      return record;
+    }
+
+    @Override
+    public boolean stillOwned() {
+      asked = true;
+      lost = !renew(lease);
+      return !lost;
+    }
+
+    @Override
+    public void complete(IntentRecord outcome) {
+      completion = outcome;
+    }
   }
 
   private boolean retry(Lease lease, Duration after, String note) {

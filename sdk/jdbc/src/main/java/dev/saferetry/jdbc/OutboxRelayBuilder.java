@@ -3,7 +3,6 @@ package dev.saferetry.jdbc;
 import dev.saferetry.Operation;
 import dev.saferetry.Reconciler;
 import dev.saferetry.SafeRetryClient;
-import dev.saferetry.internal.StoredCall;
 import dev.saferetry.resilience.Sleeper;
 import java.time.Clock;
 import java.time.Duration;
@@ -45,7 +44,7 @@ public final class OutboxRelayBuilder {
    */
   public OutboxRelayBuilder client(SafeRetryClient client) {
     Objects.requireNonNull(client, "client");
-    clients.put(StoredCall.core(client).config().tenant(), client);
+    clients.put(client.tenant(), client);
     return this;
   }
 

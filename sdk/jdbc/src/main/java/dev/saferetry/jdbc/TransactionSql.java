@@ -1,6 +1,6 @@
 package dev.saferetry.jdbc;
 
-import dev.saferetry.internal.jdbc.Dialect;
+import dev.saferetry.jdbc.internal.Dialect;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

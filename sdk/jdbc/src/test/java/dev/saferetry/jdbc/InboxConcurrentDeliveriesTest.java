@@ -22,8 +22,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Deliveries of one message that meet while the first is still being handled behave the same on
  * every database: they wait; a committed first makes them duplicates, a failed first lets one of
- * them run the handler, and a wait beyond the database's lock timeout is {@link InboxBusyException}
- * — never acknowledged, never a generic database error.
+ * them run the handler, and a wait beyond the database's lock timeout is {@link InboxException} of
+ * kind {@code BUSY} — never acknowledged, never a generic database error.
  */
 class InboxConcurrentDeliveriesTest {
   private static final int DELIVERIES = 16;
@@ -108,7 +108,8 @@ class InboxConcurrentDeliveriesTest {
     Held first = Held.start(inbox, "evt_slow", this::applied);
 
     assertThatThrownBy(() -> inbox.receive("billing", "evt_slow", this::applied))
-        .isInstanceOf(InboxBusyException.class)
+        .isInstanceOfSatisfying(
+            InboxException.class, e -> assertThat(e.kind()).isEqualTo(InboxException.Kind.BUSY))
         .hasMessageContaining("message evt_slow of billing is being received by another")
         .hasMessageContaining("ask for the message again later");
 
@@ -130,7 +131,8 @@ class InboxConcurrentDeliveriesTest {
         s.executeUpdate();
       }
       assertThatThrownBy(() -> inbox.receive(c, "billing", "evt_held", this::applied))
-          .isInstanceOf(InboxBusyException.class);
+          .isInstanceOfSatisfying(
+              InboxException.class, e -> assertThat(e.kind()).isEqualTo(InboxException.Kind.BUSY));
       c.commit();
     }
 
@@ -149,7 +151,8 @@ class InboxConcurrentDeliveriesTest {
     InboxHandler older = tx -> tx.advance("ch_1", 100);
 
     assertThatThrownBy(() -> inbox.receive("billing", "evt_older", older))
-        .isInstanceOf(InboxBusyException.class)
+        .isInstanceOfSatisfying(
+            InboxException.class, e -> assertThat(e.kind()).isEqualTo(InboxException.Kind.BUSY))
         .hasMessageContaining("another message about ch_1 of billing holds its high-water mark");
     assertThat(
             database.count("SELECT COUNT(*) FROM " + receipts + " WHERE message_id = 'evt_older'"))

@@ -325,7 +325,8 @@ abstract class InboxContract {
   void missingTablesAreReportedWithTheDdlToRun() {
     String absent = database.table("absent");
     assertThatThrownBy(() -> Inbox.builder().jdbcUrl(database.url).table(absent).build())
-        .isInstanceOf(InboxSchemaException.class)
+        .isInstanceOfSatisfying(
+            InboxException.class, e -> assertThat(e.kind()).isEqualTo(InboxException.Kind.SCHEMA))
         .hasMessageContaining(absent)
         .hasMessageContaining("schema/inbox-v1-")
         .hasMessageContaining("createSchema(true)");

@@ -119,7 +119,9 @@ class JdbcSchemaTest {
     if (e instanceof JdbcSchemaException j && component == Component.KEY_STORE) {
       return new Refusal(j.table(), j.foundVersion(), j.requiredVersion(), j.getMessage());
     }
-    if (e instanceof InboxSchemaException i && component == Component.INBOX) {
+    if (e instanceof InboxException i
+        && i.kind() == InboxException.Kind.SCHEMA
+        && component == Component.INBOX) {
       return new Refusal(i.table(), i.foundVersion(), i.requiredVersion(), i.getMessage());
     }
     throw new AssertionError("expected the " + component + "'s schema refusal", e);

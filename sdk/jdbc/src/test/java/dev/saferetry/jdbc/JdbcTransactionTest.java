@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.KeyPlacement;
+import dev.saferetry.idempotency.StoredRequest;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

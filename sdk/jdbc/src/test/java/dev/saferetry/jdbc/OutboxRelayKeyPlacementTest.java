@@ -17,6 +17,7 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyPlacement;
+import dev.saferetry.idempotency.StoredRequest;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.provider.ProviderPreset;
 import dev.saferetry.examples.payments.Charges;

@@ -8,7 +8,7 @@ import dev.saferetry.SafeRetryClientBuilder;
 import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
-import dev.saferetry.internal.jdbc.RequestSeal;
+import dev.saferetry.jdbc.internal.RequestSeal;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.testing.FakeTime;

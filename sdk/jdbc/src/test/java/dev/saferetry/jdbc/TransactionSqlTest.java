@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
-import dev.saferetry.internal.jdbc.Dialect;
+import dev.saferetry.jdbc.internal.Dialect;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;

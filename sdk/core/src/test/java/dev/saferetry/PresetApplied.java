@@ -1,0 +1,88 @@
+package dev.saferetry;
+
+import dev.saferetry.codec.BodyCodec;
+import dev.saferetry.idempotency.KeyPlacement;
+import dev.saferetry.internal.ClientConfig;
+import dev.saferetry.provider.ApiKeyStyle;
+import dev.saferetry.provider.ErrorMatch;
+import dev.saferetry.provider.ExistingResource;
+import dev.saferetry.provider.ProviderPreset;
+import dev.saferetry.provider.ReplayMarker;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+
+/** What a preset sets on a client builder, read back from the client it builds. */
+record PresetApplied(ClientConfig config) {
+
+  static PresetApplied of(ProviderPreset preset) {
+    try (SafeRetryClient c =
+        SafeRetryClient.builder().baseUrl("https://api.example.test").preset(preset).build()) {
+      return new PresetApplied(c.core().config());
+    }
+  }
+
+  KeyPlacement keyPlacement() {
+    return config.keyPlacement();
+  }
+
+  BodyCodec bodyCodec() {
+    return config.shape().codec();
+  }
+
+  ApiKeyStyle apiKeyStyle() {
+    return config.shape().apiKeyStyle();
+  }
+
+  Map<String, String> defaultHeaders() {
+    return config.shape().defaultHeaders();
+  }
+
+  Set<String> identityHeaders() {
+    return config.shape().identityHeaders();
+  }
+
+  List<String> requestIdHeaders() {
+    return config.shape().rules().requestIdHeaders();
+  }
+
+  Optional<String> errorRequestIdField() {
+    return Optional.ofNullable(config.shape().rules().errorRequestIdField());
+  }
+
+  Optional<ReplayMarker> replayMarker() {
+    return Optional.ofNullable(config.shape().rules().replay());
+  }
+
+  List<ErrorMatch> keyReused() {
+    return config.shape().rules().keyReused();
+  }
+
+  List<ErrorMatch> inProgress() {
+    return config.shape().rules().inProgress();
+  }
+
+  Optional<ExistingResource> existingResource() {
+    return Optional.ofNullable(config.shape().rules().existing());
+  }
+
+  List<String> shouldRetryHeaders() {
+    return config.shape().rules().shouldRetryHeaders();
+  }
+
+  List<ErrorMatch> retryableErrors() {
+    return config.shape().rules().retryable();
+  }
+
+  Duration intentRetention() {
+    return config.intentRetention();
+  }
+
+  OptionalInt keyMaxLength() {
+    int max = config.shape().keyMaxLength();
+    return max == 0 ? OptionalInt.empty() : OptionalInt.of(max);
+  }
+}

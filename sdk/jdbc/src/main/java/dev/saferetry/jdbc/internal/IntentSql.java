@@ -1,0 +1,197 @@
+package dev.saferetry.jdbc.internal;
+
+import java.util.List;
+
+/**
+ * The key store's SQL on one table, built once from checked names. Every value is a statement
+ * parameter; only the table name (checked by {@link SqlNames}) is spliced into the text.
+ *
+ * <p>Immutable and thread-safe.
+ */
+final class IntentSql {
+  /** An intent record, in the order {@link IntentRows#read} reads it. */
+  static final String RECORD =
+      "tenant, operation, intent_id, idempotency_key, fingerprint, state, created_at_ns,"
+          + " expires_at_ns, status, resource_id";
+
+  /**
+   * The stored request and relay bookkeeping, after {@link #RECORD} in relay queries: columns 11 to
+   * 22 (the key's placement and the request's fingerprint last, see {@link
+   * IntentRows#readRequest}).
+   */
+  static final String RELAY =
+      "request_method, request_target, request_headers, request_type, request_body, relay_state,"
+          + " hold_reason, relay_note, attempts, lease_token, request_key_placement,"
+          + " request_fingerprint";
+
+  /** What a begin writes, in the order {@link IntentRows#bindInsert} binds it. */
+  private static final String INSERTED =
+      RECORD
+          + ", begin_nonce, request_method, request_target, request_headers, request_type,"
+          + " request_body, request_key_placement, request_fingerprint, relay_state,"
+          + " next_attempt_ns";
+
+  /** How many values a begin writes. */
+  private static final int INSERTED_COUNT = IntentRows.INSERTED.size();
+
+  private static final String PK = " WHERE tenant = ? AND operation = ? AND intent_id = ?";
+
+  /** What replacing an expired, completed record overwrites, bound like {@link #INSERTED}. */
+  private static final List<String> REPLACED =
+      List.of(
+          "idempotency_key",
+          "fingerprint",
+          "state",
+          "created_at_ns",
+          "expires_at_ns",
+          "status",
+          "resource_id",
+          "begin_nonce",
+          "request_method",
+          "request_target",
+          "request_headers",
+          "request_type",
+          "request_body",
+          "request_key_placement",
+          "request_fingerprint",
+          "relay_state",
+          "next_attempt_ns");
+
+  /** What replacing a record resets; the new lease token fences the old record's relay owner. */
+  private static final String RESET =
+      ", hold_reason = NULL, relay_note = NULL, attempts = 0, lease_owner = NULL,"
+          + " lease_expires_ns = NULL, lease_token = ";
+
+  final String table;
+  final String insert;
+  final String upsertIfReplaceable;
+  final String insertOrReturn;
+  final String replaceIfExpired;
+  final String find;
+  final String findRelay;
+  final String pending;
+  final String complete;
+  final String completeAsync;
+  final String abandon;
+  final String expiredBatch;
+  final String deleteExpired;
+  final String probe;
+
+  IntentSql(String table) {
+    this.table = table;
+    insert =
+        "INSERT INTO "
+            + table
+            + " ("
+            + INSERTED
+            + ") VALUES (?"
+            + ", ?".repeat(INSERTED_COUNT - 1)
+            + ")";
+    upsertIfReplaceable = postgresUpsert(table);
+    insertOrReturn =
+        insert + " ON DUPLICATE KEY UPDATE tenant = tenant RETURNING " + RECORD + ", begin_nonce";
+    replaceIfExpired =
+        "UPDATE "
+            + table
+            + " SET "
+            + assignments("?")
+            + RESET
+            + "lease_token + 1"
+            + PK
+            + " AND idempotency_key = ? AND state <> 0 AND expires_at_ns <= ?";
+    find = "SELECT " + RECORD + " FROM " + table + PK;
+    findRelay = "SELECT " + RECORD + ", " + RELAY + " FROM " + table + PK;
+    pending =
+        "SELECT "
+            + RECORD
+            + " FROM "
+            + table
+            + " WHERE state = 0 ORDER BY created_at_ns, tenant, operation, intent_id";
+    complete =
+        "UPDATE "
+            + table
+            + " SET state = ?, status = ?, resource_id = ?,"
+            + " relay_state = CASE WHEN relay_state IS NULL THEN NULL ELSE 1 END,"
+            + " lease_owner = NULL, lease_expires_ns = NULL, lease_token = lease_token + 1"
+            + PK
+            + " AND idempotency_key = ?";
+    // A completion need not be durable when it returns (a lost one only causes a replay with the
+    // same key), so PostgreSQL does not wait for its WAL flush. Sent as one round trip: the driver
+    // runs both statements in one implicit transaction, to which the setting is local.
+    completeAsync = "SELECT set_config('synchronous_commit', 'off', true); " + complete;
+    abandon = "DELETE FROM " + table + PK;
+    expiredBatch =
+        "SELECT tenant, operation, intent_id FROM "
+            + table
+            + " WHERE state <> 0 AND expires_at_ns <= ? AND (relay_state IS NULL OR relay_state <>"
+            + " 2) LIMIT ? FOR UPDATE SKIP LOCKED";
+    deleteExpired = abandon + " AND state <> 0 AND expires_at_ns <= ?";
+    probe =
+        "SELECT "
+            + RECORD
+            + ", "
+            + RELAY
+            + ", begin_nonce, next_attempt_ns, lease_owner, lease_expires_ns FROM "
+            + table
+            + " WHERE 1 = 0";
+  }
+
+  /** PostgreSQL's begin of one row: inserts or replaces an expired, completed record. */
+  static String postgresUpsert(String table) {
+    return "INSERT INTO "
+        + table
+        + " AS t ("
+        + INSERTED
+        + ") VALUES (?"
+        + ", ?".repeat(INSERTED_COUNT - 1)
+        + ")"
+        + postgresOnConflict();
+  }
+
+  /**
+   * PostgreSQL's begin of any number of rows, as {@link #postgresUpsert} does for one: one array
+   * parameter per column (of the types {@code arrays} names, in {@link #INSERTED} order), all of
+   * the same length, inserted in the arrays' order. One text for every batch size, so the server
+   * parses and plans it once per connection.
+   */
+  static String postgresUpsertArrays(String table, List<String> arrays) {
+    return "INSERT INTO "
+        + table
+        + " AS t ("
+        + INSERTED
+        + ") SELECT "
+        + INSERTED
+        + " FROM unnest("
+        + arrayParameters(arrays)
+        + ") WITH ORDINALITY AS v ("
+        + INSERTED
+        + ", row_order) ORDER BY v.row_order"
+        + postgresOnConflict();
+  }
+
+  /** {@code CAST(? AS type[])} for each type, comma-separated. */
+  static String arrayParameters(List<String> types) {
+    StringBuilder out = new StringBuilder();
+    for (String type : types) {
+      out.append(out.length() == 0 ? "" : ", ").append("CAST(? AS ").append(type).append("[])");
+    }
+    return out.toString();
+  }
+
+  private static String postgresOnConflict() {
+    return " ON CONFLICT (tenant, operation, intent_id) DO UPDATE SET "
+        + assignments("EXCLUDED.")
+        + RESET
+        + "t.lease_token + 1 WHERE t.state <> 0 AND t.expires_at_ns <= EXCLUDED.created_at_ns";
+  }
+
+  /** {@code column = ?} (or {@code column = EXCLUDED.column}) for every replaced column. */
+  private static String assignments(String source) {
+    StringBuilder out = new StringBuilder();
+    for (String column : REPLACED) {
+      out.append(out.length() == 0 ? "" : ", ").append(column).append(" = ");
+      out.append(source.equals("?") ? "?" : source + column);
+    }
+    return out.toString();
+  }
+}

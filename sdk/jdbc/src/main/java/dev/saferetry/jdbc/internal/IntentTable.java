@@ -1,0 +1,229 @@
+package dev.saferetry.jdbc.internal;
+
+import dev.saferetry.idempotency.BeginResult;
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentScope;
+import dev.saferetry.idempotency.IntentState;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The key store's operations on its table, on a connection the caller provides (and commits).
+ *
+ * <p><b>Begin wins a race exactly once</b>, in one round trip when the intent is new, without
+ * reading anything a concurrent transaction might hide from a snapshot:
+ *
+ * <ul>
+ *   <li>PostgreSQL: {@code INSERT ... ON CONFLICT DO UPDATE ... WHERE} the stored record is
+ *       completed and expired. The conflict check and the update see the latest committed row (not
+ *       the statement's snapshot), and a concurrent inserter is waited for. One row affected means
+ *       this call recorded the candidate; none means a live record exists, read by a second
+ *       statement (whose fresh snapshot sees it). No error is raised, so a caller's transaction is
+ *       never aborted by a lost race.
+ *   <li>MariaDB: {@code INSERT ... ON DUPLICATE KEY UPDATE} (a no-op) {@code RETURNING} the row. A
+ *       random {@code begin_nonce} written by the insert tells this call's row from an existing
+ *       one. No {@code INSERT IGNORE}, which would also turn other errors into warnings.
+ *   <li>H2: a plain {@code INSERT}; only a unique-key violation (SQL state 23505) means the intent
+ *       exists, which is then read. No {@code MERGE}, which does not lock against a concurrent
+ *       insert.
+ * </ul>
+ *
+ * An existing record that is completed and expired is replaced by a conditional update naming its
+ * old key, so that of two callers replacing it, one wins. A record that vanishes between the two
+ * steps (abandoned, purged) sends the begin round again.
+ *
+ * <p>Thread-safe: all state is in the database and the caller's connection.
+ */
+public final class IntentTable implements SchemaGate.Tables {
+  /** The schema scripts' name: {@code keystore-v<version>-<database>.sql}. */
+  public static final String SCRIPTS = "keystore";
+
+  /** The schema version this code writes. */
+  public static final int VERSION = 2;
+
+  /**
+   * The oldest code version that can read and write this schema: version 2 records where each
+   * stored request's key goes and the request's fingerprint, which older code would neither write
+   * nor check.
+   */
+  public static final int MIN_READER = 2;
+
+  private static final int ROUNDS = 8;
+
+  private final Dialect dialect;
+  private final String schema;
+  private final String name;
+  private final IntentSql sql;
+
+  /** The table {@code name} in {@code schema} (null: the connection's), both checked names. */
+  public IntentTable(Dialect dialect, String schema, String name) {
+    this.dialect = dialect;
+    this.schema = schema;
+    this.name = name;
+    this.sql = new IntentSql(SqlNames.qualify(schema, name));
+  }
+
+  /** The database this table is in. */
+  public Dialect dialect() {
+    return dialect;
+  }
+
+  @Override
+  public SqlScript script(int version) {
+    return SqlScript.load(
+        SqlScript.resource(SCRIPTS, version, dialect),
+        Map.of("table", sql.table, "index", dialect.indexName(schema, name)));
+  }
+
+  @Override
+  public void probe(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.probe)) {
+      ps.executeQuery().close();
+    }
+  }
+
+  /** Records the row's candidate unless a live record exists; see the class comment. */
+  public BeginResult begin(Connection c, IntentRow row) throws SQLException {
+    for (int round = 0; round < ROUNDS; round++) {
+      BeginResult result =
+          switch (dialect) {
+            case POSTGRESQL -> beginPostgres(c, row);
+            case MARIADB -> beginMariaDb(c, row);
+            case H2 -> beginH2(c, row);
+          };
+      if (result != null) {
+        return result;
+      }
+    }
+    throw new SQLException("the intent's record kept changing during begin", "40001");
+  }
+
+  private BeginResult beginPostgres(Connection c, IntentRow row) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.upsertIfReplaceable)) {
+      IntentRows.bindInsert(ps, 1, row, nonce());
+      if (ps.executeUpdate() == 1) {
+        return BeginResult.created(row.record());
+      }
+    }
+    return find(c, row.record().scope(), row.record().intentId())
+        .map(BeginResult::existing)
+        .orElse(null);
+  }
+
+  private BeginResult beginMariaDb(Connection c, IntentRow row) throws SQLException {
+    long nonce = nonce();
+    IntentRecord found;
+    try (PreparedStatement ps = c.prepareStatement(sql.insertOrReturn)) {
+      IntentRows.bindInsert(ps, 1, row, nonce);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw new SQLException("INSERT ... RETURNING returned no row");
+        }
+        if (rs.getLong(11) == nonce) {
+          return BeginResult.created(row.record());
+        }
+        found = IntentRows.read(rs);
+      }
+    }
+    return replaceOrKeep(c, row, found);
+  }
+
+  private BeginResult beginH2(Connection c, IntentRow row) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.insert)) {
+      IntentRows.bindInsert(ps, 1, row, nonce());
+      ps.executeUpdate();
+      return BeginResult.created(row.record());
+    } catch (SQLException e) {
+      if (!dialect.isDuplicateKey(e)) {
+        throw e;
+      }
+    }
+    Optional<IntentRecord> found = find(c, row.record().scope(), row.record().intentId());
+    return found.isEmpty() ? null : replaceOrKeep(c, row, found.get());
+  }
+
+  private BeginResult replaceOrKeep(Connection c, IntentRow row, IntentRecord found)
+      throws SQLException {
+    Instant now = row.record().createdAt();
+    if (found.state() == IntentState.PENDING || !found.isExpired(now)) {
+      return BeginResult.existing(found);
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql.replaceIfExpired)) {
+      IntentRows.bindReplaced(ps, 1, row, nonce());
+      int at = IntentRows.INSERTED.size() - 2; // after the replaced columns (all but the key's 3)
+      IntentRows.bindPk(ps, at, found.scope(), found.intentId());
+      ps.setString(at + 3, found.key().value());
+      ps.setLong(at + 4, IntentRows.nanos("createdAt", now));
+      return ps.executeUpdate() == 1 ? BeginResult.created(row.record()) : null;
+    }
+  }
+
+  static long nonce() {
+    return ThreadLocalRandom.current().nextLong();
+  }
+
+  /** The stored record of an intent, expired or not. */
+  public Optional<IntentRecord> find(Connection c, IntentScope scope, String intentId)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.find)) {
+      IntentRows.bindPk(ps, 1, scope, intentId);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Optional.of(IntentRows.read(rs)) : Optional.empty();
+      }
+    }
+  }
+
+  /** Every pending record, oldest first. */
+  public List<IntentRecord> pending(Connection c) throws SQLException {
+    List<IntentRecord> out = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(sql.pending);
+        ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(IntentRows.read(rs));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Records an outcome if the stored record has the completion's key. On PostgreSQL in auto-commit
+   * mode the commit does not wait for its WAL flush (see {@link IntentSql}).
+   */
+  public void complete(Connection c, IntentRecord completed) throws SQLException {
+    boolean async = dialect == Dialect.POSTGRESQL && c.getAutoCommit();
+    try (PreparedStatement ps = c.prepareStatement(async ? sql.completeAsync : sql.complete)) {
+      ps.setInt(1, IntentRows.code(completed.state()));
+      ps.setInt(2, completed.status());
+      ps.setString(
+          3, StoredText.check("resource id", completed.resourceId(), IntentRows.MAX_RESOURCE_ID));
+      IntentRows.bindPk(ps, 4, completed.scope(), completed.intentId());
+      ps.setString(7, completed.key().value());
+      ps.execute();
+    }
+  }
+
+  /** Deletes an intent's record; returns whether there was one. */
+  public boolean abandon(Connection c, IntentScope scope, String intentId) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.abandon)) {
+      IntentRows.bindPk(ps, 1, scope, intentId);
+      return ps.executeUpdate() > 0;
+    }
+  }
+
+  /**
+   * Deletes up to {@code limit} completed records expired at {@code now}, skipping rows another
+   * transaction holds (so purges from many instances do not wait for each other) and intents held
+   * for a person. Run in a transaction; returns how many rows it found, all of which it deleted.
+   */
+  public int purgeBatch(Connection c, Instant now, int limit) throws SQLException {
+    return Purge.batch(c, sql.expiredBatch, sql.deleteExpired, IntentRows.nanos("now", now), limit);
+  }
+}

@@ -1,0 +1,321 @@
+package dev.saferetry.jdbc.internal;
+
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.idempotency.StoredRequest;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The outbox's operations on the key store's table: claims under a lease, and fenced changes.
+ *
+ * <p>Every change made on behalf of a lease names the intent, its key and the lease's token, and
+ * increments the token; a change with a stale token matches no row and is refused. A claim locks
+ * the due rows it takes with {@code FOR UPDATE SKIP LOCKED} (rows another claimer holds are passed
+ * over, not waited for; H2 locks every row the query reads, so there two claims take turns) and
+ * still checks the token it read in each update.
+ *
+ * <p>Thread-safe: all state is in the database and the caller's connection.
+ */
+public final class RelayTable {
+  private static final int MAX_NOTE = 1000;
+  private static final String FENCE =
+      " WHERE tenant = ? AND operation = ? AND intent_id = ? AND idempotency_key = ?"
+          + " AND lease_token = ? AND relay_state = 0";
+  private static final String RELEASE =
+      ", lease_owner = NULL, lease_expires_ns = NULL, lease_token = lease_token + 1";
+
+  private final String claimSelect;
+  private final String claimUpdate;
+  private final String complete;
+  private final String retryAt;
+  private final String hold;
+  private final String renew;
+  private final String holdOverdue;
+  private final String holdDamaged;
+  private final String held;
+
+  /**
+   * An intent held for a person, as the table has it.
+   *
+   * @param record the intent
+   * @param request its stored request, or null when it cannot be read back
+   * @param reason why it is held
+   * @param note what the relay last noted, or null
+   * @param attempts how many times it was claimed
+   */
+  public record Held(
+      IntentRecord record,
+      StoredRequest request,
+      RelayCodes.Hold reason,
+      String note,
+      int attempts) {}
+
+  /**
+   * What a claim did.
+   *
+   * @param claimed the intents claimed for sending, each with its proven stored request
+   * @param held the intents held as {@link RelayCodes.Hold#TAMPERED} instead, with why
+   */
+  public record Claim(List<LeasedIntent> claimed, List<Tampered> held) {}
+
+  /**
+   * An intent a claim held because its row no longer holds the request enqueued for it.
+   *
+   * @param intentId its id
+   * @param problem why (names a part of the row, never quotes a value)
+   */
+  public record Tampered(String intentId, String problem) {}
+
+  /** A due row as read: its record and request, or why it cannot be sent as stored. */
+  private record Due(
+      String tenant,
+      String operation,
+      String intentId,
+      IntentRecord record,
+      IntentRows.Readback request,
+      long token,
+      int attempts) {}
+
+  /** The outbox on the table {@code name} in {@code schema} (null: the connection's). */
+  public RelayTable(String schema, String name) {
+    String t = SqlNames.qualify(schema, name);
+    String select = "SELECT " + IntentSql.RECORD + ", " + IntentSql.RELAY + " FROM " + t;
+    claimSelect =
+        select
+            + " WHERE relay_state = 0 AND next_attempt_ns <= ? AND expires_at_ns > ?"
+            + " AND (lease_expires_ns IS NULL OR lease_expires_ns <= ?)"
+            + " ORDER BY next_attempt_ns LIMIT ? FOR UPDATE SKIP LOCKED";
+    held = select + " WHERE relay_state = 2 ORDER BY created_at_ns, tenant, operation, intent_id";
+    String update = "UPDATE " + t + " SET ";
+    claimUpdate =
+        update
+            + "lease_owner = ?, lease_expires_ns = ?, lease_token = lease_token + 1,"
+            + " attempts = attempts + 1"
+            + FENCE;
+    complete =
+        update
+            + "state = ?, status = ?, resource_id = ?, relay_state = ?, hold_reason = ?,"
+            + " relay_note = ?"
+            + RELEASE
+            + FENCE;
+    retryAt = update + "next_attempt_ns = ?, relay_note = ?" + RELEASE + FENCE;
+    hold = update + "relay_state = 2, hold_reason = ?, relay_note = ?" + RELEASE + FENCE;
+    renew = update + "lease_expires_ns = ?" + FENCE;
+    holdDamaged =
+        update
+            + "relay_state = 2, hold_reason = ?, relay_note = ?"
+            + RELEASE
+            + " WHERE tenant = ? AND operation = ? AND intent_id = ? AND lease_token = ?"
+            + " AND relay_state = 0";
+    holdOverdue =
+        update
+            + "relay_state = 2, hold_reason = 1, relay_note = ?"
+            + RELEASE
+            + " WHERE relay_state = 0 AND state = 0"
+            + " AND (lease_expires_ns IS NULL OR lease_expires_ns <= ?)"
+            + " AND (expires_at_ns <= ? OR created_at_ns <= ?)";
+  }
+
+  /**
+   * Claims up to {@code limit} due intents for {@code owner}; run in a transaction. A due row whose
+   * stored request cannot be read back, or no longer matches the fingerprint stored with it ({@link
+   * RequestSeal}), is held as {@link RelayCodes.Hold#TAMPERED} in the same transaction and never
+   * handed out: what a sender gets is exactly the request that was enqueued.
+   */
+  public Claim claim(Connection c, String owner, Instant now, Instant leaseEnd, int limit)
+      throws SQLException {
+    long at = IntentRows.nanos("now", now);
+    List<Due> due = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(claimSelect)) {
+      ps.setLong(1, at);
+      ps.setLong(2, at);
+      ps.setLong(3, at);
+      ps.setInt(4, limit);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          due.add(due(rs));
+        }
+      }
+    }
+    List<LeasedIntent> claimed = new ArrayList<>();
+    List<Tampered> held = new ArrayList<>();
+    for (Due d : due) {
+      if (d.request().request() == null) {
+        if (holdDamaged(c, d)) {
+          held.add(new Tampered(d.intentId(), d.request().problem()));
+        }
+        continue;
+      }
+      IntentRecord r = d.record();
+      Lease lease = new Lease(r.scope(), r.intentId(), r.key(), owner, d.token() + 1, leaseEnd);
+      try (PreparedStatement ps = c.prepareStatement(claimUpdate)) {
+        ps.setString(1, StoredText.check("owner", owner, 128));
+        ps.setLong(2, IntentRows.nanos("lease end", leaseEnd));
+        bindFence(ps, 3, lease, d.token());
+        if (ps.executeUpdate() == 1) {
+          claimed.add(new LeasedIntent(r, d.request().request(), lease, d.attempts() + 1));
+        }
+      }
+    }
+    return new Claim(claimed, held);
+  }
+
+  /** Reads a due row; a record or request that cannot be read back is noted, not thrown. */
+  private static Due due(ResultSet rs) throws SQLException {
+    IntentRecord record = null;
+    IntentRows.Readback request;
+    try {
+      record = IntentRows.read(rs);
+      request = IntentRows.readRequest(rs, record);
+    } catch (IllegalArgumentException | NullPointerException e) {
+      request = new IntentRows.Readback(null, "its intent record is not valid: " + e.getMessage());
+    }
+    return new Due(
+        rs.getString(1),
+        rs.getString(2),
+        rs.getString(3),
+        record,
+        request,
+        rs.getLong(20),
+        rs.getInt(19));
+  }
+
+  /** Holds a row that cannot be sent as stored, fenced by the token read with it. */
+  private boolean holdDamaged(Connection c, Due d) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(holdDamaged)) {
+      ps.setInt(1, RelayCodes.code(RelayCodes.Hold.TAMPERED));
+      ps.setString(2, note(d.request().problem()));
+      ps.setString(3, d.tenant());
+      ps.setString(4, d.operation());
+      ps.setString(5, d.intentId());
+      ps.setLong(6, d.token());
+      return ps.executeUpdate() == 1;
+    }
+  }
+
+  /** Records the outcome; a failure holds the intent as {@link RelayCodes.Hold#REJECTED}. */
+  public boolean complete(Connection c, Lease lease, IntentRecord outcome, String note)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(complete)) {
+      boolean rejected = outcome.state() == IntentState.FAILED;
+      ps.setInt(1, IntentRows.code(outcome.state()));
+      ps.setInt(2, outcome.status());
+      ps.setString(
+          3, StoredText.check("resource id", outcome.resourceId(), IntentRows.MAX_RESOURCE_ID));
+      ps.setInt(4, rejected ? RelayCodes.HELD : RelayCodes.DONE);
+      if (rejected) {
+        ps.setInt(5, RelayCodes.code(RelayCodes.Hold.REJECTED));
+      } else {
+        ps.setNull(5, Types.SMALLINT);
+      }
+      ps.setString(6, note(note));
+      bindFence(ps, 7, lease, lease.token());
+      return ps.executeUpdate() == 1;
+    }
+  }
+
+  /** Releases the lease and makes the intent due again at {@code next}. */
+  public boolean retryAt(Connection c, Lease lease, Instant next, String note) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(retryAt)) {
+      ps.setLong(1, IntentRows.nanos("next attempt", next));
+      ps.setString(2, note(note));
+      bindFence(ps, 3, lease, lease.token());
+      return ps.executeUpdate() == 1;
+    }
+  }
+
+  /** Releases the lease and holds the intent for a person. */
+  public boolean hold(Connection c, Lease lease, RelayCodes.Hold reason, String note)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(hold)) {
+      ps.setInt(1, RelayCodes.code(reason));
+      ps.setString(2, note(note));
+      bindFence(ps, 3, lease, lease.token());
+      return ps.executeUpdate() == 1;
+    }
+  }
+
+  /** Moves the lease's end to {@code leaseEnd}, keeping its token. */
+  public boolean renew(Connection c, Lease lease, Instant leaseEnd) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(renew)) {
+      ps.setLong(1, IntentRows.nanos("lease end", leaseEnd));
+      bindFence(ps, 2, lease, lease.token());
+      return ps.executeUpdate() == 1;
+    }
+  }
+
+  /**
+   * Holds, as {@link RelayCodes.Hold#EXPIRED}, every queued intent no one holds a live lease on
+   * that is past its record's expiry or created at or before {@code oldest}.
+   */
+  public int holdOverdue(Connection c, Instant now, Instant oldest) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(holdOverdue)) {
+      ps.setString(1, "outlived its retention or the relay's maximum age");
+      ps.setLong(2, IntentRows.nanos("now", now));
+      ps.setLong(3, IntentRows.nanos("now", now));
+      ps.setLong(4, IntentRows.nanos("oldest", oldest));
+      return ps.executeUpdate();
+    }
+  }
+
+  /**
+   * Every intent held for a person, oldest first; a stored request that cannot be read back is
+   * listed as null.
+   */
+  public List<Held> held(Connection c) throws SQLException {
+    List<Held> out = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(held);
+        ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        IntentRecord record;
+        try {
+          record = IntentRows.read(rs);
+        } catch (IllegalArgumentException | NullPointerException e) {
+          throw new SQLException(
+              "the record of held intent " + rs.getString(3) + " cannot be read back: " + e);
+        }
+        IntentRows.Readback request = IntentRows.readRequest(rs, null);
+        out.add(
+            new Held(
+                record,
+                request == null ? null : request.request(),
+                RelayCodes.reason(rs.getInt(17)),
+                rs.getString(18),
+                rs.getInt(19)));
+      }
+    }
+    return out;
+  }
+
+  private static void bindFence(PreparedStatement ps, int at, Lease lease, long token)
+      throws SQLException {
+    IntentRows.bindPk(ps, at, lease.scope(), lease.intentId());
+    ps.setString(at + 3, lease.key().value());
+    ps.setLong(at + 4, token);
+  }
+
+  /**
+   * A note is for people and logs: control characters and unpaired surrogates become spaces, and it
+   * is cut to {@value #MAX_NOTE} characters.
+   */
+  private static String note(String note) {
+    if (note == null) {
+      return null;
+    }
+    StringBuilder out = new StringBuilder(Math.min(note.length(), MAX_NOTE));
+    note.codePoints()
+        .limit(MAX_NOTE / 2)
+        .forEach(
+            cp ->
+                out.appendCodePoint(
+                    Character.isISOControl(cp) || (cp >= 0xD800 && cp <= 0xDFFF) ? ' ' : cp));
+    return out.toString();
+  }
+}

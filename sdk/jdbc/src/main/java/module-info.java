@@ -1,0 +1,12 @@
+/**
+ * SafeRetry's JDBC side: a key store a fleet shares, the transactional outbox and its relay, and
+ * the inbox that makes redelivery harmless. Only {@code dev.saferetry.jdbc} is exported; {@code
+ * dev.saferetry.jdbc.internal} is its machinery. It sends through the core's public API alone.
+ */
+module dev.saferetry.jdbc {
+  requires transitive dev.saferetry;
+  requires transitive java.sql;
+  requires org.slf4j;
+
+  exports dev.saferetry.jdbc;
+}
