@@ -1,0 +1,28 @@
+package dev.saferetry.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.saferetry.testing.ApiSurface;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The public surface of saferetry-jdbc is the one in {@code api/saferetry-jdbc.api}: a change to a
+ * public type or member fails here until that file is updated in the same commit.
+ */
+class ApiSignatureTest {
+  private static final int TYPE_BUDGET = 16;
+
+  private final ApiSurface surface =
+      ApiSurface.of(Path.of("target", "classes"), JdbcKeyStore.class.getClassLoader());
+
+  @Test
+  void publicSurfaceIsTheAcceptedOne() {
+    surface.check(Path.of("api", "saferetry-jdbc.api"));
+  }
+
+  @Test
+  void publicTypesStayWithinTheArtifactsBudget() {
+    assertThat(surface.types()).hasSizeLessThanOrEqualTo(TYPE_BUDGET);
+  }
+}
