@@ -44,7 +44,7 @@ public final class StripeStyle {
     Steps steps = new Steps(out);
     builder = builder.preset(ProviderPreset.stripe()); // form bodies, Stripe's errors and hints
     try (SafeRetryClient stripe =
-        builder.defaultHeader("Stripe-Version", StripeApi.VERSION).build()) {
+        builder.header("Stripe-Version", StripeApi.VERSION).build()) {
       RequestOptions onAccount = RequestOptions.builder().header("Stripe-Account", account).build();
       RequestOptions intent = onAccount.toBuilder().intentId("stripe-style/customer").build();
       CallResult<Customer> customer =

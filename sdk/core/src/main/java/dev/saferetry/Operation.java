@@ -299,8 +299,8 @@ public final class Operation<Q, R> {
   public Operation<Q, R> withHeader(String headerName, String value) {
     Objects.requireNonNull(headerName, "headerName");
     Objects.requireNonNull(value, "value");
-    dev.saferetry.internal.ClientSettings.headerName("header name", headerName);
-    dev.saferetry.internal.ClientSettings.headerValue(headerName, value);
+    dev.saferetry.internal.HttpText.headerName("header name", headerName);
+    dev.saferetry.internal.HttpText.headerValue(headerName, value);
     Map<String, String> all = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     all.putAll(headers);
     all.put(headerName, value);

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class SettingsPrecedenceTest extends ClientFixture {
   private static final String HEADER = "Api-Version";
   private static final ProviderPreset PRESET =
-      ProviderPreset.of("acme", b -> b.defaultHeader(HEADER, "preset").bodyCodec(BodyCodec.form()));
+      ProviderPreset.of("acme", b -> b.header(HEADER, "preset").codec(BodyCodec.form()));
   private static final Operation<Object, Object> CREATE =
       Operation.post("/v1/things", Object.class, Object.class);
 
@@ -41,7 +41,7 @@ class SettingsPrecedenceTest extends ClientFixture {
   void theClientsValueReplacesThePresets() throws Exception {
     RecordedRequest r =
         sent(
-            builder().preset(PRESET).defaultHeader(HEADER, "client").bodyCodec(BodyCodec.json()),
+            builder().preset(PRESET).header(HEADER, "client").codec(BodyCodec.json()),
             CREATE,
             RequestOptions.none());
     assertThat(r.getHeaders().get(HEADER)).isEqualTo("client");
@@ -52,7 +52,7 @@ class SettingsPrecedenceTest extends ClientFixture {
   void theOperationsValueReplacesTheClients() throws Exception {
     RecordedRequest r =
         sent(
-            builder().preset(PRESET).defaultHeader(HEADER, "client").bodyCodec(BodyCodec.json()),
+            builder().preset(PRESET).header(HEADER, "client").codec(BodyCodec.json()),
             CREATE.withHeader(HEADER, "operation").withCodec(BodyCodec.form()),
             RequestOptions.none());
     assertThat(r.getHeaders().get(HEADER)).isEqualTo("operation");
@@ -63,7 +63,7 @@ class SettingsPrecedenceTest extends ClientFixture {
   void theCallsValueReplacesTheOperations() throws Exception {
     RecordedRequest r =
         sent(
-            builder().preset(PRESET).defaultHeader(HEADER, "client"),
+            builder().preset(PRESET).header(HEADER, "client"),
             CREATE.withHeader(HEADER, "operation"),
             RequestOptions.builder().header(HEADER, "call").build());
     assertThat(r.getHeaders().values(HEADER)).containsExactly("call");
