@@ -198,8 +198,8 @@ public final class SafeRetryClientBuilder {
   }
 
   /**
-   * The codec of request bodies for operations that name none ({@link Operation#withCodec} sets
-   * one operation's). Default: JSON with the client's {@link #objectMapper}, or the preset's.
+   * The codec of request bodies for operations that name none ({@link Operation#withCodec} sets one
+   * operation's). Default: JSON with the client's {@link #objectMapper}, or the preset's.
    *
    * @param codec the codec
    * @return this builder

@@ -259,8 +259,7 @@ class ProviderPresetTest {
             () ->
                 PresetApplied.of(
                     ProviderPreset.of(
-                        "x",
-                        b -> b.keyPlacement(KeyPlacement.bodyField("k")).codec(headerOnly))))
+                        "x", b -> b.keyPlacement(KeyPlacement.bodyField("k")).codec(headerOnly))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("which codec cannot");
     assertThatThrownBy(

@@ -26,10 +26,7 @@ class SettingsPrecedenceTest extends ClientFixture {
   private static final ProviderPreset PRESET =
       ProviderPreset.of(
           "acme",
-          b ->
-              b.header(HEADER, "preset")
-                  .codec(BodyCodec.form())
-                  .identityHeaders("Acme-Account"));
+          b -> b.header(HEADER, "preset").codec(BodyCodec.form()).identityHeaders("Acme-Account"));
   private static final Operation<Object, Object> CREATE =
       Operation.post("/v1/things", Object.class, Object.class);
 

@@ -73,8 +73,7 @@ public final class ClientCore implements AutoCloseable {
         new Intents(config.keyStore(), config.tenant(), config.intentRetention(), config.clock());
     this.breaker = new Breaker(config.name(), circuitBreaker, listener);
     this.retry = shares(parent, Part.BREAKER) ? parent.retry : RetryEvents.create(config.name());
-    Redaction redaction =
-        Redaction.ofApiKey(config.apiKey()).withHeaders(config.headers());
+    Redaction redaction = Redaction.ofApiKey(config.apiKey()).withHeaders(config.headers());
     this.parts =
         new CallParts(
             config,
