@@ -37,8 +37,7 @@ public final class StripePagination {
   public static List<Step> run(SafeRetryClientBuilder builder, String account, PrintStream out) {
     Steps steps = new Steps(out);
     builder = builder.preset(ProviderPreset.stripe()); // Stripe's cursors, errors and hints
-    try (SafeRetryClient stripe =
-        builder.defaultHeader("Stripe-Version", StripeApi.VERSION).build()) {
+    try (SafeRetryClient stripe = builder.header("Stripe-Version", StripeApi.VERSION).build()) {
       RequestOptions onAccount = RequestOptions.builder().header("Stripe-Account", account).build();
       RequestOptions twoPerPage = onAccount.toBuilder().queryParam("limit", 2).build();
       List<Charge> charges = new ArrayList<>();

@@ -43,8 +43,7 @@ public final class StripeStyle {
       SafeRetryClientBuilder builder, String account, PrintStream out, Runnable beforeCharge) {
     Steps steps = new Steps(out);
     builder = builder.preset(ProviderPreset.stripe()); // form bodies, Stripe's errors and hints
-    try (SafeRetryClient stripe =
-        builder.defaultHeader("Stripe-Version", StripeApi.VERSION).build()) {
+    try (SafeRetryClient stripe = builder.header("Stripe-Version", StripeApi.VERSION).build()) {
       RequestOptions onAccount = RequestOptions.builder().header("Stripe-Account", account).build();
       RequestOptions intent = onAccount.toBuilder().intentId("stripe-style/customer").build();
       CallResult<Customer> customer =

@@ -238,12 +238,13 @@ public final class Operation<Q, R> {
   }
 
   /**
-   * Returns a copy that encodes its body with {@code bodyCodec} instead of the client's codec.
+   * Returns a copy that encodes its body with {@code codec} instead of the client's ({@link
+   * SafeRetryClientBuilder#codec}).
    *
-   * @param bodyCodec the codec
+   * @param codec the codec
    * @return the copy
    */
-  public Operation<Q, R> withCodec(BodyCodec bodyCodec) {
+  public Operation<Q, R> withCodec(BodyCodec codec) {
     return new Operation<>(
         name,
         method,
@@ -251,15 +252,15 @@ public final class Operation<Q, R> {
         requestType,
         responseType,
         carriesKey,
-        Objects.requireNonNull(bodyCodec, "bodyCodec"),
+        Objects.requireNonNull(codec, "codec"),
         identityHeaders,
         headers);
   }
 
   /**
-   * Returns a copy whose intents' identity also includes these headers (added to the client's own
-   * identity headers): the same intent id sent with another value of one of them fails before any
-   * I/O with a payload mismatch. Names are compared ignoring case.
+   * Returns a copy whose intents' identity also includes these headers (added to the client's own,
+   * {@link SafeRetryClientBuilder#identityHeaders}): the same intent id sent with another value of
+   * one of them fails before any I/O with a payload mismatch. Names are compared ignoring case.
    *
    * @param headerNames the header names, e.g. {@code "Stripe-Account"}
    * @return the copy
@@ -299,8 +300,8 @@ public final class Operation<Q, R> {
   public Operation<Q, R> withHeader(String headerName, String value) {
     Objects.requireNonNull(headerName, "headerName");
     Objects.requireNonNull(value, "value");
-    dev.saferetry.internal.ClientSettings.headerName("header name", headerName);
-    dev.saferetry.internal.ClientSettings.headerValue(headerName, value);
+    dev.saferetry.internal.HttpText.headerName("header name", headerName);
+    dev.saferetry.internal.HttpText.headerValue(headerName, value);
     Map<String, String> all = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     all.putAll(headers);
     all.put(headerName, value);

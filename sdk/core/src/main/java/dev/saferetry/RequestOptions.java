@@ -3,7 +3,7 @@ package dev.saferetry;
 import dev.saferetry.codec.QueryParams;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
-import dev.saferetry.internal.ClientSettings;
+import dev.saferetry.internal.HttpText;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -444,8 +444,8 @@ public final class RequestOptions {
       if (lower.equals("idempotency-key") || lower.equals("x-request-id")) {
         throw new IllegalArgumentException(name + " is set by the SDK; use idempotencyKey()");
       }
-      ClientSettings.headerName("header name", name);
-      ClientSettings.headerValue(name, value);
+      HttpText.headerName("header name", name);
+      HttpText.headerValue(name, value);
       headers.put(name, value);
       return this;
     }

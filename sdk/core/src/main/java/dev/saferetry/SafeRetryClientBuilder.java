@@ -10,10 +10,6 @@ import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.internal.ClientConfig;
 import dev.saferetry.internal.ClientCore;
-import dev.saferetry.internal.ClientSettings;
-import dev.saferetry.internal.Redaction;
-import dev.saferetry.internal.ShapeSettings;
-import dev.saferetry.internal.codec.JsonCodec;
 import dev.saferetry.provider.ApiKeyStyle;
 import dev.saferetry.provider.ErrorMatch;
 import dev.saferetry.provider.ExistingResource;
@@ -30,7 +26,6 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.function.DoubleSupplier;
-import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 
 /**
@@ -48,60 +43,17 @@ import okhttp3.OkHttpClient;
  * <p>Not thread-safe; the clients it builds are.
  */
 public final class SafeRetryClientBuilder {
-  private String name = "saferetry";
-  private HttpUrl baseUrl;
-  private String apiKey;
-  private OkHttpClient okHttpClient;
-  private ObjectMapper objectMapper;
-  private KeyPlacement keyPlacement = KeyPlacement.header();
-  private KeyStore keyStore;
-  private String tenant = IntentScope.DEFAULT_TENANT;
-  private Duration intentRetention = Duration.ofHours(24);
-  private RetryPolicy retryPolicy = RetryPolicy.defaults();
-  private RetryClassifier classifier = RetryClassifier.standard();
-  private BreakerPolicy breakerPolicy = BreakerPolicy.defaults();
-  private RetryBudgetPolicy retryBudget = RetryBudgetPolicy.defaults();
-  private SafeRetryListener listener = new SafeRetryListener() {};
-  private Clock clock = Clock.systemUTC();
-  private Sleeper sleeper = Sleeper.system();
-  private DoubleSupplier jitter;
-  private long maxResponseBytes = 8L * 1024 * 1024;
-  private Executor asyncExecutor;
-  private int asyncConcurrency = ClientSettings.defaultAsyncConcurrency();
-  private String attemptHeader;
-  private final ShapeSettings shape;
+  private final ClientConfig.Draft settings;
   private final ClientCore parent;
 
   SafeRetryClientBuilder() {
     this.parent = null;
-    this.shape = new ShapeSettings();
+    this.settings = new ClientConfig.Draft();
   }
 
   SafeRetryClientBuilder(ClientCore parent) {
     this.parent = parent;
-    ClientConfig c = parent.config();
-    name = c.name();
-    baseUrl = c.baseUrl();
-    apiKey = c.apiKey();
-    okHttpClient = c.okHttpClient();
-    objectMapper = c.mapper();
-    keyPlacement = c.keyPlacement();
-    keyStore = c.keyStore();
-    tenant = c.tenant();
-    intentRetention = c.intentRetention();
-    retryPolicy = c.retryPolicy();
-    classifier = c.classifier();
-    breakerPolicy = c.breakerPolicy();
-    retryBudget = c.retryBudget();
-    listener = c.listener();
-    clock = c.clock();
-    sleeper = c.sleeper();
-    jitter = c.jitter();
-    maxResponseBytes = c.maxResponseBytes();
-    asyncExecutor = c.asyncExecutor();
-    asyncConcurrency = c.asyncConcurrency();
-    attemptHeader = c.attemptHeader();
-    shape = new ShapeSettings(c.shape());
+    this.settings = parent.config().draft();
   }
 
   /**
@@ -109,15 +61,15 @@ public final class SafeRetryClientBuilder {
    * documents — key placement, body codec, API key style, default and identity headers, request id
    * headers, the replay marker, how a reused key, a running request and an "already created"
    * conflict are answered, should-retry headers, retryable errors, {@link #intentRetention} and the
-   * longest key. Settings made after this call override the preset's (see {@link SafeRetryClient}
-   * for the order in which preset, client, operation and call settings apply).
+   * longest key. Settings made after this call override the preset's; an operation's and then a
+   * call's own value override the client's.
    *
    * <pre>{@code
    * SafeRetryClient stripe = SafeRetryClient.builder()
    *     .baseUrl("https://api.stripe.com")
    *     .preset(ProviderPreset.stripe())
    *     .apiKey(System.getenv("STRIPE_SECRET_KEY"))
-   *     .defaultHeader("Stripe-Version", "2024-06-20")
+   *     .header("Stripe-Version", "2024-06-20")
    *     .build();
    * }</pre>
    *
@@ -126,7 +78,7 @@ public final class SafeRetryClientBuilder {
    */
   public SafeRetryClientBuilder preset(ProviderPreset preset) {
     Objects.requireNonNull(preset, "preset").applyTo(this);
-    shape.presetName(preset.name());
+    settings.presetName(preset.name());
     return this;
   }
 
@@ -139,7 +91,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder replayMarker(ReplayMarker marker) {
-    shape.replayMarker(marker);
+    settings.replayMarker(marker);
     return this;
   }
 
@@ -152,7 +104,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder keyReused(ErrorMatch... matches) {
-    shape.keyReused(matches);
+    settings.keyReused(matches);
     return this;
   }
 
@@ -164,7 +116,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder inProgress(ErrorMatch... matches) {
-    shape.inProgress(matches);
+    settings.inProgress(matches);
     return this;
   }
 
@@ -176,7 +128,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder existingResource(ExistingResource conflict) {
-    shape.existingResource(conflict);
+    settings.existingResource(conflict);
     return this;
   }
 
@@ -192,7 +144,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder shouldRetryHeaders(String... headerNames) {
-    shape.shouldRetryHeaders(headerNames);
+    settings.shouldRetryHeaders(headerNames);
     return this;
   }
 
@@ -204,7 +156,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder retryableErrors(ErrorMatch... matches) {
-    shape.retryableErrors(matches);
+    settings.retryableErrors(matches);
     return this;
   }
 
@@ -217,7 +169,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder requestIdHeaders(String... headerNames) {
-    shape.requestIdHeaders(headerNames);
+    settings.requestIdHeaders(headerNames);
     return this;
   }
 
@@ -229,7 +181,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder errorRequestIdField(String pointer) {
-    shape.errorRequestIdField(pointer);
+    settings.errorRequestIdField(pointer);
     return this;
   }
 
@@ -241,19 +193,19 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder keyMaxLength(int length) {
-    shape.keyMaxLength(length);
+    settings.keyMaxLength(length);
     return this;
   }
 
   /**
-   * The codec of request bodies for operations that name none. Default: JSON with the client's
-   * {@link #objectMapper}, or the preset's.
+   * The codec of request bodies for operations that name none ({@link Operation#withCodec} sets one
+   * operation's). Default: JSON with the client's {@link #objectMapper}, or the preset's.
    *
    * @param codec the codec
    * @return this builder
    */
-  public SafeRetryClientBuilder bodyCodec(BodyCodec codec) {
-    shape.bodyCodec(codec);
+  public SafeRetryClientBuilder codec(BodyCodec codec) {
+    settings.codec(codec);
     return this;
   }
 
@@ -265,36 +217,37 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder apiKeyStyle(ApiKeyStyle style) {
-    shape.apiKeyStyle(style);
+    settings.apiKeyStyle(style);
     return this;
   }
 
   /**
-   * Adds a header sent on every request, e.g. {@code Stripe-Version}; a call's own header of the
-   * same name wins. Validated now; the idempotency key and request id headers cannot be set this
-   * way. Default: none, or the preset's.
+   * Adds a header sent on every request, e.g. {@code Stripe-Version}, or replaces the value set
+   * before; an operation's ({@link Operation#withHeader}) and a call's ({@link
+   * RequestOptions.Builder#header}) header of the same name wins. Validated now; the idempotency
+   * key and request id headers cannot be set this way. Default: none, or the preset's.
    *
    * @param name the name
    * @param value the value
    * @return this builder
    * @throws IllegalArgumentException for a bad name or value (the message never holds the value)
    */
-  public SafeRetryClientBuilder defaultHeader(String name, String value) {
-    shape.defaultHeader(name, value);
+  public SafeRetryClientBuilder header(String name, String value) {
+    settings.header(name, value);
     return this;
   }
 
   /**
-   * Makes a header part of the identity of every intent of this client (as {@link
-   * Operation#withIdentityHeaders} does for one operation): the same intent id sent with another
-   * value fails before any I/O as a payload mismatch. Default: none, or the preset's (e.g. {@code
-   * Stripe-Account}).
+   * Makes headers part of the identity of every intent of this client, in addition to those named
+   * before (as {@link Operation#withIdentityHeaders} does for one operation): the same intent id
+   * sent with another value of one of them fails before any I/O as a payload mismatch. Default:
+   * none, or the preset's (e.g. {@code Stripe-Account}).
    *
-   * @param name the header name, any case
+   * @param names the header names, any case
    * @return this builder
    */
-  public SafeRetryClientBuilder identityHeader(String name) {
-    shape.identityHeader(name);
+  public SafeRetryClientBuilder identityHeaders(String... names) {
+    settings.identityHeaders(names);
     return this;
   }
 
@@ -307,7 +260,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder userAgent(String appName, String appVersion) {
-    shape.userAgent(appName, appVersion);
+    settings.userAgent(appName, appVersion);
     return this;
   }
 
@@ -321,7 +274,7 @@ public final class SafeRetryClientBuilder {
    *     not repeat it)
    */
   public SafeRetryClientBuilder baseUrl(String url) {
-    this.baseUrl = ClientSettings.baseUrl(Objects.requireNonNull(url, "baseUrl"));
+    settings.baseUrl(url);
     return this;
   }
 
@@ -334,7 +287,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder apiKey(String key) {
-    this.apiKey = key;
+    settings.apiKey(key);
     return this;
   }
 
@@ -353,7 +306,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder okHttpClient(OkHttpClient client) {
-    this.okHttpClient = Objects.requireNonNull(client, "okHttpClient");
+    settings.okHttpClient(client);
     return this;
   }
 
@@ -364,7 +317,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder objectMapper(ObjectMapper mapper) {
-    this.objectMapper = Objects.requireNonNull(mapper, "objectMapper");
+    settings.objectMapper(mapper);
     return this;
   }
 
@@ -375,7 +328,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder keyPlacement(KeyPlacement placement) {
-    this.keyPlacement = Objects.requireNonNull(placement, "keyPlacement");
+    settings.keyPlacement(placement);
     return this;
   }
 
@@ -386,7 +339,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder keyStore(KeyStore store) {
-    this.keyStore = Objects.requireNonNull(store, "keyStore");
+    settings.keyStore(store);
     return this;
   }
 
@@ -397,7 +350,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder tenant(String tenantName) {
-    this.tenant = Objects.requireNonNull(tenantName, "tenant");
+    settings.tenant(tenantName);
     return this;
   }
 
@@ -410,7 +363,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder intentRetention(Duration retention) {
-    this.intentRetention = Objects.requireNonNull(retention, "intentRetention");
+    settings.intentRetention(retention);
     return this;
   }
 
@@ -421,7 +374,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder retryPolicy(RetryPolicy policy) {
-    this.retryPolicy = Objects.requireNonNull(policy, "retryPolicy");
+    settings.retryPolicy(policy);
     return this;
   }
 
@@ -432,7 +385,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder retryClassifier(RetryClassifier c) {
-    this.classifier = Objects.requireNonNull(c, "retryClassifier");
+    settings.retryClassifier(c);
     return this;
   }
 
@@ -443,7 +396,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder breakerPolicy(BreakerPolicy policy) {
-    this.breakerPolicy = Objects.requireNonNull(policy, "breakerPolicy");
+    settings.breakerPolicy(policy);
     return this;
   }
 
@@ -455,7 +408,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder retryBudget(RetryBudgetPolicy policy) {
-    this.retryBudget = Objects.requireNonNull(policy, "retryBudget");
+    settings.retryBudget(policy);
     return this;
   }
 
@@ -466,7 +419,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder listener(SafeRetryListener l) {
-    this.listener = Objects.requireNonNull(l, "listener");
+    settings.listener(l);
     return this;
   }
 
@@ -477,7 +430,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder clock(Clock c) {
-    this.clock = Objects.requireNonNull(c, "clock");
+    settings.clock(c);
     return this;
   }
 
@@ -488,7 +441,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder sleeper(Sleeper s) {
-    this.sleeper = Objects.requireNonNull(s, "sleeper");
+    settings.sleeper(s);
     return this;
   }
 
@@ -499,7 +452,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder jitter(DoubleSupplier random) {
-    this.jitter = Objects.requireNonNull(random, "jitter");
+    settings.jitter(random);
     return this;
   }
 
@@ -511,7 +464,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder maxResponseBytes(long bytes) {
-    this.maxResponseBytes = bytes;
+    settings.maxResponseBytes(bytes);
     return this;
   }
 
@@ -525,7 +478,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder asyncExecutor(Executor executor) {
-    this.asyncExecutor = Objects.requireNonNull(executor, "asyncExecutor");
+    settings.asyncExecutor(executor);
     return this;
   }
 
@@ -540,7 +493,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder asyncConcurrency(int calls) {
-    this.asyncConcurrency = calls;
+    settings.asyncConcurrency(calls);
     return this;
   }
 
@@ -554,7 +507,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder attemptHeader(String headerName) {
-    this.attemptHeader = headerName;
+    settings.attemptHeader(headerName);
     return this;
   }
 
@@ -566,7 +519,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder name(String clientName) {
-    this.name = Objects.requireNonNull(clientName, "name");
+    settings.name(clientName);
     return this;
   }
 
@@ -575,58 +528,14 @@ public final class SafeRetryClientBuilder {
    *
    * @return the client
    * @throws IllegalStateException if {@code baseUrl} was not set
-   * @throws IllegalArgumentException naming the first bad parameter (never echoing a secret)
+   * @throws IllegalArgumentException naming the first bad setting (never echoing a secret)
    */
   public SafeRetryClient build() {
-    if (baseUrl == null) {
-      throw new IllegalStateException("baseUrl is required");
-    }
-    ClientSettings.check(baseUrl, apiKey, name, keyPlacement, attemptHeader);
-    new IntentScope(tenant, "check");
-    IntentRecord.checkRetention("intentRetention", intentRetention);
-    if (maxResponseBytes < 1) {
-      throw new IllegalArgumentException("maxResponseBytes must be positive");
-    }
-    if (asyncConcurrency < 1) {
-      throw new IllegalArgumentException("asyncConcurrency must be >= 1");
-    }
-    ClientSettings.noteAuthenticator(okHttpClient);
-    SecureRandom secure = new SecureRandom();
-    ObjectMapper mapper = ClientSettings.lenientMapper(objectMapper);
-    BodyCodec bodyCodec = shape.bodyCodec();
-    if (keyPlacement.inBody() && bodyCodec != null && !bodyCodec.canAddTopLevelField()) {
-      throw new IllegalArgumentException(
-          "keyPlacement puts the key in the body, which bodyCodec cannot do");
-    }
-    ClientConfig config =
-        new ClientConfig(
-            name,
-            baseUrl,
-            apiKey,
-            okHttpClient,
-            mapper,
-            keyPlacement,
-            keyStore == null ? new InMemoryKeyStore() : keyStore,
-            tenant,
-            intentRetention,
-            retryPolicy,
-            classifier,
-            breakerPolicy,
-            retryBudget,
-            listener,
-            clock,
-            sleeper,
-            jitter == null ? secure::nextDouble : jitter,
-            maxResponseBytes,
-            asyncExecutor,
-            asyncConcurrency,
-            attemptHeader,
-            shape.build(() -> JsonCodec.of(mapper)));
-    return new SafeRetryClient(ClientCore.create(config, parent));
+    return new SafeRetryClient(ClientCore.create(ClientConfig.of(settings), parent));
   }
 
   @Override
   public String toString() {
-    return "SafeRetryClientBuilder[" + name + ", " + Redaction.url(baseUrl) + "]";
+    return "SafeRetryClientBuilder[" + settings + "]";
   }
 }

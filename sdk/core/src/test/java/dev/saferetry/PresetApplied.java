@@ -29,52 +29,52 @@ record PresetApplied(ClientConfig config) {
     return config.keyPlacement();
   }
 
-  BodyCodec bodyCodec() {
-    return config.shape().codec();
+  BodyCodec codec() {
+    return config.codec();
   }
 
   ApiKeyStyle apiKeyStyle() {
-    return config.shape().apiKeyStyle();
+    return config.apiKeyStyle();
   }
 
-  Map<String, String> defaultHeaders() {
-    return config.shape().defaultHeaders();
+  Map<String, String> headers() {
+    return config.headers();
   }
 
   Set<String> identityHeaders() {
-    return config.shape().identityHeaders();
+    return config.identityHeaders();
   }
 
   List<String> requestIdHeaders() {
-    return config.shape().rules().requestIdHeaders();
+    return config.rules().requestIdHeaders();
   }
 
   Optional<String> errorRequestIdField() {
-    return Optional.ofNullable(config.shape().rules().errorRequestIdField());
+    return Optional.ofNullable(config.rules().errorRequestIdField());
   }
 
   Optional<ReplayMarker> replayMarker() {
-    return Optional.ofNullable(config.shape().rules().replay());
+    return Optional.ofNullable(config.rules().replay());
   }
 
   List<ErrorMatch> keyReused() {
-    return config.shape().rules().keyReused();
+    return config.rules().keyReused();
   }
 
   List<ErrorMatch> inProgress() {
-    return config.shape().rules().inProgress();
+    return config.rules().inProgress();
   }
 
   Optional<ExistingResource> existingResource() {
-    return Optional.ofNullable(config.shape().rules().existing());
+    return Optional.ofNullable(config.rules().existing());
   }
 
   List<String> shouldRetryHeaders() {
-    return config.shape().rules().shouldRetryHeaders();
+    return config.rules().shouldRetryHeaders();
   }
 
   List<ErrorMatch> retryableErrors() {
-    return config.shape().rules().retryable();
+    return config.rules().retryable();
   }
 
   Duration intentRetention() {
@@ -82,7 +82,7 @@ record PresetApplied(ClientConfig config) {
   }
 
   OptionalInt keyMaxLength() {
-    int max = config.shape().keyMaxLength();
+    int max = config.keyMaxLength();
     return max == 0 ? OptionalInt.empty() : OptionalInt.of(max);
   }
 }

@@ -40,8 +40,8 @@ class ProviderPresetTest {
     KeyPlacement placement = p.keyPlacement();
     EncodedBody encoded =
         placement.inBody()
-            ? p.bodyCodec().encode(body, placement.name(), KEY.value())
-            : p.bodyCodec().encode(body);
+            ? p.codec().encode(body, placement.name(), KEY.value())
+            : p.codec().encode(body);
     return new String(encoded.bytes(), StandardCharsets.UTF_8);
   }
 
@@ -92,9 +92,9 @@ class ProviderPresetTest {
             List.of("customer"));
     assertThat(attemptBody(stripePreset, charge))
         .isEqualTo("amount=2000&currency=usd&expand[]=customer&metadata[order_id]=6735");
-    assertThat(stripe.bodyCodec().contentType())
+    assertThat(stripe.codec().contentType())
         .isEqualTo("application/x-www-form-urlencoded;charset=UTF-8");
-    assertThat(stripe.bodyCodec().encode(charge)).isEqualTo(stripe.bodyCodec().encode(charge));
+    assertThat(stripe.codec().encode(charge)).isEqualTo(stripe.codec().encode(charge));
     assertThat(QueryParams.builder().add("limit", 3).add("starting_after", "ch_1").build().encode())
         .isEqualTo("limit=3&starting_after=ch_1");
   }
@@ -189,7 +189,7 @@ class ProviderPresetTest {
     assertThat(conflict.resourceId(409, second)).contains("PM9");
     assertThat(conflict.resourceId(409, "{\"error\":{\"type\":\"invalid_state\"}}")).isEmpty();
     assertThat(conflict.resourceId(409, "<html>conflict</html>")).isEmpty();
-    assertThat(PresetApplied.of(ProviderPreset.goCardless()).defaultHeaders())
+    assertThat(PresetApplied.of(ProviderPreset.goCardless()).headers())
         .containsExactly(Map.entry("GoCardless-Version", "2015-07-06"));
     Map<String, Object> envelope =
         Fields.of(
@@ -234,7 +234,7 @@ class ProviderPresetTest {
             "acme",
             b ->
                 b.keyPlacement(KeyPlacement.bodyField("request_key"))
-                    .bodyCodec(
+                    .codec(
                         BodyCodec.form(FormStyle.builder().lists(FormStyle.Lists.INDEXED).build()))
                     .keyMaxLength(64),
             "https://acme.example/docs");
@@ -259,10 +259,9 @@ class ProviderPresetTest {
             () ->
                 PresetApplied.of(
                     ProviderPreset.of(
-                        "x",
-                        b -> b.keyPlacement(KeyPlacement.bodyField("k")).bodyCodec(headerOnly))))
+                        "x", b -> b.keyPlacement(KeyPlacement.bodyField("k")).codec(headerOnly))))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("bodyCodec");
+        .hasMessageContaining("which codec cannot");
     assertThatThrownBy(
             () -> PresetApplied.of(ProviderPreset.of("x", b -> b.requestIdHeaders("Request Id"))))
         .isInstanceOf(IllegalArgumentException.class);

@@ -201,7 +201,7 @@ class RequestModelTest extends ClientFixture {
 
   @Test
   void aClientWideIdentityHeaderAppliesToEveryOperation() {
-    try (SafeRetryClient c = builder().identityHeader("stripe-account").build()) {
+    try (SafeRetryClient c = builder().identityHeaders("stripe-account").build()) {
       server.enqueue(charge());
       Map<String, Object> body = Map.of("amount", 1000);
       call(c, FORM_CHARGE, body, intent("acct_1"));

@@ -112,8 +112,8 @@ class ResponseViewAndOverridesTest extends ClientFixture {
   void defaultHeadersAndTheUserAgentGoOnEveryRequestAndACallHeaderWins() throws Exception {
     try (SafeRetryClient c =
         builder()
-            .defaultHeader("Stripe-Version", "2024-06-20")
-            .defaultHeader("X-Tenant", "t1")
+            .header("Stripe-Version", "2024-06-20")
+            .header("X-Tenant", "t1")
             .userAgent("shop", "1.2.3")
             .build()) {
       server.enqueue(charge());

@@ -29,7 +29,7 @@ public class StripeQuickStart {
             .baseUrl("https://api.stripe.com")
             .preset(ProviderPreset.stripe())
             .apiKey(System.getenv("STRIPE_SECRET_KEY"))
-            .defaultHeader("Stripe-Version", "2024-06-20")
+            .header("Stripe-Version", "2024-06-20")
             .userAgent("my-shop", "1.4.2")
             .build()) {
       ChargeParams params =

@@ -30,7 +30,7 @@ final class SdkCaller implements Caller {
             .apiKey(CallOverhead.API_KEY)
             .okHttpClient(base)
             .keyStore(store)
-            .bodyCodec(codec)
+            .codec(codec)
             .build();
   }
 

@@ -73,8 +73,7 @@ public final class ClientCore implements AutoCloseable {
         new Intents(config.keyStore(), config.tenant(), config.intentRetention(), config.clock());
     this.breaker = new Breaker(config.name(), circuitBreaker, listener);
     this.retry = shares(parent, Part.BREAKER) ? parent.retry : RetryEvents.create(config.name());
-    Redaction redaction =
-        Redaction.ofApiKey(config.apiKey()).withHeaders(config.shape().defaultHeaders());
+    Redaction redaction = Redaction.ofApiKey(config.apiKey()).withHeaders(config.headers());
     this.parts =
         new CallParts(
             config,
@@ -84,7 +83,7 @@ public final class ClientCore implements AutoCloseable {
                 http.get(),
                 config.clock(),
                 config.maxResponseBytes(),
-                config.shape().rules().requestIdHeaders()),
+                config.rules().requestIdHeaders()),
             breaker,
             retry,
             budget,
@@ -206,7 +205,7 @@ public final class ClientCore implements AutoCloseable {
       throw new IllegalArgumentException(
           "a per-call API key is never stored; relay such calls with a client built with that key");
     }
-    String credential = config.shape().apiKeyStyle().headerName();
+    String credential = config.apiKeyStyle().headerName();
     for (String name : o.headers().keySet()) {
       if (name.equalsIgnoreCase(credential) || StoredHeaders.isCredential(name)) {
         throw new IllegalArgumentException(
@@ -238,8 +237,7 @@ public final class ClientCore implements AutoCloseable {
     // default header that carries a credential is left out: the sender adds its own.
     Map<String, String> headers = new LinkedHashMap<>();
     config
-        .shape()
-        .defaultHeaders()
+        .headers()
         .forEach(
             (name, value) -> {
               if (o.headers().keySet().stream().noneMatch(name::equalsIgnoreCase)
@@ -370,13 +368,29 @@ public final class ClientCore implements AutoCloseable {
       // Derived from the caller's: shares their pool and dispatcher, which they close.
       return Shared.borrowed(FollowUps.sdkOwned(config.okHttpClient()));
     }
-    OkHttpClient own = FollowUps.sdkOwned(ClientSettings.defaultHttpClient());
+    OkHttpClient own = FollowUps.sdkOwned(defaultHttpClient());
     return Shared.owned(
         own,
         () -> {
           own.dispatcher().executorService().shutdown();
           own.connectionPool().evictAll();
         });
+  }
+
+  /**
+   * The client the SDK creates when the caller brings none: 10 s connect, 30 s read and write.
+   * OkHttp's fast fallback (racing connects to several addresses) is off: it runs each racing
+   * connect on a platform thread of OkHttp's own, so thousands of calls connecting at once would
+   * start as many platform threads; without it a call connects on its own thread (a virtual thread
+   * for {@code executeAsync} on JDK 21 and newer), trying the addresses in order.
+   */
+  static OkHttpClient defaultHttpClient() {
+    return new OkHttpClient.Builder()
+        .connectTimeout(Duration.ofSeconds(10))
+        .readTimeout(Duration.ofSeconds(30))
+        .writeTimeout(Duration.ofSeconds(30))
+        .fastFallback(false)
+        .build();
   }
 
   private static Shared<Executor> newIo(ClientConfig config) {

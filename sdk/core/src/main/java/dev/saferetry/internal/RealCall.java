@@ -275,7 +275,7 @@ final class RealCall<R> {
               anyAmbiguous(), "the call was cancelled, or its client closed", trail()));
     }
     ClientConfig c = parts.config();
-    ResponseRules rules = c.shape().rules();
+    ResponseRules rules = c.rules();
     boolean replayed =
         last.response() != null && op.carriesKey() && rules.isReplay(last.response());
     parts.breaker().record(last, replayed, sent.duration().toNanos());
@@ -476,7 +476,7 @@ final class RealCall<R> {
     if (out == null || out.response() == null) {
       return null;
     }
-    ResponseRules rules = parts.config().shape().rules();
+    ResponseRules rules = parts.config().rules();
     Redaction redaction = request.redaction();
     String requestId = out.attempt().serverRequestId();
     String errorBody = out.response().errorBody();

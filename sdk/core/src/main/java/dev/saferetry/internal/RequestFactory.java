@@ -37,7 +37,7 @@ final class RequestFactory {
 
   private final HttpUrl baseUrl;
   private final KeyPlacement placement;
-  private final ApiShape shape;
+  private final ClientConfig config;
   private final Redaction redaction;
   private final String attemptHeader;
 
@@ -50,7 +50,7 @@ final class RequestFactory {
   RequestFactory(ClientConfig config, Redaction redaction) {
     this.baseUrl = config.baseUrl();
     this.placement = config.keyPlacement();
-    this.shape = config.shape();
+    this.config = config;
     this.redaction = redaction;
     this.attemptHeader = config.attemptHeader();
     this.clientHeaders = clientHeaders(config.apiKey());
@@ -63,12 +63,12 @@ final class RequestFactory {
    */
   private Headers clientHeaders(String credential) {
     Headers.Builder b = new Headers.Builder();
-    b.set("User-Agent", shape.userAgent()).set("Accept", "application/json");
-    ApiKeyStyle style = shape.apiKeyStyle();
+    b.set("User-Agent", config.userAgent()).set("Accept", "application/json");
+    ApiKeyStyle style = config.apiKeyStyle();
     if (credential != null) {
       b.set(style.headerName(), style.headerValue(credential));
     }
-    shape.defaultHeaders().forEach(b::set);
+    config.headers().forEach(b::set);
     return b.build();
   }
 
@@ -93,10 +93,10 @@ final class RequestFactory {
     IdempotencyKey key = null;
     if (op.carriesKey()) {
       key = options.idempotencyKey() != null ? options.idempotencyKey() : IdempotencyKey.random();
-      if (shape.keyMaxLength() > 0 && key.value().length() > shape.keyMaxLength()) {
+      if (config.keyMaxLength() > 0 && key.value().length() > config.keyMaxLength()) {
         throw new IllegalArgumentException(
             "the idempotency key is longer than the provider's limit of "
-                + shape.keyMaxLength()
+                + config.keyMaxLength()
                 + " characters");
       }
     }
@@ -153,12 +153,12 @@ final class RequestFactory {
     IdempotencyKey key = options.idempotencyKey();
     KeyPlacement where = stored.keyPlacement();
     Set<String> own = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
-    own.add(shape.apiKeyStyle().headerName());
+    own.add(config.apiKeyStyle().headerName());
     own.add("X-Request-Id");
     if (attemptHeader != null) {
       own.add(attemptHeader);
     }
-    shape.defaultHeaders().keySet().stream().filter(StoredHeaders::isCredential).forEach(own::add);
+    config.headers().keySet().stream().filter(StoredHeaders::isCredential).forEach(own::add);
     for (String name : stored.headers().keySet()) {
       if (own.contains(name)) {
         throw new IllegalArgumentException(
@@ -196,7 +196,7 @@ final class RequestFactory {
   }
 
   private BodyCodec codec(Operation<?, ?> op) {
-    return op.codec() != null ? op.codec() : shape.codec();
+    return op.codec() != null ? op.codec() : config.codec();
   }
 
   private PreparedRequest build(
@@ -234,17 +234,17 @@ final class RequestFactory {
 
   /** The values of the headers that belong to the intent's identity, as they will be sent. */
   private Map<String, String> identityValues(Operation<?, ?> op, RequestOptions options) {
-    if (shape.identityHeaders().isEmpty() && op.identityHeaders().isEmpty()) {
+    if (config.identityHeaders().isEmpty() && op.identityHeaders().isEmpty()) {
       return Map.of();
     }
     Set<String> names = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
-    names.addAll(shape.identityHeaders());
+    names.addAll(config.identityHeaders());
     names.addAll(op.identityHeaders());
     if (names.isEmpty()) {
       return Map.of();
     }
     Map<String, String> sent = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-    sent.putAll(shape.defaultHeaders());
+    sent.putAll(config.headers());
     sent.putAll(op.headers());
     sent.putAll(options.headers());
     Map<String, String> values = new LinkedHashMap<>();

@@ -38,11 +38,9 @@ final class Presets {
           b ->
               none(b)
                   .keyPlacement(KeyPlacement.header("Idempotency-Key"))
-                  .bodyCodec(BodyCodec.form())
+                  .codec(BodyCodec.form())
                   .apiKeyStyle(ApiKeyStyle.bearer())
-                  .identityHeader("Stripe-Version")
-                  .identityHeader("Stripe-Account")
-                  .identityHeader("Stripe-Context")
+                  .identityHeaders("Stripe-Version", "Stripe-Account", "Stripe-Context")
                   .requestIdHeaders("Request-Id")
                   .replayMarker(new ReplayMarker("Idempotent-Replayed", "true"))
                   .keyReused(ErrorMatch.of(400, "/error", "/type", "idempotency_error"))
@@ -67,9 +65,9 @@ final class Presets {
           b ->
               none(b)
                   .keyPlacement(KeyPlacement.header("PayPal-Request-Id"))
-                  .bodyCodec(BodyCodec.json())
+                  .codec(BodyCodec.json())
                   .apiKeyStyle(ApiKeyStyle.bearer())
-                  .identityHeader("PayPal-Auth-Assertion")
+                  .identityHeaders("PayPal-Auth-Assertion")
                   .requestIdHeaders("PayPal-Debug-Id")
                   .errorRequestIdField("/debug_id")
                   .keyReused(
@@ -88,7 +86,7 @@ final class Presets {
           b ->
               none(b)
                   .keyPlacement(KeyPlacement.header("Idempotency-Key"))
-                  .bodyCodec(BodyCodec.json())
+                  .codec(BodyCodec.json())
                   .apiKeyStyle(ApiKeyStyle.header("X-API-Key"))
                   .errorRequestIdField("/requestId")
                   .intentRetention(Duration.ofDays(31))
@@ -103,9 +101,9 @@ final class Presets {
           b ->
               none(b)
                   .keyPlacement(KeyPlacement.bodyField("idempotency_key"))
-                  .bodyCodec(BodyCodec.json())
+                  .codec(BodyCodec.json())
                   .apiKeyStyle(ApiKeyStyle.bearer())
-                  .identityHeader("Square-Version")
+                  .identityHeaders("Square-Version")
                   .keyReused(ErrorMatch.of(0, "/errors/*", "/code", "IDEMPOTENCY_KEY_REUSED"))
                   .retryableErrors(ErrorMatch.of(0, "/errors/*", "/code", "TEMPORARY_ERROR")),
           "https://developer.squareup.com/docs/working-with-apis/idempotency",
@@ -118,7 +116,7 @@ final class Presets {
           b ->
               none(b)
                   .keyPlacement(KeyPlacement.header("Cko-Idempotency-Key"))
-                  .bodyCodec(BodyCodec.json())
+                  .codec(BodyCodec.json())
                   .apiKeyStyle(ApiKeyStyle.header("Authorization"))
                   .requestIdHeaders("Cko-Request-Id")
                   .inProgress(ErrorMatch.status(409))
@@ -133,10 +131,10 @@ final class Presets {
           b ->
               none(b)
                   .keyPlacement(KeyPlacement.header("Idempotency-Key"))
-                  .bodyCodec(BodyCodec.json())
+                  .codec(BodyCodec.json())
                   .apiKeyStyle(ApiKeyStyle.bearer())
-                  .defaultHeader("GoCardless-Version", "2015-07-06")
-                  .identityHeader("GoCardless-Version")
+                  .header("GoCardless-Version", "2015-07-06")
+                  .identityHeaders("GoCardless-Version")
                   .errorRequestIdField("/error/request_id")
                   .existingResource(GOCARDLESS_CONFLICT),
           "https://gocardless.com/blog/idempotency-keys/",

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class DefaultHttpClientTest {
   @Test
   void connectsOnTheCallsOwnThreadWithTheDocumentedTimeouts() {
-    OkHttpClient http = ClientSettings.defaultHttpClient();
+    OkHttpClient http = ClientCore.defaultHttpClient();
     // Fast fallback would race connects on OkHttp's own platform threads, one per connect.
     assertThat(http.fastFallback()).isFalse();
     assertThat(Duration.ofMillis(http.connectTimeoutMillis())).isEqualTo(Duration.ofSeconds(10));

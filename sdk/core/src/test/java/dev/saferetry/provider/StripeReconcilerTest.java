@@ -351,8 +351,7 @@ class StripeReconcilerTest {
 
   @Test
   void theSearchCarriesTheScopeAsTheRequestCombinedIt() throws Exception {
-    try (SafeRetryClient withDefault =
-        builder().defaultHeader("Stripe-Account", "acct_default").build()) {
+    try (SafeRetryClient withDefault = builder().header("Stripe-Account", "acct_default").build()) {
       IntentRecord intent = unknownIntent(withDefault, "order-1/charge", null);
       server.enqueue(json(200, searchResult(charge())));
       assertThat(withDefault.reconcile(intent, reconciler).finding()).isEqualTo(Finding.SUCCEEDED);

@@ -44,9 +44,9 @@ class OutboxRelayCredentialsTest {
                   b ->
                       b.apiKeyStyle(ApiKeyStyle.header("X-Auth-Token"))
                           .apiKey(ENQUEUER_TOKEN)
-                          .defaultHeader("x-auth-token", ENQUEUER_TOKEN)
-                          .defaultHeader("X-Partner-Secret", ENQUEUER_SECRET)
-                          .defaultHeader("Stripe-Version", "2024-06-20"))) {
+                          .header("x-auth-token", ENQUEUER_TOKEN)
+                          .header("X-Partner-Secret", ENQUEUER_SECRET)
+                          .header("Stripe-Version", "2024-06-20"))) {
             RelayRows.enqueue(
                 database, store, enqueuer, time, "order-1", 1000, RequestOptions.builder());
           }
@@ -65,7 +65,7 @@ class OutboxRelayCredentialsTest {
                   b ->
                       b.apiKeyStyle(ApiKeyStyle.header("X-Auth-Token"))
                           .apiKey(RELAY_TOKEN)
-                          .defaultHeader("X-Partner-Secret", RELAY_SECRET))) {
+                          .header("X-Partner-Secret", RELAY_SECRET))) {
             assertThat(relay(store, relayClient, time).build().runOnce().succeeded()).isEqualTo(1);
           }
           RecordedRequest r = drain(server).get(0);
