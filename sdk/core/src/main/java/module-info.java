@@ -9,7 +9,7 @@
  * used inside only.
  */
 // resilience4j publishes automatic module names only (no module-info of its own)
-@SuppressWarnings("requires-automatic")
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
 module dev.saferetry {
   requires transitive okhttp3;
   requires transitive com.fasterxml.jackson.databind;

@@ -14,8 +14,8 @@
  * examples need around them: in-process payment APIs, the HTTP and broker plumbing, drills that
  * start and kill processes, and the metrics, tracing and webhook helpers), {@link
  * dev.saferetry.examples.demo} (the guided tour and the world it arranges: lost responses, an
- * outage, a crash) and {@link dev.saferetry.examples.readme} (the README's snippets, compiled).
- * The benchmarks and the chaos soak are modules of their own ({@code sdk/benchmarks}, {@code
+ * outage, a crash) and {@link dev.saferetry.examples.readme} (the README's snippets, compiled). The
+ * benchmarks and the chaos soak are modules of their own ({@code sdk/benchmarks}, {@code
  * sdk/soak}). Child JVMs come from the SDK's test fixtures ({@code dev.saferetry.testing}).
  */
 package dev.saferetry.examples;

@@ -130,13 +130,16 @@ class OpenTelemetryTracingTest {
             .listener(tracing)
             .build()) {
       CompletableFuture<CallResult<Charge>> future;
-      try (Scope scope = call.makeCurrent()) {
+      Scope scope = call.makeCurrent(); // the call is started inside the span's scope
+      try {
         future =
             new PaymentsClient(client)
                 .charges()
                 .createAsync(
                     new ChargeCreateParams(5600, "eur", "async order", null),
                     RequestOptions.builder().intentId("order-async/charge").build());
+      } finally {
+        scope.close();
       }
       assertThat(future.get(10, TimeUnit.SECONDS).attempts()).hasSize(2);
     } finally {

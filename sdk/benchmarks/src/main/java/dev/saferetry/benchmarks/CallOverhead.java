@@ -1,9 +1,9 @@
 package dev.saferetry.benchmarks;
 
 import dev.saferetry.codec.BodyCodec;
+import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.idempotency.FileKeyStore;
 import dev.saferetry.idempotency.InMemoryKeyStore;
-import dev.saferetry.examples.payments.ChargeCreateParams;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;

@@ -17,5 +17,5 @@ interface Caller extends AutoCloseable {
   void call(String runId, int i) throws Exception;
 
   @Override
-  default void close() throws Exception {}
+  default void close() {}
 }

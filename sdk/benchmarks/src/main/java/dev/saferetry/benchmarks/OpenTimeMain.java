@@ -12,6 +12,7 @@ public final class OpenTimeMain {
   private OpenTimeMain() {}
 
   /** Opens the store in directory {@code args[0]} and prints the line. */
+  @SuppressWarnings("try") // the store is opened only to time the opening
   public static void main(String[] args) {
     long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
     long start = System.nanoTime();
