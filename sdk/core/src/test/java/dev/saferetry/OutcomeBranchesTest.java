@@ -5,13 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.ApiException;
 import dev.saferetry.error.CallFailedException;
-import dev.saferetry.error.FailedReason;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.Reason;
 import dev.saferetry.error.ResponseBodyException;
 import dev.saferetry.error.SafeRetryException;
-import dev.saferetry.error.SucceededReason;
-import dev.saferetry.error.UnknownReason;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.idempotency.BeginResult;
@@ -39,12 +36,22 @@ class OutcomeBranchesTest extends BothPaths {
     assertThat(SafeRetryException.class.getPermittedSubclasses())
         .containsExactlyInAnyOrder(
             CallFailedException.class, OutcomeUnknownException.class, ResponseBodyException.class);
-    assertThat(Reason.class.getPermittedSubclasses())
-        .containsExactlyInAnyOrder(FailedReason.class, UnknownReason.class, SucceededReason.class);
-    assertThat(EnumSet.allOf(FailedReason.class)).allMatch(r -> r.outcome() == Outcome.FAILED);
-    assertThat(EnumSet.allOf(UnknownReason.class)).allMatch(r -> r.outcome() == Outcome.UNKNOWN);
-    assertThat(EnumSet.allOf(SucceededReason.class))
-        .allMatch(r -> r.outcome() == Outcome.SUCCEEDED);
+    assertThat(EnumSet.allOf(Reason.class).stream().filter(r -> r.outcome() == Outcome.FAILED))
+        .containsExactlyInAnyOrder(
+            Reason.REJECTED,
+            Reason.KEY_REUSED,
+            Reason.NOT_SENT,
+            Reason.CIRCUIT_OPEN,
+            Reason.INTENT_MISMATCH,
+            Reason.INTENT_KEY_CONFLICT,
+            Reason.CANCELLED);
+    assertThat(EnumSet.allOf(Reason.class).stream().filter(r -> r.outcome() == Outcome.SUCCEEDED))
+        .containsExactlyInAnyOrder(Reason.BODY_UNREADABLE, Reason.BODY_TOO_LARGE);
+    assertThat(EnumSet.allOf(Reason.class).stream().filter(r -> r.outcome() == Outcome.UNKNOWN))
+        .hasSize(Reason.values().length - 9)
+        .contains(Reason.CIRCUIT_OPEN_AFTER_SEND, Reason.CANCELLED_AFTER_SEND);
+    assertThat(EnumSet.allOf(Reason.class).stream().filter(Reason::mustReconcile))
+        .allMatch(r -> r.outcome() == Outcome.UNKNOWN);
   }
 
   @Test
@@ -83,7 +90,7 @@ class OutcomeBranchesTest extends BothPaths {
           .isInstanceOfSatisfying(
               OutcomeUnknownException.class,
               e -> {
-                assertThat(e.reason()).isEqualTo(UnknownReason.KEY_STORE_FAILED);
+                assertThat(e.reason()).isEqualTo(Reason.KEY_STORE_FAILED);
                 assertThat(e.getMessage())
                     .contains("could not confirm the intent's state")
                     .doesNotContain("could not record")

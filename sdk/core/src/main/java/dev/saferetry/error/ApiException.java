@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * The server gave a definitive, non-retryable error answer (for example 400, 401, 402, 403, 404, a
  * 3xx, or a retryable status that a should-retry header declared final). The outcome is FAILED with
- * reason {@link FailedReason#REJECTED} ({@link FailedReason#KEY_REUSED} for its subclass {@link
+ * reason {@link Reason#REJECTED} ({@link Reason#KEY_REUSED} for its subclass {@link
  * IdempotencyKeyReusedException}): the request was rejected and retrying it unchanged will not
  * help.
  *
@@ -40,7 +40,7 @@ public sealed class ApiException extends CallFailedException permits Idempotency
   /** The error body text, masked and capped. */
   private final String errorBody;
 
-  ApiException(FailedReason reason, Errors.ApiError error, Errors.Trail trail) {
+  ApiException(Reason reason, Errors.ApiError error, Errors.Trail trail) {
     super(reason, summary(error, trail.attempts()), trail, null);
     this.status = error.status();
     this.errorType = error.type();

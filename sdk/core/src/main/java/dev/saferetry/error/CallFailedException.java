@@ -14,9 +14,9 @@ public sealed class CallFailedException extends SafeRetryException permits ApiEx
   private static final long serialVersionUID = 1L;
 
   /** Why the call failed. */
-  private final FailedReason reason;
+  private final Reason reason;
 
-  CallFailedException(FailedReason reason, String message, Errors.Trail trail, Throwable cause) {
+  CallFailedException(Reason reason, String message, Errors.Trail trail, Throwable cause) {
     super(message, trail, cause);
     this.reason = reason;
   }
@@ -27,7 +27,7 @@ public sealed class CallFailedException extends SafeRetryException permits ApiEx
    * @return the reason
    */
   @Override
-  public FailedReason reason() {
+  public Reason reason() {
     return reason;
   }
 }

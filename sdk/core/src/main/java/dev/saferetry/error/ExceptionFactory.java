@@ -8,8 +8,8 @@ final class ExceptionFactory implements Errors.Factory {
 
   @Override
   public CallFailedException failed(
-      FailedReason reason, String message, Errors.Trail trail, Throwable cause) {
-    if (reason == FailedReason.REJECTED || reason == FailedReason.KEY_REUSED) {
+      Reason reason, String message, Errors.Trail trail, Throwable cause) {
+    if (reason == Reason.REJECTED || reason == Reason.KEY_REUSED) {
       throw new IllegalArgumentException(reason + " is an ApiException");
     }
     return new CallFailedException(reason, message, trail, cause);
@@ -19,22 +19,18 @@ final class ExceptionFactory implements Errors.Factory {
   public ApiException rejected(boolean keyReused, Errors.ApiError error, Errors.Trail trail) {
     return keyReused
         ? new IdempotencyKeyReusedException(error, trail)
-        : new ApiException(FailedReason.REJECTED, error, trail);
+        : new ApiException(Reason.REJECTED, error, trail);
   }
 
   @Override
   public OutcomeUnknownException unknown(
-      UnknownReason reason,
-      String message,
-      Duration retryAfter,
-      Errors.Trail trail,
-      Throwable cause) {
+      Reason reason, String message, Duration retryAfter, Errors.Trail trail, Throwable cause) {
     return new OutcomeUnknownException(reason, message, retryAfter, trail, cause);
   }
 
   @Override
   public ResponseBodyException unreadable(
-      SucceededReason reason, String message, int status, Errors.Trail trail, Throwable cause) {
+      Reason reason, String message, int status, Errors.Trail trail, Throwable cause) {
     return new ResponseBodyException(reason, message, status, trail, cause);
   }
 }

@@ -12,8 +12,8 @@ import java.util.Optional;
  * safely, or the provider answered in a way that proves nothing. The {@link #reason()} says which.
  * This is not a failure: retry the same intent later (same intent id, or the same {@link #key()}),
  * and the server will either perform it once or replay the first outcome — unless the reason
- * {@linkplain UnknownReason#mustReconcile() must be reconciled}: then a retry cannot settle it, and
- * the intent is looked up at the provider instead.
+ * {@linkplain Reason#mustReconcile() must be reconciled}: then a retry cannot settle it, and the
+ * intent is looked up at the provider instead.
  *
  * <p>Instances are immutable and thread-safe.
  */
@@ -21,16 +21,12 @@ public final class OutcomeUnknownException extends SafeRetryException {
   private static final long serialVersionUID = 1L;
 
   /** Why the outcome is unknown. */
-  private final UnknownReason reason;
+  private final Reason reason;
 
   private final transient Duration retryAfter;
 
   OutcomeUnknownException(
-      UnknownReason reason,
-      String message,
-      Duration retryAfter,
-      Errors.Trail trail,
-      Throwable cause) {
+      Reason reason, String message, Duration retryAfter, Errors.Trail trail, Throwable cause) {
     super(
         message
             + (reason.mustReconcile()
@@ -49,7 +45,7 @@ public final class OutcomeUnknownException extends SafeRetryException {
    * @return the reason
    */
   @Override
-  public UnknownReason reason() {
+  public Reason reason() {
     return reason;
   }
 

@@ -6,9 +6,9 @@ import dev.saferetry.internal.Errors;
 /**
  * The call {@link Outcome#SUCCEEDED} — the server answered 2xx, the effect exists — but the body
  * could not be turned into the response type: not JSON, truncated, of the wrong shape ({@link
- * SucceededReason#BODY_UNREADABLE}), or larger than the client's limit ({@link
- * SucceededReason#BODY_TOO_LARGE}). Do not retry as if it had failed: calling the same intent again
- * makes the server replay the stored response.
+ * Reason#BODY_UNREADABLE}), or larger than the client's limit ({@link Reason#BODY_TOO_LARGE}). Do
+ * not retry as if it had failed: calling the same intent again makes the server replay the stored
+ * response.
  *
  * <p>Instances are immutable and thread-safe.
  */
@@ -16,13 +16,13 @@ public final class ResponseBodyException extends SafeRetryException {
   private static final long serialVersionUID = 1L;
 
   /** Why the body could not be read. */
-  private final SucceededReason reason;
+  private final Reason reason;
 
   /** The 2xx status. */
   private final int status;
 
   ResponseBodyException(
-      SucceededReason reason, String message, int status, Errors.Trail trail, Throwable cause) {
+      Reason reason, String message, int status, Errors.Trail trail, Throwable cause) {
     super("HTTP " + status + " but " + message, trail, cause);
     this.reason = reason;
     this.status = status;
@@ -34,7 +34,7 @@ public final class ResponseBodyException extends SafeRetryException {
    * @return the reason
    */
   @Override
-  public SucceededReason reason() {
+  public Reason reason() {
     return reason;
   }
 

@@ -32,8 +32,8 @@ import java.util.Optional;
  *       could not be read.
  * </ul>
  *
- * <p>The cause within a branch is the {@link #reason()}: a {@link FailedReason}, {@link
- * UnknownReason} or {@link SucceededReason}. Every exception carries the idempotency key (so the
+ * <p>The cause within a branch is the {@link #reason()}, a {@link Reason} whose {@link
+ * Reason#outcome() outcome} is the branch's. Every exception carries the idempotency key (so the
  * caller can retry the same intent) and the attempt history as it happened on the wire. Messages
  * are safe to log: they name statuses, error codes, request ids and the key, never bodies or
  * credentials. The SDK creates these exceptions; their constructors are not API.
@@ -139,7 +139,7 @@ public abstract sealed class SafeRetryException extends RuntimeException
 
   /**
    * Returns whether the effect may exist: retry the same intent (same key) later, or reconcile it
-   * with the provider when its reason {@linkplain UnknownReason#mustReconcile() says so}.
+   * with the provider when its reason {@linkplain Reason#mustReconcile() says so}.
    *
    * @return whether the outcome is {@link Outcome#UNKNOWN}
    */

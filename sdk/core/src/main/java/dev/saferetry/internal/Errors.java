@@ -4,12 +4,10 @@ import dev.saferetry.Attempt;
 import dev.saferetry.ResponseView;
 import dev.saferetry.error.ApiException;
 import dev.saferetry.error.CallFailedException;
-import dev.saferetry.error.FailedReason;
 import dev.saferetry.error.OutcomeUnknownException;
+import dev.saferetry.error.Reason;
 import dev.saferetry.error.ResponseBodyException;
 import dev.saferetry.error.SafeRetryException;
-import dev.saferetry.error.SucceededReason;
-import dev.saferetry.error.UnknownReason;
 import dev.saferetry.idempotency.IdempotencyKey;
 import java.time.Duration;
 import java.util.List;
@@ -40,18 +38,18 @@ public final class Errors {
   /** Creates the exceptions; implemented in {@code dev.saferetry.error}. */
   public interface Factory {
     /** A FAILED call that is not an error answer. */
-    CallFailedException failed(FailedReason reason, String message, Trail trail, Throwable cause);
+    CallFailedException failed(Reason reason, String message, Trail trail, Throwable cause);
 
     /** A definitive error answer. */
     ApiException rejected(boolean keyReused, ApiError error, Trail trail);
 
     /** An UNKNOWN outcome. */
     OutcomeUnknownException unknown(
-        UnknownReason reason, String message, Duration retryAfter, Trail trail, Throwable cause);
+        Reason reason, String message, Duration retryAfter, Trail trail, Throwable cause);
 
     /** A 2xx whose body could not be read. */
     ResponseBodyException unreadable(
-        SucceededReason reason, String message, int status, Trail trail, Throwable cause);
+        Reason reason, String message, int status, Trail trail, Throwable cause);
   }
 
   private static volatile Factory factory;

@@ -1,9 +1,8 @@
 package dev.saferetry.internal;
 
 import dev.saferetry.RequestOptions;
-import dev.saferetry.error.FailedReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.error.SafeRetryException;
-import dev.saferetry.error.UnknownReason;
 import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentClaim;
@@ -127,7 +126,7 @@ final class Intents {
     if (options.idempotencyKey() != null && !record.key().equals(options.idempotencyKey())) {
       throw Errors.factory()
           .failed(
-              FailedReason.INTENT_KEY_CONFLICT,
+              Reason.INTENT_KEY_CONFLICT,
               "intent is already recorded with another idempotency key than the one given; not"
                   + " sent",
               trail,
@@ -136,7 +135,7 @@ final class Intents {
     if (!record.fingerprint().equals(fingerprint)) {
       throw Errors.factory()
           .failed(
-              FailedReason.INTENT_MISMATCH,
+              Reason.INTENT_MISMATCH,
               "intent is recorded with a different request fingerprint; not sent",
               trail,
               null);
@@ -145,7 +144,7 @@ final class Intents {
     if (pending && record.isExpired(expiryTime())) {
       throw Errors.factory()
           .unknown(
-              UnknownReason.INTENT_EXPIRED,
+              Reason.INTENT_EXPIRED,
               "pending intent is older than the key retention and was not re-sent with its stale"
                   + " key; reconcile its outcome with the provider, then abandon it",
               null,
@@ -165,7 +164,7 @@ final class Intents {
     if (record.state() == IntentState.PENDING && record.isExpired(expiryTime())) {
       throw Errors.factory()
           .unknown(
-              UnknownReason.INTENT_EXPIRED,
+              Reason.INTENT_EXPIRED,
               "pending intent is older than the key retention and was not re-sent with its stale"
                   + " key; reconcile its outcome with the provider, then abandon it",
               null,

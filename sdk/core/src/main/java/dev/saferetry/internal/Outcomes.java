@@ -2,9 +2,8 @@ package dev.saferetry.internal;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.saferetry.error.ApiException;
-import dev.saferetry.error.FailedReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.error.SafeRetryException;
-import dev.saferetry.error.UnknownReason;
 import java.time.Duration;
 
 /**
@@ -17,18 +16,14 @@ final class Outcomes {
   /** An ending without a definitive answer: FAILED if nothing was ever sent, UNKNOWN otherwise. */
   static SafeRetryException withoutAnswer(
       boolean ambiguous,
-      UnknownReason reason,
+      Reason reason,
       String why,
       Duration hint,
       Throwable cause,
       Errors.Trail trail) {
     if (!ambiguous) {
       return Errors.factory()
-          .failed(
-              FailedReason.NOT_SENT,
-              "request never reached the server (" + why + ")",
-              trail,
-              cause);
+          .failed(Reason.NOT_SENT, "request never reached the server (" + why + ")", trail, cause);
     }
     return Errors.factory().unknown(reason, why, hint, trail, cause);
   }
@@ -37,15 +32,15 @@ final class Outcomes {
   static SafeRetryException circuitOpen(boolean ambiguous, Errors.Trail trail) {
     String why = "circuit breaker is open; no further attempt was sent";
     return ambiguous
-        ? Errors.factory().unknown(UnknownReason.CIRCUIT_OPEN, why, null, trail, null)
-        : Errors.factory().failed(FailedReason.CIRCUIT_OPEN, why, trail, null);
+        ? Errors.factory().unknown(Reason.CIRCUIT_OPEN_AFTER_SEND, why, null, trail, null)
+        : Errors.factory().failed(Reason.CIRCUIT_OPEN, why, trail, null);
   }
 
   /** The call was cancelled: FAILED if nothing of the intent was ever sent, UNKNOWN otherwise. */
   static SafeRetryException cancelled(boolean ambiguous, String why, Errors.Trail trail) {
     return ambiguous
-        ? Errors.factory().unknown(UnknownReason.CANCELLED, why, null, trail, null)
-        : Errors.factory().failed(FailedReason.CANCELLED, why, trail, null);
+        ? Errors.factory().unknown(Reason.CANCELLED_AFTER_SEND, why, null, trail, null)
+        : Errors.factory().failed(Reason.CANCELLED, why, trail, null);
   }
 
   /** A definitive error answer; server text masked with {@code redaction}. */

@@ -1,8 +1,8 @@
 package dev.saferetry.internal;
 
 import dev.saferetry.codec.TypeRef;
+import dev.saferetry.error.Reason;
 import dev.saferetry.error.SafeRetryException;
-import dev.saferetry.error.SucceededReason;
 import dev.saferetry.internal.codec.ResponseReader;
 import java.io.IOException;
 
@@ -37,7 +37,7 @@ record SuccessBody<R>(R value, String resourceId) {
     if (out.oversized()) {
       throw Errors.factory()
           .unreadable(
-              SucceededReason.BODY_TOO_LARGE,
+              Reason.BODY_TOO_LARGE,
               "the body exceeds the limit of "
                   + Wire.readLimit(config.maxResponseBytes())
                   + " bytes",
@@ -57,7 +57,7 @@ record SuccessBody<R>(R value, String resourceId) {
       // The cause is left out: Jackson's messages quote the body.
       throw Errors.factory()
           .unreadable(
-              SucceededReason.BODY_UNREADABLE,
+              Reason.BODY_UNREADABLE,
               "the body is not valid JSON for "
                   + type.rawType().getSimpleName()
                   + " ("

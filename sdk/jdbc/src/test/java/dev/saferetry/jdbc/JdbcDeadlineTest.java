@@ -12,15 +12,15 @@ import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.error.OutcomeUnknownException;
-import dev.saferetry.error.UnknownReason;
+import dev.saferetry.error.Reason;
+import dev.saferetry.examples.payments.Charge;
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.jdbc.internal.Dialect;
 import dev.saferetry.resilience.BreakerPolicy;
-import dev.saferetry.examples.payments.Charge;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.Charges;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -115,7 +115,7 @@ class JdbcDeadlineTest {
       other.rollback();
       other.close();
 
-      assertThat(unknown.reason()).isEqualTo(UnknownReason.KEY_STORE_FAILED);
+      assertThat(unknown.reason()).isEqualTo(Reason.KEY_STORE_FAILED);
       assertThat(unknown).hasCauseInstanceOf(KeyStoreException.class);
       assertThat(isTimeout(db, unknown)).as("the driver's timeout error is the cause").isTrue();
       assertThat(server.getRequestCount()).isZero();
