@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.ApiException;
 import dev.saferetry.error.CallFailedException;
+import dev.saferetry.error.IdempotencyKeyReusedException;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.Reason;
 import dev.saferetry.error.ResponseBodyException;
@@ -17,9 +18,6 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.testing.Answers;
-import java.lang.reflect.Constructor;
-import java.lang.reflect.Modifier;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -55,23 +53,37 @@ class OutcomeBranchesTest extends BothPaths {
   }
 
   @Test
-  void exceptionConstructorsAreNotApi() {
-    for (Class<?> type :
-        List.of(
-            SafeRetryException.class,
-            CallFailedException.class,
-            ApiException.class,
-            dev.saferetry.error.IdempotencyKeyReusedException.class,
-            OutcomeUnknownException.class,
-            ResponseBodyException.class)) {
-      Constructor<?>[] visible =
-          Arrays.stream(type.getDeclaredConstructors())
-              .filter(
-                  k ->
-                      Modifier.isPublic(k.getModifiers()) || Modifier.isProtected(k.getModifiers()))
-              .toArray(Constructor<?>[]::new);
-      assertThat(visible).as(type.getSimpleName()).isEmpty();
-    }
+  void anExceptionTakesOnlyTheReasonsOfItsOutcome() {
+    List<Attempt> none = List.of();
+    assertThatThrownBy(
+            () ->
+                new CallFailedException(
+                    Reason.RETRIES_EXHAUSTED, "x", null, null, none, null, null))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(
+            () -> new CallFailedException(Reason.REJECTED, "x", null, null, none, null, null))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(
+            () ->
+                new OutcomeUnknownException(
+                    Reason.NOT_SENT, "x", null, null, null, none, null, null))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(
+            () ->
+                new ResponseBodyException(
+                    Reason.CANCELLED_AFTER_SEND, "x", 200, null, null, none, null, null))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(new ApiException(400, null, null, null, null, null, null, none, null).reason())
+        .isEqualTo(Reason.REJECTED);
+    assertThat(
+            new IdempotencyKeyReusedException(422, null, null, null, null, null, null, none, null)
+                .reason())
+        .isEqualTo(Reason.KEY_REUSED);
+    assertThat(
+            new CallFailedException(Reason.CANCELLED, "cancelled", null, "i-1", none, null, null))
+        .hasMessage("cancelled [intent i-1, 0 attempts]")
+        .extracting(SafeRetryException::outcome)
+        .isEqualTo(Outcome.FAILED);
   }
 
   @Test

@@ -22,25 +22,25 @@ final class Outcomes {
       Throwable cause,
       Errors.Trail trail) {
     if (!ambiguous) {
-      return Errors.factory()
-          .failed(Reason.NOT_SENT, "request never reached the server (" + why + ")", trail, cause);
+      return Errors.failed(
+          Reason.NOT_SENT, "request never reached the server (" + why + ")", trail, cause);
     }
-    return Errors.factory().unknown(reason, why, hint, trail, cause);
+    return Errors.unknown(reason, why, hint, trail, cause);
   }
 
   /** The breaker is open: FAILED if nothing of the intent was ever sent, UNKNOWN otherwise. */
   static SafeRetryException circuitOpen(boolean ambiguous, Errors.Trail trail) {
     String why = "circuit breaker is open; no further attempt was sent";
     return ambiguous
-        ? Errors.factory().unknown(Reason.CIRCUIT_OPEN_AFTER_SEND, why, null, trail, null)
-        : Errors.factory().failed(Reason.CIRCUIT_OPEN, why, trail, null);
+        ? Errors.unknown(Reason.CIRCUIT_OPEN_AFTER_SEND, why, null, trail, null)
+        : Errors.failed(Reason.CIRCUIT_OPEN, why, trail, null);
   }
 
   /** The call was cancelled: FAILED if nothing of the intent was ever sent, UNKNOWN otherwise. */
   static SafeRetryException cancelled(boolean ambiguous, String why, Errors.Trail trail) {
     return ambiguous
-        ? Errors.factory().unknown(Reason.CANCELLED_AFTER_SEND, why, null, trail, null)
-        : Errors.factory().failed(Reason.CANCELLED, why, trail, null);
+        ? Errors.unknown(Reason.CANCELLED_AFTER_SEND, why, null, trail, null)
+        : Errors.failed(Reason.CANCELLED, why, trail, null);
   }
 
   /** A definitive error answer; server text masked with {@code redaction}. */
@@ -61,6 +61,6 @@ final class Outcomes {
             redaction.mask(f.code()),
             redaction.mask(f.message()),
             redaction.mask(raw));
-    return Errors.factory().rejected(keyReused, error, trail);
+    return Errors.rejected(keyReused, error, trail);
   }
 }

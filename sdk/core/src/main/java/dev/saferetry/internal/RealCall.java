@@ -210,13 +210,12 @@ final class RealCall<R> {
         return end(e);
       } catch (KeyStoreException e) {
         return end(
-            Errors.factory()
-                .unknown(
-                    Reason.KEY_STORE_FAILED,
-                    "the key store could not confirm the intent's state; nothing was sent by this call",
-                    null,
-                    new Errors.Trail(options.idempotencyKey(), options.intentId(), List.of()),
-                    e));
+            Errors.unknown(
+                Reason.KEY_STORE_FAILED,
+                "the key store could not confirm the intent's state; nothing was sent by this call",
+                null,
+                new Errors.Trail(options.idempotencyKey(), options.intentId(), List.of()),
+                e));
       }
       if (!claim.key().equals(request.key())) {
         request = parts.requests().withKey(request, body, options, claim.key());
@@ -349,9 +348,9 @@ final class RealCall<R> {
           trail());
     }
     if (e.reason().outcome() == Outcome.FAILED) {
-      return Errors.factory().failed(e.reason(), e.why(), trail(), last.error());
+      return Errors.failed(e.reason(), e.why(), trail(), last.error());
     }
-    return Errors.factory().unknown(e.reason(), e.why(), e.retryAfter(), trail(), last.error());
+    return Errors.unknown(e.reason(), e.why(), e.retryAfter(), trail(), last.error());
   }
 
   private Step<R> succeed(AttemptOutcome out, String existingResourceId) {
