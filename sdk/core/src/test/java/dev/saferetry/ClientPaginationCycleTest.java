@@ -148,8 +148,7 @@ class ClientPaginationCycleTest extends ClientFixture {
             return page.next() == 0
                 ? Optional.empty()
                 : Optional.of(
-                    PageRequest.cursor(
-                        QueryParams.builder().add("page", page.next()).add("per", 1).build()));
+                    PageRequest.cursor(QueryParams.empty().and("page", page.next()).and("per", 1)));
           }
         };
     // page 1 -> 2 -> 3 -> 2 -> ...

@@ -253,8 +253,7 @@ class PagesTest {
 
   @Test
   void cursorsReplaceTheirParameterAndKeepTheRest() {
-    QueryParams list =
-        QueryParams.builder().add("limit", 2).add("expand[]", "data.customer").build();
+    QueryParams list = QueryParams.empty().and("limit", 2).and("expand[]", "data.customer");
     assertThat(PageRequest.cursor("starting_after", "ch_2").applyTo(list).encode())
         .isEqualTo("limit=2&expand[]=data.customer&starting_after=ch_2");
     assertThat(PageRequest.first().applyTo(list)).isSameAs(list);

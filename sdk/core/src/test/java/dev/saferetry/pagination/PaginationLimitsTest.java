@@ -140,9 +140,9 @@ class PaginationLimitsTest {
   @Test
   void reorderedCursorParametersStillNameTheSamePage() {
     // offset/limit pages: the server alternates the order of its two parameters, A -> B -> A'.
-    QueryParams a = QueryParams.builder().add("offset", "2").add("limit", "2").build();
-    QueryParams b = QueryParams.builder().add("offset", "4").add("limit", "2").build();
-    QueryParams aReordered = QueryParams.builder().add("limit", "2").add("offset", "2").build();
+    QueryParams a = QueryParams.empty().and("offset", "2").and("limit", "2");
+    QueryParams b = QueryParams.empty().and("offset", "4").and("limit", "2");
+    QueryParams aReordered = QueryParams.empty().and("limit", "2").and("offset", "2");
     List<QueryParams> nexts = List.of(a, b, aReordered);
     List<PageRequest> asked = new ArrayList<>();
     PageStyle<Integer, Item> offsets =
