@@ -5,8 +5,8 @@ import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
 import dev.saferetry.error.CallFailedException;
-import dev.saferetry.error.FailedReason;
 import dev.saferetry.error.OutcomeUnknownException;
+import dev.saferetry.error.Reason;
 import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
@@ -60,7 +60,7 @@ public final class Outage {
               "round %d: outcome UNKNOWN (%s); intent pending, key %s%n",
               round, e.reason(), e.key());
         } catch (CallFailedException e) {
-          if (e.reason() != FailedReason.CIRCUIT_OPEN) {
+          if (e.reason() != Reason.CIRCUIT_OPEN) {
             throw e; // a definitive answer: waiting will not change it
           }
           System.out.printf("round %d: breaker open, nothing sent; intent pending%n", round);

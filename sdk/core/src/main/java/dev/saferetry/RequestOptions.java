@@ -21,7 +21,7 @@ import java.util.Objects;
  * RequestOptions options = RequestOptions.builder()
  *     .intentId("order-123/charge")
  *     .header("Stripe-Account", "acct_1")
- *     .query(QueryParams.builder().add("expand[]", "customer").build())
+ *     .query(QueryParams.of("expand[]", "customer"))
  *     .deadline(Duration.ofSeconds(10))
  *     .attemptTimeout(Duration.ofSeconds(3))
  *     .maxAttempts(2)
@@ -59,7 +59,7 @@ public final class RequestOptions {
   private final boolean keepBody;
 
   private RequestOptions(Builder b) {
-    this.query = b.query.build();
+    this.query = b.query;
     this.deadline = b.deadline;
     this.attemptTimeout = b.attemptTimeout;
     this.maxAttempts = b.maxAttempts;
@@ -100,7 +100,7 @@ public final class RequestOptions {
     Builder b = new Builder();
     b.pathParams.putAll(pathParams);
     b.headers.putAll(headers);
-    b.query = query.toBuilder();
+    b.query = query;
     b.deadline = deadline;
     b.attemptTimeout = attemptTimeout;
     b.maxAttempts = maxAttempts;
@@ -228,7 +228,7 @@ public final class RequestOptions {
     private IntentRecord redrive;
     private final Map<String, String> pathParams = new LinkedHashMap<>();
     private final Map<String, String> headers = new LinkedHashMap<>();
-    private QueryParams.Builder query = QueryParams.builder();
+    private QueryParams query = QueryParams.empty();
     private Duration deadline;
     private Duration attemptTimeout;
     private int maxAttempts;
@@ -247,7 +247,7 @@ public final class RequestOptions {
      * @return this builder
      */
     public Builder queryParam(String name, String value) {
-      query.add(name, value);
+      query = query.and(name, value);
       return this;
     }
 
@@ -259,7 +259,7 @@ public final class RequestOptions {
      * @return this builder
      */
     public Builder queryParam(String name, long value) {
-      query.add(name, value);
+      query = query.and(name, value);
       return this;
     }
 
@@ -270,7 +270,7 @@ public final class RequestOptions {
      * @return this builder
      */
     public Builder query(QueryParams params) {
-      query = Objects.requireNonNull(params, "params").toBuilder();
+      query = Objects.requireNonNull(params, "params");
       return this;
     }
 

@@ -177,8 +177,8 @@ public final class SafeRetryClient implements AutoCloseable {
    *
    * <p>Cancelling the returned future cancels the call: an attempt in flight is aborted and no
    * further one starts. The intent is left pending, so a later call of the same intent reuses its
-   * key; the listener sees the call end with reason {@code CANCELLED} (outcome UNKNOWN if anything
-   * may have been sent, FAILED otherwise).
+   * key; the listener sees the call end with reason {@code CANCELLED_AFTER_SEND} (outcome UNKNOWN)
+   * if anything may have been sent, {@code CANCELLED} (FAILED) otherwise.
    *
    * @param <Q> the request body type
    * @param <R> the response body type

@@ -4,8 +4,7 @@ import static dev.saferetry.AsyncExecutorTest.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.saferetry.AsyncExecutorTest.ManualTimer;
-import dev.saferetry.error.FailedReason;
-import dev.saferetry.error.UnknownReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.event.CallFinished;
 import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.examples.payments.Charge;
@@ -72,7 +71,7 @@ class AsyncCancelTest extends ClientFixture {
       assertThat(call.isCancelled()).isTrue();
       CallFinished end = ends.get(0);
       assertThat(end.outcome()).isEqualTo(Outcome.UNKNOWN);
-      assertThat(end.reason()).isEqualTo(UnknownReason.CANCELLED);
+      assertThat(end.reason()).isEqualTo(Reason.CANCELLED_AFTER_SEND);
       assertThat(end.attempts()).isEqualTo(1);
       assertThat(server.getRequestCount()).isEqualTo(1);
       List<IntentRecord> pending = c.pendingIntents();
@@ -99,7 +98,7 @@ class AsyncCancelTest extends ClientFixture {
       awaitTrue(() -> ends.size() == 1);
 
       assertThat(timer.waits.get(0).isCancelled()).isTrue();
-      assertThat(ends.get(0).reason()).isEqualTo(UnknownReason.CANCELLED);
+      assertThat(ends.get(0).reason()).isEqualTo(Reason.CANCELLED_AFTER_SEND);
       assertThat(server.getRequestCount()).isEqualTo(1);
       assertThat(c.pendingIntents()).extracting(IntentRecord::intentId).containsExactly("order-7");
     }
@@ -116,7 +115,7 @@ class AsyncCancelTest extends ClientFixture {
       assertThat(call.isCancelled()).isTrue();
       assertThat(ends).hasSize(1);
       assertThat(ends.get(0).outcome()).isEqualTo(Outcome.FAILED);
-      assertThat(ends.get(0).reason()).isEqualTo(FailedReason.CANCELLED);
+      assertThat(ends.get(0).reason()).isEqualTo(Reason.CANCELLED);
       assertThat(ends.get(0).attempts()).isZero();
     }
     assertThat(server.getRequestCount()).isZero();
@@ -129,7 +128,7 @@ class AsyncCancelTest extends ClientFixture {
     CompletableFuture<CallResult<Charge>> call = c.executeAsync(Charges.CREATE, PARAMS, ORDER);
     assertThat(call).isCompletedExceptionally();
     assertThat(ends).hasSize(1);
-    assertThat(ends.get(0).reason()).isEqualTo(FailedReason.CANCELLED);
+    assertThat(ends.get(0).reason()).isEqualTo(Reason.CANCELLED);
     assertThat(server.getRequestCount()).isZero();
   }
 }

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.OutcomeUnknownException;
-import dev.saferetry.error.UnknownReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.resilience.RetryPolicy;
@@ -132,7 +132,7 @@ class BackoffAndHintsTest extends BothPaths {
         .isInstanceOfSatisfying(
             OutcomeUnknownException.class,
             e -> {
-              assertThat(e.reason()).isEqualTo(UnknownReason.SERVER_SAID_DO_NOT_RETRY);
+              assertThat(e.reason()).isEqualTo(Reason.SERVER_SAID_DO_NOT_RETRY);
               assertThat(e.response().orElseThrow().status()).isEqualTo(503);
             });
     assertThat(server.getRequestCount()).isEqualTo(1);
@@ -153,7 +153,7 @@ class BackoffAndHintsTest extends BothPaths {
       assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
           .isInstanceOfSatisfying(
               OutcomeUnknownException.class,
-              e -> assertThat(e.reason()).isEqualTo(UnknownReason.SERVER_SAID_DO_NOT_RETRY));
+              e -> assertThat(e.reason()).isEqualTo(Reason.SERVER_SAID_DO_NOT_RETRY));
     }
     assertThat(server.getRequestCount()).isEqualTo(1);
   }

@@ -7,9 +7,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.ApiException;
 import dev.saferetry.error.OutcomeUnknownException;
+import dev.saferetry.error.Reason;
 import dev.saferetry.error.ResponseBodyException;
 import dev.saferetry.error.SafeRetryException;
-import dev.saferetry.error.UnknownReason;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.resilience.RetryPolicy;
@@ -146,7 +146,7 @@ class BadResponsesTest extends BothPaths {
     assertThatThrownBy(() -> call(client, Charges.CREATE, PARAMS))
         .isInstanceOfSatisfying(
             OutcomeUnknownException.class,
-            e -> assertThat(e.reason()).isEqualTo(UnknownReason.REDIRECTED));
+            e -> assertThat(e.reason()).isEqualTo(Reason.REDIRECTED));
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 

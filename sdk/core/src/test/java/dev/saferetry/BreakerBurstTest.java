@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.CallFailedException;
-import dev.saferetry.error.FailedReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.event.AttemptFinished;
 import dev.saferetry.event.BreakerState;
@@ -171,7 +171,7 @@ class BreakerBurstTest extends ClientFixture {
           .isInstanceOfSatisfying(
               CallFailedException.class,
               e -> {
-                assertThat(e.reason()).isEqualTo(FailedReason.CIRCUIT_OPEN);
+                assertThat(e.reason()).isEqualTo(Reason.CIRCUIT_OPEN);
                 assertThat(e.attempts()).isEmpty();
               });
     }

@@ -6,7 +6,7 @@ import static dev.saferetry.testing.Answers.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.saferetry.error.UnknownReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.event.AttemptStarted;
 import dev.saferetry.event.CallFinished;
 import dev.saferetry.event.CallStarted;
@@ -71,7 +71,7 @@ class CallEventsTest extends BothPaths {
     }
     CallFinished end = (CallFinished) events.get(events.size() - 1);
     assertThat(end.outcome()).isEqualTo(Outcome.UNKNOWN);
-    assertThat(end.reason()).isEqualTo(UnknownReason.RETRIES_EXHAUSTED);
+    assertThat(end.reason()).isEqualTo(Reason.RETRIES_EXHAUSTED);
     assertThat(end.status()).isEqualTo(503);
   }
 

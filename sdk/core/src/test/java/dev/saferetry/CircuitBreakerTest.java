@@ -7,9 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.ApiException;
 import dev.saferetry.error.CallFailedException;
-import dev.saferetry.error.FailedReason;
 import dev.saferetry.error.OutcomeUnknownException;
-import dev.saferetry.error.UnknownReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.event.BreakerState;
 import dev.saferetry.event.BreakerStateChanged;
 import dev.saferetry.event.SafeRetryListener;
@@ -58,7 +57,7 @@ class CircuitBreakerTest extends BothPaths {
         assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
             .isInstanceOfSatisfying(
                 OutcomeUnknownException.class,
-                e -> assertThat(e.reason()).isEqualTo(UnknownReason.PROVIDER_STORED_ERROR));
+                e -> assertThat(e.reason()).isEqualTo(Reason.PROVIDER_STORED_ERROR));
       }
       assertThat(c.breakerState()).isEqualTo(BreakerState.CLOSED);
       assertThat(server.getRequestCount()).isEqualTo(6);
@@ -80,7 +79,7 @@ class CircuitBreakerTest extends BothPaths {
           .isInstanceOfSatisfying(
               CallFailedException.class,
               e -> {
-                assertThat(e.reason()).isEqualTo(FailedReason.CIRCUIT_OPEN);
+                assertThat(e.reason()).isEqualTo(Reason.CIRCUIT_OPEN);
                 assertThat(e.key()).isNotNull();
                 assertThat(e.attempts()).isEmpty();
                 assertThat(e.outcome()).isEqualTo(Outcome.FAILED);
@@ -110,7 +109,7 @@ class CircuitBreakerTest extends BothPaths {
           .isInstanceOfSatisfying(
               OutcomeUnknownException.class,
               e -> {
-                assertThat(e.reason()).isEqualTo(UnknownReason.CIRCUIT_OPEN);
+                assertThat(e.reason()).isEqualTo(Reason.CIRCUIT_OPEN_AFTER_SEND);
                 assertThat(e.attempts()).hasSize(2);
                 assertThat(e.outcome()).isEqualTo(Outcome.UNKNOWN);
               });
@@ -148,7 +147,7 @@ class CircuitBreakerTest extends BothPaths {
       assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
           .isInstanceOfSatisfying(
               CallFailedException.class,
-              e -> assertThat(e.reason()).isEqualTo(FailedReason.CIRCUIT_OPEN));
+              e -> assertThat(e.reason()).isEqualTo(Reason.CIRCUIT_OPEN));
     }
     assertThat(server.getRequestCount()).isEqualTo(3);
   }

@@ -10,7 +10,6 @@ import dev.saferetry.codec.TypeRef;
 import dev.saferetry.pagination.PageRequest;
 import dev.saferetry.pagination.PageStyle;
 import dev.saferetry.pagination.PaginationException;
-import dev.saferetry.pagination.PaginationFailure;
 import dev.saferetry.provider.StripeList;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -73,7 +72,7 @@ class ClientPaginationCycleTest extends ClientFixture {
         .isInstanceOfSatisfying(
             PaginationException.class,
             p -> {
-              assertThat(p.failure()).isEqualTo(PaginationFailure.CYCLE);
+              assertThat(p).hasMessageContaining(": CYCLE: ");
               assertThat(p.page()).isEqualTo(page);
             })
         .hasMessageContaining("leads back to the request of page " + repeats)
@@ -148,8 +147,7 @@ class ClientPaginationCycleTest extends ClientFixture {
             return page.next() == 0
                 ? Optional.empty()
                 : Optional.of(
-                    PageRequest.cursor(
-                        QueryParams.builder().add("page", page.next()).add("per", 1).build()));
+                    PageRequest.cursor(QueryParams.empty().and("page", page.next()).and("per", 1)));
           }
         };
     // page 1 -> 2 -> 3 -> 2 -> ...
@@ -178,7 +176,7 @@ class ClientPaginationCycleTest extends ClientFixture {
         .isInstanceOfSatisfying(
             PaginationException.class,
             p -> {
-              assertThat(p.failure()).isEqualTo(PaginationFailure.TOO_MANY_PAGES);
+              assertThat(p).hasMessageContaining(": TOO_MANY_PAGES: ");
               assertThat(p.page()).isEqualTo(6);
             })
         .hasMessageContaining("limit of 5 pages")
@@ -204,7 +202,7 @@ class ClientPaginationCycleTest extends ClientFixture {
         .isInstanceOfSatisfying(
             PaginationException.class,
             p -> {
-              assertThat(p.failure()).isEqualTo(PaginationFailure.MALFORMED_PAGE);
+              assertThat(p).hasMessageContaining(": MALFORMED_PAGE: ");
               assertThat(p.page()).isEqualTo(2);
             })
         .hasMessageContaining("page 2")

@@ -6,9 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.CallFailedException;
-import dev.saferetry.error.FailedReason;
 import dev.saferetry.error.OutcomeUnknownException;
-import dev.saferetry.error.UnknownReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.event.BreakerState;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
@@ -48,7 +47,7 @@ class DerivedClientTest extends ClientFixture {
       assertThatThrownBy(() -> derived.execute(Charges.CREATE, PARAMS))
           .isInstanceOfSatisfying(
               CallFailedException.class,
-              e -> assertThat(e.reason()).isEqualTo(FailedReason.CIRCUIT_OPEN));
+              e -> assertThat(e.reason()).isEqualTo(Reason.CIRCUIT_OPEN));
     }
     assertThat(server.getRequestCount()).isEqualTo(2);
   }
@@ -83,7 +82,7 @@ class DerivedClientTest extends ClientFixture {
       assertThatThrownBy(() -> derived.execute(Charges.CREATE, PARAMS))
           .isInstanceOfSatisfying(
               OutcomeUnknownException.class,
-              e -> assertThat(e.reason()).isEqualTo(UnknownReason.RETRY_BUDGET_EXHAUSTED));
+              e -> assertThat(e.reason()).isEqualTo(Reason.RETRY_BUDGET_EXHAUSTED));
     }
   }
 

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.OutcomeUnknownException;
-import dev.saferetry.error.UnknownReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.idempotency.FileKeyStore;
@@ -37,7 +37,7 @@ class IntentTimeTest extends ClientFixture {
       assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS, ORDER_1))
           .isInstanceOfSatisfying(
               OutcomeUnknownException.class,
-              e -> assertThat(e.reason()).isEqualTo(UnknownReason.INTENT_EXPIRED));
+              e -> assertThat(e.reason()).isEqualTo(Reason.INTENT_EXPIRED));
 
       time.advance(Duration.ofHours(-2)); // e.g. a time server corrects a clock that ran fast
       server.enqueue(charge());
@@ -47,7 +47,7 @@ class IntentTimeTest extends ClientFixture {
                   assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS, ORDER_1))
                       .isInstanceOfSatisfying(
                           OutcomeUnknownException.class,
-                          e -> assertThat(e.reason()).isEqualTo(UnknownReason.INTENT_EXPIRED)));
+                          e -> assertThat(e.reason()).isEqualTo(Reason.INTENT_EXPIRED)));
       assertThat(output).contains("WARN").contains("clock went back");
     }
     assertThat(server.getRequestCount()).isEqualTo(1);
@@ -64,7 +64,7 @@ class IntentTimeTest extends ClientFixture {
       assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS, ORDER_1))
           .isInstanceOfSatisfying(
               OutcomeUnknownException.class,
-              e -> assertThat(e.reason()).isEqualTo(UnknownReason.INTENT_EXPIRED));
+              e -> assertThat(e.reason()).isEqualTo(Reason.INTENT_EXPIRED));
       IntentRecord later =
           c.keyStore()
               .find(new IntentScope("default", "POST /v1/charges"), "order-2")
@@ -92,7 +92,7 @@ class IntentTimeTest extends ClientFixture {
       assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS, ORDER_1))
           .isInstanceOfSatisfying(
               OutcomeUnknownException.class,
-              e -> assertThat(e.reason()).isEqualTo(UnknownReason.INTENT_EXPIRED));
+              e -> assertThat(e.reason()).isEqualTo(Reason.INTENT_EXPIRED));
     }
     assertThat(server.getRequestCount()).isEqualTo(2); // order-1 once, order-2 once: no re-send
   }

@@ -7,9 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.CallFailedException;
-import dev.saferetry.error.FailedReason;
 import dev.saferetry.error.OutcomeUnknownException;
-import dev.saferetry.error.UnknownReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
@@ -95,7 +94,7 @@ class IntentsTest extends BothPaths {
         .isInstanceOfSatisfying(
             CallFailedException.class,
             e -> {
-              assertThat(e.reason()).isEqualTo(FailedReason.INTENT_MISMATCH);
+              assertThat(e.reason()).isEqualTo(Reason.INTENT_MISMATCH);
               assertThat(e.attempts()).isEmpty();
               assertThat(e.intentId()).isEqualTo("o-3");
             });
@@ -114,7 +113,7 @@ class IntentsTest extends BothPaths {
                 call(client, Charges.CREATE, new ChargeCreateParams(5, "eur", "o", null), withKey))
         .isInstanceOfSatisfying(
             CallFailedException.class,
-            e -> assertThat(e.reason()).isEqualTo(FailedReason.INTENT_MISMATCH));
+            e -> assertThat(e.reason()).isEqualTo(Reason.INTENT_MISMATCH));
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
@@ -137,7 +136,7 @@ class IntentsTest extends BothPaths {
         .isInstanceOfSatisfying(
             CallFailedException.class,
             e -> {
-              assertThat(e.reason()).isEqualTo(FailedReason.INTENT_KEY_CONFLICT);
+              assertThat(e.reason()).isEqualTo(Reason.INTENT_KEY_CONFLICT);
               assertThat(e.outcome()).isEqualTo(Outcome.FAILED);
               assertThat(e.key()).isEqualTo(first.key());
               assertThat(e.attempts()).isEmpty();
@@ -183,7 +182,7 @@ class IntentsTest extends BothPaths {
     assertThatThrownBy(() -> call(withStore, Charges.CREATE, same, intent("o-other-form")))
         .isInstanceOfSatisfying(
             CallFailedException.class,
-            e -> assertThat(e.reason()).isEqualTo(FailedReason.INTENT_MISMATCH));
+            e -> assertThat(e.reason()).isEqualTo(Reason.INTENT_MISMATCH));
     assertThat(server.getRequestCount()).isZero();
   }
 
@@ -211,7 +210,7 @@ class IntentsTest extends BothPaths {
         .isInstanceOfSatisfying(
             OutcomeUnknownException.class,
             e -> {
-              assertThat(e.reason()).isEqualTo(UnknownReason.INTENT_EXPIRED);
+              assertThat(e.reason()).isEqualTo(Reason.INTENT_EXPIRED);
               assertThat(e.isOutcomeUnknown()).isTrue();
               assertThat(e.getMessage()).contains("reconcile");
               assertThat(e.attempts()).isEmpty();

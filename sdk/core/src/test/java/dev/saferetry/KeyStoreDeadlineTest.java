@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.OutcomeUnknownException;
-import dev.saferetry.error.UnknownReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.idempotency.BeginResult;
@@ -94,7 +94,7 @@ class KeyStoreDeadlineTest extends BothPaths {
       assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS, within(Duration.ofSeconds(3))))
           .isInstanceOfSatisfying(
               OutcomeUnknownException.class,
-              e -> assertThat(e.reason()).isEqualTo(UnknownReason.DEADLINE_EXCEEDED));
+              e -> assertThat(e.reason()).isEqualTo(Reason.DEADLINE_EXCEEDED));
     }
     assertThat(server.getRequestCount()).isEqualTo(1);
   }

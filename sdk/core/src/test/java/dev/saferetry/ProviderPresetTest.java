@@ -95,7 +95,7 @@ class ProviderPresetTest {
     assertThat(stripe.codec().contentType())
         .isEqualTo("application/x-www-form-urlencoded;charset=UTF-8");
     assertThat(stripe.codec().encode(charge)).isEqualTo(stripe.codec().encode(charge));
-    assertThat(QueryParams.builder().add("limit", 3).add("starting_after", "ch_1").build().encode())
+    assertThat(QueryParams.empty().and("limit", 3).and("starting_after", "ch_1").encode())
         .isEqualTo("limit=3&starting_after=ch_1");
   }
 
@@ -234,8 +234,7 @@ class ProviderPresetTest {
             "acme",
             b ->
                 b.keyPlacement(KeyPlacement.bodyField("request_key"))
-                    .codec(
-                        BodyCodec.form(FormStyle.builder().lists(FormStyle.Lists.INDEXED).build()))
+                    .codec(BodyCodec.form(FormStyle.defaults().withIndexedLists()))
                     .keyMaxLength(64),
             "https://acme.example/docs");
     PresetApplied applied = PresetApplied.of(own);

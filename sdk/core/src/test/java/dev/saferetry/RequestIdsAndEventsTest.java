@@ -5,7 +5,7 @@ import static dev.saferetry.testing.Answers.drain;
 import static dev.saferetry.testing.Answers.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.saferetry.error.UnknownReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.event.AttemptFinished;
 import dev.saferetry.event.AttemptStarted;
 import dev.saferetry.event.CallFinished;
@@ -95,7 +95,7 @@ class RequestIdsAndEventsTest extends BothPaths {
     CallFinished end = (CallFinished) events.get(6);
     // The 503 may have been executed: the 400 proves only that the second attempt did nothing.
     assertThat(end.outcome()).isEqualTo(Outcome.UNKNOWN);
-    assertThat(end.reason()).isEqualTo(UnknownReason.REJECTED_AFTER_AMBIGUOUS_ATTEMPT);
+    assertThat(end.reason()).isEqualTo(Reason.REJECTED_AFTER_AMBIGUOUS_ATTEMPT);
     assertThat(end.status()).isEqualTo(400);
     assertThat(end.attempts()).isEqualTo(2);
     assertThat(end.key()).isEqualTo(retry.key());

@@ -11,7 +11,7 @@ import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.codec.QueryParams;
 import dev.saferetry.codec.TypeRef;
 import dev.saferetry.error.CallFailedException;
-import dev.saferetry.error.FailedReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.provider.StripeList;
 import dev.saferetry.testing.Answers;
@@ -178,9 +178,7 @@ class RequestModelTest extends ClientFixture {
     assertThatThrownBy(() -> call(client, op, body, intent("acct_2")))
         .isInstanceOf(CallFailedException.class)
         .satisfies(
-            e ->
-                assertThat(((CallFailedException) e).reason())
-                    .isEqualTo(FailedReason.INTENT_MISMATCH));
+            e -> assertThat(((CallFailedException) e).reason()).isEqualTo(Reason.INTENT_MISMATCH));
     server.enqueue(charge());
     call(client, op, body, intent("acct_1")); // the same value is the same intent: replayed
     List<RecordedRequest> sent = drain(server);

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.ApiException;
+import dev.saferetry.error.Reason;
 import dev.saferetry.error.ResponseBodyException;
-import dev.saferetry.error.SucceededReason;
 import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
@@ -71,7 +71,7 @@ class ResponseLimitTest extends BothPaths {
           .isInstanceOfSatisfying(
               ResponseBodyException.class,
               e -> {
-                assertThat(e.reason()).isEqualTo(SucceededReason.BODY_TOO_LARGE);
+                assertThat(e.reason()).isEqualTo(Reason.BODY_TOO_LARGE);
                 assertThat(e.getMessage()).contains("limit of " + limit + " bytes");
               });
     }

@@ -10,8 +10,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.ApiException;
 import dev.saferetry.error.OutcomeUnknownException;
+import dev.saferetry.error.Reason;
 import dev.saferetry.error.SafeRetryException;
-import dev.saferetry.error.UnknownReason;
 import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
@@ -146,7 +146,7 @@ class ResponseViewAndOverridesTest extends ClientFixture {
                     RequestOptions.builder().maxAttempts(2).build()))
         .isInstanceOfSatisfying(
             OutcomeUnknownException.class,
-            e -> assertThat(e.reason()).isEqualTo(UnknownReason.RETRIES_EXHAUSTED));
+            e -> assertThat(e.reason()).isEqualTo(Reason.RETRIES_EXHAUSTED));
     assertThat(server.getRequestCount()).isEqualTo(2);
     CallResult<Charge> patient =
         call(client, Charges.CREATE, PARAMS, RequestOptions.builder().maxAttempts(7).build());
@@ -166,7 +166,7 @@ class ResponseViewAndOverridesTest extends ClientFixture {
                     RequestOptions.builder().deadline(Duration.ofMillis(100)).build()))
         .isInstanceOfSatisfying(
             OutcomeUnknownException.class,
-            e -> assertThat(e.reason()).isEqualTo(UnknownReason.DEADLINE_EXCEEDED));
+            e -> assertThat(e.reason()).isEqualTo(Reason.DEADLINE_EXCEEDED));
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 

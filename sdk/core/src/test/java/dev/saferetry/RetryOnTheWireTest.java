@@ -10,10 +10,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.ApiException;
 import dev.saferetry.error.CallFailedException;
-import dev.saferetry.error.FailedReason;
 import dev.saferetry.error.IdempotencyKeyReusedException;
 import dev.saferetry.error.OutcomeUnknownException;
-import dev.saferetry.error.UnknownReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.resilience.RetryClassifier;
@@ -61,7 +60,7 @@ class RetryOnTheWireTest extends BothPaths {
     OutcomeUnknownException e =
         org.junit.jupiter.api.Assertions.assertThrows(
             OutcomeUnknownException.class, () -> call(client, Charges.CREATE, PARAMS));
-    assertThat(e.reason()).isEqualTo(UnknownReason.IN_PROGRESS);
+    assertThat(e.reason()).isEqualTo(Reason.IN_PROGRESS);
     assertThat(e.attempts()).extracting(Attempt::status).containsExactly(409, 409, 409, 409);
     assertThat(Answers.keys(drain(server), "Idempotency-Key"))
         .hasSize(4)
@@ -144,7 +143,7 @@ class RetryOnTheWireTest extends BothPaths {
               CallFailedException.class,
               e -> {
                 assertThat(e.outcome()).isEqualTo(Outcome.FAILED);
-                assertThat(e.reason()).isEqualTo(FailedReason.NOT_SENT);
+                assertThat(e.reason()).isEqualTo(Reason.NOT_SENT);
                 assertThat(e.attempts())
                     .hasSize(4)
                     .allMatch(a -> a.failure() == TransportFailure.CONNECT_FAILED);

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.error.CallFailedException;
-import dev.saferetry.error.FailedReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.provider.ProviderPreset;
 import java.util.List;
 import java.util.Map;
@@ -124,7 +124,7 @@ class SettingsPrecedenceTest extends ClientFixture {
             .satisfies(
                 e ->
                     assertThat(((CallFailedException) e).reason())
-                        .isEqualTo(FailedReason.INTENT_MISMATCH));
+                        .isEqualTo(Reason.INTENT_MISMATCH));
       }
     }
     assertThat(server.getRequestCount()).isEqualTo(1);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.error.CallFailedException;
-import dev.saferetry.error.FailedReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.resilience.TransportFailure;
@@ -31,7 +31,7 @@ class TransportFailuresTest extends BothPaths {
         .isInstanceOfSatisfying(
             CallFailedException.class,
             e -> {
-              assertThat(e.reason()).isEqualTo(FailedReason.NOT_SENT);
+              assertThat(e.reason()).isEqualTo(Reason.NOT_SENT);
               assertThat(e.attempts())
                   .hasSize(4)
                   .allMatch(a -> a.failure() == TransportFailure.CONNECT_FAILED);

@@ -6,11 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.saferetry.error.FailedReason;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.Reason;
 import dev.saferetry.error.SafeRetryException;
-import dev.saferetry.error.UnknownReason;
 import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
@@ -90,17 +88,17 @@ class WhatAnAnswerProvesTest extends BothPaths {
   }
 
   static Stream<Row> rows() {
-    UnknownReason noRetry = UnknownReason.SERVER_SAID_DO_NOT_RETRY;
-    UnknownReason stored = UnknownReason.PROVIDER_STORED_ERROR;
-    UnknownReason exhausted = UnknownReason.RETRIES_EXHAUSTED;
+    Reason noRetry = Reason.SERVER_SAID_DO_NOT_RETRY;
+    Reason stored = Reason.PROVIDER_STORED_ERROR;
+    Reason exhausted = Reason.RETRIES_EXHAUSTED;
     IntentState pending = IntentState.PENDING;
     IntentState failed = IntentState.FAILED;
     IntentState succeeded = IntentState.SUCCEEDED;
     String hint = "X-Should-Retry";
     String replay = "Idempotent-Replayed";
     MockResponse ok = answer(200);
-    UnknownReason afterAmbiguous = UnknownReason.REJECTED_AFTER_AMBIGUOUS_ATTEMPT;
-    UnknownReason redirected = UnknownReason.REDIRECTED;
+    Reason afterAmbiguous = Reason.REJECTED_AFTER_AMBIGUOUS_ATTEMPT;
+    Reason redirected = Reason.REDIRECTED;
     return Stream.of(
         // A should-retry header stops the retries; it never proves that nothing happened.
         row("503 should-retry false", answer(503, hint, "false"), 1, noRetry, pending),
@@ -166,7 +164,7 @@ class WhatAnAnswerProvesTest extends BothPaths {
             exhausted,
             pending),
         // On an answer that proves nothing happened, a hint only says whether to try again.
-        row("400 should-retry false", answer(400, hint, "false"), 1, FailedReason.REJECTED, failed),
+        row("400 should-retry false", answer(400, hint, "false"), 1, Reason.REJECTED, failed),
         new Row(
             "400 should-retry true, then 200",
             null,
@@ -184,8 +182,8 @@ class WhatAnAnswerProvesTest extends BothPaths {
             null,
             succeeded),
         // A server error never proves that nothing happened, retried or not.
-        row("501", answer(501), 1, UnknownReason.SERVER_ERROR_NOT_RETRIED, pending),
-        row("524 from a gateway", answer(524), 1, UnknownReason.SERVER_ERROR_NOT_RETRIED, pending),
+        row("501", answer(501), 1, Reason.SERVER_ERROR_NOT_RETRIED, pending),
+        row("524 from a gateway", answer(524), 1, Reason.SERVER_ERROR_NOT_RETRIED, pending),
         new Row(
             "501 should-retry true, then 200",
             null,
@@ -249,15 +247,15 @@ class WhatAnAnswerProvesTest extends BothPaths {
             exhausted,
             pending),
         // A replayed rejection is a stored rejection: nothing was created for the key.
-        row("400 replayed", answer(400, replay, "true"), 1, FailedReason.REJECTED, failed),
+        row("400 replayed", answer(400, replay, "true"), 1, Reason.REJECTED, failed),
         row(
             "400 replayed, should-retry true",
             answer(400, replay, "true", hint, "true"),
             1,
-            FailedReason.REJECTED,
+            Reason.REJECTED,
             failed),
-        row("402 replayed", answer(402, replay, "true"), 1, FailedReason.REJECTED, failed),
-        row("422 replayed", answer(422, replay, "true"), 1, FailedReason.KEY_REUSED, failed),
+        row("402 replayed", answer(402, replay, "true"), 1, Reason.REJECTED, failed),
+        row("422 replayed", answer(422, replay, "true"), 1, Reason.KEY_REUSED, failed),
         // A rejection proves only that its own attempt did nothing: an earlier attempt of the call
         // that may have been executed leaves the outcome unknown.
         new Row(
@@ -271,14 +269,14 @@ class WhatAnAnswerProvesTest extends BothPaths {
             null,
             List.of(answer(400, hint, "true"), answer(401)),
             2,
-            FailedReason.REJECTED,
+            Reason.REJECTED,
             failed),
         new Row(
             "503, then 400 replayed",
             null,
             List.of(answer(503), answer(400, replay, "true")),
             2,
-            FailedReason.REJECTED,
+            Reason.REJECTED,
             failed),
         // The SDK never follows a redirect, and a redirect proves nothing.
         row("302", answer(302, "Location", "/v1/elsewhere"), 1, redirected, pending),
@@ -357,7 +355,7 @@ class WhatAnAnswerProvesTest extends BothPaths {
     assertThat(intent.state()).isEqualTo(IntentState.PENDING);
     assertThat(client.pendingIntents()).extracting(IntentRecord::intentId).containsExactly("o-2");
     for (OutcomeUnknownException e : endings) {
-      assertThat(e.reason()).isEqualTo(UnknownReason.PROVIDER_STORED_ERROR);
+      assertThat(e.reason()).isEqualTo(Reason.PROVIDER_STORED_ERROR);
       assertThat(e.reason().mustReconcile()).isTrue();
       assertThat(e.key()).isEqualTo(intent.key());
       assertThat(e.attempts())
@@ -389,7 +387,7 @@ class WhatAnAnswerProvesTest extends BothPaths {
                     PARAMS,
                     RequestOptions.builder().intentId("o-3").build()));
     assertThat(e.outcome()).isEqualTo(Outcome.UNKNOWN);
-    assertThat(e.reason()).isEqualTo(UnknownReason.SERVER_SAID_DO_NOT_RETRY);
+    assertThat(e.reason()).isEqualTo(Reason.SERVER_SAID_DO_NOT_RETRY);
     assertThat(e.getMessage())
         .contains("HTTP 503 with a should-retry header of false")
         .contains("reconcile the intent with the provider");

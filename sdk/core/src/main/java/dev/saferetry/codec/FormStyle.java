@@ -1,7 +1,5 @@
 package dev.saferetry.codec;
 
-import java.util.Objects;
-
 /**
  * How {@link BodyCodec#form(FormStyle)} flattens nested values into {@code
  * application/x-www-form-urlencoded} pairs. The defaults are the conventions of Stripe's API
@@ -9,128 +7,109 @@ import java.util.Objects;
  * items[0][price]=p_1}.
  *
  * <pre>{@code
- * BodyCodec indexed = BodyCodec.form(FormStyle.builder().lists(FormStyle.Lists.INDEXED).build());
+ * BodyCodec indexed = BodyCodec.form(FormStyle.defaults().withIndexedLists());
  * }</pre>
+ *
+ * <p>Lists: with bracketed lists (the default), {@code a[]=x&a[]=y} for lists of plain values; a
+ * list holding an object or a list is indexed anyway, because {@code a[][b]=} cannot say where one
+ * element ends. With indexed lists, {@code a[0]=x&a[1]=y} for every list, as Stripe's Java and Node
+ * libraries send them.
+ *
+ * <p>Nulls: a {@code null} field is left out (the default), or sent with an empty value, {@code
+ * a=}: Stripe's way to unset a field.
  *
  * <p>Instances are immutable and thread-safe.
  */
 public final class FormStyle {
-  private static final FormStyle DEFAULTS = builder().build();
+  private static final FormStyle DEFAULTS = new FormStyle(false, false);
 
-  /** How list elements are named. */
-  public enum Lists {
-    /**
-     * {@code a[]=x&a[]=y} for lists of plain values; a list holding an object or a list is indexed
-     * anyway, because {@code a[][b]=} cannot say where one element ends.
-     */
-    BRACKETS,
-    /** {@code a[0]=x&a[1]=y} for every list, as Stripe's Java and Node libraries send them. */
-    INDEXED
-  }
+  private final boolean indexedLists;
+  private final boolean emptyNulls;
 
-  /** What a {@code null} field becomes. */
-  public enum Nulls {
-    /** The field is left out. */
-    OMIT,
-    /** The field is sent with an empty value, {@code a=}: Stripe's way to unset a field. */
-    EMPTY
-  }
-
-  private final Lists lists;
-  private final Nulls nulls;
-
-  private FormStyle(Builder b) {
-    this.lists = b.lists;
-    this.nulls = b.nulls;
+  private FormStyle(boolean indexedLists, boolean emptyNulls) {
+    this.indexedLists = indexedLists;
+    this.emptyNulls = emptyNulls;
   }
 
   /**
-   * Returns Stripe's documented conventions: {@link Lists#BRACKETS}, {@link Nulls#OMIT}.
+   * Returns Stripe's documented conventions: bracketed lists, nulls left out.
    *
-   * @return Stripe's documented conventions: {@link Lists#BRACKETS}, {@link Nulls#OMIT}
+   * @return Stripe's documented conventions: bracketed lists, nulls left out
    */
   public static FormStyle defaults() {
     return DEFAULTS;
   }
 
   /**
-   * Returns a new builder with the defaults.
+   * Returns this style with every list indexed: {@code a[0]=x&a[1]=y}.
    *
-   * @return a new builder with the defaults
+   * @return this style with every list indexed
    */
-  public static Builder builder() {
-    return new Builder();
+  public FormStyle withIndexedLists() {
+    return new FormStyle(true, emptyNulls);
   }
 
   /**
-   * Returns how lists are written.
+   * Returns this style with lists of plain values bracketed: {@code a[]=x&a[]=y} (the default).
    *
-   * @return how lists are written
+   * @return this style with lists of plain values bracketed
    */
-  public Lists lists() {
-    return lists;
+  public FormStyle withBracketedLists() {
+    return new FormStyle(false, emptyNulls);
   }
 
   /**
-   * Returns what nulls become.
+   * Returns this style with a {@code null} field sent with an empty value, {@code a=}.
    *
-   * @return what nulls become
+   * @return this style with a null field sent as {@code a=}
    */
-  public Nulls nulls() {
-    return nulls;
+  public FormStyle withEmptyNulls() {
+    return new FormStyle(indexedLists, true);
+  }
+
+  /**
+   * Returns this style with a {@code null} field left out (the default).
+   *
+   * @return this style with a null field left out
+   */
+  public FormStyle withOmittedNulls() {
+    return new FormStyle(indexedLists, false);
+  }
+
+  /**
+   * Returns whether every list is indexed, {@code a[0]=x}, rather than bracketed, {@code a[]=x}.
+   *
+   * @return whether every list is indexed
+   */
+  public boolean indexedLists() {
+    return indexedLists;
+  }
+
+  /**
+   * Returns whether a {@code null} field is sent as {@code a=} rather than left out.
+   *
+   * @return whether a null field is sent with an empty value
+   */
+  public boolean emptyNulls() {
+    return emptyNulls;
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof FormStyle s && s.lists == lists && s.nulls == nulls;
+    return o instanceof FormStyle s && s.indexedLists == indexedLists && s.emptyNulls == emptyNulls;
   }
 
   @Override
   public int hashCode() {
-    return 31 * lists.hashCode() + nulls.hashCode();
+    return 31 * Boolean.hashCode(indexedLists) + Boolean.hashCode(emptyNulls);
   }
 
   @Override
   public String toString() {
-    return "FormStyle[lists=" + lists + ", nulls=" + nulls + "]";
-  }
-
-  /** Builds a {@link FormStyle}. Not thread-safe. */
-  public static final class Builder {
-    private Lists lists = Lists.BRACKETS;
-    private Nulls nulls = Nulls.OMIT;
-
-    private Builder() {}
-
-    /**
-     * How list elements are named. Default: {@link Lists#BRACKETS}.
-     *
-     * @param style the style
-     * @return this builder
-     */
-    public Builder lists(Lists style) {
-      this.lists = Objects.requireNonNull(style, "lists");
-      return this;
-    }
-
-    /**
-     * What a null field becomes. Default: {@link Nulls#OMIT}.
-     *
-     * @param style the style
-     * @return this builder
-     */
-    public Builder nulls(Nulls style) {
-      this.nulls = Objects.requireNonNull(style, "nulls");
-      return this;
-    }
-
-    /**
-     * Returns the style.
-     *
-     * @return the style
-     */
-    public FormStyle build() {
-      return new FormStyle(this);
-    }
+    return "FormStyle[lists="
+        + (indexedLists ? "INDEXED" : "BRACKETS")
+        + ", nulls="
+        + (emptyNulls ? "EMPTY" : "OMIT")
+        + "]";
   }
 }

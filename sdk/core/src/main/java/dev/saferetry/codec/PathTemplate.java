@@ -40,8 +40,8 @@ public final class PathTemplate {
     Set<String> names = new LinkedHashSet<>();
     for (int i = 0; i < segments.size(); i++) {
       if (variable[i] && !names.add(segments.get(i))) {
-        throw new PathException(
-            segments.get(i), "variable {" + segments.get(i) + "} appears twice in " + template);
+        throw new IllegalArgumentException(
+            "variable {" + segments.get(i) + "} appears twice in " + template);
       }
     }
     this.variables = Set.copyOf(names);
@@ -52,14 +52,14 @@ public final class PathTemplate {
    *
    * @param template the template
    * @return the parsed template
-   * @throws PathException if it does not start with {@code /}, has a query or fragment, a {@code .}
-   *     or {@code ..} segment (also percent-encoded), a variable that is not a whole segment, a
-   *     repeated variable, or a character that is not allowed in a path
+   * @throws IllegalArgumentException if it does not start with {@code /}, has a query or fragment,
+   *     a {@code .} or {@code ..} segment (also percent-encoded), a variable that is not a whole
+   *     segment, a repeated variable, or a character that is not allowed in a path
    */
   public static PathTemplate of(String template) {
     Objects.requireNonNull(template, "template");
     if (!template.startsWith("/")) {
-      throw new PathException(null, "path template must start with '/': " + template);
+      throw new IllegalArgumentException("path template must start with '/': " + template);
     }
     String[] parts = template.substring(1).split("/", -1);
     List<String> segments = new ArrayList<>(parts.length);
@@ -71,10 +71,11 @@ public final class PathTemplate {
         variable[i] = true;
         segments.add(m.group(1));
       } else if (part.indexOf('{') >= 0 || part.indexOf('}') >= 0) {
-        throw new PathException(
-            null, "a variable must be a whole segment named [A-Za-z_][A-Za-z0-9_]*: " + template);
+        throw new IllegalArgumentException(
+            "a variable must be a whole segment named [A-Za-z_][A-Za-z0-9_]*: " + template);
       } else if (isDotSegment(part) || !LITERAL.matcher(part).matches()) {
-        throw new PathException(null, "not a valid path segment '" + part + "' in " + template);
+        throw new IllegalArgumentException(
+            "not a valid path segment '" + part + "' in " + template);
       } else {
         segments.add(part);
       }
@@ -96,14 +97,14 @@ public final class PathTemplate {
    *
    * @param values the values
    * @return the encoded path with every variable replaced by its value as one segment
-   * @throws PathException if a variable has no value, a value names no variable, or a value is
-   *     empty, {@code .}, {@code ..} or holds an unpaired surrogate
+   * @throws IllegalArgumentException if a variable has no value, a value names no variable, or a
+   *     value is empty, {@code .}, {@code ..} or holds an unpaired surrogate
    */
   public String expand(Map<String, String> values) {
     Objects.requireNonNull(values, "values");
     for (String name : values.keySet()) {
       if (!variables.contains(name)) {
-        throw new PathException(name, "no variable {" + name + "} in " + template);
+        throw new IllegalArgumentException("no variable {" + name + "} in " + template);
       }
     }
     StringBuilder out = new StringBuilder(template.length() + 16);
@@ -116,7 +117,7 @@ public final class PathTemplate {
       String name = segments.get(i);
       String value = values.get(name);
       if (value == null) {
-        throw new PathException(name, "missing path variable {" + name + "} of " + template);
+        throw new IllegalArgumentException("missing path variable {" + name + "} of " + template);
       }
       appendSegment(out, value, name);
     }
@@ -128,8 +129,8 @@ public final class PathTemplate {
    *
    * @param value the value
    * @return {@code value} encoded as one path segment
-   * @throws PathException if the value is empty, {@code .} or {@code ..}, or holds an unpaired
-   *     surrogate
+   * @throws IllegalArgumentException if the value is empty, {@code .} or {@code ..}, or holds an
+   *     unpaired surrogate
    */
   public static String encodeSegment(String value) {
     StringBuilder out = new StringBuilder(value.length() + 8);
@@ -139,13 +140,10 @@ public final class PathTemplate {
 
   private static void appendSegment(StringBuilder out, String value, String name) {
     if (value.isEmpty() || value.equals(".") || value.equals("..")) {
-      throw new PathException(name, "path variable {" + name + "} must not be empty, '.' or '..'");
+      throw new IllegalArgumentException(
+          "path variable {" + name + "} must not be empty, '.' or '..'");
     }
-    try {
-      Percent.segment(out, value, "path variable {" + name + "}");
-    } catch (IllegalArgumentException e) {
-      throw new PathException(name, e.getMessage());
-    }
+    Percent.segment(out, value, "path variable {" + name + "}");
   }
 
   /**

@@ -12,11 +12,9 @@ import java.util.Set;
  * The query parameters of a request: an ordered list of name/value pairs where a name may repeat.
  *
  * <pre>{@code
- * QueryParams q = QueryParams.builder()
- *     .add("limit", 3)
- *     .add("expand[]", "data.customer")
- *     .add("created[gte]", 1_700_000_000L)
- *     .build();
+ * QueryParams q = QueryParams.of("limit", 3)
+ *     .and("expand[]", "data.customer")
+ *     .and("created[gte]", 1_700_000_000L);
  * q.encode(); // limit=3&expand[]=data.customer&created[gte]=1700000000
  * }</pre>
  *
@@ -30,22 +28,9 @@ import java.util.Set;
 public final class QueryParams {
   private static final QueryParams EMPTY = new QueryParams(List.of());
 
-  /**
-   * One parameter.
-   *
-   * <p>Instances are immutable and thread-safe.
-   *
-   * @param name the name as the server sees it, e.g. {@code expand[]}; not empty
-   * @param value the value, possibly empty
-   */
-  public record Param(String name, String value) {
-    /**
-     * Validates the parameter.
-     *
-     * @param name the name as the server sees it, e.g. {@code expand[]}; not empty
-     * @param value the value, possibly empty
-     */
-    public Param {
+  /** One parameter: its name as the server sees it (not empty), and its value. */
+  private record Param(String name, String value) {
+    Param {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(value, "value");
       if (name.isEmpty()) {
@@ -74,8 +59,8 @@ public final class QueryParams {
   /**
    * Returns one parameter.
    *
-   * @param name the name
-   * @param value the value
+   * @param name the name as the server sees it, e.g. {@code expand[]}; not empty
+   * @param value the value, possibly empty
    * @return one parameter
    */
   public static QueryParams of(String name, String value) {
@@ -83,32 +68,76 @@ public final class QueryParams {
   }
 
   /**
-   * Returns a new builder.
+   * Returns one parameter holding a whole number in decimal, e.g. {@code limit=3}.
    *
-   * @return a new builder
+   * @param name the name as the server sees it; not empty
+   * @param value the value
+   * @return one parameter
    */
-  public static Builder builder() {
-    return new Builder();
+  public static QueryParams of(String name, long value) {
+    return of(name, Long.toString(value));
   }
 
   /**
-   * Returns a builder holding a copy of these parameters; this value is left as it is.
+   * Returns a copy with a parameter appended; an earlier one of the same name is kept.
    *
-   * @return a builder holding these parameters
+   * @param name the name as the server sees it, e.g. {@code expand[]}; not empty
+   * @param value the value, possibly empty
+   * @return a copy with the parameter appended
    */
-  public Builder toBuilder() {
-    Builder b = new Builder();
-    b.params.addAll(params);
-    return b;
+  public QueryParams and(String name, String value) {
+    List<Param> more = new ArrayList<>(params.size() + 1);
+    more.addAll(params);
+    more.add(new Param(name, value));
+    return new QueryParams(List.copyOf(more));
   }
 
   /**
-   * Returns the parameters in order.
+   * Returns a copy with a whole number appended in decimal, e.g. {@code limit=3}.
    *
-   * @return the parameters in order
+   * @param name the name as the server sees it; not empty
+   * @param value the value
+   * @return a copy with the parameter appended
    */
-  public List<Param> params() {
-    return params;
+  public QueryParams and(String name, long value) {
+    return and(name, Long.toString(value));
+  }
+
+  /**
+   * Returns a copy with {@code true} or {@code false} appended.
+   *
+   * @param name the name as the server sees it; not empty
+   * @param value the value
+   * @return a copy with the parameter appended
+   */
+  public QueryParams and(String name, boolean value) {
+    return and(name, value ? "true" : "false");
+  }
+
+  /**
+   * Returns a copy with one parameter appended per value, e.g. {@code expand[]=a&expand[]=b}: in
+   * the iteration order of {@code values}, except that the values of a {@link Set} are added sorted
+   * ({@link String#compareTo}), because a set's iteration order can differ from one process to the
+   * next and the query is part of an intent's identity.
+   *
+   * @param name the name as the server sees it; not empty
+   * @param values the values
+   * @return a copy with the parameters appended; this value itself when {@code values} is empty
+   */
+  public QueryParams andAll(String name, Iterable<String> values) {
+    Objects.requireNonNull(values, "values");
+    List<String> ordered = new ArrayList<>();
+    values.forEach(v -> ordered.add(Objects.requireNonNull(v, "values")));
+    if (values instanceof Set<String>) {
+      Collections.sort(ordered);
+    }
+    if (ordered.isEmpty()) {
+      return this;
+    }
+    List<Param> more = new ArrayList<>(params.size() + ordered.size());
+    more.addAll(params);
+    ordered.forEach(v -> more.add(new Param(name, v)));
+    return new QueryParams(List.copyOf(more));
   }
 
   /**
@@ -224,78 +253,5 @@ public final class QueryParams {
   @Override
   public String toString() {
     return "QueryParams" + names();
-  }
-
-  /** Builds {@link QueryParams}; names may repeat. Not thread-safe. */
-  public static final class Builder {
-    private final List<Param> params = new ArrayList<>();
-
-    private Builder() {}
-
-    /**
-     * Adds a parameter; an earlier one of the same name is kept.
-     *
-     * @param name the name
-     * @param value the value
-     * @return this builder
-     */
-    public Builder add(String name, String value) {
-      params.add(new Param(name, value));
-      return this;
-    }
-
-    /**
-     * Adds a whole number in decimal, e.g. {@code limit=3}.
-     *
-     * @param name the name
-     * @param value the value
-     * @return this builder
-     */
-    public Builder add(String name, long value) {
-      return add(name, Long.toString(value));
-    }
-
-    /**
-     * Adds {@code true} or {@code false}.
-     *
-     * @param name the name
-     * @param value the value
-     * @return this builder
-     */
-    public Builder add(String name, boolean value) {
-      return add(name, value ? "true" : "false");
-    }
-
-    /**
-     * Adds one parameter per value, e.g. {@code expand[]=a&expand[]=b}: in the iteration order of
-     * {@code values}, except that the values of a {@link Set} are added sorted ({@link
-     * String#compareTo}), because a set's iteration order can differ from one process to the next
-     * and the query is part of an intent's identity.
-     *
-     * @param name the name
-     * @param values the values
-     * @return this builder
-     */
-    public Builder addAll(String name, Iterable<String> values) {
-      Objects.requireNonNull(values, "values");
-      if (values instanceof Set<String> set) {
-        List<String> sorted = new ArrayList<>(set);
-        sorted.forEach(v -> Objects.requireNonNull(v, "values"));
-        Collections.sort(sorted);
-        sorted.forEach(v -> add(name, v));
-      } else {
-        values.forEach(v -> add(name, v));
-      }
-      return this;
-    }
-
-    /**
-     * Returns the parameters.
-     *
-     * @return the parameters
-     */
-    public QueryParams build() {
-      return params.isEmpty() ? EMPTY : new QueryParams(List.copyOf(params));
-    }
   }
 }

@@ -1,14 +1,15 @@
 package dev.saferetry.error;
 
 import dev.saferetry.Attempt;
-import dev.saferetry.internal.Errors;
+import dev.saferetry.ResponseView;
+import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.internal.Redaction;
 import java.util.List;
 
 /**
  * The server gave a definitive, non-retryable error answer (for example 400, 401, 402, 403, 404, a
  * 3xx, or a retryable status that a should-retry header declared final). The outcome is FAILED with
- * reason {@link FailedReason#REJECTED} ({@link FailedReason#KEY_REUSED} for its subclass {@link
+ * reason {@link Reason#REJECTED} ({@link Reason#KEY_REUSED} for its subclass {@link
  * IdempotencyKeyReusedException}): the request was rejected and retrying it unchanged will not
  * help.
  *
@@ -40,23 +41,80 @@ public sealed class ApiException extends CallFailedException permits Idempotency
   /** The error body text, masked and capped. */
   private final String errorBody;
 
-  ApiException(FailedReason reason, Errors.ApiError error, Errors.Trail trail) {
-    super(reason, summary(error, trail.attempts()), trail, null);
-    this.status = error.status();
-    this.errorType = error.type();
-    this.errorCode = error.code();
-    this.errorMessage = error.message();
-    this.errorBody = error.body() == null ? "" : error.body();
+  /**
+   * Creates the exception of a definitive error answer, with reason {@link Reason#REJECTED}. The
+   * SDK's call machinery creates it, with the server's text already masked and capped; a caller may
+   * create one to test the code that handles it. The message shows the status, type, code and the
+   * last attempt's server request id, each reduced to one capped line of printable ASCII, followed
+   * by the key, the intent id and the attempts.
+   *
+   * @param status the HTTP status
+   * @param errorType the error type from the body, or null
+   * @param errorCode the error code from the body, or null
+   * @param errorMessage the error message from the body, or null
+   * @param errorBody the error body text, or null for none
+   * @param key the key every attempt carried, or null
+   * @param intentId the intent id of the call, or null
+   * @param attempts the attempts the call made, in order; empty when nothing was sent
+   * @param response the last answer the call got, or null
+   */
+  public ApiException(
+      int status,
+      String errorType,
+      String errorCode,
+      String errorMessage,
+      String errorBody,
+      IdempotencyKey key,
+      String intentId,
+      List<Attempt> attempts,
+      ResponseView response) {
+    this(
+        Reason.REJECTED,
+        status,
+        errorType,
+        errorCode,
+        errorMessage,
+        errorBody,
+        key,
+        intentId,
+        attempts,
+        response);
+  }
+
+  ApiException(
+      Reason reason,
+      int status,
+      String errorType,
+      String errorCode,
+      String errorMessage,
+      String errorBody,
+      IdempotencyKey key,
+      String intentId,
+      List<Attempt> attempts,
+      ResponseView response) {
+    super(
+        reason,
+        summary(status, errorType, errorCode, attempts),
+        key,
+        intentId,
+        attempts,
+        response,
+        null);
+    this.status = status;
+    this.errorType = errorType;
+    this.errorCode = errorCode;
+    this.errorMessage = errorMessage;
+    this.errorBody = errorBody == null ? "" : errorBody;
   }
 
   /** The message: server-supplied text reduced to one capped line of printable ASCII. */
-  private static String summary(Errors.ApiError error, List<Attempt> attempts) {
-    StringBuilder sb = new StringBuilder("HTTP ").append(error.status());
-    if (error.type() != null) {
-      sb.append(' ').append(Redaction.printable(error.type()));
+  private static String summary(int status, String type, String code, List<Attempt> attempts) {
+    StringBuilder sb = new StringBuilder("HTTP ").append(status);
+    if (type != null) {
+      sb.append(' ').append(Redaction.printable(type));
     }
-    if (error.code() != null) {
-      sb.append(" (").append(Redaction.printable(error.code())).append(')');
+    if (code != null) {
+      sb.append(" (").append(Redaction.printable(code)).append(')');
     }
     if (!attempts.isEmpty()) {
       String rid = attempts.get(attempts.size() - 1).serverRequestId();

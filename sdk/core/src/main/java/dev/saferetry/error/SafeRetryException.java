@@ -4,8 +4,8 @@ import dev.saferetry.Attempt;
 import dev.saferetry.Outcome;
 import dev.saferetry.ResponseView;
 import dev.saferetry.idempotency.IdempotencyKey;
-import dev.saferetry.internal.Errors;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -32,21 +32,18 @@ import java.util.Optional;
  *       could not be read.
  * </ul>
  *
- * <p>The cause within a branch is the {@link #reason()}: a {@link FailedReason}, {@link
- * UnknownReason} or {@link SucceededReason}. Every exception carries the idempotency key (so the
+ * <p>The cause within a branch is the {@link #reason()}, a {@link Reason} whose {@link
+ * Reason#outcome() outcome} is the branch's. Every exception carries the idempotency key (so the
  * caller can retry the same intent) and the attempt history as it happened on the wire. Messages
  * are safe to log: they name statuses, error codes, request ids and the key, never bodies or
- * credentials. The SDK creates these exceptions; their constructors are not API.
+ * credentials. The SDK creates these exceptions; the public constructors of the concrete types
+ * exist so that the SDK's call machinery, and a caller's tests, can create them too.
  *
  * <p>Instances are immutable and thread-safe.
  */
 public abstract sealed class SafeRetryException extends RuntimeException
     permits CallFailedException, OutcomeUnknownException, ResponseBodyException {
   private static final long serialVersionUID = 1L;
-
-  static {
-    Errors.install(new ExceptionFactory());
-  }
 
   private final transient IdempotencyKey key;
 
@@ -57,24 +54,30 @@ public abstract sealed class SafeRetryException extends RuntimeException
 
   private final transient ResponseView response;
 
-  SafeRetryException(String message, Errors.Trail trail, Throwable cause) {
-    super(describe(message, trail), cause);
-    this.key = trail.key();
-    this.intentId = trail.intentId();
-    this.attempts = trail.attempts();
-    this.response = trail.response();
+  SafeRetryException(
+      String message,
+      IdempotencyKey key,
+      String intentId,
+      List<Attempt> attempts,
+      ResponseView response,
+      Throwable cause) {
+    super(describe(message, key, intentId, attempts), cause);
+    this.key = key;
+    this.intentId = intentId;
+    this.attempts = List.copyOf(attempts);
+    this.response = response;
   }
 
-  private static String describe(String message, Errors.Trail trail) {
-    StringBuilder sb = new StringBuilder(message);
+  private static String describe(
+      String message, IdempotencyKey key, String intentId, List<Attempt> attempts) {
+    StringBuilder sb = new StringBuilder(Objects.requireNonNull(message, "message"));
     sb.append(" [");
-    if (trail.key() != null) {
-      sb.append("idempotency key ").append(trail.key().value()).append(", ");
+    if (key != null) {
+      sb.append("idempotency key ").append(key.value()).append(", ");
     }
-    if (trail.intentId() != null) {
-      sb.append("intent ").append(trail.intentId()).append(", ");
+    if (intentId != null) {
+      sb.append("intent ").append(intentId).append(", ");
     }
-    List<Attempt> attempts = trail.attempts();
     sb.append(attempts.size()).append(attempts.size() == 1 ? " attempt" : " attempts");
     if (!attempts.isEmpty()) {
       sb.append(": ").append(attempts);
@@ -139,7 +142,7 @@ public abstract sealed class SafeRetryException extends RuntimeException
 
   /**
    * Returns whether the effect may exist: retry the same intent (same key) later, or reconcile it
-   * with the provider when its reason {@linkplain UnknownReason#mustReconcile() says so}.
+   * with the provider when its reason {@linkplain Reason#mustReconcile() says so}.
    *
    * @return whether the outcome is {@link Outcome#UNKNOWN}
    */

@@ -19,7 +19,6 @@ import dev.saferetry.internal.stored.StoredHeaders;
 import dev.saferetry.pagination.PageRequest;
 import dev.saferetry.pagination.PageStyle;
 import dev.saferetry.pagination.PagedIterable;
-import dev.saferetry.pagination.Pages;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.retry.Retry;
 import java.time.Duration;
@@ -130,7 +129,7 @@ public final class ClientCore implements AutoCloseable {
   public <P, T> PagedIterable<P, T> paginate(
       Operation<Void, P> op, PageStyle<P, T> style, RequestOptions options) {
     RequestOptions o = listOptions(op, style, options);
-    return Pages.iterate(style, page -> fetch(op, o, page).value());
+    return PagedIterable.of(style, page -> fetch(op, o, page).value());
   }
 
   /** As {@link #paginate}, each page being the result of its call. */
@@ -149,7 +148,7 @@ public final class ClientCore implements AutoCloseable {
             return style.next(page.value());
           }
         };
-    return Pages.iterate(ofResults, page -> fetch(op, o, page));
+    return PagedIterable.of(ofResults, page -> fetch(op, o, page));
   }
 
   private static RequestOptions listOptions(

@@ -1,8 +1,6 @@
 package dev.saferetry.internal;
 
-import dev.saferetry.error.FailedReason;
 import dev.saferetry.error.Reason;
-import dev.saferetry.error.UnknownReason;
 import dev.saferetry.resilience.RetryClassifier;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.resilience.TransportFailure;
@@ -98,8 +96,8 @@ final class Decision {
   /**
    * The call ends without a result.
    *
-   * @param reason a {@link FailedReason} or an {@link UnknownReason}; {@link FailedReason#REJECTED}
-   *     and {@link FailedReason#KEY_REUSED} for a definitive error answer
+   * @param reason a FAILED or an UNKNOWN {@link Reason}; {@link Reason#REJECTED} and {@link
+   *     Reason#KEY_REUSED} for a definitive error answer
    * @param why what happened, in words safe to log
    * @param retryAfter the server's delay hint, or null
    * @param lostAnswer whether retries stopped after an answer that may have been lost (the breaker
@@ -116,7 +114,7 @@ final class Decision {
     if (f.answer() == null) {
       if (f.failure() == TransportFailure.OTHER) {
         return withoutAnswer(
-            f, UnknownReason.TRANSPORT_FAILURE, "non-retryable transport failure " + f.failure());
+            f, Reason.TRANSPORT_FAILURE, "non-retryable transport failure " + f.failure());
       }
       return retry(f, r, null, null);
     }
@@ -131,7 +129,7 @@ final class Decision {
     }
     if (r.rules().isExistingResourceConflict(a)) {
       return unknown(
-          UnknownReason.EXISTING_RESOURCE_ID_UNUSABLE,
+          Reason.EXISTING_RESOURCE_ID_UNUSABLE,
           "HTTP "
               + status
               + ": the provider says the resource already exists but names no usable"
@@ -139,7 +137,7 @@ final class Decision {
     }
     if (status < 400) {
       return unknown(
-          UnknownReason.REDIRECTED,
+          Reason.REDIRECTED,
           "HTTP "
               + status
               + ": a redirect is never followed and does not prove the request had no effect");
@@ -151,7 +149,7 @@ final class Decision {
     if (!provesNoEffect) {
       if (replay) {
         return unknown(
-            UnknownReason.PROVIDER_STORED_ERROR,
+            Reason.PROVIDER_STORED_ERROR,
             "HTTP "
                 + status
                 + " marked as a replay ("
@@ -161,7 +159,7 @@ final class Decision {
       }
       if (hint == Boolean.FALSE) {
         return unknown(
-            UnknownReason.SERVER_SAID_DO_NOT_RETRY,
+            Reason.SERVER_SAID_DO_NOT_RETRY,
             "HTTP "
                 + status
                 + " with a should-retry header of false: the server asked not to retry an answer"
@@ -169,7 +167,7 @@ final class Decision {
       }
       if (hint == null && !classifiedRetry && !r.rules().isRetryableError(a)) {
         return unknown(
-            UnknownReason.SERVER_ERROR_NOT_RETRIED,
+            Reason.SERVER_ERROR_NOT_RETRIED,
             "HTTP "
                 + status
                 + ", a server error the retry classifier does not retry: it does not prove the"
@@ -187,13 +185,13 @@ final class Decision {
     if (!retries) {
       if (!replay && f.earlierMayHaveExecuted()) {
         return unknown(
-            UnknownReason.REJECTED_AFTER_AMBIGUOUS_ATTEMPT,
+            Reason.REJECTED_AFTER_AMBIGUOUS_ATTEMPT,
             "HTTP "
                 + status
                 + " after an earlier attempt of this call that may have been executed: the"
                 + " rejection proves only that this attempt had no effect");
       }
-      FailedReason why = r.rules().isKeyReused(a) ? FailedReason.KEY_REUSED : FailedReason.REJECTED;
+      Reason why = r.rules().isKeyReused(a) ? Reason.KEY_REUSED : Reason.REJECTED;
       return new End(why, "HTTP " + status, null, false, false);
     }
     return retry(f, r, a, RetryHints.retryAfter(a, f.now()));
@@ -225,7 +223,7 @@ final class Decision {
     boolean lost = a == null && f.failure().mayHaveReachedServer();
     if (a != null && r.rules().isInProgress(a)) {
       return new End(
-          UnknownReason.IN_PROGRESS,
+          Reason.IN_PROGRESS,
           "HTTP 409: a request with this key is still in progress",
           hint,
           lost,
@@ -240,7 +238,7 @@ final class Decision {
   static End circuitOpen(Facts f) {
     String why = "circuit breaker is open; no further attempt was sent";
     return new End(
-        f.anythingMayHaveArrived() ? UnknownReason.CIRCUIT_OPEN : FailedReason.CIRCUIT_OPEN,
+        f.anythingMayHaveArrived() ? Reason.CIRCUIT_OPEN_AFTER_SEND : Reason.CIRCUIT_OPEN,
         why,
         null,
         false,
@@ -248,33 +246,29 @@ final class Decision {
   }
 
   /** An ending without a definitive answer: FAILED if nothing was ever sent, UNKNOWN otherwise. */
-  private static End withoutAnswer(Facts f, UnknownReason reason, String why) {
+  private static End withoutAnswer(Facts f, Reason reason, String why) {
     if (!f.anythingMayHaveArrived()) {
       return new End(
-          FailedReason.NOT_SENT,
-          "request never reached the server (" + why + ")",
-          null,
-          false,
-          false);
+          Reason.NOT_SENT, "request never reached the server (" + why + ")", null, false, false);
     }
     return new End(reason, why, null, false, false);
   }
 
-  private static End unknown(UnknownReason reason, String why) {
+  private static End unknown(Reason reason, String why) {
     return new End(reason, why, null, false, false);
   }
 
   /** Why retries stopped before the policy's attempts ran out, with the reason it ends on. */
   private enum Stop {
-    RETRIES_EXHAUSTED(UnknownReason.RETRIES_EXHAUSTED),
-    RETRY_AFTER_TOO_LONG(UnknownReason.RETRY_AFTER_TOO_LONG),
-    CIRCUIT_OPEN(UnknownReason.CIRCUIT_OPEN),
-    DEADLINE(UnknownReason.DEADLINE_EXCEEDED),
-    BUDGET(UnknownReason.RETRY_BUDGET_EXHAUSTED);
+    RETRIES_EXHAUSTED(Reason.RETRIES_EXHAUSTED),
+    RETRY_AFTER_TOO_LONG(Reason.RETRY_AFTER_TOO_LONG),
+    CIRCUIT_OPEN(Reason.CIRCUIT_OPEN_AFTER_SEND),
+    DEADLINE(Reason.DEADLINE_EXCEEDED),
+    BUDGET(Reason.RETRY_BUDGET_EXHAUSTED);
 
-    private final UnknownReason reason;
+    private final Reason reason;
 
-    Stop(UnknownReason reason) {
+    Stop(Reason reason) {
       this.reason = reason;
     }
   }

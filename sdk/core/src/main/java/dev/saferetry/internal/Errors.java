@@ -4,20 +4,17 @@ import dev.saferetry.Attempt;
 import dev.saferetry.ResponseView;
 import dev.saferetry.error.ApiException;
 import dev.saferetry.error.CallFailedException;
-import dev.saferetry.error.FailedReason;
+import dev.saferetry.error.IdempotencyKeyReusedException;
 import dev.saferetry.error.OutcomeUnknownException;
+import dev.saferetry.error.Reason;
 import dev.saferetry.error.ResponseBodyException;
-import dev.saferetry.error.SafeRetryException;
-import dev.saferetry.error.SucceededReason;
-import dev.saferetry.error.UnknownReason;
 import dev.saferetry.idempotency.IdempotencyKey;
 import java.time.Duration;
 import java.util.List;
 
 /**
- * How the call machinery creates the exceptions of {@code dev.saferetry.error}, whose constructors
- * are package-private so that they are not API: that package installs its factory here once, when
- * {@link SafeRetryException} is initialised (the pattern of the JDK's shared secrets).
+ * How the call machinery creates the exceptions of {@code dev.saferetry.error}: from the call's
+ * {@link Trail}, through their constructors. Stateless.
  */
 public final class Errors {
   /** What every exception carries: the key, the intent id, the attempts and the last answer. */
@@ -37,50 +34,64 @@ public final class Errors {
   /** The parsed parts of an error answer, already masked and capped. */
   public record ApiError(int status, String type, String code, String message, String body) {}
 
-  /** Creates the exceptions; implemented in {@code dev.saferetry.error}. */
-  public interface Factory {
-    /** A FAILED call that is not an error answer. */
-    CallFailedException failed(FailedReason reason, String message, Trail trail, Throwable cause);
-
-    /** A definitive error answer. */
-    ApiException rejected(boolean keyReused, ApiError error, Trail trail);
-
-    /** An UNKNOWN outcome. */
-    OutcomeUnknownException unknown(
-        UnknownReason reason, String message, Duration retryAfter, Trail trail, Throwable cause);
-
-    /** A 2xx whose body could not be read. */
-    ResponseBodyException unreadable(
-        SucceededReason reason, String message, int status, Trail trail, Throwable cause);
-  }
-
-  private static volatile Factory factory;
-
   private Errors() {}
 
-  /**
-   * Installs the factory; called once by {@code dev.saferetry.error}.
-   *
-   * @throws IllegalStateException if a factory is installed already
-   */
-  public static synchronized void install(Factory f) {
-    if (factory != null) {
-      throw new IllegalStateException("the exception factory is installed already");
-    }
-    factory = f;
+  /** A FAILED call that is not an error answer. */
+  static CallFailedException failed(Reason reason, String message, Trail trail, Throwable cause) {
+    return new CallFailedException(
+        reason, message, trail.key(), trail.intentId(), trail.attempts(), trail.response(), cause);
   }
 
-  static Factory factory() {
-    Factory f = factory;
-    if (f == null) {
-      try {
-        // Initialising the root exception installs the factory.
-        Class.forName(SafeRetryException.class.getName(), true, Errors.class.getClassLoader());
-      } catch (ClassNotFoundException e) {
-        throw new IllegalStateException("the SDK's exceptions are missing", e);
-      }
-      f = factory;
-    }
-    return f;
+  /** A definitive error answer; a refused reused key if {@code keyReused}. */
+  static ApiException rejected(boolean keyReused, ApiError e, Trail trail) {
+    return keyReused
+        ? new IdempotencyKeyReusedException(
+            e.status(),
+            e.type(),
+            e.code(),
+            e.message(),
+            e.body(),
+            trail.key(),
+            trail.intentId(),
+            trail.attempts(),
+            trail.response())
+        : new ApiException(
+            e.status(),
+            e.type(),
+            e.code(),
+            e.message(),
+            e.body(),
+            trail.key(),
+            trail.intentId(),
+            trail.attempts(),
+            trail.response());
+  }
+
+  /** An UNKNOWN outcome. */
+  static OutcomeUnknownException unknown(
+      Reason reason, String message, Duration retryAfter, Trail trail, Throwable cause) {
+    return new OutcomeUnknownException(
+        reason,
+        message,
+        retryAfter,
+        trail.key(),
+        trail.intentId(),
+        trail.attempts(),
+        trail.response(),
+        cause);
+  }
+
+  /** A 2xx whose body could not be read. */
+  static ResponseBodyException unreadable(
+      Reason reason, String message, int status, Trail trail, Throwable cause) {
+    return new ResponseBodyException(
+        reason,
+        message,
+        status,
+        trail.key(),
+        trail.intentId(),
+        trail.attempts(),
+        trail.response(),
+        cause);
   }
 }

@@ -1,9 +1,8 @@
 package dev.saferetry.internal;
 
 import dev.saferetry.RequestOptions;
-import dev.saferetry.error.FailedReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.error.SafeRetryException;
-import dev.saferetry.error.UnknownReason;
 import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentClaim;
@@ -125,32 +124,29 @@ final class Intents {
     }
     Errors.Trail trail = new Errors.Trail(record.key(), intentId, List.of());
     if (options.idempotencyKey() != null && !record.key().equals(options.idempotencyKey())) {
-      throw Errors.factory()
-          .failed(
-              FailedReason.INTENT_KEY_CONFLICT,
-              "intent is already recorded with another idempotency key than the one given; not"
-                  + " sent",
-              trail,
-              null);
+      throw Errors.failed(
+          Reason.INTENT_KEY_CONFLICT,
+          "intent is already recorded with another idempotency key than the one given; not"
+              + " sent",
+          trail,
+          null);
     }
     if (!record.fingerprint().equals(fingerprint)) {
-      throw Errors.factory()
-          .failed(
-              FailedReason.INTENT_MISMATCH,
-              "intent is recorded with a different request fingerprint; not sent",
-              trail,
-              null);
+      throw Errors.failed(
+          Reason.INTENT_MISMATCH,
+          "intent is recorded with a different request fingerprint; not sent",
+          trail,
+          null);
     }
     boolean pending = record.state() == IntentState.PENDING;
     if (pending && record.isExpired(expiryTime())) {
-      throw Errors.factory()
-          .unknown(
-              UnknownReason.INTENT_EXPIRED,
-              "pending intent is older than the key retention and was not re-sent with its stale"
-                  + " key; reconcile its outcome with the provider, then abandon it",
-              null,
-              trail,
-              null);
+      throw Errors.unknown(
+          Reason.INTENT_EXPIRED,
+          "pending intent is older than the key retention and was not re-sent with its stale"
+              + " key; reconcile its outcome with the provider, then abandon it",
+          null,
+          trail,
+          null);
     }
     return new Claim(record.key(), record, pending);
   }
@@ -163,14 +159,13 @@ final class Intents {
    */
   Claim claimHeld(IntentRecord record) {
     if (record.state() == IntentState.PENDING && record.isExpired(expiryTime())) {
-      throw Errors.factory()
-          .unknown(
-              UnknownReason.INTENT_EXPIRED,
-              "pending intent is older than the key retention and was not re-sent with its stale"
-                  + " key; reconcile its outcome with the provider, then abandon it",
-              null,
-              new Errors.Trail(record.key(), record.intentId(), List.of()),
-              null);
+      throw Errors.unknown(
+          Reason.INTENT_EXPIRED,
+          "pending intent is older than the key retention and was not re-sent with its stale"
+              + " key; reconcile its outcome with the provider, then abandon it",
+          null,
+          new Errors.Trail(record.key(), record.intentId(), List.of()),
+          null);
     }
     return new Claim(record.key(), record, record.state() == IntentState.PENDING);
   }

@@ -2,9 +2,8 @@ package dev.saferetry.internal;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.saferetry.error.ApiException;
-import dev.saferetry.error.FailedReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.error.SafeRetryException;
-import dev.saferetry.error.UnknownReason;
 import java.time.Duration;
 
 /**
@@ -17,35 +16,31 @@ final class Outcomes {
   /** An ending without a definitive answer: FAILED if nothing was ever sent, UNKNOWN otherwise. */
   static SafeRetryException withoutAnswer(
       boolean ambiguous,
-      UnknownReason reason,
+      Reason reason,
       String why,
       Duration hint,
       Throwable cause,
       Errors.Trail trail) {
     if (!ambiguous) {
-      return Errors.factory()
-          .failed(
-              FailedReason.NOT_SENT,
-              "request never reached the server (" + why + ")",
-              trail,
-              cause);
+      return Errors.failed(
+          Reason.NOT_SENT, "request never reached the server (" + why + ")", trail, cause);
     }
-    return Errors.factory().unknown(reason, why, hint, trail, cause);
+    return Errors.unknown(reason, why, hint, trail, cause);
   }
 
   /** The breaker is open: FAILED if nothing of the intent was ever sent, UNKNOWN otherwise. */
   static SafeRetryException circuitOpen(boolean ambiguous, Errors.Trail trail) {
     String why = "circuit breaker is open; no further attempt was sent";
     return ambiguous
-        ? Errors.factory().unknown(UnknownReason.CIRCUIT_OPEN, why, null, trail, null)
-        : Errors.factory().failed(FailedReason.CIRCUIT_OPEN, why, trail, null);
+        ? Errors.unknown(Reason.CIRCUIT_OPEN_AFTER_SEND, why, null, trail, null)
+        : Errors.failed(Reason.CIRCUIT_OPEN, why, trail, null);
   }
 
   /** The call was cancelled: FAILED if nothing of the intent was ever sent, UNKNOWN otherwise. */
   static SafeRetryException cancelled(boolean ambiguous, String why, Errors.Trail trail) {
     return ambiguous
-        ? Errors.factory().unknown(UnknownReason.CANCELLED, why, null, trail, null)
-        : Errors.factory().failed(FailedReason.CANCELLED, why, trail, null);
+        ? Errors.unknown(Reason.CANCELLED_AFTER_SEND, why, null, trail, null)
+        : Errors.failed(Reason.CANCELLED, why, trail, null);
   }
 
   /** A definitive error answer; server text masked with {@code redaction}. */
@@ -66,6 +61,6 @@ final class Outcomes {
             redaction.mask(f.code()),
             redaction.mask(f.message()),
             redaction.mask(raw));
-    return Errors.factory().rejected(keyReused, error, trail);
+    return Errors.rejected(keyReused, error, trail);
   }
 }

@@ -6,9 +6,8 @@ import dev.saferetry.Operation;
 import dev.saferetry.Outcome;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.ResponseView;
-import dev.saferetry.error.FailedReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.error.SafeRetryException;
-import dev.saferetry.error.UnknownReason;
 import dev.saferetry.event.AttemptFinished;
 import dev.saferetry.event.AttemptStarted;
 import dev.saferetry.event.CallFinished;
@@ -211,13 +210,12 @@ final class RealCall<R> {
         return end(e);
       } catch (KeyStoreException e) {
         return end(
-            Errors.factory()
-                .unknown(
-                    UnknownReason.KEY_STORE_FAILED,
-                    "the key store could not confirm the intent's state; nothing was sent by this call",
-                    null,
-                    new Errors.Trail(options.idempotencyKey(), options.intentId(), List.of()),
-                    e));
+            Errors.unknown(
+                Reason.KEY_STORE_FAILED,
+                "the key store could not confirm the intent's state; nothing was sent by this call",
+                null,
+                new Errors.Trail(options.idempotencyKey(), options.intentId(), List.of()),
+                e));
       }
       if (!claim.key().equals(request.key())) {
         request = parts.requests().withKey(request, body, options, claim.key());
@@ -340,20 +338,19 @@ final class RealCall<R> {
   }
 
   private SafeRetryException ending(Decision.End e) {
-    if (e.reason() == FailedReason.REJECTED || e.reason() == FailedReason.KEY_REUSED) {
+    if (e.reason() == Reason.REJECTED || e.reason() == Reason.KEY_REUSED) {
       complete(IntentState.FAILED, last.status(), null);
       return Outcomes.rejected(
           last,
-          e.reason() == FailedReason.KEY_REUSED,
+          e.reason() == Reason.KEY_REUSED,
           parts.config().mapper(),
           request.redaction(),
           trail());
     }
-    if (e.reason() instanceof FailedReason failed) {
-      return Errors.factory().failed(failed, e.why(), trail(), last.error());
+    if (e.reason().outcome() == Outcome.FAILED) {
+      return Errors.failed(e.reason(), e.why(), trail(), last.error());
     }
-    return Errors.factory()
-        .unknown((UnknownReason) e.reason(), e.why(), e.retryAfter(), trail(), last.error());
+    return Errors.unknown(e.reason(), e.why(), e.retryAfter(), trail(), last.error());
   }
 
   private Step<R> succeed(AttemptOutcome out, String existingResourceId) {
@@ -405,7 +402,8 @@ final class RealCall<R> {
 
   /** Ends with an exception: logs an unknown outcome, reports the end. */
   private Step<R> end(SafeRetryException e) {
-    if (e.reason() instanceof UnknownReason unknown) {
+    if (e.reason().outcome() == Outcome.UNKNOWN) {
+      Reason unknown = e.reason();
       LOG.warn(
           "outcome unknown for {} ({}, idempotency key {}, {} attempts): {}",
           op.name(),

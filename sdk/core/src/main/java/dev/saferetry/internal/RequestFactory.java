@@ -304,11 +304,11 @@ final class RequestFactory {
   }
 
   private static QueryParams linkQuery(HttpUrl link) {
-    QueryParams.Builder q = QueryParams.builder();
+    QueryParams q = QueryParams.empty();
     for (int i = 0; i < link.querySize(); i++) {
       String value = link.queryParameterValue(i);
-      q.add(link.queryParameterName(i), value == null ? "" : value);
+      q = q.and(link.queryParameterName(i), value == null ? "" : value);
     }
-    return q.build();
+    return q;
   }
 }

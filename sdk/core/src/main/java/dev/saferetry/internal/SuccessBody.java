@@ -1,8 +1,8 @@
 package dev.saferetry.internal;
 
 import dev.saferetry.codec.TypeRef;
+import dev.saferetry.error.Reason;
 import dev.saferetry.error.SafeRetryException;
-import dev.saferetry.error.SucceededReason;
 import dev.saferetry.internal.codec.ResponseReader;
 import java.io.IOException;
 
@@ -35,15 +35,12 @@ record SuccessBody<R>(R value, String resourceId) {
       return new SuccessBody<>(null, existingResourceId);
     }
     if (out.oversized()) {
-      throw Errors.factory()
-          .unreadable(
-              SucceededReason.BODY_TOO_LARGE,
-              "the body exceeds the limit of "
-                  + Wire.readLimit(config.maxResponseBytes())
-                  + " bytes",
-              status,
-              trail,
-              null);
+      throw Errors.unreadable(
+          Reason.BODY_TOO_LARGE,
+          "the body exceeds the limit of " + Wire.readLimit(config.maxResponseBytes()) + " bytes",
+          status,
+          trail,
+          null);
     }
     byte[] bytes = out.body();
     if (bytes == null || bytes.length == 0 || type.rawType() == Void.class) {
@@ -55,17 +52,16 @@ record SuccessBody<R>(R value, String resourceId) {
           value, wantId ? Json.resourceId(config.mapper(), value, bytes) : null);
     } catch (IOException | IllegalArgumentException e) {
       // The cause is left out: Jackson's messages quote the body.
-      throw Errors.factory()
-          .unreadable(
-              SucceededReason.BODY_UNREADABLE,
-              "the body is not valid JSON for "
-                  + type.rawType().getSimpleName()
-                  + " ("
-                  + e.getClass().getSimpleName()
-                  + ")",
-              status,
-              trail,
-              null);
+      throw Errors.unreadable(
+          Reason.BODY_UNREADABLE,
+          "the body is not valid JSON for "
+              + type.rawType().getSimpleName()
+              + " ("
+              + e.getClass().getSimpleName()
+              + ")",
+          status,
+          trail,
+          null);
     }
   }
 }

@@ -5,7 +5,7 @@ import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -141,12 +141,15 @@ public final class PageRequest {
       update(sha, link);
     } else {
       sha.update((byte) 'C');
-      List<QueryParams.Param> sorted = new ArrayList<>(cursor.params());
-      sorted.sort(
-          Comparator.comparing(QueryParams.Param::name).thenComparing(QueryParams.Param::value));
-      for (QueryParams.Param p : sorted) {
-        update(sha, p.name());
-        update(sha, p.value());
+      List<String> names = new ArrayList<>(cursor.names());
+      Collections.sort(names);
+      for (String name : names) {
+        List<String> values = new ArrayList<>(cursor.values(name));
+        Collections.sort(values);
+        for (String value : values) {
+          update(sha, name);
+          update(sha, value);
+        }
       }
     }
     return ByteBuffer.wrap(sha.digest()).getLong();

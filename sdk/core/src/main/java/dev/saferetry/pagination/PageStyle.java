@@ -55,8 +55,8 @@ public interface PageStyle<P, T> {
    * @param parameter the cursor parameter, {@code starting_after} for Stripe
    * @return Stripe's style: a page says whether more follow, and the next page starts after the
    *     last item's id
-   * @throws PaginationException from a walk ({@link PaginationFailure#MALFORMED_PAGE}, naming the
-   *     page) if a page says more follow but has no items, or its last item is null or has no id
+   * @throws PaginationException from a walk (a malformed page, naming the page) if a page says more
+   *     follow but has no items, or its last item is null or has no id
    */
   static <P, T> PageStyle<P, T> afterLastItem(
       Function<? super P, ? extends List<T>> items,

@@ -4,6 +4,7 @@ import java.util.Iterator;
 import java.util.Objects;
 import java.util.Spliterator;
 import java.util.Spliterators;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
@@ -13,7 +14,7 @@ import java.util.stream.StreamSupport;
  * first page.
  *
  * <pre>{@code
- * for (Charge charge : Pages.iterate(style, request -> fetchChargesPage(request))) {
+ * for (Charge charge : PagedIterable.of(style, request -> fetchChargesPage(request))) {
  *   ...
  * }
  * }</pre>
@@ -46,23 +47,41 @@ public final class PagedIterable<P, T> implements Iterable<T> {
   public static final int MAX_PAGES_LIMIT = 1_000_000;
 
   private final PageStyle<P, T> style;
-  private final PageFetcher<P> fetcher;
+  private final Function<PageRequest, P> fetcher;
   private final int maxPages;
 
-  PagedIterable(PageStyle<P, T> style, PageFetcher<P> fetcher) {
-    this(style, fetcher, DEFAULT_MAX_PAGES);
-  }
-
-  private PagedIterable(PageStyle<P, T> style, PageFetcher<P> fetcher, int maxPages) {
+  private PagedIterable(PageStyle<P, T> style, Function<PageRequest, P> fetcher, int maxPages) {
     this.style = Objects.requireNonNull(style, "style");
     this.fetcher = Objects.requireNonNull(fetcher, "fetcher");
     this.maxPages = maxPages;
   }
 
   /**
+   * Returns the items of every page {@code fetch} returns, in the order of {@code style}, at most
+   * {@value #DEFAULT_MAX_PAGES} pages per walk.
+   *
+   * <p>{@code fetch} returns the page a {@link PageRequest} names, never null. A client's fetch
+   * sends the list request (with {@link PageRequest#applyTo(dev.saferetry.codec.QueryParams) the
+   * cursor applied}, or to the {@link PageRequest#link() link}) through its normal retry logic and
+   * decodes the page. A failure is thrown as an unchecked exception and surfaces from the iterator;
+   * the iterator keeps its place, so iterating on fetches the same page again. The function must be
+   * thread-safe if one iterable is iterated by several threads.
+   *
+   * @param <P> the page type
+   * @param <T> the item type
+   * @param style how the pages link up
+   * @param fetch fetches the page a request names
+   * @return the items of every page {@code fetch} returns, in the order of {@code style}
+   */
+  public static <P, T> PagedIterable<P, T> of(
+      PageStyle<P, T> style, Function<PageRequest, P> fetch) {
+    return new PagedIterable<>(style, fetch, DEFAULT_MAX_PAGES);
+  }
+
+  /**
    * Returns a copy whose walks fetch at most {@code maxPages} pages: when the last allowed page
-   * still names a next one, the walk ends with a {@link PaginationException} ({@link
-   * PaginationFailure#TOO_MANY_PAGES}) instead of fetching it. Default {@value #DEFAULT_MAX_PAGES}.
+   * still names a next one, the walk ends with a {@link PaginationException} (its message says
+   * {@code TOO_MANY_PAGES}) instead of fetching it. Default {@value #DEFAULT_MAX_PAGES}.
    *
    * @param maxPages the most pages one walk fetches: 1 to {@value #MAX_PAGES_LIMIT}
    * @return the copy

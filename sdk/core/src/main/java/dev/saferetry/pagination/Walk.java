@@ -5,6 +5,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.function.Function;
 
 /**
  * One walk through a paged list. The state moves only after a fetch succeeded, which is what lets
@@ -17,7 +18,7 @@ import java.util.NoSuchElementException;
  */
 final class Walk<P, T> {
   private final PageStyle<P, T> style;
-  private final PageFetcher<P> fetcher;
+  private final Function<PageRequest, P> fetcher;
   private final int maxPages;
 
   /** The digest of each request fetched, and the number of its page. */
@@ -29,7 +30,7 @@ final class Walk<P, T> {
   private List<T> items = List.of();
   private int index;
 
-  Walk(PageStyle<P, T> style, PageFetcher<P> fetcher, int maxPages) {
+  Walk(PageStyle<P, T> style, Function<PageRequest, P> fetcher, int maxPages) {
     this.style = style;
     this.fetcher = fetcher;
     this.maxPages = maxPages;
@@ -46,10 +47,10 @@ final class Walk<P, T> {
     }
     int number = fetched + 1;
     PageRequest request = pending;
-    P page = fetcher.fetch(request);
+    P page = fetcher.apply(request);
     if (page == null) {
       throw new PaginationException(
-          PaginationFailure.NO_PAGE, number, "the fetch function returned no page", null);
+          PaginationException.Check.NO_PAGE, number, "the fetch function returned no page", null);
     }
     List<T> pageItems;
     try {
@@ -83,14 +84,14 @@ final class Walk<P, T> {
     Integer earlier = seen.get(next.digest());
     if (earlier != null) {
       throw new PaginationException(
-          PaginationFailure.CYCLE,
+          PaginationException.Check.CYCLE,
           number + 1,
           "page " + number + " leads back to the request of page " + earlier + "; not looping",
           null);
     }
     if (number >= maxPages) {
       throw new PaginationException(
-          PaginationFailure.TOO_MANY_PAGES,
+          PaginationException.Check.TOO_MANY_PAGES,
           number + 1,
           "the list has more than the limit of " + maxPages + " pages; not fetched",
           null);
@@ -102,10 +103,10 @@ final class Walk<P, T> {
   private static PaginationException malformed(int number, RuntimeException e) {
     if (e instanceof Styles.Unusable unusable) {
       return new PaginationException(
-          PaginationFailure.MALFORMED_PAGE, number, unusable.getMessage(), null);
+          PaginationException.Check.MALFORMED_PAGE, number, unusable.getMessage(), null);
     }
     return new PaginationException(
-        PaginationFailure.MALFORMED_PAGE,
+        PaginationException.Check.MALFORMED_PAGE,
         number,
         "the page style failed on it (" + e.getClass().getSimpleName() + ")",
         e);

@@ -19,10 +19,9 @@ import org.junit.jupiter.api.Test;
 /** Every rule of the form codec, asserted on the exact bytes. */
 class FormCodecTest {
   private static final BodyCodec FORM = BodyCodec.form();
-  private static final BodyCodec INDEXED =
-      BodyCodec.form(FormStyle.builder().lists(FormStyle.Lists.INDEXED).build());
+  private static final BodyCodec INDEXED = BodyCodec.form(FormStyle.defaults().withIndexedLists());
   private static final BodyCodec EMPTY_NULLS =
-      BodyCodec.form(FormStyle.builder().nulls(FormStyle.Nulls.EMPTY).build());
+      BodyCodec.form(FormStyle.defaults().withEmptyNulls());
 
   record Charge(
       long amount,

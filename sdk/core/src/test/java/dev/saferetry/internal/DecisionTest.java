@@ -46,7 +46,7 @@ class DecisionTest {
           503 no attempts left                     | 503            | false  | -     | -     | 0    | 60       | false   | -       | RETRIES_EXHAUSTED
           503 deadline before the next attempt     | 503            | false  | -     | -     | 3    | 0        | false   | -       | DEADLINE_EXCEEDED
           503 budget spent                         | 503            | false  | -     | -     | 3    | 60       | false   | budget  | RETRY_BUDGET_EXHAUSTED
-          503 breaker open                         | 503            | false  | -     | -     | 3    | 60       | false   | breaker | CIRCUIT_OPEN
+          503 breaker open                         | 503            | false  | -     | -     | 3    | 60       | false   | breaker | CIRCUIT_OPEN_AFTER_SEND
           503 replayed                             | 503            | true   | -     | -     | 3    | 60       | false   | -       | PROVIDER_STORED_ERROR
           503 replayed, should-retry true          | 503            | true   | true  | -     | 3    | 60       | false   | -       | PROVIDER_STORED_ERROR
           503 should-retry false                   | 503            | false  | false | -     | 3    | 60       | false   | -       | SERVER_SAID_DO_NOT_RETRY

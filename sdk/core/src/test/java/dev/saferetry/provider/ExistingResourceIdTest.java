@@ -7,7 +7,7 @@ import dev.saferetry.Operation;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.error.OutcomeUnknownException;
-import dev.saferetry.error.UnknownReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.resilience.BreakerPolicy;
@@ -119,7 +119,7 @@ class ExistingResourceIdTest {
     assertThat(thrown).isInstanceOf(OutcomeUnknownException.class);
     OutcomeUnknownException unknown = (OutcomeUnknownException) thrown;
     assertThat(unknown.getMessage()).doesNotContain("X-Injected").doesNotContain("AAAAAAAAAA");
-    assertThat(unknown.reason()).isEqualTo(UnknownReason.EXISTING_RESOURCE_ID_UNUSABLE);
+    assertThat(unknown.reason()).isEqualTo(Reason.EXISTING_RESOURCE_ID_UNUSABLE);
     int attempts = unknown.attempts().size();
     assertThat(attempts).as("ends at once: another attempt gets the same answer").isEqualTo(1);
 

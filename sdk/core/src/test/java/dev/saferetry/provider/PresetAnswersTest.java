@@ -10,7 +10,7 @@ import dev.saferetry.SafeRetryClient;
 import dev.saferetry.error.ApiException;
 import dev.saferetry.error.IdempotencyKeyReusedException;
 import dev.saferetry.error.OutcomeUnknownException;
-import dev.saferetry.error.UnknownReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.testing.FakeTime;
 import java.util.Map;
@@ -87,7 +87,7 @@ class PresetAnswersTest {
       assertThatThrownBy(() -> c.execute(CREATE, BODY))
           .isInstanceOfSatisfying(
               OutcomeUnknownException.class,
-              e -> assertThat(e.reason()).isEqualTo(UnknownReason.SERVER_SAID_DO_NOT_RETRY));
+              e -> assertThat(e.reason()).isEqualTo(Reason.SERVER_SAID_DO_NOT_RETRY));
     }
   }
 
@@ -157,7 +157,7 @@ class PresetAnswersTest {
           .isInstanceOfSatisfying(
               OutcomeUnknownException.class,
               e -> {
-                assertThat(e.reason()).isEqualTo(UnknownReason.IN_PROGRESS);
+                assertThat(e.reason()).isEqualTo(Reason.IN_PROGRESS);
                 assertThat(e.response().orElseThrow().serverRequestId()).isEqualTo("cko_1");
               });
     }

@@ -8,7 +8,7 @@ import dev.saferetry.codec.TypeRef;
 import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.internal.codec.ResponseReader;
 import dev.saferetry.pagination.PageRequest;
-import dev.saferetry.pagination.Pages;
+import dev.saferetry.pagination.PagedIterable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -63,7 +63,7 @@ class StripeListTest {
         List.of(page(true, "ch_5", "ch_4"), page(true, "ch_3", "ch_2"), page(false, "ch_1"));
     List<PageRequest> asked = new ArrayList<>();
     List<String> ids =
-        Pages.iterate(
+        PagedIterable.of(
                 StripeList.style(Charge::id),
                 r -> {
                   asked.add(r);

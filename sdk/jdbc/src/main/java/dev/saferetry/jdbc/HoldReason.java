@@ -37,9 +37,9 @@ public enum HoldReason {
   /**
    * The provider answered in a way that re-sending cannot change and that does not say whether it
    * acted: it replayed an error it stored for the intent's key, or asked not to retry an answer
-   * that proves nothing ({@link dev.saferetry.error.UnknownReason#mustReconcile()}). The intent is
-   * still pending: reconcile it with the provider (a {@link dev.saferetry.Reconciler} registered
-   * with the relay does so on its passes), then abandon it.
+   * that proves nothing ({@link dev.saferetry.error.Reason#mustReconcile()}). The intent is still
+   * pending: reconcile it with the provider (a {@link dev.saferetry.Reconciler} registered with the
+   * relay does so on its passes), then abandon it.
    */
   UNSETTLED
 }

@@ -5,8 +5,8 @@ import dev.saferetry.CallResult;
 import dev.saferetry.Reconciler;
 import dev.saferetry.Reconciliation;
 import dev.saferetry.SafeRetryClient;
+import dev.saferetry.error.Reason;
 import dev.saferetry.error.SafeRetryException;
-import dev.saferetry.error.UnknownReason;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentClaim;
 import dev.saferetry.idempotency.IntentRecord;
@@ -44,10 +44,10 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>A success completes the intent; a definitive rejection (a non-retryable 4xx) holds it as
  *       {@link HoldReason#REJECTED}; an answer a re-send cannot change and that proves nothing (a
- *       replayed stored error, a request not to retry: {@link UnknownReason#mustReconcile()}) holds
- *       it, still pending, as {@link HoldReason#UNSETTLED}; any other ending (outcome unknown,
- *       breaker open, retries exhausted) makes it due again after a backoff that doubles per claim,
- *       from {@link OutboxRelayBuilder#backoff} up to its maximum.
+ *       replayed stored error, a request not to retry: {@link Reason#mustReconcile()}) holds it,
+ *       still pending, as {@link HoldReason#UNSETTLED}; any other ending (outcome unknown, breaker
+ *       open, retries exhausted) makes it due again after a backoff that doubles per claim, from
+ *       {@link OutboxRelayBuilder#backoff} up to its maximum.
  *   <li><b>Exactly as enqueued, or not at all.</b> The key goes where the row records it (a header
  *       of that name and form, or the stored body, which must carry exactly the intent's key),
  *       whatever the relay's client does with its own calls; the client adds its own credentials
@@ -250,12 +250,12 @@ public final class OutboxRelay implements AutoCloseable {
     }
     SafeRetryException e = error;
     String note = e.outcome() + " (" + e.reason() + ") after " + e.attempts().size() + " attempts";
-    if (e.reason() == UnknownReason.INTENT_EXPIRED) {
+    if (e.reason() == Reason.INTENT_EXPIRED) {
       return outbox.hold(lease.lease, HoldReason.EXPIRED, note) ? Ending.EXPIRED : Ending.LOST;
     }
-    if (e.reason() instanceof UnknownReason u && u.mustReconcile()) {
+    if (e.reason().mustReconcile()) {
       // Re-sending would get the same answer forever: a person or the reconciler decides.
-      LOG.warn("intent {} unsettled ({}): held for reconciliation", record.intentId(), u);
+      LOG.warn("intent {} unsettled ({}): held for reconciliation", record.intentId(), e.reason());
       return outbox.hold(lease.lease, HoldReason.UNSETTLED, note) ? Ending.UNSETTLED : Ending.LOST;
     }
     return retry(lease.lease, delay(intent.attempts()), note) ? Ending.RETRY : Ending.LOST;

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.error.OutcomeUnknownException;
-import dev.saferetry.error.UnknownReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.jdbc.TestDatabase.Db;
@@ -54,7 +54,7 @@ class JdbcClockSkewTest {
         assertThatThrownBy(() -> b.execute(Charges.CREATE, PARAMS, ORDER_1))
             .isInstanceOfSatisfying(
                 OutcomeUnknownException.class,
-                e -> assertThat(e.reason()).isEqualTo(UnknownReason.INTENT_EXPIRED));
+                e -> assertThat(e.reason()).isEqualTo(Reason.INTENT_EXPIRED));
         assertThat(storeB.expiryTime(behind.instant())).isAfterOrEqualTo(now);
       }
       assertThat(server.getRequestCount()).isEqualTo(1); // the stale key was never sent again

@@ -12,7 +12,7 @@ import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.error.OutcomeUnknownException;
-import dev.saferetry.error.UnknownReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
@@ -115,7 +115,7 @@ class JdbcDeadlineTest {
       other.rollback();
       other.close();
 
-      assertThat(unknown.reason()).isEqualTo(UnknownReason.KEY_STORE_FAILED);
+      assertThat(unknown.reason()).isEqualTo(Reason.KEY_STORE_FAILED);
       assertThat(unknown).hasCauseInstanceOf(KeyStoreException.class);
       assertThat(isTimeout(db, unknown)).as("the driver's timeout error is the cause").isTrue();
       assertThat(server.getRequestCount()).isZero();

@@ -4,7 +4,7 @@ import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.error.ApiException;
-import dev.saferetry.error.FailedReason;
+import dev.saferetry.error.Reason;
 import dev.saferetry.error.ResponseBodyException;
 import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.examples.payments.Charge;
@@ -277,7 +277,7 @@ public final class ChaosWorker {
       unresolved.decrementAndGet();
       return true; // a definitive answer: re-sending cannot change it
     } catch (SafeRetryException e) {
-      if (e.reason() == FailedReason.INTENT_MISMATCH) {
+      if (e.reason() == Reason.INTENT_MISMATCH) {
         say("failed " + id + " 0 " + e.reason());
         unresolved.decrementAndGet();
         return true; // the intent is recorded with another payload: a bug, not an outage

@@ -85,9 +85,7 @@ class FormParserTest {
             "items", List.of(Map.of("price", "p_1", "quantity", "2"), Map.of("price", "p 2")),
             "empty", "");
     for (BodyCodec codec :
-        List.of(
-            BodyCodec.form(),
-            BodyCodec.form(FormStyle.builder().lists(FormStyle.Lists.INDEXED).build()))) {
+        List.of(BodyCodec.form(), BodyCodec.form(FormStyle.defaults().withIndexedLists()))) {
       byte[] body = codec.encode(value).bytes();
       assertThat(parse(new String(body, StandardCharsets.ISO_8859_1))).isEqualTo(value);
     }

@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -102,11 +102,13 @@ public final class Fingerprint {
   }
 
   private static QueryParams sorted(QueryParams query) {
-    List<QueryParams.Param> params = new ArrayList<>(query.params());
-    params.sort(Comparator.comparing(QueryParams.Param::name)); // stable: value order kept
-    QueryParams.Builder b = QueryParams.builder();
-    params.forEach(p -> b.add(p.name(), p.value()));
-    return b.build();
+    List<String> names = new ArrayList<>(query.names());
+    Collections.sort(names);
+    QueryParams sorted = QueryParams.empty();
+    for (String name : names) {
+      sorted = sorted.andAll(name, query.values(name)); // a list: value order kept
+    }
+    return sorted;
   }
 
   private static Map<String, String> headers(Map<String, String> identityHeaders) {

@@ -17,7 +17,7 @@ import java.util.Set;
  *
  * <p>Reading tokens (rather than a tree built from them) writes each pair as it is read; a list is
  * held back only as far as its plain values, until it is known whether every element is plain
- * (then, with {@link FormStyle.Lists#BRACKETS}, they share the name {@code key[]}).
+ * (then, with bracketed lists, they share the name {@code key[]}).
  */
 final class FormWriter {
   /** Deeper nesting than this is a mistake (or a cycle), not a payment parameter. */
@@ -93,7 +93,7 @@ final class FormWriter {
     } else if (t == JsonToken.START_ARRAY) {
       list(p, key, path, depth + 1);
     } else if (t == JsonToken.VALUE_NULL) {
-      if (style.nulls() == FormStyle.Nulls.EMPTY) {
+      if (style.emptyNulls()) {
         pair(key, "", path);
       }
     } else {
@@ -126,13 +126,13 @@ final class FormWriter {
   private void list(JsonParser p, String key, String path, int depth) throws IOException {
     checkDepth(depth, path);
     List<String> plain = new ArrayList<>(); // null: a null element written as empty
-    boolean indexed = style.lists() != FormStyle.Lists.BRACKETS;
+    boolean indexed = style.indexedLists();
     boolean flushed = false;
     int i = 0;
     for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
       String elementPath = path + '[' + i + ']';
       String elementKey = key + '[' + i + ']';
-      if (t == JsonToken.VALUE_NULL && style.nulls() == FormStyle.Nulls.OMIT) {
+      if (t == JsonToken.VALUE_NULL && !style.emptyNulls()) {
         throw new IllegalArgumentException(
             elementPath + " is null; a list element cannot be omitted without renumbering");
       }
