@@ -11,7 +11,6 @@ import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.idempotency.FileKeyStore;
-import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
@@ -107,7 +106,7 @@ class CompletionNotRecordedTest extends BothPaths {
 
   @Test
   void aStoreThatThrowsOnCompleteNeverHidesTheAnswer() {
-    InMemoryKeyStore inner = new InMemoryKeyStore();
+    KeyStore inner = KeyStore.inMemory();
     KeyStore failing = new ThrowingOnComplete(inner);
     server.enqueue(charge());
     server.enqueue(json(402, "{\"error\":{\"type\":\"card_error\",\"code\":\"card_declined\"}}"));

@@ -154,38 +154,48 @@ public final class FileKeyStore implements KeyStore {
   }
 
   /**
-   * Returns figures of this store: what it holds and what it did since it was opened. For
-   * monitoring and benchmarks; reading them costs a brief hold of the store's lock.
-   *
-   * @return the figures
+   * {@return the intents this store holds: pending and completed, expired or not} For monitoring;
+   * reading it costs a brief hold of the store's lock, as for every figure below.
    */
-  public Stats stats() {
-    return store.stats();
+  public long intentCount() {
+    return store.stats().intents();
+  }
+
+  /** {@return how many of the intents this store holds are pending} */
+  public long pendingCount() {
+    return store.stats().pendingIntents();
+  }
+
+  /** {@return the size of the log's records, without space preallocated after them} */
+  public long logBytes() {
+    return store.stats().logBytes();
+  }
+
+  /** {@return how many of the log's {@linkplain #logBytes() bytes} a compaction would keep} */
+  public long liveBytes() {
+    return store.stats().liveBytes();
+  }
+
+  /** {@return the records appended to the log since this store was opened} */
+  public long appendCount() {
+    return store.stats().appends();
   }
 
   /**
-   * Figures of a {@link FileKeyStore}.
-   *
-   * <p>Instances are immutable and thread-safe.
-   *
-   * @param intents the intents the store holds (pending and completed, expired or not)
-   * @param pendingIntents how many of them are pending
-   * @param logBytes the size of the log's records, without space preallocated after them
-   * @param liveBytes how many of those bytes a compaction would keep
-   * @param appends records appended since the store was opened
-   * @param syncs syncs of appended records since the store was opened: with concurrent callers,
-   *     fewer than the durable records, which share them
-   * @param compactions compactions since the store was opened, in the background or by {@link
-   *     FileKeyStore#purgeExpired}
+   * {@return the syncs of appended records since this store was opened} With concurrent callers,
+   * fewer than the durable records, which share them.
    */
-  public record Stats(
-      long intents,
-      long pendingIntents,
-      long logBytes,
-      long liveBytes,
-      long appends,
-      long syncs,
-      long compactions) {}
+  public long syncCount() {
+    return store.stats().syncs();
+  }
+
+  /**
+   * {@return the compactions since this store was opened, in the background or by {@link
+   * #purgeExpired}}
+   */
+  public long compactionCount() {
+    return store.stats().compactions();
+  }
 
   /** Syncs outstanding completions, closes the log and releases the directory lock. */
   @Override

@@ -110,7 +110,7 @@ class FileKeyStoreCompactionTest {
     }
     try (FileKeyStore store = FileKeyStore.open(dir)) {
       assertThat(store.find(CHARGES, "order-1")).contains(done);
-      assertThat(store.stats().intents()).isEqualTo(1);
+      assertThat(store.intentCount()).isEqualTo(1);
     }
   }
 

@@ -174,7 +174,7 @@ class FileKeyStoreTest {
   }
 
   @Test
-  void statsCountIntentsRecordsSyncsAndCompactions() throws Exception {
+  void figuresCountIntentsRecordsSyncsAndCompactions() throws Exception {
     try (FileKeyStore store = FileKeyStore.open(dir)) {
       IntentRecord first = pending("order-1");
       store.begin(first);
@@ -183,18 +183,18 @@ class FileKeyStoreTest {
       store.complete(succeeded(first, "ch_1"));
       store.abandon(CHARGES, "order-2");
 
-      FileKeyStore.Stats stats = store.stats();
-      assertThat(stats.intents()).isEqualTo(2);
-      assertThat(stats.pendingIntents()).isEqualTo(1);
-      assertThat(stats.appends()).isEqualTo(5);
-      assertThat(stats.syncs()).isEqualTo(4); // each begin and the abandon, one at a time
-      assertThat(stats.compactions()).isZero();
-      assertThat(stats.logBytes()).isEqualTo(StoreFileBytes.recordsEnd(dir));
-      assertThat(stats.liveBytes()).isPositive().isLessThan(stats.logBytes());
+      assertThat(store.intentCount()).isEqualTo(2);
+      assertThat(store.pendingCount()).isEqualTo(1);
+      assertThat(store.appendCount()).isEqualTo(5);
+      assertThat(store.syncCount()).isEqualTo(4); // each begin and the abandon, one at a time
+      assertThat(store.compactionCount()).isZero();
+      long logBytes = store.logBytes();
+      assertThat(logBytes).isEqualTo(StoreFileBytes.recordsEnd(dir));
+      assertThat(store.liveBytes()).isPositive().isLessThan(logBytes);
 
       store.purgeExpired(T0);
-      assertThat(store.stats().compactions()).isEqualTo(1);
-      assertThat(store.stats().logBytes()).isLessThan(stats.logBytes());
+      assertThat(store.compactionCount()).isEqualTo(1);
+      assertThat(store.logBytes()).isLessThan(logBytes);
     }
   }
 

@@ -11,7 +11,6 @@ import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.idempotency.FileKeyStore;
-import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
@@ -116,7 +115,7 @@ public final class ChaosWorker {
             sharedStore != null
                 ? sharedStore.store()
                 : kind.equals("memory")
-                    ? new InMemoryKeyStore()
+                    ? KeyStore.inMemory()
                     : FileKeyStore.open(Path.of(o.get("store")));
         SafeRetryClient client =
             SafeRetryClient.builder()
