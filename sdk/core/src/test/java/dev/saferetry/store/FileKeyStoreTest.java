@@ -1,14 +1,17 @@
-package dev.saferetry.idempotency;
+package dev.saferetry.store;
 
-import static dev.saferetry.idempotency.Intents.CHARGES;
-import static dev.saferetry.idempotency.Intents.DAY;
-import static dev.saferetry.idempotency.Intents.REFUNDS;
-import static dev.saferetry.idempotency.Intents.T0;
-import static dev.saferetry.idempotency.Intents.pending;
-import static dev.saferetry.idempotency.Intents.succeeded;
+import static dev.saferetry.store.Intents.CHARGES;
+import static dev.saferetry.store.Intents.DAY;
+import static dev.saferetry.store.Intents.REFUNDS;
+import static dev.saferetry.store.Intents.T0;
+import static dev.saferetry.store.Intents.pending;
+import static dev.saferetry.store.Intents.succeeded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.idempotency.KeyStoreException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

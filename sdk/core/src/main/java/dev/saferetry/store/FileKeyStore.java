@@ -1,5 +1,10 @@
-package dev.saferetry.idempotency;
+package dev.saferetry.store;
 
+import dev.saferetry.idempotency.BeginResult;
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentScope;
+import dev.saferetry.idempotency.KeyStore;
+import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.internal.store.LogStore;
 import java.nio.file.Path;
 import java.time.Duration;
