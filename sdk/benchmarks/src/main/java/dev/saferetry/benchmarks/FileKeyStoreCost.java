@@ -63,9 +63,9 @@ public class FileKeyStoreCost {
   public void open() throws IOException {
     dir = Files.createTempDirectory(root(), "file-store");
     store =
-        FileKeyStore.builder(Files.createDirectories(dir.resolve("store")))
-            .groupCommitWindow(Duration.ofNanos(groupCommitMicros * 1_000L))
-            .open();
+        FileKeyStore.open(
+            Files.createDirectories(dir.resolve("store")),
+            Duration.ofNanos(groupCommitMicros * 1_000L));
     append = channel(dir.resolve("append.log"));
     overwrite = channel(dir.resolve("overwrite.log"));
     ByteBuffer zeros = ByteBuffer.allocate(1024 * 1024);

@@ -99,17 +99,30 @@ public final class FileKeyStore implements KeyStore {
    *     replaced or unknown-version log
    */
   public static FileKeyStore open(Path directory) {
-    return builder(directory).open();
+    return open(directory, Duration.ZERO);
   }
 
   /**
-   * Returns a builder for a store in {@code directory} (which must exist when opened).
+   * Opens the store in {@code directory} as {@link #open(Path)} does, with a group commit window:
+   * how long the caller that performs a shared fsync waits first for more concurrent records to
+   * join it. {@link #open(Path)} uses {@link Duration#ZERO}: records that arrive while an fsync
+   * runs already share the next one, which is enough batching for most loads; a small window (a few
+   * hundred microseconds) trades single-caller latency for fewer fsyncs under heavy concurrency.
    *
-   * @param directory the directory
-   * @return a builder for a store in {@code directory} (which must exist when opened)
+   * @param directory an existing directory owned by this user, writable by nobody else, used by
+   *     this store only
+   * @param groupCommitWindow the window: between zero and one second
+   * @return the open store
+   * @throws IllegalArgumentException if the window is negative or longer than one second
+   * @throws KeyStoreException as {@link #open(Path)}
    */
-  public static Builder builder(Path directory) {
-    return new Builder(directory);
+  public static FileKeyStore open(Path directory, Duration groupCommitWindow) {
+    Objects.requireNonNull(directory, "directory");
+    Objects.requireNonNull(groupCommitWindow, "groupCommitWindow");
+    if (groupCommitWindow.isNegative() || groupCommitWindow.compareTo(Duration.ofSeconds(1)) > 0) {
+      throw new IllegalArgumentException("groupCommitWindow must be between 0 and 1 s");
+    }
+    return new FileKeyStore(LogStore.open(directory, groupCommitWindow.toNanos()));
   }
 
   @Override
@@ -206,48 +219,5 @@ public final class FileKeyStore implements KeyStore {
   @Override
   public void close() {
     store.close();
-  }
-
-  /**
-   * Options of a {@link FileKeyStore}.
-   *
-   * <p>Builders are not thread-safe; the stores they open are.
-   */
-  public static final class Builder {
-    private final Path directory;
-    private Duration groupCommitWindow = Duration.ZERO;
-
-    private Builder(Path directory) {
-      this.directory = Objects.requireNonNull(directory, "directory");
-    }
-
-    /**
-     * How long the caller that performs a shared fsync waits first for more concurrent records to
-     * join it. Default {@link Duration#ZERO}: records that arrive while an fsync runs already share
-     * the next one, which is enough batching for most loads; a small window (a few hundred
-     * microseconds) trades single-caller latency for fewer fsyncs under heavy concurrency.
-     *
-     * @param window the window
-     * @return this builder
-     * @throws IllegalArgumentException if negative or longer than one second
-     */
-    public Builder groupCommitWindow(Duration window) {
-      Objects.requireNonNull(window, "groupCommitWindow");
-      if (window.isNegative() || window.compareTo(Duration.ofSeconds(1)) > 0) {
-        throw new IllegalArgumentException("groupCommitWindow must be between 0 and 1 s");
-      }
-      this.groupCommitWindow = window;
-      return this;
-    }
-
-    /**
-     * Opens the store.
-     *
-     * @return the open store
-     * @throws KeyStoreException as {@link FileKeyStore#open(Path)}
-     */
-    public FileKeyStore open() {
-      return new FileKeyStore(LogStore.open(directory, groupCommitWindow.toNanos()));
-    }
   }
 }

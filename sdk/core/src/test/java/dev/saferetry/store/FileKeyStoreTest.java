@@ -202,9 +202,8 @@ class FileKeyStoreTest {
   }
 
   @Test
-  void builderRejectsANegativeGroupCommitWindow() {
-    assertThatThrownBy(
-            () -> FileKeyStore.builder(dir).groupCommitWindow(java.time.Duration.ofMillis(-1)))
+  void openRejectsANegativeGroupCommitWindow() {
+    assertThatThrownBy(() -> FileKeyStore.open(dir, java.time.Duration.ofMillis(-1)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("groupCommitWindow");
   }
