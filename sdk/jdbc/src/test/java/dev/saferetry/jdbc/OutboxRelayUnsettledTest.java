@@ -7,6 +7,7 @@ import static dev.saferetry.jdbc.OutboxRelayTest.withRelay;
 import static dev.saferetry.testing.Answers.drain;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
@@ -14,7 +15,6 @@ import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.provider.StripeReconciler;
 import dev.saferetry.provider.StripeReconciler.ExpectedCharge;
 import dev.saferetry.testing.Answers;
-import dev.saferetry.examples.payments.Charges;
 import java.time.Duration;
 import java.util.List;
 import mockwebserver3.MockResponse;
