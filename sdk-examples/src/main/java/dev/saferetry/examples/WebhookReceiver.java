@@ -35,7 +35,7 @@ public final class WebhookReceiver {
   private final WebhookEndpoint http; // POST /webhooks/stripe, GET /effects, the test hook
 
   private WebhookReceiver(Settings settings) throws Exception {
-    verifier = StripeWebhookVerifier.builder().secret(settings.secret()).build();
+    verifier = StripeWebhookVerifier.of(settings.secret());
     inbox = Inbox.builder().jdbcUrl(settings.jdbcUrl()).createSchema(true).build();
     orders = OrderBook.open(settings.jdbcUrl());
     http = new WebhookEndpoint(settings, this::receive, orders.startJobWorker());

@@ -3,7 +3,6 @@ package dev.saferetry;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.event.SafeRetryListener;
-import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyPlacement;
@@ -333,7 +332,7 @@ public final class SafeRetryClientBuilder {
   }
 
   /**
-   * Where intents' keys are kept. Default: a new {@link InMemoryKeyStore}.
+   * Where intents' keys are kept. Default: a new {@link KeyStore#inMemory()}.
    *
    * @param store the store
    * @return this builder

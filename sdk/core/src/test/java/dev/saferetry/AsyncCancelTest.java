@@ -10,8 +10,8 @@ import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
-import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.testing.Answers;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +33,7 @@ class AsyncCancelTest extends ClientFixture {
   private static final RequestOptions ORDER = RequestOptions.builder().intentId("order-7").build();
 
   private final List<CallFinished> ends = new CopyOnWriteArrayList<>();
-  private final InMemoryKeyStore store = new InMemoryKeyStore();
+  private final KeyStore store = KeyStore.inMemory();
 
   private SafeRetryClientBuilder watched() {
     return builder()

@@ -10,13 +10,12 @@ import dev.saferetry.error.ResponseBodyException;
 import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
-import dev.saferetry.idempotency.FileKeyStore;
-import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.store.FileKeyStore;
 import dev.saferetry.testing.Answers;
 import java.nio.file.Path;
 import mockwebserver3.Dispatcher;
@@ -107,7 +106,7 @@ class CompletionNotRecordedTest extends BothPaths {
 
   @Test
   void aStoreThatThrowsOnCompleteNeverHidesTheAnswer() {
-    InMemoryKeyStore inner = new InMemoryKeyStore();
+    KeyStore inner = KeyStore.inMemory();
     KeyStore failing = new ThrowingOnComplete(inner);
     server.enqueue(charge());
     server.enqueue(json(402, "{\"error\":{\"type\":\"card_error\",\"code\":\"card_declined\"}}"));

@@ -13,10 +13,10 @@ import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.idempotency.IdempotencyKey;
-import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.testing.Answers;
 import java.time.Duration;
@@ -168,7 +168,7 @@ class IntentsTest extends BothPaths {
    */
   @Test
   void anIntentRecordedWithAnotherFingerprintFormOfTheSameRequestIsAMismatch() {
-    InMemoryKeyStore store = new InMemoryKeyStore();
+    KeyStore store = KeyStore.inMemory();
     SafeRetryClient withStore = builder().keyStore(store).build();
     store.begin(
         IntentRecord.pending(
@@ -266,8 +266,7 @@ class IntentsTest extends BothPaths {
   void intentsAreScopedByTenant() {
     server.enqueue(charge());
     server.enqueue(charge());
-    dev.saferetry.idempotency.InMemoryKeyStore shared =
-        new dev.saferetry.idempotency.InMemoryKeyStore();
+    dev.saferetry.idempotency.KeyStore shared = dev.saferetry.idempotency.KeyStore.inMemory();
     try (SafeRetryClient a = builder().keyStore(shared).tenant("merchant-a").build();
         SafeRetryClient b = builder().keyStore(shared).tenant("merchant-b").build()) {
       assertThat(a.execute(Charges.CREATE, PARAMS, intent("same-id")).key())

@@ -8,10 +8,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.codec.Fields;
 import dev.saferetry.codec.QueryParams;
-import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyPlacement;
+import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.internal.codec.Fingerprint;
 import dev.saferetry.provider.ProviderPreset;
 import java.math.BigDecimal;
@@ -55,7 +55,7 @@ class KeyInBodyBytesTest extends ClientFixture {
   @Test
   void everyAttemptSendsTheFingerprintedBytesWithTheKeyAddedAndNoNumberRewritten()
       throws Exception {
-    InMemoryKeyStore store = new InMemoryKeyStore();
+    KeyStore store = KeyStore.inMemory();
     server.enqueue(status(503));
     server.enqueue(json(200, "{\"payment\":{\"id\":\"p1\"}}"));
     try (SafeRetryClient c =

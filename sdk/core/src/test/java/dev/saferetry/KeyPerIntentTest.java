@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
-import dev.saferetry.idempotency.InMemoryKeyStore;
+import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.testing.Answers;
 import java.util.List;
 import java.util.UUID;
@@ -92,7 +92,7 @@ class KeyPerIntentTest extends BothPaths {
 
   @Test
   void malformedCallerKeysAreRejectedBeforeAnyIo() {
-    InMemoryKeyStore store = new InMemoryKeyStore();
+    KeyStore store = KeyStore.inMemory();
     String tooLong = "k".repeat(256);
     try (SafeRetryClient c = builder().keyStore(store).build()) {
       int n = 0;

@@ -10,8 +10,8 @@ import dev.saferetry.error.Reason;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.idempotency.BeginResult;
-import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.KeyStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -36,7 +36,7 @@ class KeyStoreDeadlineTest extends BothPaths {
     private final Duration slowness;
 
     TimedStore(Duration slowness) {
-      super(new InMemoryKeyStore());
+      super(KeyStore.inMemory());
       this.slowness = slowness;
     }
 

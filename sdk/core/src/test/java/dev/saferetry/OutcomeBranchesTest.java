@@ -13,7 +13,6 @@ import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.idempotency.BeginResult;
-import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.idempotency.KeyStoreException;
@@ -89,7 +88,7 @@ class OutcomeBranchesTest extends BothPaths {
   @Test
   void aKeyStoreThatCannotRecordTheIntentIsAnUnknownOutcomeAndNothingIsSent() {
     KeyStore broken =
-        new ForwardingKeyStore(new InMemoryKeyStore()) {
+        new ForwardingKeyStore(KeyStore.inMemory()) {
           @Override
           public BeginResult begin(IntentRecord candidate) {
             throw new KeyStoreException("disk full");

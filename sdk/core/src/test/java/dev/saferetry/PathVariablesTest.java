@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.examples.payments.Refund;
 import dev.saferetry.examples.payments.RefundCreateParams;
-import dev.saferetry.idempotency.InMemoryKeyStore;
+import dev.saferetry.idempotency.KeyStore;
 import mockwebserver3.QueueDispatcher;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,14 +31,14 @@ class PathVariablesTest extends ClientFixture {
     ((QueueDispatcher) server.getDispatcher()).setFailFast(true);
   }
 
-  private SafeRetryClient underApiV2(InMemoryKeyStore store) {
+  private SafeRetryClient underApiV2(KeyStore store) {
     return builder().baseUrl(server.url("/api/v2/").toString()).keyStore(store).build();
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"..", ".", "", "\uD800"})
   void aValueThatWouldChangeThePathIsRefusedBeforeAnyIo(String value) {
-    InMemoryKeyStore store = new InMemoryKeyStore();
+    KeyStore store = KeyStore.inMemory();
     try (SafeRetryClient c = underApiV2(store)) {
       assertThatThrownBy(
               () ->
@@ -60,7 +60,7 @@ class PathVariablesTest extends ClientFixture {
   void twoDotDotVariablesCannotEscapeTheBasePath() {
     Operation<RefundCreateParams, Refund> twoVars =
         Operation.post("/v1/{a}/{b}/refunds", RefundCreateParams.class, Refund.class);
-    InMemoryKeyStore store = new InMemoryKeyStore();
+    KeyStore store = KeyStore.inMemory();
     try (SafeRetryClient c = underApiV2(store)) {
       assertThatThrownBy(
               () ->
@@ -77,7 +77,7 @@ class PathVariablesTest extends ClientFixture {
   @ValueSource(strings = {"%2e%2e", "%2E.", "a/../..", "..\\..", "x?y#z", ".. ", "..;x"})
   void encodedOrCompositeValuesStayInsideTheirSegment(String value) throws Exception {
     server.enqueue(json(200, REFUND_JSON));
-    try (SafeRetryClient c = underApiV2(new InMemoryKeyStore())) {
+    try (SafeRetryClient c = underApiV2(KeyStore.inMemory())) {
       c.execute(REFUND, PARAMS, RequestOptions.builder().pathParam("cust", value).build());
     }
     okhttp3.HttpUrl sent = drain(server).get(0).getUrl();
@@ -110,7 +110,7 @@ class PathVariablesTest extends ClientFixture {
     server.enqueue(json(200, REFUND_JSON));
     Operation<RefundCreateParams, Refund> spaced =
         Operation.post("/v1/my%20shop/{cust}/refunds", RefundCreateParams.class, Refund.class);
-    try (SafeRetryClient c = underApiV2(new InMemoryKeyStore())) {
+    try (SafeRetryClient c = underApiV2(KeyStore.inMemory())) {
       c.execute(spaced, PARAMS, RequestOptions.builder().pathParam("cust", "a b").build());
     }
     okhttp3.HttpUrl sent = drain(server).get(0).getUrl();
@@ -129,7 +129,7 @@ class PathVariablesTest extends ClientFixture {
   @ParameterizedTest
   @ValueSource(strings = {"..", "."})
   void aDotSegmentVariableIsRefusedNamingTheVariable(String value) {
-    try (SafeRetryClient c = underApiV2(new InMemoryKeyStore())) {
+    try (SafeRetryClient c = underApiV2(KeyStore.inMemory())) {
       assertThatThrownBy(
               () ->
                   c.execute(

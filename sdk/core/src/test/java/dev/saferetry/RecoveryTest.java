@@ -9,12 +9,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
-import dev.saferetry.idempotency.FileKeyStore;
-import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.resilience.RetryPolicy;
+import dev.saferetry.store.FileKeyStore;
 import dev.saferetry.testing.Answers;
 import java.nio.file.Path;
 import java.util.List;
@@ -38,7 +37,7 @@ class RecoveryTest extends ClientFixture {
   @BeforeEach
   void clientWithoutRetries() {
     client.close();
-    client = client(new InMemoryKeyStore(), IntentScope.DEFAULT_TENANT);
+    client = client(KeyStore.inMemory(), IntentScope.DEFAULT_TENANT);
   }
 
   private SafeRetryClient client(KeyStore store, String tenant) {
@@ -66,7 +65,7 @@ class RecoveryTest extends ClientFixture {
 
   @Test
   void eachClientListsOnlyItsOwnTenantsPendingIntents() {
-    InMemoryKeyStore shared = new InMemoryKeyStore();
+    KeyStore shared = KeyStore.inMemory();
     try (SafeRetryClient a = client(shared, "merchant-a");
         SafeRetryClient b = client(shared, "merchant-b")) {
       IntentRecord ofA = leavePending(a, "order-1");
@@ -80,7 +79,7 @@ class RecoveryTest extends ClientFixture {
 
   @Test
   void aListedIntentRedrivenThroughAnotherTenantsClientIsRefusedBeforeAnyIo() {
-    InMemoryKeyStore shared = new InMemoryKeyStore();
+    KeyStore shared = KeyStore.inMemory();
     try (SafeRetryClient a = client(shared, "merchant-a");
         SafeRetryClient b = client(shared, "merchant-b")) {
       IntentRecord ofA = leavePending(a, "order-1");
@@ -152,7 +151,7 @@ class RecoveryTest extends ClientFixture {
 
   @Test
   void anotherTenantsIntentCannotBeAbandonedThroughThisClient() {
-    InMemoryKeyStore shared = new InMemoryKeyStore();
+    KeyStore shared = KeyStore.inMemory();
     try (SafeRetryClient a = client(shared, "merchant-a");
         SafeRetryClient b = client(shared, "merchant-b")) {
       IntentRecord ofA = leavePending(a, "order-1");

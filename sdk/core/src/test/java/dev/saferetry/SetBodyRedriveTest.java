@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.examples.payments.Charge;
-import dev.saferetry.idempotency.InMemoryKeyStore;
+import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.resilience.RetryPolicy;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -46,7 +46,7 @@ class SetBodyRedriveTest extends ClientFixture {
     Order first = order("Aa", "BB", "vip");
     Order again = order("BB", "Aa", "vip");
     assertThat(new ArrayList<>(first.tags())).isNotEqualTo(new ArrayList<>(again.tags()));
-    InMemoryKeyStore store = new InMemoryKeyStore();
+    KeyStore store = KeyStore.inMemory();
     RequestOptions intent = RequestOptions.builder().intentId("order-7").build();
 
     server.enqueue(status(503));

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
-import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.KeyPlacement;
+import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.testing.Answers;
 import mockwebserver3.QueueDispatcher;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,7 +22,7 @@ class ValidatedBeforeRecordTest extends ClientFixture {
   private static final ChargeCreateParams PARAMS = ChargeCreateParams.of(1000, "eur");
   private static final String SECRET = "sk_live_abcdef123456";
 
-  private final InMemoryKeyStore store = new InMemoryKeyStore();
+  private final KeyStore store = KeyStore.inMemory();
 
   @BeforeEach
   void answerUnexpectedRequestsAtOnce() {

@@ -17,8 +17,8 @@ import dev.saferetry.examples.support.Steps;
 import dev.saferetry.examples.support.Steps.Step;
 import dev.saferetry.examples.support.StripeApi;
 import dev.saferetry.examples.support.stripe.StripeShapedServer;
-import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.KeyPlacement;
+import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.resilience.Sleeper;
 import java.io.PrintStream;
 import java.time.Clock;
@@ -68,7 +68,7 @@ public final class Scenarios {
   Report observe(String name, long intended, Sandbox api, String baseUrl, Run run)
       throws Exception {
     WireLog wire = new WireLog();
-    InMemoryKeyStore store = new InMemoryKeyStore();
+    KeyStore store = KeyStore.inMemory();
     run.accept(
         SafeRetryClient.builder()
             .baseUrl(baseUrl)
@@ -125,7 +125,7 @@ public final class Scenarios {
       StripeApi.seed(api.baseUrl(), "sk_test_demo", "acct_1", STRIPE_EARLIER_CHARGES);
       long before = api.sideEffects();
       WireLog wire = new WireLog();
-      InMemoryKeyStore store = new InMemoryKeyStore();
+      KeyStore store = KeyStore.inMemory();
       Supplier<SafeRetryClientBuilder> client =
           () ->
               SafeRetryClient.builder()

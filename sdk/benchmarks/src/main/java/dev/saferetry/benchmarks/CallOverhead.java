@@ -2,8 +2,8 @@ package dev.saferetry.benchmarks;
 
 import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.idempotency.FileKeyStore;
-import dev.saferetry.idempotency.InMemoryKeyStore;
+import dev.saferetry.idempotency.KeyStore;
+import dev.saferetry.store.FileKeyStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -74,10 +74,9 @@ public class CallOverhead {
     OkHttpClient base = builder.build();
     String url = http.baseUrl();
     bare = new BareCaller(base, url);
-    inMemory = new SdkCaller("b SDK, in-memory store", base, url, new InMemoryKeyStore());
+    inMemory = new SdkCaller("b SDK, in-memory store", base, url, KeyStore.inMemory());
     form =
-        new SdkCaller(
-            "d SDK, form, in-memory", base, url, new InMemoryKeyStore(), BodyCodec.form());
+        new SdkCaller("d SDK, form, in-memory", base, url, KeyStore.inMemory(), BodyCodec.form());
     fileStore = new SdkCaller("c SDK, file store", base, url, FileKeyStore.open(dir));
   }
 
@@ -85,7 +84,7 @@ public class CallOverhead {
   @TearDown(Level.Trial)
   public void stop() throws Exception {
     if (fileStore instanceof SdkCaller sdk && sdk.store() instanceof FileKeyStore store) {
-      long syncs = store.stats().syncs();
+      long syncs = store.syncCount();
       if (syncs > 0) { // only in the fork that measured the file store
         System.out.printf(
             "file store: %.3f fsyncs per intent over %d intents%n",

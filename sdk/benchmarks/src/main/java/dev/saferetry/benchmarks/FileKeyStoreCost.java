@@ -1,6 +1,6 @@
 package dev.saferetry.benchmarks;
 
-import dev.saferetry.idempotency.FileKeyStore;
+import dev.saferetry.store.FileKeyStore;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -63,9 +63,9 @@ public class FileKeyStoreCost {
   public void open() throws IOException {
     dir = Files.createTempDirectory(root(), "file-store");
     store =
-        FileKeyStore.builder(Files.createDirectories(dir.resolve("store")))
-            .groupCommitWindow(Duration.ofNanos(groupCommitMicros * 1_000L))
-            .open();
+        FileKeyStore.open(
+            Files.createDirectories(dir.resolve("store")),
+            Duration.ofNanos(groupCommitMicros * 1_000L));
     append = channel(dir.resolve("append.log"));
     overwrite = channel(dir.resolve("overwrite.log"));
     ByteBuffer zeros = ByteBuffer.allocate(1024 * 1024);
@@ -84,11 +84,11 @@ public class FileKeyStoreCost {
   /** Closes everything and deletes the directory. */
   @TearDown(Level.Trial)
   public void close() throws IOException {
-    long intents = store.stats().intents();
+    long intents = store.intentCount();
     if (intents > 0) { // only in the forks that measured the store
       System.out.printf(
           "file store: %.3f fsyncs per intent over %d intents%n",
-          store.stats().syncs() / (double) intents, intents);
+          store.syncCount() / (double) intents, intents);
     }
     store.close();
     append.close();

@@ -10,19 +10,19 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A {@link KeyStore} that lives in the process's memory: the same intent reuses its key across
- * calls and threads, but not across a restart. This is the client's default.
+ * The {@link KeyStore} of {@link KeyStore#inMemory()}: a concurrent map keyed by scope and intent
+ * id.
  *
  * <p>This class is thread-safe.
  */
-public final class InMemoryKeyStore implements KeyStore {
+final class InMemoryKeyStore implements KeyStore {
   private record Id(IntentScope scope, String intentId) {}
 
   private final ConcurrentMap<Id, IntentRecord> records = new ConcurrentHashMap<>();
   private final AtomicReference<Instant> latest = new AtomicReference<>(Instant.MIN);
 
   /** Creates an empty store. */
-  public InMemoryKeyStore() {}
+  InMemoryKeyStore() {}
 
   @Override
   public BeginResult begin(IntentRecord candidate) {

@@ -10,9 +10,10 @@ import java.util.Optional;
  * key across calls, threads and process restarts.
  *
  * <p>The SPI is deliberately small and storage-neutral, so that a file, a database table or any
- * shared store can implement it. The SDK ships {@link InMemoryKeyStore} (the default; keys live as
- * long as the process), {@link FileKeyStore} (keys survive a crash), and the {@code saferetry-jdbc}
- * artifact {@code JdbcKeyStore} (keys in a database, shared by every instance of a service).
+ * shared store can implement it. The SDK ships {@link #inMemory()} (the default; keys live as long
+ * as the process), {@link dev.saferetry.store.FileKeyStore} (keys survive a crash), and the {@code
+ * saferetry-jdbc} artifact {@code JdbcKeyStore} (keys in a database, shared by every instance of a
+ * service).
  *
  * <p><b>What implementations must guarantee.</b>
  *
@@ -35,6 +36,15 @@ import java.util.Optional;
  * </ul>
  */
 public interface KeyStore extends AutoCloseable {
+
+  /**
+   * {@return a new, empty store in the process's memory} The same intent reuses its key across
+   * calls and threads that share the store, but not across a restart. This is the client's default.
+   * The store is thread-safe; closing it does nothing.
+   */
+  static KeyStore inMemory() {
+    return new InMemoryKeyStore();
+  }
 
   /**
    * Returns the record for the candidate's intent, recording the candidate if there is none.

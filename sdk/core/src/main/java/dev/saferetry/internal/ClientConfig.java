@@ -3,7 +3,6 @@ package dev.saferetry.internal;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.event.SafeRetryListener;
-import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyPlacement;
@@ -100,7 +99,7 @@ public final class ClientConfig {
       s.codec = JsonCodec.of(s.mapper);
     }
     if (s.keyStore == null) {
-      s.keyStore = new InMemoryKeyStore();
+      s.keyStore = KeyStore.inMemory();
     }
     if (s.jitter == null) {
       s.jitter = new SecureRandom()::nextDouble;

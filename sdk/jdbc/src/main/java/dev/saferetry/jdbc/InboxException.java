@@ -25,10 +25,11 @@ public final class InboxException extends RuntimeException {
     /**
      * The inbox's tables are missing, older than this SafeRetry needs, newer than it understands,
      * or do not have the columns their recorded version promises: the same rules as the key store's
-     * {@link JdbcSchemaException}, with the version recorded in the same {@code saferetry_schema}
-     * table. Thrown when the inbox is built, before anything is read or written; nothing is
-     * changed. The message names the table, both versions and the script to run; {@link #table()},
-     * {@link #foundVersion()} and {@link #requiredVersion()} carry them.
+     * schema refusal ({@link dev.saferetry.idempotency.KeyStoreException#table()}), with the
+     * version recorded in the same {@code saferetry_schema} table. Thrown when the inbox is built,
+     * before anything is read or written; nothing is changed. The message names the table, both
+     * versions and the script to run; {@link #table()}, {@link #foundVersion()} and {@link
+     * #requiredVersion()} carry them.
      */
     SCHEMA,
     /**

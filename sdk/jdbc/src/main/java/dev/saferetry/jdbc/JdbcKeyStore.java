@@ -40,8 +40,9 @@ import javax.sql.DataSource;
  * intent, keyed by tenant, operation and intent id; instants are stored as BIGINT nanoseconds, so
  * they round-trip exactly. Its version is recorded in {@code saferetry_schema} beside it. The
  * scripts are in the jar under {@code dev/saferetry/jdbc/schema/}. {@link
- * JdbcKeyStoreBuilder#build} creates the table when asked, and otherwise checks it, failing with
- * {@link JdbcSchemaException} when it is missing, older or newer than this code.
+ * JdbcKeyStoreBuilder#build} creates the table when asked, and otherwise checks it, failing with a
+ * schema refusal ({@link KeyStoreException#table()} set) when it is missing, older or newer than
+ * this code.
  *
  * <p><b>Guarantees.</b> {@link #begin} records a new intent with one statement, committed (and so
  * durable, as far as the database is configured to be) before it returns; of any number of

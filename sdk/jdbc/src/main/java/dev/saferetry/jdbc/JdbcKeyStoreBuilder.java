@@ -27,7 +27,8 @@ public final class JdbcKeyStoreBuilder {
           IntentTable.SCRIPTS,
           IntentTable.VERSION,
           IntentTable.MIN_READER,
-          JdbcSchemaException::new,
+          (table, found, required, message) ->
+              new KeyStoreException(message, table, found, required),
           KeyStoreException::new);
 
   private final DataSource dataSource;
@@ -96,9 +97,9 @@ public final class JdbcKeyStoreBuilder {
    * Connects once to recognise the database, then creates or checks the table.
    *
    * @return the store
-   * @throws JdbcSchemaException if the table is missing (without {@link #createSchema}), older,
-   *     newer than this code understands, or lacks its columns
-   * @throws KeyStoreException if the database cannot be reached or is not supported
+   * @throws KeyStoreException if the database cannot be reached or is not supported; a schema
+   *     refusal ({@link KeyStoreException#table()} set) if the table is missing (without {@link
+   *     #createSchema}), older, newer than this code understands, or lacks its columns
    */
   public JdbcKeyStore build() {
     IntentTable intents =

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -116,7 +117,7 @@ class JdbcSchemaTest {
   /** Runs {@code build} expecting the component's typed refusal; returns what it carries. */
   private static Refusal refused(Component component, Runnable build) {
     Throwable e = catchThrowable(build::run);
-    if (e instanceof JdbcSchemaException j && component == Component.KEY_STORE) {
+    if (e instanceof KeyStoreException j && j.table() != null && component == Component.KEY_STORE) {
       return new Refusal(j.table(), j.foundVersion(), j.requiredVersion(), j.getMessage());
     }
     if (e instanceof InboxException i

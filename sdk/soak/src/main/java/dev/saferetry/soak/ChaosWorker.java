@@ -10,8 +10,6 @@ import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
-import dev.saferetry.idempotency.FileKeyStore;
-import dev.saferetry.idempotency.InMemoryKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
@@ -19,6 +17,7 @@ import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryBudgetPolicy;
 import dev.saferetry.resilience.RetryPolicy;
+import dev.saferetry.store.FileKeyStore;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -116,7 +115,7 @@ public final class ChaosWorker {
             sharedStore != null
                 ? sharedStore.store()
                 : kind.equals("memory")
-                    ? new InMemoryKeyStore()
+                    ? KeyStore.inMemory()
                     : FileKeyStore.open(Path.of(o.get("store")));
         SafeRetryClient client =
             SafeRetryClient.builder()

@@ -19,12 +19,25 @@ final class Freshness {
    */
   static final Duration MAX_TOLERANCE = Duration.ofDays(1);
 
+  /** The default tolerance, judged by {@link Clock#systemUTC()}. */
+  static final Freshness DEFAULT = new Freshness(DEFAULT_TOLERANCE, Clock.systemUTC());
+
   private final Duration tolerance;
   private final Clock clock;
 
   Freshness(Duration tolerance, Clock clock) {
     this.tolerance = Objects.requireNonNull(tolerance, "tolerance");
     this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** This rule with another tolerance; refuses one that is not positive or longer than 1 day. */
+  Freshness withTolerance(Duration tolerance) {
+    return new Freshness(checkTolerance(tolerance), clock);
+  }
+
+  /** This rule judged by another clock. */
+  Freshness withClock(Clock clock) {
+    return new Freshness(tolerance, Objects.requireNonNull(clock, "clock"));
   }
 
   static Duration checkTolerance(Duration tolerance) {

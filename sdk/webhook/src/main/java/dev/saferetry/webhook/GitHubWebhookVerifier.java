@@ -17,7 +17,7 @@ import java.util.Objects;
  * the delivery id (an inbox) to make replays harmless. {@link VerifiedWebhook#signedAt()} is empty.
  *
  * <pre>{@code
- * GitHubWebhookVerifier github = GitHubWebhookVerifier.builder().secret(secret).build();
+ * GitHubWebhookVerifier github = GitHubWebhookVerifier.of(secret);
  * VerifiedWebhook delivery = github.verify(rawBody, headers);
  * }</pre>
  *
@@ -34,13 +34,32 @@ public final class GitHubWebhookVerifier implements WebhookVerifier {
 
   private final List<byte[]> keys;
 
-  private GitHubWebhookVerifier(Builder b) {
-    this.keys = Secrets.utf8(b.requiredSecrets());
+  private GitHubWebhookVerifier(List<byte[]> keys) {
+    this.keys = keys;
   }
 
-  /** {@return a builder; {@link Builder#secret} is required} */
-  public static Builder builder() {
-    return new Builder();
+  /**
+   * {@return a verifier of deliveries signed with {@code secret}}
+   *
+   * @param secret the signing secret; never shown in messages or {@code toString()}
+   * @throws NullPointerException if the secret is null
+   * @throws IllegalArgumentException if the secret is empty or has surrounding whitespace (the
+   *     message never quotes it)
+   */
+  public static GitHubWebhookVerifier of(String secret) {
+    return of(Secrets.one(secret));
+  }
+
+  /**
+   * {@return a verifier that accepts a delivery signed with any of {@code secrets}, for a rotation}
+   *
+   * @param secrets every currently valid signing secret: 1 to 16
+   * @throws NullPointerException if the list or a secret is null
+   * @throws IllegalArgumentException if there are none or more than 16, or a secret is empty or has
+   *     surrounding whitespace (the message names its position, never its value)
+   */
+  public static GitHubWebhookVerifier of(List<String> secrets) {
+    return new GitHubWebhookVerifier(Secrets.utf8(secrets));
   }
 
   @Override
@@ -69,28 +88,5 @@ public final class GitHubWebhookVerifier implements WebhookVerifier {
   @Override
   public String toString() {
     return "GitHubWebhookVerifier[secrets=" + keys.size() + "]";
-  }
-
-  /**
-   * Builds a {@link GitHubWebhookVerifier}: {@link #secret} (or {@code secrets(...)}) is required.
-   * Not thread-safe.
-   */
-  public static final class Builder extends SecretsBuilder<Builder> {
-    private Builder() {}
-
-    @Override
-    Builder self() {
-      return this;
-    }
-
-    /**
-     * {@return a new verifier with these settings}
-     *
-     * @throws IllegalArgumentException naming the bad parameter (never quoting a secret)
-     * @throws NullPointerException if no secret was set
-     */
-    public GitHubWebhookVerifier build() {
-      return new GitHubWebhookVerifier(this);
-    }
   }
 }

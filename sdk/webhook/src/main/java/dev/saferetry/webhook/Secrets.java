@@ -16,6 +16,11 @@ final class Secrets {
 
   private Secrets() {}
 
+  /** The one secret, as a list of secrets. */
+  static List<String> one(String secret) {
+    return List.of(Objects.requireNonNull(secret, "secret"));
+  }
+
   /** Keys are the secrets' UTF-8 bytes, as Stripe and GitHub use them. */
   static List<byte[]> utf8(List<String> secrets) {
     List<byte[]> keys = new ArrayList<>();

@@ -1,6 +1,8 @@
 package dev.saferetry.webhook;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -26,9 +28,8 @@ import java.util.Objects;
  * <p>The returned id is {@code webhook-id}, which stays the same when a delivery is retried.
  *
  * <pre>{@code
- * StandardWebhookVerifier verifier = StandardWebhookVerifier.builder()
- *     .secret("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
- *     .build();
+ * StandardWebhookVerifier verifier =
+ *     StandardWebhookVerifier.of("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
  * VerifiedWebhook message = verifier.verify(rawBody, headers);
  * }</pre>
  *
@@ -49,14 +50,59 @@ public final class StandardWebhookVerifier implements WebhookVerifier {
   private final List<byte[]> keys;
   private final Freshness freshness;
 
-  private StandardWebhookVerifier(Builder b) {
-    this.keys = Secrets.standard(b.requiredSecrets());
-    this.freshness = b.freshness();
+  private StandardWebhookVerifier(List<byte[]> keys, Freshness freshness) {
+    this.keys = keys;
+    this.freshness = freshness;
   }
 
-  /** {@return a builder; {@link Builder#secret} is required} */
-  public static Builder builder() {
-    return new Builder();
+  /**
+   * {@return a verifier of deliveries signed with {@code secret}: tolerance 5 minutes, judged by
+   * the system clock}
+   *
+   * @param secret the signing secret ({@code whsec_} and base64; the prefix may be left out); never
+   *     shown in messages or {@code toString()}
+   * @throws NullPointerException if the secret is null
+   * @throws IllegalArgumentException if the secret is empty or has surrounding whitespace, or is
+   *     not base64 of 24 to 64 bytes (the message never quotes it)
+   */
+  public static StandardWebhookVerifier of(String secret) {
+    return of(Secrets.one(secret));
+  }
+
+  /**
+   * {@return a verifier that accepts a delivery signed with any of {@code secrets}, for a rotation:
+   * tolerance 5 minutes, judged by the system clock}
+   *
+   * @param secrets every currently valid signing secret: 1 to 16
+   * @throws NullPointerException if the list or a secret is null
+   * @throws IllegalArgumentException if there are none or more than 16, or a secret is empty or has
+   *     surrounding whitespace, or is not base64 of 24 to 64 bytes (the message names its position,
+   *     never its value)
+   */
+  public static StandardWebhookVerifier of(List<String> secrets) {
+    return new StandardWebhookVerifier(Secrets.standard(secrets), Freshness.DEFAULT);
+  }
+
+  /**
+   * {@return a copy of this verifier that accepts a signed time this far from the clock, either
+   * way} The default is 5 minutes.
+   *
+   * @param tolerance the tolerance: positive and at most 1 day (a wider window would only let a
+   *     captured delivery be replayed for longer)
+   * @throws IllegalArgumentException if the tolerance is zero, negative or longer than 1 day
+   */
+  public StandardWebhookVerifier withTolerance(Duration tolerance) {
+    return new StandardWebhookVerifier(keys, freshness.withTolerance(tolerance));
+  }
+
+  /**
+   * {@return a copy of this verifier that checks timestamps against {@code clock}} The default is
+   * {@link Clock#systemUTC()}.
+   *
+   * @param clock the clock
+   */
+  public StandardWebhookVerifier withClock(Clock clock) {
+    return new StandardWebhookVerifier(keys, freshness.withClock(clock));
   }
 
   @Override
@@ -122,28 +168,5 @@ public final class StandardWebhookVerifier implements WebhookVerifier {
   @Override
   public String toString() {
     return "StandardWebhookVerifier[secrets=" + keys.size() + ", " + freshness + "]";
-  }
-
-  /**
-   * Builds a {@link StandardWebhookVerifier}: {@link #secret} (or {@code secrets(...)}) is
-   * required; tolerance and clock have defaults. Not thread-safe.
-   */
-  public static final class Builder extends SecretsBuilder.Timed<Builder> {
-    private Builder() {}
-
-    @Override
-    Builder self() {
-      return this;
-    }
-
-    /**
-     * {@return a new verifier with these settings}
-     *
-     * @throws IllegalArgumentException naming the bad parameter (never quoting a secret)
-     * @throws NullPointerException if no secret was set
-     */
-    public StandardWebhookVerifier build() {
-      return new StandardWebhookVerifier(this);
-    }
   }
 }

@@ -1,6 +1,8 @@
 package dev.saferetry.webhook;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,9 +29,7 @@ import java.util.Objects;
  * {@link WebhookFailure#MALFORMED_PAYLOAD}.
  *
  * <pre>{@code
- * StripeWebhookVerifier stripe = StripeWebhookVerifier.builder()
- *     .secret(System.getenv("STRIPE_WEBHOOK_SECRET"))
- *     .build();
+ * StripeWebhookVerifier stripe = StripeWebhookVerifier.of(System.getenv("STRIPE_WEBHOOK_SECRET"));
  * VerifiedWebhook event = stripe.verify(rawBody, request.getHeader("Stripe-Signature"));
  * }</pre>
  *
@@ -44,14 +44,58 @@ public final class StripeWebhookVerifier implements WebhookVerifier {
   private final List<byte[]> keys;
   private final Freshness freshness;
 
-  private StripeWebhookVerifier(Builder b) {
-    this.keys = Secrets.utf8(b.requiredSecrets());
-    this.freshness = b.freshness();
+  private StripeWebhookVerifier(List<byte[]> keys, Freshness freshness) {
+    this.keys = keys;
+    this.freshness = freshness;
   }
 
-  /** {@return a builder; {@link Builder#secret} is required} */
-  public static Builder builder() {
-    return new Builder();
+  /**
+   * {@return a verifier of deliveries signed with {@code secret}: tolerance 5 minutes, judged by
+   * the system clock}
+   *
+   * @param secret the signing secret (the whole {@code whsec_...} string); never shown in messages
+   *     or {@code toString()}
+   * @throws NullPointerException if the secret is null
+   * @throws IllegalArgumentException if the secret is empty or has surrounding whitespace (the
+   *     message never quotes it)
+   */
+  public static StripeWebhookVerifier of(String secret) {
+    return of(Secrets.one(secret));
+  }
+
+  /**
+   * {@return a verifier that accepts a delivery signed with any of {@code secrets}, for a rotation:
+   * tolerance 5 minutes, judged by the system clock}
+   *
+   * @param secrets every currently valid signing secret: 1 to 16
+   * @throws NullPointerException if the list or a secret is null
+   * @throws IllegalArgumentException if there are none or more than 16, or a secret is empty or has
+   *     surrounding whitespace (the message names its position, never its value)
+   */
+  public static StripeWebhookVerifier of(List<String> secrets) {
+    return new StripeWebhookVerifier(Secrets.utf8(secrets), Freshness.DEFAULT);
+  }
+
+  /**
+   * {@return a copy of this verifier that accepts a signed time this far from the clock, either
+   * way} The default is 5 minutes.
+   *
+   * @param tolerance the tolerance: positive and at most 1 day (a wider window would only let a
+   *     captured delivery be replayed for longer)
+   * @throws IllegalArgumentException if the tolerance is zero, negative or longer than 1 day
+   */
+  public StripeWebhookVerifier withTolerance(Duration tolerance) {
+    return new StripeWebhookVerifier(keys, freshness.withTolerance(tolerance));
+  }
+
+  /**
+   * {@return a copy of this verifier that checks timestamps against {@code clock}} The default is
+   * {@link Clock#systemUTC()}.
+   *
+   * @param clock the clock
+   */
+  public StripeWebhookVerifier withClock(Clock clock) {
+    return new StripeWebhookVerifier(keys, freshness.withClock(clock));
   }
 
   @Override
@@ -122,28 +166,5 @@ public final class StripeWebhookVerifier implements WebhookVerifier {
   @Override
   public String toString() {
     return "StripeWebhookVerifier[secrets=" + keys.size() + ", " + freshness + "]";
-  }
-
-  /**
-   * Builds a {@link StripeWebhookVerifier}: {@link #secret} (or {@code secrets(...)}) is required;
-   * tolerance and clock have defaults. Not thread-safe.
-   */
-  public static final class Builder extends SecretsBuilder.Timed<Builder> {
-    private Builder() {}
-
-    @Override
-    Builder self() {
-      return this;
-    }
-
-    /**
-     * {@return a new verifier with these settings}
-     *
-     * @throws IllegalArgumentException naming the bad parameter (never quoting a secret)
-     * @throws NullPointerException if no secret was set
-     */
-    public StripeWebhookVerifier build() {
-      return new StripeWebhookVerifier(this);
-    }
   }
 }

@@ -9,7 +9,7 @@
  * Webhooks {@code webhook-*} headers). Only the JDK is used.
  *
  * <pre>{@code
- * WebhookVerifier verifier = StripeWebhookVerifier.builder().secret(endpointSecret).build();
+ * WebhookVerifier verifier = StripeWebhookVerifier.of(endpointSecret);
  * try {
  *   VerifiedWebhook hook = verifier.verify(rawBody, requestHeaders);
  *   inbox.receive("billing", hook.id(), tx -> apply(tx, hook.payload()));

@@ -15,7 +15,7 @@ class GitHubWebhookVerifierTest {
   static final String DELIVERY = "72d3162e-cc78-11e3-81ab-4c9367dc0958";
   static final byte[] BODY = utf8("{\"action\":\"opened\",\"number\":1}");
 
-  final GitHubWebhookVerifier verifier = GitHubWebhookVerifier.builder().secret(SECRET).build();
+  final GitHubWebhookVerifier verifier = GitHubWebhookVerifier.of(SECRET);
 
   @Test
   void theTestVectorPublishedByGitHubVerifies() {
@@ -55,8 +55,7 @@ class GitHubWebhookVerifierTest {
 
   @Test
   void duringARotationEitherSecretIsAccepted() {
-    GitHubWebhookVerifier rotating =
-        GitHubWebhookVerifier.builder().secrets(List.of("new secret", SECRET)).build();
+    GitHubWebhookVerifier rotating = GitHubWebhookVerifier.of(List.of("new secret", SECRET));
     assertThat(rotating.verify(BODY, signed(BODY, SECRET)).id()).isEqualTo(DELIVERY);
     assertThat(rotating.verify(BODY, signed(BODY, "new secret")).id()).isEqualTo(DELIVERY);
   }
@@ -119,10 +118,10 @@ class GitHubWebhookVerifierTest {
   }
 
   @Test
-  void theBuilderRejectsEmptySecrets() {
-    assertThatThrownBy(() -> GitHubWebhookVerifier.builder().secret("").build())
+  void theFactoriesRejectEmptyAndMissingSecrets() {
+    assertThatThrownBy(() -> GitHubWebhookVerifier.of(""))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> GitHubWebhookVerifier.builder().build())
+    assertThatThrownBy(() -> GitHubWebhookVerifier.of((String) null))
         .isInstanceOf(NullPointerException.class);
     assertThat(verifier.toString()).doesNotContain(SECRET);
   }

@@ -25,10 +25,8 @@ class StandardWebhookVerifierTest {
   final StandardWebhookVerifier verifier = verifier(List.of(SECRET), TS);
 
   static StandardWebhookVerifier verifier(List<String> secrets, long now) {
-    return StandardWebhookVerifier.builder()
-        .secrets(secrets)
-        .clock(Clock.fixed(Instant.ofEpochSecond(now), ZoneOffset.UTC))
-        .build();
+    return StandardWebhookVerifier.of(secrets)
+        .withClock(Clock.fixed(Instant.ofEpochSecond(now), ZoneOffset.UTC));
   }
 
   static Map<String, List<String>> signed(String id, long ts, String signature) {

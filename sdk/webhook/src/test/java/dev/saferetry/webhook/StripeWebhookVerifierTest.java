@@ -26,10 +26,8 @@ class StripeWebhookVerifierTest {
   final StripeWebhookVerifier verifier = verifier(List.of(SECRET));
 
   static StripeWebhookVerifier verifier(List<String> secrets) {
-    return StripeWebhookVerifier.builder()
-        .secrets(secrets)
-        .clock(Clock.fixed(Instant.ofEpochSecond(NOW), ZoneOffset.UTC))
-        .build();
+    return StripeWebhookVerifier.of(secrets)
+        .withClock(Clock.fixed(Instant.ofEpochSecond(NOW), ZoneOffset.UTC));
   }
 
   static String header(long t, String secret, byte[] payload) {
@@ -122,11 +120,9 @@ class StripeWebhookVerifierTest {
   @Test
   void theToleranceIsConfigurable() {
     StripeWebhookVerifier strict =
-        StripeWebhookVerifier.builder()
-            .secret(SECRET)
-            .tolerance(Duration.ofSeconds(10))
-            .clock(Clock.fixed(Instant.ofEpochSecond(NOW), ZoneOffset.UTC))
-            .build();
+        StripeWebhookVerifier.of(SECRET)
+            .withTolerance(Duration.ofSeconds(10))
+            .withClock(Clock.fixed(Instant.ofEpochSecond(NOW), ZoneOffset.UTC));
     assertFailure(
         () -> strict.verify(EVENT, header(NOW - 11, SECRET, EVENT)),
         WebhookFailure.TIMESTAMP_TOO_OLD);
@@ -248,20 +244,20 @@ class StripeWebhookVerifierTest {
   }
 
   @Test
-  void theBuilderRejectsMissingEmptyAndPaddedSecretsWithoutQuotingThem() {
-    assertThatThrownBy(() -> StripeWebhookVerifier.builder().build())
+  void theFactoriesRejectMissingEmptyAndPaddedSecretsWithoutQuotingThem() {
+    assertThatThrownBy(() -> StripeWebhookVerifier.of((String) null))
         .isInstanceOf(NullPointerException.class)
         .hasMessageContaining("secret");
-    assertThatThrownBy(() -> StripeWebhookVerifier.builder().secret("").build())
+    assertThatThrownBy(() -> StripeWebhookVerifier.of(""))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("secrets[0] is empty");
-    assertThatThrownBy(() -> StripeWebhookVerifier.builder().secret(" " + SECRET).build())
+    assertThatThrownBy(() -> StripeWebhookVerifier.of(" " + SECRET))
         .isInstanceOf(IllegalArgumentException.class)
         .message()
         .doesNotContain(SECRET);
-    assertThatThrownBy(() -> StripeWebhookVerifier.builder().secrets(List.of()).build())
+    assertThatThrownBy(() -> StripeWebhookVerifier.of(List.of()))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> StripeWebhookVerifier.builder().tolerance(Duration.ZERO))
+    assertThatThrownBy(() -> StripeWebhookVerifier.of(SECRET).withTolerance(Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("tolerance");
   }

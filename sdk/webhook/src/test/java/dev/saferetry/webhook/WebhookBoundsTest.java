@@ -36,16 +36,16 @@ class WebhookBoundsTest {
     return Clock.fixed(instant, ZoneOffset.UTC);
   }
 
-  /** Builds each timed verifier with a tolerance, so that every builder is held to one rule. */
-  static List<Function<Duration, Object>> timedBuilders() {
+  /** Builds each timed verifier with a tolerance, so that every verifier is held to one rule. */
+  static List<Function<Duration, Object>> timedVerifiers() {
     return List.of(
-        t -> StripeWebhookVerifier.builder().secret(STRIPE_SECRET).tolerance(t).build(),
-        t -> StandardWebhookVerifier.builder().secret(STANDARD_SECRET).tolerance(t).build());
+        t -> StripeWebhookVerifier.of(STRIPE_SECRET).withTolerance(t),
+        t -> StandardWebhookVerifier.of(STANDARD_SECRET).withTolerance(t));
   }
 
   @Test
   void everyTimedVerifierRefusesAToleranceThatIsNotPositiveOrLongerThanADay() {
-    for (Function<Duration, Object> build : timedBuilders()) {
+    for (Function<Duration, Object> build : timedVerifiers()) {
       for (Duration bad :
           List.of(
               Duration.ZERO,
@@ -85,18 +85,10 @@ class WebhookBoundsTest {
                 ? WebhookFailure.TIMESTAMP_IN_FUTURE
                 : WebhookFailure.TIMESTAMP_TOO_OLD;
         StripeWebhookVerifier stripe =
-            StripeWebhookVerifier.builder()
-                .secret(STRIPE_SECRET)
-                .tolerance(tolerance)
-                .clock(at(end))
-                .build();
+            StripeWebhookVerifier.of(STRIPE_SECRET).withTolerance(tolerance).withClock(at(end));
         assertTyped(() -> stripe.verify(EVENT, stripeHeader), expected);
         StandardWebhookVerifier standard =
-            StandardWebhookVerifier.builder()
-                .secret(STANDARD_SECRET)
-                .tolerance(tolerance)
-                .clock(at(end))
-                .build();
+            StandardWebhookVerifier.of(STANDARD_SECRET).withTolerance(tolerance).withClock(at(end));
         assertTyped(() -> standard.verify(EVENT, standardHeaders), expected);
       }
     }
@@ -105,11 +97,9 @@ class WebhookBoundsTest {
   @Test
   void theToleranceIsJudgedExactlyAtItsEdgesOneDayWide() {
     StripeWebhookVerifier stripe =
-        StripeWebhookVerifier.builder()
-            .secret(STRIPE_SECRET)
-            .tolerance(Duration.ofDays(1))
-            .clock(at(Instant.ofEpochSecond(NOW)))
-            .build();
+        StripeWebhookVerifier.of(STRIPE_SECRET)
+            .withTolerance(Duration.ofDays(1))
+            .withClock(at(Instant.ofEpochSecond(NOW)));
     long day = Duration.ofDays(1).toSeconds();
     for (long t : new long[] {NOW - day, NOW + day}) {
       assertThat(stripe.verify(EVENT, "t=" + t + ",v1=" + stripeV1(STRIPE_SECRET, t, EVENT)).id())
@@ -128,17 +118,13 @@ class WebhookBoundsTest {
   @Test
   void hostileTimestampsAreTypedRejectionsThatNeverQuoteThem() {
     StripeWebhookVerifier stripe =
-        StripeWebhookVerifier.builder()
-            .secret(STRIPE_SECRET)
-            .tolerance(Duration.ofDays(1))
-            .clock(at(Instant.ofEpochSecond(NOW)))
-            .build();
+        StripeWebhookVerifier.of(STRIPE_SECRET)
+            .withTolerance(Duration.ofDays(1))
+            .withClock(at(Instant.ofEpochSecond(NOW)));
     StandardWebhookVerifier standard =
-        StandardWebhookVerifier.builder()
-            .secret(STANDARD_SECRET)
-            .tolerance(Duration.ofDays(1))
-            .clock(at(Instant.ofEpochSecond(NOW)))
-            .build();
+        StandardWebhookVerifier.of(STANDARD_SECRET)
+            .withTolerance(Duration.ofDays(1))
+            .withClock(at(Instant.ofEpochSecond(NOW)));
     List<String> hostile =
         List.of(
             "9223372036854775807", // Long.MAX_VALUE
@@ -175,11 +161,9 @@ class WebhookBoundsTest {
   @Test
   void hostileHeaderValuesAreTypedForEveryVerifier() {
     Clock now = at(Instant.ofEpochSecond(NOW));
-    StripeWebhookVerifier stripe =
-        StripeWebhookVerifier.builder().secret(STRIPE_SECRET).clock(now).build();
-    StandardWebhookVerifier standard =
-        StandardWebhookVerifier.builder().secret(STANDARD_SECRET).clock(now).build();
-    GitHubWebhookVerifier gitHub = GitHubWebhookVerifier.builder().secret(STRIPE_SECRET).build();
+    StripeWebhookVerifier stripe = StripeWebhookVerifier.of(STRIPE_SECRET).withClock(now);
+    StandardWebhookVerifier standard = StandardWebhookVerifier.of(STANDARD_SECRET).withClock(now);
+    GitHubWebhookVerifier gitHub = GitHubWebhookVerifier.of(STRIPE_SECRET);
     List<String> hostile =
         List.of(
             "",

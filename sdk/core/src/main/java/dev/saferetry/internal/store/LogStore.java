@@ -1,7 +1,6 @@
 package dev.saferetry.internal.store;
 
 import dev.saferetry.idempotency.BeginResult;
-import dev.saferetry.idempotency.FileKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
@@ -344,11 +343,31 @@ public final class LogStore implements KeyStore {
     }
   }
 
-  /** What the store holds and did since it was opened. */
-  public FileKeyStore.Stats stats() {
+  /**
+   * What a store holds and did since it was opened.
+   *
+   * @param intents the intents the store holds (pending and completed, expired or not)
+   * @param pendingIntents how many of them are pending
+   * @param logBytes the size of the log's records, without space preallocated after them
+   * @param liveBytes how many of those bytes a compaction would keep
+   * @param appends records appended since the store was opened
+   * @param syncs syncs of appended records since the store was opened
+   * @param compactions compactions since the store was opened
+   */
+  public record Stats(
+      long intents,
+      long pendingIntents,
+      long logBytes,
+      long liveBytes,
+      long appends,
+      long syncs,
+      long compactions) {}
+
+  /** What the store holds and did since it was opened, read at one instant. */
+  public Stats stats() {
     stateLock.lock();
     try {
-      return new FileKeyStore.Stats(
+      return new Stats(
           index.size(),
           index.pendingCount(),
           log.end(),

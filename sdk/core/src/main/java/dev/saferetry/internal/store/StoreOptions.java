@@ -27,7 +27,7 @@ public record StoreOptions(
     this(groupCommitWindowNanos, preallocate, autoCompactBytes, step -> {});
   }
 
-  /** The options of {@link dev.saferetry.idempotency.FileKeyStore} with a given window. */
+  /** The options of {@link dev.saferetry.store.FileKeyStore} with a given window. */
   public static StoreOptions withWindow(long groupCommitWindowNanos) {
     return new StoreOptions(groupCommitWindowNanos, true, AUTO_COMPACT_BYTES);
   }

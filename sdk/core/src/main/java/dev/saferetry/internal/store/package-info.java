@@ -1,8 +1,8 @@
 /**
- * The engine behind {@link dev.saferetry.idempotency.FileKeyStore}: an append-only log of framed
- * records in one directory, read once on open into an index of file offsets, made durable by group
- * commit, vouched for by a high-water mark and compacted in the background. Not API: everything
- * here may change in any release.
+ * The engine behind {@link dev.saferetry.store.FileKeyStore}: an append-only log of framed records
+ * in one directory, read once on open into an index of file offsets, made durable by group commit,
+ * vouched for by a high-water mark and compacted in the background. Not API: everything here may
+ * change in any release.
  *
  * <p>This package is the store as its callers see it: {@link dev.saferetry.internal.store.LogStore}
  * (every change appended under one lock, then waited for outside it), opening a directory ({@code

@@ -1,4 +1,4 @@
-package dev.saferetry.idempotency;
+package dev.saferetry.store;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 

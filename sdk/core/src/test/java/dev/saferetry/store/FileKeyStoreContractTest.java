@@ -1,5 +1,6 @@
-package dev.saferetry.idempotency;
+package dev.saferetry.store;
 
+import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.testing.KeyStoreContract;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;

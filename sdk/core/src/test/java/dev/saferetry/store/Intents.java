@@ -1,5 +1,9 @@
-package dev.saferetry.idempotency;
+package dev.saferetry.store;
 
+import dev.saferetry.idempotency.IdempotencyKey;
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentScope;
+import dev.saferetry.idempotency.IntentState;
 import java.time.Duration;
 import java.time.Instant;
 

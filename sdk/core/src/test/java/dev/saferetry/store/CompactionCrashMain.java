@@ -1,5 +1,8 @@
-package dev.saferetry.idempotency;
+package dev.saferetry.store;
 
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentScope;
+import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.internal.store.LogStore;
 import dev.saferetry.internal.store.StoreOptions;
 import java.io.BufferedReader;

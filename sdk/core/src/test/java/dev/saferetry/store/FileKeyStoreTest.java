@@ -1,14 +1,17 @@
-package dev.saferetry.idempotency;
+package dev.saferetry.store;
 
-import static dev.saferetry.idempotency.Intents.CHARGES;
-import static dev.saferetry.idempotency.Intents.DAY;
-import static dev.saferetry.idempotency.Intents.REFUNDS;
-import static dev.saferetry.idempotency.Intents.T0;
-import static dev.saferetry.idempotency.Intents.pending;
-import static dev.saferetry.idempotency.Intents.succeeded;
+import static dev.saferetry.store.Intents.CHARGES;
+import static dev.saferetry.store.Intents.DAY;
+import static dev.saferetry.store.Intents.REFUNDS;
+import static dev.saferetry.store.Intents.T0;
+import static dev.saferetry.store.Intents.pending;
+import static dev.saferetry.store.Intents.succeeded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.idempotency.KeyStoreException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -174,7 +177,7 @@ class FileKeyStoreTest {
   }
 
   @Test
-  void statsCountIntentsRecordsSyncsAndCompactions() throws Exception {
+  void figuresCountIntentsRecordsSyncsAndCompactions() throws Exception {
     try (FileKeyStore store = FileKeyStore.open(dir)) {
       IntentRecord first = pending("order-1");
       store.begin(first);
@@ -183,25 +186,24 @@ class FileKeyStoreTest {
       store.complete(succeeded(first, "ch_1"));
       store.abandon(CHARGES, "order-2");
 
-      FileKeyStore.Stats stats = store.stats();
-      assertThat(stats.intents()).isEqualTo(2);
-      assertThat(stats.pendingIntents()).isEqualTo(1);
-      assertThat(stats.appends()).isEqualTo(5);
-      assertThat(stats.syncs()).isEqualTo(4); // each begin and the abandon, one at a time
-      assertThat(stats.compactions()).isZero();
-      assertThat(stats.logBytes()).isEqualTo(StoreFileBytes.recordsEnd(dir));
-      assertThat(stats.liveBytes()).isPositive().isLessThan(stats.logBytes());
+      assertThat(store.intentCount()).isEqualTo(2);
+      assertThat(store.pendingCount()).isEqualTo(1);
+      assertThat(store.appendCount()).isEqualTo(5);
+      assertThat(store.syncCount()).isEqualTo(4); // each begin and the abandon, one at a time
+      assertThat(store.compactionCount()).isZero();
+      long logBytes = store.logBytes();
+      assertThat(logBytes).isEqualTo(StoreFileBytes.recordsEnd(dir));
+      assertThat(store.liveBytes()).isPositive().isLessThan(logBytes);
 
       store.purgeExpired(T0);
-      assertThat(store.stats().compactions()).isEqualTo(1);
-      assertThat(store.stats().logBytes()).isLessThan(stats.logBytes());
+      assertThat(store.compactionCount()).isEqualTo(1);
+      assertThat(store.logBytes()).isLessThan(logBytes);
     }
   }
 
   @Test
-  void builderRejectsANegativeGroupCommitWindow() {
-    assertThatThrownBy(
-            () -> FileKeyStore.builder(dir).groupCommitWindow(java.time.Duration.ofMillis(-1)))
+  void openRejectsANegativeGroupCommitWindow() {
+    assertThatThrownBy(() -> FileKeyStore.open(dir, java.time.Duration.ofMillis(-1)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("groupCommitWindow");
   }

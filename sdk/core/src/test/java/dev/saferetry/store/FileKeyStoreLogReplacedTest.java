@@ -1,9 +1,10 @@
-package dev.saferetry.idempotency;
+package dev.saferetry.store;
 
-import static dev.saferetry.idempotency.Intents.pending;
+import static dev.saferetry.store.Intents.pending;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.testing.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Files;

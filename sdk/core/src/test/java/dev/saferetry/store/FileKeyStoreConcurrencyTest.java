@@ -1,9 +1,11 @@
-package dev.saferetry.idempotency;
+package dev.saferetry.store;
 
-import static dev.saferetry.idempotency.Intents.CHARGES;
-import static dev.saferetry.idempotency.Intents.pending;
+import static dev.saferetry.store.Intents.CHARGES;
+import static dev.saferetry.store.Intents.pending;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.saferetry.idempotency.IdempotencyKey;
+import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.internal.store.LogStore;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,5 +1,10 @@
-package dev.saferetry.idempotency;
+package dev.saferetry.store;
 
+import dev.saferetry.idempotency.BeginResult;
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentScope;
+import dev.saferetry.idempotency.KeyStore;
+import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.internal.store.LogStore;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -94,17 +99,30 @@ public final class FileKeyStore implements KeyStore {
    *     replaced or unknown-version log
    */
   public static FileKeyStore open(Path directory) {
-    return builder(directory).open();
+    return open(directory, Duration.ZERO);
   }
 
   /**
-   * Returns a builder for a store in {@code directory} (which must exist when opened).
+   * Opens the store in {@code directory} as {@link #open(Path)} does, with a group commit window:
+   * how long the caller that performs a shared fsync waits first for more concurrent records to
+   * join it. {@link #open(Path)} uses {@link Duration#ZERO}: records that arrive while an fsync
+   * runs already share the next one, which is enough batching for most loads; a small window (a few
+   * hundred microseconds) trades single-caller latency for fewer fsyncs under heavy concurrency.
    *
-   * @param directory the directory
-   * @return a builder for a store in {@code directory} (which must exist when opened)
+   * @param directory an existing directory owned by this user, writable by nobody else, used by
+   *     this store only
+   * @param groupCommitWindow the window: between zero and one second
+   * @return the open store
+   * @throws IllegalArgumentException if the window is negative or longer than one second
+   * @throws KeyStoreException as {@link #open(Path)}
    */
-  public static Builder builder(Path directory) {
-    return new Builder(directory);
+  public static FileKeyStore open(Path directory, Duration groupCommitWindow) {
+    Objects.requireNonNull(directory, "directory");
+    Objects.requireNonNull(groupCommitWindow, "groupCommitWindow");
+    if (groupCommitWindow.isNegative() || groupCommitWindow.compareTo(Duration.ofSeconds(1)) > 0) {
+      throw new IllegalArgumentException("groupCommitWindow must be between 0 and 1 s");
+    }
+    return new FileKeyStore(LogStore.open(directory, groupCommitWindow.toNanos()));
   }
 
   @Override
@@ -154,85 +172,52 @@ public final class FileKeyStore implements KeyStore {
   }
 
   /**
-   * Returns figures of this store: what it holds and what it did since it was opened. For
-   * monitoring and benchmarks; reading them costs a brief hold of the store's lock.
-   *
-   * @return the figures
+   * {@return the intents this store holds: pending and completed, expired or not} For monitoring;
+   * reading it costs a brief hold of the store's lock, as for every figure below.
    */
-  public Stats stats() {
-    return store.stats();
+  public long intentCount() {
+    return store.stats().intents();
+  }
+
+  /** {@return how many of the intents this store holds are pending} */
+  public long pendingCount() {
+    return store.stats().pendingIntents();
+  }
+
+  /** {@return the size of the log's records, without space preallocated after them} */
+  public long logBytes() {
+    return store.stats().logBytes();
+  }
+
+  /** {@return how many of the log's {@linkplain #logBytes() bytes} a compaction would keep} */
+  public long liveBytes() {
+    return store.stats().liveBytes();
+  }
+
+  /** {@return the records appended to the log since this store was opened} */
+  public long appendCount() {
+    return store.stats().appends();
   }
 
   /**
-   * Figures of a {@link FileKeyStore}.
-   *
-   * <p>Instances are immutable and thread-safe.
-   *
-   * @param intents the intents the store holds (pending and completed, expired or not)
-   * @param pendingIntents how many of them are pending
-   * @param logBytes the size of the log's records, without space preallocated after them
-   * @param liveBytes how many of those bytes a compaction would keep
-   * @param appends records appended since the store was opened
-   * @param syncs syncs of appended records since the store was opened: with concurrent callers,
-   *     fewer than the durable records, which share them
-   * @param compactions compactions since the store was opened, in the background or by {@link
-   *     FileKeyStore#purgeExpired}
+   * {@return the syncs of appended records since this store was opened} With concurrent callers,
+   * fewer than the durable records, which share them.
    */
-  public record Stats(
-      long intents,
-      long pendingIntents,
-      long logBytes,
-      long liveBytes,
-      long appends,
-      long syncs,
-      long compactions) {}
+  public long syncCount() {
+    return store.stats().syncs();
+  }
+
+  /**
+   * {@return the compactions since this store was opened, in the background or by {@link
+   * #purgeExpired}}
+   */
+  public long compactionCount() {
+    return store.stats().compactions();
+  }
 
   /** Syncs outstanding completions, closes the log and releases the directory lock. */
   @Override
   public void close() {
     store.close();
-  }
-
-  /**
-   * Options of a {@link FileKeyStore}.
-   *
-   * <p>Builders are not thread-safe; the stores they open are.
-   */
-  public static final class Builder {
-    private final Path directory;
-    private Duration groupCommitWindow = Duration.ZERO;
-
-    private Builder(Path directory) {
-      this.directory = Objects.requireNonNull(directory, "directory");
-    }
-
-    /**
-     * How long the caller that performs a shared fsync waits first for more concurrent records to
-     * join it. Default {@link Duration#ZERO}: records that arrive while an fsync runs already share
-     * the next one, which is enough batching for most loads; a small window (a few hundred
-     * microseconds) trades single-caller latency for fewer fsyncs under heavy concurrency.
-     *
-     * @param window the window
-     * @return this builder
-     * @throws IllegalArgumentException if negative or longer than one second
-     */
-    public Builder groupCommitWindow(Duration window) {
-      Objects.requireNonNull(window, "groupCommitWindow");
-      if (window.isNegative() || window.compareTo(Duration.ofSeconds(1)) > 0) {
-        throw new IllegalArgumentException("groupCommitWindow must be between 0 and 1 s");
-      }
-      this.groupCommitWindow = window;
-      return this;
-    }
-
-    /**
-     * Opens the store.
-     *
-     * @return the open store
-     * @throws KeyStoreException as {@link FileKeyStore#open(Path)}
-     */
-    public FileKeyStore open() {
-      return new FileKeyStore(LogStore.open(directory, groupCommitWindow.toNanos()));
-    }
   }
 }

@@ -1,9 +1,10 @@
-package dev.saferetry.idempotency;
+package dev.saferetry.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.LogCapture;
+import dev.saferetry.idempotency.KeyStoreException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,10 +1,11 @@
-package dev.saferetry.idempotency;
+package dev.saferetry.store;
 
-import static dev.saferetry.idempotency.Intents.pending;
+import static dev.saferetry.store.Intents.pending;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.saferetry.idempotency.KeyStoreException;
 import java.io.IOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;

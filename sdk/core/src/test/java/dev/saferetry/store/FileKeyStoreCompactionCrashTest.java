@@ -1,7 +1,8 @@
-package dev.saferetry.idempotency;
+package dev.saferetry.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.testing.ChildJvm;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

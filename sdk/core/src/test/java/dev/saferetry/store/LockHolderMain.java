@@ -1,5 +1,11 @@
-package dev.saferetry.idempotency;
+package dev.saferetry.store;
 
+import dev.saferetry.idempotency.IdempotencyKey;
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentScope;
+import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.idempotency.KeyStore;
+import dev.saferetry.idempotency.KeyStoreException;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;

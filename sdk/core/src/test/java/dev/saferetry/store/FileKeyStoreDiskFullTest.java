@@ -1,11 +1,14 @@
-package dev.saferetry.idempotency;
+package dev.saferetry.store;
 
-import static dev.saferetry.idempotency.Intents.CHARGES;
-import static dev.saferetry.idempotency.Intents.pending;
-import static dev.saferetry.idempotency.Intents.succeeded;
+import static dev.saferetry.store.Intents.CHARGES;
+import static dev.saferetry.store.Intents.pending;
+import static dev.saferetry.store.Intents.succeeded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.saferetry.idempotency.BeginResult;
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.internal.store.LogStore;
 import dev.saferetry.internal.store.StoreOptions;
 import java.nio.file.Files;

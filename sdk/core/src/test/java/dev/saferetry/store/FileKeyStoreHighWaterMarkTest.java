@@ -1,12 +1,15 @@
-package dev.saferetry.idempotency;
+package dev.saferetry.store;
 
-import static dev.saferetry.idempotency.Intents.CHARGES;
-import static dev.saferetry.idempotency.Intents.T0;
-import static dev.saferetry.idempotency.Intents.pending;
+import static dev.saferetry.store.Intents.CHARGES;
+import static dev.saferetry.store.Intents.T0;
+import static dev.saferetry.store.Intents.pending;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.testing.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Files;

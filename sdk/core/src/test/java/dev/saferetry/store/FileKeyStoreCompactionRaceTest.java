@@ -1,10 +1,13 @@
-package dev.saferetry.idempotency;
+package dev.saferetry.store;
 
-import static dev.saferetry.idempotency.Intents.CHARGES;
-import static dev.saferetry.idempotency.Intents.DAY;
-import static dev.saferetry.idempotency.Intents.T0;
+import static dev.saferetry.store.Intents.CHARGES;
+import static dev.saferetry.store.Intents.DAY;
+import static dev.saferetry.store.Intents.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.internal.store.LogStore;
 import dev.saferetry.internal.store.StoreOptions;
 import java.nio.file.Path;

@@ -1,12 +1,13 @@
-package dev.saferetry.idempotency;
+package dev.saferetry.store;
 
-import static dev.saferetry.idempotency.Intents.CHARGES;
-import static dev.saferetry.idempotency.Intents.DAY;
-import static dev.saferetry.idempotency.Intents.T0;
-import static dev.saferetry.idempotency.Intents.pending;
-import static dev.saferetry.idempotency.Intents.succeeded;
+import static dev.saferetry.store.Intents.CHARGES;
+import static dev.saferetry.store.Intents.DAY;
+import static dev.saferetry.store.Intents.T0;
+import static dev.saferetry.store.Intents.pending;
+import static dev.saferetry.store.Intents.succeeded;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.internal.store.LogStore;
 import dev.saferetry.internal.store.StoreOptions;
 import java.nio.file.Files;
@@ -110,7 +111,7 @@ class FileKeyStoreCompactionTest {
     }
     try (FileKeyStore store = FileKeyStore.open(dir)) {
       assertThat(store.find(CHARGES, "order-1")).contains(done);
-      assertThat(store.stats().intents()).isEqualTo(1);
+      assertThat(store.intentCount()).isEqualTo(1);
     }
   }
 

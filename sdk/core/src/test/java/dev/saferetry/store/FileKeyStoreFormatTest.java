@@ -1,10 +1,11 @@
-package dev.saferetry.idempotency;
+package dev.saferetry.store;
 
-import static dev.saferetry.idempotency.Intents.CHARGES;
-import static dev.saferetry.idempotency.Intents.pending;
+import static dev.saferetry.store.Intents.CHARGES;
+import static dev.saferetry.store.Intents.pending;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.saferetry.idempotency.KeyStoreException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

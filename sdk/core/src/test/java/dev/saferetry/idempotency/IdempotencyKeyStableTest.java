@@ -11,78 +11,83 @@ import java.util.Random;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-class StableKeysTest {
+class IdempotencyKeyStableTest {
   private static final UUID DNS = UUID.fromString("6ba7b810-9dad-11d1-80b4-00c04fd430c8");
   private static final UUID URL = UUID.fromString("6ba7b811-9dad-11d1-80b4-00c04fd430c8");
 
   @Test
   void matchesTheKnownVersion5VectorForTheDnsNamespace() {
-    assertThat(StableKeys.derive(DNS, "www.example.com").value())
+    assertThat(IdempotencyKey.stable(DNS, "www.example.com").value())
         .isEqualTo("2ed6657d-e927-568b-95e1-2665a8aea6a2");
   }
 
   @Test
   void derivedKeyIsAVersion5IetfVariantUuid() {
-    UUID uuid = UUID.fromString(StableKeys.derive(URL, "order-123/charge").value());
+    UUID uuid = UUID.fromString(IdempotencyKey.stable(URL, "order-123/charge").value());
     assertThat(uuid.version()).isEqualTo(5);
     assertThat(uuid.variant()).isEqualTo(2);
   }
 
   @Test
   void sameInputsAlwaysGiveTheSameKey() {
-    assertThat(StableKeys.derive(URL, "order-123/charge"))
-        .isEqualTo(StableKeys.derive(URL, "order-123/charge"));
+    assertThat(IdempotencyKey.stable(URL, "order-123/charge"))
+        .isEqualTo(IdempotencyKey.stable(URL, "order-123/charge"));
   }
 
   @Test
   void differentBusinessIdsOrNamespacesGiveDifferentKeys() {
-    IdempotencyKey key = StableKeys.derive(URL, "order-123/charge");
-    assertThat(StableKeys.derive(URL, "order-124/charge")).isNotEqualTo(key);
-    assertThat(StableKeys.derive(DNS, "order-123/charge")).isNotEqualTo(key);
+    IdempotencyKey key = IdempotencyKey.stable(URL, "order-123/charge");
+    assertThat(IdempotencyKey.stable(URL, "order-124/charge")).isNotEqualTo(key);
+    assertThat(IdempotencyKey.stable(DNS, "order-123/charge")).isNotEqualTo(key);
   }
 
   @Test
   void businessIdIsEncodedAsUtf8() {
-    assertThat(StableKeys.derive(URL, "commande-é"))
-        .isNotEqualTo(StableKeys.derive(URL, "commande-e"));
-    assertThat(UUID.fromString(StableKeys.derive(URL, "commande-é").value()).version())
+    assertThat(IdempotencyKey.stable(URL, "commande-é"))
+        .isNotEqualTo(IdempotencyKey.stable(URL, "commande-e"));
+    assertThat(UUID.fromString(IdempotencyKey.stable(URL, "commande-é").value()).version())
         .isEqualTo(5);
   }
 
   @Test
   void emptyOrMissingInputsAreProgrammerErrors() {
-    assertThatThrownBy(() -> StableKeys.derive(URL, ""))
+    assertThatThrownBy(() -> IdempotencyKey.stable(URL, ""))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> StableKeys.derive(null, "x")).isInstanceOf(NullPointerException.class);
-    assertThatThrownBy(() -> StableKeys.derive(URL, null)).isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> IdempotencyKey.stable(null, "x"))
+        .isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> IdempotencyKey.stable(URL, null))
+        .isInstanceOf(NullPointerException.class);
   }
 
   /** Before, all three were hashed as "order-?" and derived one key: a second order's replay. */
   @Test
   void textWithAnUnpairedSurrogateIsRefusedSoItCannotShareAKeyWithOtherText() {
     for (String bad : List.of("order-\uD800", "order-\uDBFF", "\uDC00order", "a\uDC00\uD800b")) {
-      assertThatThrownBy(() -> StableKeys.derive(URL, bad))
+      assertThatThrownBy(() -> IdempotencyKey.stable(URL, bad))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("businessId")
           .hasMessageContaining("unpaired surrogate at index")
           .hasMessageNotContaining(bad);
-      assertThatThrownBy(() -> StableKeys.deriveFromParts(URL, "order", bad))
+      assertThatThrownBy(() -> IdempotencyKey.stableFromParts(URL, "order", bad))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("parts[1]")
           .hasMessageContaining("unpaired surrogate");
     }
-    assertThat(StableKeys.derive(URL, "order-?").value()).isNotBlank();
+    assertThat(IdempotencyKey.stable(URL, "order-?").value()).isNotBlank();
   }
 
   @Test
   void pairedSurrogatesControlCharactersAndHugeIdsAreHashedExactly() {
-    IdempotencyKey emoji = StableKeys.derive(URL, "order-\uD83D\uDE00");
-    assertThat(emoji).isNotEqualTo(StableKeys.derive(URL, "order-?"));
-    assertThat(emoji).isNotEqualTo(StableKeys.derive(URL, "order-\uD83D\uDE01"));
-    assertThat(StableKeys.derive(URL, "a\u0000b")).isNotEqualTo(StableKeys.derive(URL, "a\u0000c"));
-    assertThat(StableKeys.derive(URL, "a\r\nb")).isNotEqualTo(StableKeys.derive(URL, "a\nb"));
+    IdempotencyKey emoji = IdempotencyKey.stable(URL, "order-\uD83D\uDE00");
+    assertThat(emoji).isNotEqualTo(IdempotencyKey.stable(URL, "order-?"));
+    assertThat(emoji).isNotEqualTo(IdempotencyKey.stable(URL, "order-\uD83D\uDE01"));
+    assertThat(IdempotencyKey.stable(URL, "a\u0000b"))
+        .isNotEqualTo(IdempotencyKey.stable(URL, "a\u0000c"));
+    assertThat(IdempotencyKey.stable(URL, "a\r\nb"))
+        .isNotEqualTo(IdempotencyKey.stable(URL, "a\nb"));
     String huge = "x".repeat(1_000_000);
-    assertThat(StableKeys.derive(URL, huge)).isNotEqualTo(StableKeys.derive(URL, huge + "x"));
+    assertThat(IdempotencyKey.stable(URL, huge))
+        .isNotEqualTo(IdempotencyKey.stable(URL, huge + "x"));
   }
 
   @Test
@@ -102,20 +107,20 @@ class StableKeysTest {
             List.of("a", "\u0000\u0000\u0000\u0001"));
     Map<IdempotencyKey, List<String>> seen = new HashMap<>();
     for (List<String> parts : inputs) {
-      IdempotencyKey key = StableKeys.deriveFromParts(URL, parts.toArray(String[]::new));
+      IdempotencyKey key = IdempotencyKey.stableFromParts(URL, parts.toArray(String[]::new));
       assertThat(seen.put(key, parts)).as("key of %s", parts).isNull();
-      assertThat(StableKeys.deriveFromParts(URL, parts.toArray(String[]::new))).isEqualTo(key);
+      assertThat(IdempotencyKey.stableFromParts(URL, parts.toArray(String[]::new))).isEqualTo(key);
     }
   }
 
   @Test
   void partsNeverGiveTheKeyOfASingleBusinessId() {
-    assertThat(StableKeys.deriveFromParts(URL, "order-1"))
-        .isNotEqualTo(StableKeys.derive(URL, "order-1"));
-    assertThat(UUID.fromString(StableKeys.deriveFromParts(URL, "order-1").value()).version())
+    assertThat(IdempotencyKey.stableFromParts(URL, "order-1"))
+        .isNotEqualTo(IdempotencyKey.stable(URL, "order-1"));
+    assertThat(UUID.fromString(IdempotencyKey.stableFromParts(URL, "order-1").value()).version())
         .isEqualTo(5);
-    assertThat(StableKeys.deriveFromParts(DNS, "order-1"))
-        .isNotEqualTo(StableKeys.deriveFromParts(URL, "order-1"));
+    assertThat(IdempotencyKey.stableFromParts(DNS, "order-1"))
+        .isNotEqualTo(IdempotencyKey.stableFromParts(URL, "order-1"));
   }
 
   @Test
@@ -137,25 +142,26 @@ class StableKeysTest {
         parts.add(part.toString());
       }
       List<String> earlier =
-          seen.putIfAbsent(StableKeys.deriveFromParts(URL, parts.toArray(String[]::new)), parts);
+          seen.putIfAbsent(
+              IdempotencyKey.stableFromParts(URL, parts.toArray(String[]::new)), parts);
       assertThat(earlier == null || earlier.equals(parts)).as("%s vs %s", earlier, parts).isTrue();
     }
   }
 
   @Test
   void partsMustBePresentAndNotEmpty() {
-    assertThatThrownBy(() -> StableKeys.deriveFromParts(URL))
+    assertThatThrownBy(() -> IdempotencyKey.stableFromParts(URL))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("at least one");
-    assertThatThrownBy(() -> StableKeys.deriveFromParts(URL, "order-1", ""))
+    assertThatThrownBy(() -> IdempotencyKey.stableFromParts(URL, "order-1", ""))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("parts[1] must not be empty");
-    assertThatThrownBy(() -> StableKeys.deriveFromParts(URL, "order-1", null))
+    assertThatThrownBy(() -> IdempotencyKey.stableFromParts(URL, "order-1", null))
         .isInstanceOf(NullPointerException.class)
         .hasMessageContaining("parts[1]");
-    assertThatThrownBy(() -> StableKeys.deriveFromParts(null, "x"))
+    assertThatThrownBy(() -> IdempotencyKey.stableFromParts(null, "x"))
         .isInstanceOf(NullPointerException.class);
-    assertThatThrownBy(() -> StableKeys.deriveFromParts(URL, (String[]) null))
+    assertThatThrownBy(() -> IdempotencyKey.stableFromParts(URL, (String[]) null))
         .isInstanceOf(NullPointerException.class);
   }
 }
