@@ -37,14 +37,13 @@ public final class Outage {
       throws InterruptedException {
     try (SafeRetryClient client =
         builder
-            .retryPolicy(RetryPolicy.builder().maxAttempts(2).build())
+            .retryPolicy(RetryPolicy.defaults().withMaxAttempts(2))
             .breakerPolicy( // opens within 3 failures for a second; the defaults: 20 calls, 30 s
-                BreakerPolicy.builder()
-                    .slidingWindowSize(3)
-                    .minimumCalls(3)
-                    .waitInOpenState(Duration.ofSeconds(1))
-                    .halfOpenProbes(1)
-                    .build())
+                BreakerPolicy.defaults()
+                    .withSlidingWindowSize(3)
+                    .withMinimumCalls(3)
+                    .withWaitInOpenState(Duration.ofSeconds(1))
+                    .withHalfOpenProbes(1))
             .build()) {
       Charges charges = new PaymentsClient(client).charges();
       ChargeCreateParams params = new ChargeCreateParams(2500, "eur", "order 1003", null);

@@ -29,12 +29,11 @@ class CircuitBreakerTest extends BothPaths {
   private SafeRetryClient breakerClient(int window, RetryPolicy retry) {
     return builder()
         .breakerPolicy(
-            BreakerPolicy.builder()
-                .slidingWindowSize(window)
-                .minimumCalls(window)
-                .waitInOpenState(Duration.ofSeconds(30))
-                .halfOpenProbes(1)
-                .build())
+            BreakerPolicy.defaults()
+                .withSlidingWindowSize(window)
+                .withMinimumCalls(window)
+                .withWaitInOpenState(Duration.ofSeconds(30))
+                .withHalfOpenProbes(1))
         .retryPolicy(retry)
         .listener(
             new SafeRetryListener() {

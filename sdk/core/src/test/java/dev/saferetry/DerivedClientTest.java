@@ -31,7 +31,7 @@ class DerivedClientTest extends ClientFixture {
   private SafeRetryClientBuilder fragile() {
     return builder()
         .retryPolicy(RetryPolicy.noRetries())
-        .breakerPolicy(BreakerPolicy.builder().slidingWindowSize(2).minimumCalls(2).build());
+        .breakerPolicy(BreakerPolicy.defaults().withSlidingWindowSize(2).withMinimumCalls(2));
   }
 
   @Test
@@ -74,7 +74,7 @@ class DerivedClientTest extends ClientFixture {
   @Test
   void aDerivedClientSharesTheRetryBudget() {
     try (SafeRetryClient parent =
-            builder().retryBudget(RetryBudgetPolicy.builder().capacity(1).build()).build();
+            builder().retryBudget(RetryBudgetPolicy.defaults().withCapacity(1)).build();
         SafeRetryClient derived = parent.newBuilder().name("derived").build()) {
       server.enqueue(status(503));
       server.enqueue(charge());

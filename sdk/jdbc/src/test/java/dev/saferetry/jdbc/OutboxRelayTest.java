@@ -176,7 +176,7 @@ class OutboxRelayTest {
         .sleeper(time)
         .jitter(() -> 0.5)
         .breakerPolicy(BreakerPolicy.disabled())
-        .retryPolicy(RetryPolicy.builder().deadline(Duration.ofMinutes(10)).build())
+        .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofMinutes(10)))
         .build();
   }
 

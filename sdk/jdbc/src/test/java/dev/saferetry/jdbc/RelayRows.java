@@ -48,7 +48,7 @@ final class RelayRows {
             .sleeper(time)
             .jitter(() -> 0.5)
             .breakerPolicy(BreakerPolicy.disabled())
-            .retryPolicy(RetryPolicy.builder().deadline(Duration.ofMinutes(10)).build());
+            .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofMinutes(10)));
     return custom.apply(b).build();
   }
 
