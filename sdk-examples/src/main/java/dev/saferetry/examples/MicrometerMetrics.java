@@ -36,7 +36,7 @@ public final class MicrometerMetrics {
               .charges()
               .create(
                   new ChargeCreateParams(3100, "eur", "order 1007", null),
-                  RequestOptions.builder().intentId("order-1007/charge").build());
+                  RequestOptions.none().withIntentId("order-1007/charge"));
       for (Meter meter : registry.getMeters()) {
         for (var m : meter.measure()) {
           if (m.getValue() != 0) {

@@ -47,7 +47,7 @@ public final class Outage {
             .build()) {
       Charges charges = new PaymentsClient(client).charges();
       ChargeCreateParams params = new ChargeCreateParams(2500, "eur", "order 1003", null);
-      RequestOptions intent = RequestOptions.builder().intentId("order-1003/charge").build();
+      RequestOptions intent = RequestOptions.none().withIntentId("order-1003/charge");
       for (int round = 1; round <= 10; round++) {
         try {
           CallResult<Charge> done = charges.create(params, intent);

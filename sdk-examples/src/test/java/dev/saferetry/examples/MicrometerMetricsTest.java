@@ -78,7 +78,7 @@ class MicrometerMetricsTest {
                         .charges()
                         .create(
                             ChargeCreateParams.of(100, "eur"),
-                            RequestOptions.builder().intentId("order-1/charge").build()))
+                            RequestOptions.none().withIntentId("order-1/charge")))
             .isInstanceOf(SafeRetryException.class);
       }
       assertThat(server.getRequestCount()).isEqualTo(2);

@@ -136,7 +136,7 @@ class OpenTelemetryTracingTest {
                 .charges()
                 .createAsync(
                     new ChargeCreateParams(5600, "eur", "async order", null),
-                    RequestOptions.builder().intentId("order-async/charge").build());
+                    RequestOptions.none().withIntentId("order-async/charge"));
       }
       assertThat(future.get(10, TimeUnit.SECONDS).attempts()).hasSize(2);
     } finally {

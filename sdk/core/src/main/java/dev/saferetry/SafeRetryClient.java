@@ -30,7 +30,7 @@ import java.util.concurrent.CompletionException;
  *     .apiKey(System.getenv("PAYMENTS_API_KEY"))
  *     .build();
  * CallResult<Charge> charge = client.execute(CREATE_CHARGE, params,
- *     RequestOptions.builder().intentId("order-123/charge").build());
+ *     RequestOptions.none().withIntentId("order-123/charge"));
  * }</pre>
  *
  * <p>A call that does not return a result throws a {@link dev.saferetry.error.SafeRetryException}
@@ -81,9 +81,9 @@ public final class SafeRetryClient implements AutoCloseable {
    * @throws dev.saferetry.error.ResponseBodyException when the server answered 2xx but the body
    *     could not be read (SUCCEEDED)
    * @throws IllegalArgumentException for a bad key, intent id, header, body, or a missing, empty,
-   *     {@code .} or {@code ..} path variable, or an intent {@linkplain
-   *     RequestOptions.Builder#redrive re-driven} through a client of another tenant or as another
-   *     operation: before anything is recorded or sent
+   *     {@code .} or {@code ..} path variable, or an intent {@linkplain RequestOptions#withRedrive
+   *     re-driven} through a client of another tenant or as another operation: before anything is
+   *     recorded or sent
    */
   public <Q, R> CallResult<R> execute(Operation<Q, R> op, Q body, RequestOptions options) {
     return core.execute(op, body, options);
@@ -114,7 +114,7 @@ public final class SafeRetryClient implements AutoCloseable {
    * Operation<Void, StripeList<Charge>> LIST_CHARGES =
    *     Operation.get("/v1/charges", new TypeRef<StripeList<Charge>>() {});
    * for (Charge charge : client.paginate(LIST_CHARGES, StripeList.style(Charge::id),
-   *     RequestOptions.builder().queryParam("limit", 100).build())) {
+   *     RequestOptions.none().withQueryParam("limit", 100))) {
    *   ...
    * }
    * }</pre>
@@ -195,15 +195,14 @@ public final class SafeRetryClient implements AutoCloseable {
   /**
    * Returns this client's tenant's intents whose outcome is unknown — recorded before sending and
    * never completed — oldest first. After a restart with a durable store, re-drive each through
-   * this client with {@link RequestOptions.Builder#redrive} and the same payload (the recorded key
-   * is reused), or reconcile it with the provider and {@link #abandonIntent(IntentRecord) abandon}
-   * it.
+   * this client with {@link RequestOptions#withRedrive} and the same payload (the recorded key is
+   * reused), or reconcile it with the provider and {@link #abandonIntent(IntentRecord) abandon} it.
    *
    * <pre>{@code
    * for (IntentRecord intent : client.pendingIntents()) {
    *   Order order = orders.byIntentId(intent.intentId());
    *   client.execute(CREATE_CHARGE, order.chargeParams(),
-   *       RequestOptions.builder().redrive(intent).build());
+   *       RequestOptions.none().withRedrive(intent));
    * }
    * }</pre>
    *

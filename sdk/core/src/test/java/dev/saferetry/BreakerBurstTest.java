@@ -47,7 +47,7 @@ class BreakerBurstTest extends ClientFixture {
   }
 
   private static RequestOptions intent(int i) {
-    return RequestOptions.builder().intentId("order-" + i + "/charge").build();
+    return RequestOptions.none().withIntentId("order-" + i + "/charge");
   }
 
   @Test

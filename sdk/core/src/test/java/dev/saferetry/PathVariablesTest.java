@@ -46,10 +46,7 @@ class PathVariablesTest extends ClientFixture {
                   c.execute(
                       REFUND,
                       PARAMS,
-                      RequestOptions.builder()
-                          .pathParam("cust", value)
-                          .intentId("refund-1")
-                          .build()))
+                      RequestOptions.none().withPathParam("cust", value).withIntentId("refund-1")))
           .isInstanceOf(PathException.class)
           .hasMessageContaining("{cust}");
     }
@@ -68,7 +65,7 @@ class PathVariablesTest extends ClientFixture {
                   c.execute(
                       twoVars,
                       PARAMS,
-                      RequestOptions.builder().pathParam("a", "..").pathParam("b", "..").build()))
+                      RequestOptions.none().withPathParam("a", "..").withPathParam("b", "..")))
           .isInstanceOf(IllegalArgumentException.class);
     }
     assertThat(server.getRequestCount()).isZero();
@@ -79,7 +76,7 @@ class PathVariablesTest extends ClientFixture {
   void encodedOrCompositeValuesStayInsideTheirSegment(String value) throws Exception {
     server.enqueue(json(200, REFUND_JSON));
     try (SafeRetryClient c = underApiV2(new InMemoryKeyStore())) {
-      c.execute(REFUND, PARAMS, RequestOptions.builder().pathParam("cust", value).build());
+      c.execute(REFUND, PARAMS, RequestOptions.none().withPathParam("cust", value));
     }
     okhttp3.HttpUrl sent = drain(server).get(0).getUrl();
     // Exactly one segment between "customers" and "refunds", holding the value as given.
@@ -112,7 +109,7 @@ class PathVariablesTest extends ClientFixture {
     Operation<RefundCreateParams, Refund> spaced =
         Operation.post("/v1/my%20shop/{cust}/refunds", RefundCreateParams.class, Refund.class);
     try (SafeRetryClient c = underApiV2(new InMemoryKeyStore())) {
-      c.execute(spaced, PARAMS, RequestOptions.builder().pathParam("cust", "a b").build());
+      c.execute(spaced, PARAMS, RequestOptions.none().withPathParam("cust", "a b"));
     }
     okhttp3.HttpUrl sent = drain(server).get(0).getUrl();
     assertThat(sent.encodedPath()).isEqualTo("/api/v2/v1/my%20shop/a%20b/refunds");
@@ -132,9 +129,7 @@ class PathVariablesTest extends ClientFixture {
   void aDotSegmentVariableIsATypedErrorNamingTheVariable(String value) {
     try (SafeRetryClient c = underApiV2(new InMemoryKeyStore())) {
       assertThatThrownBy(
-              () ->
-                  c.execute(
-                      REFUND, PARAMS, RequestOptions.builder().pathParam("cust", value).build()))
+              () -> c.execute(REFUND, PARAMS, RequestOptions.none().withPathParam("cust", value)))
           .isInstanceOf(PathException.class)
           .satisfies(e -> assertThat(((PathException) e).variable()).isEqualTo("cust"));
     }

@@ -37,7 +37,7 @@ class RetryBudgetTest extends BothPaths {
           c.executeAsync(
               Charges.CREATE,
               ChargeCreateParams.of(100 + i, "eur"),
-              RequestOptions.builder().intentId("budget-" + i).build()));
+              RequestOptions.none().withIntentId("budget-" + i)));
     }
     List<SafeRetryException> failures = new ArrayList<>();
     for (var f : calls) {

@@ -65,7 +65,7 @@ class SettingsPrecedenceTest extends ClientFixture {
         sent(
             builder().preset(PRESET).defaultHeader(HEADER, "client"),
             CREATE.withHeader(HEADER, "operation"),
-            RequestOptions.builder().header(HEADER, "call").build());
+            RequestOptions.none().withHeader(HEADER, "call"));
     assertThat(r.getHeaders().values(HEADER)).containsExactly("call");
   }
 }

@@ -308,9 +308,7 @@ class WhatAnAnswerProvesTest extends BothPaths {
     try {
       thrown =
           catchThrowable(
-              () ->
-                  call(
-                      c, Charges.CREATE, PARAMS, RequestOptions.builder().intentId("o-1").build()));
+              () -> call(c, Charges.CREATE, PARAMS, RequestOptions.none().withIntentId("o-1")));
     } finally {
       if (c != client) {
         c.close();
@@ -346,7 +344,7 @@ class WhatAnAnswerProvesTest extends BothPaths {
     for (int i = 0; i < 8; i++) {
       server.enqueue(stored);
     }
-    RequestOptions o2 = RequestOptions.builder().intentId("o-2").build();
+    RequestOptions o2 = RequestOptions.none().withIntentId("o-2");
     List<OutcomeUnknownException> endings = new ArrayList<>();
     for (int redrive = 0; redrive < 2; redrive++) {
       endings.add(
@@ -382,12 +380,7 @@ class WhatAnAnswerProvesTest extends BothPaths {
     OutcomeUnknownException e =
         catchThrowableOfType(
             OutcomeUnknownException.class,
-            () ->
-                call(
-                    client,
-                    Charges.CREATE,
-                    PARAMS,
-                    RequestOptions.builder().intentId("o-3").build()));
+            () -> call(client, Charges.CREATE, PARAMS, RequestOptions.none().withIntentId("o-3")));
     assertThat(e.outcome()).isEqualTo(Outcome.UNKNOWN);
     assertThat(e.reason()).isEqualTo(UnknownReason.SERVER_SAID_DO_NOT_RETRY);
     assertThat(e.getMessage())
@@ -404,11 +397,7 @@ class WhatAnAnswerProvesTest extends BothPaths {
     server.enqueue(answer(503, "Idempotent-Replayed", "true"));
     server.enqueue(answer(200));
     CallResult<Charge> r =
-        call(
-            client,
-            Charges.RETRIEVE,
-            null,
-            RequestOptions.builder().pathParam("id", "ch_1").build());
+        call(client, Charges.RETRIEVE, null, RequestOptions.none().withPathParam("id", "ch_1"));
     assertThat(r.value().id()).isEqualTo("ch_1");
     assertThat(r.attempts()).extracting(Attempt::status).containsExactly(503, 200);
     assertThat(drain(server))

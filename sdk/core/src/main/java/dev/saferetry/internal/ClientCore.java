@@ -170,7 +170,9 @@ public final class ClientCore implements AutoCloseable {
       return newCall(op, null, options, link).execute();
     }
     RequestOptions withCursor =
-        page.isFirst() ? options : options.toBuilder().query(page.applyTo(options.query())).build();
+        page.isFirst()
+            ? options
+            : options.withoutIdentity().withQuery(page.applyTo(options.query()));
     return newCall(op, null, withCursor, null).execute();
   }
 
@@ -288,7 +290,7 @@ public final class ClientCore implements AutoCloseable {
             .named(record.scope().operation())
             .carryingKey(true);
     RequestOptions options =
-        RequestOptions.builder().intentId(record.intentId()).idempotencyKey(record.key()).build();
+        RequestOptions.none().withIntentId(record.intentId()).withIdempotencyKey(record.key());
     PreparedRequest request = parts.requests().stored(op, options, record.fingerprint(), stored);
     return new RealCall<>(parts, op, null, options, request, held).execute();
   }

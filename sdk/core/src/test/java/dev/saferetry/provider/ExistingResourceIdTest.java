@@ -113,7 +113,7 @@ class ExistingResourceIdTest {
                 .build();
           }
         });
-    RequestOptions options = RequestOptions.builder().intentId("order-1/payment").build();
+    RequestOptions options = RequestOptions.none().withIntentId("order-1/payment");
     Throwable thrown =
         catchThrowable(() -> client.execute(CREATE, Map.of("amount", 1000), options));
     assertThat(thrown).isInstanceOf(OutcomeUnknownException.class);

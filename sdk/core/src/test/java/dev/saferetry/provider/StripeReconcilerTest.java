@@ -80,13 +80,13 @@ class StripeReconcilerTest {
     for (int i = 0; i < 4; i++) {
       server.enqueue(dropAfterRequest());
     }
-    RequestOptions.Builder options = RequestOptions.builder().intentId(intentId);
-    if (account != null) {
-      options.header("Stripe-Account", account);
-    }
+    RequestOptions options =
+        account == null
+            ? RequestOptions.none().withIntentId(intentId)
+            : RequestOptions.none().withIntentId(intentId).withHeader("Stripe-Account", account);
     Map<String, Object> body =
         Map.of("amount", 1000, "currency", "eur", "metadata", Map.of("intent_id", intentId));
-    assertThatThrownBy(() -> c.execute(CHARGE, body, options.build()))
+    assertThatThrownBy(() -> c.execute(CHARGE, body, options))
         .isInstanceOf(OutcomeUnknownException.class);
     for (int i = 0; i < 4; i++) {
       server.takeRequest(1, TimeUnit.SECONDS);

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
-import dev.saferetry.idempotency.IntentState;
-import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
+import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.jdbc.TestDatabase.Db;
 import java.time.Duration;
 import java.time.Instant;
 import mockwebserver3.MockWebServer;
@@ -44,10 +44,9 @@ class InboxHandlerRecordsAnIntentTest {
                         client,
                         Charges.CREATE,
                         PARAMS,
-                        RequestOptions.builder()
-                            .intentId("charge-for-" + tx.messageId())
-                            .deadline(Duration.ofSeconds(5))
-                            .build(),
+                        RequestOptions.none()
+                            .withIntentId("charge-for-" + tx.messageId())
+                            .withDeadline(Duration.ofSeconds(5)),
                         Instant.now());
 
         assertThatThrownBy(

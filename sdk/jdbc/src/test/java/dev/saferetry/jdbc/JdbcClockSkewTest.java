@@ -9,12 +9,12 @@ import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.UnknownReason;
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.testing.FakeTime;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.Charges;
 import java.time.Duration;
 import java.time.Instant;
 import mockwebserver3.MockWebServer;
@@ -27,8 +27,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class JdbcClockSkewTest {
   private static final ChargeCreateParams PARAMS = new ChargeCreateParams(1000, "eur", "o", null);
-  private static final RequestOptions ORDER_1 =
-      RequestOptions.builder().intentId("order-1").build();
+  private static final RequestOptions ORDER_1 = RequestOptions.none().withIntentId("order-1");
 
   @ParameterizedTest
   @EnumSource(Db.class)

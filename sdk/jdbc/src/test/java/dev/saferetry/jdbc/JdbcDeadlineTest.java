@@ -13,14 +13,14 @@ import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.UnknownReason;
+import dev.saferetry.examples.payments.Charge;
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.jdbc.internal.Dialect;
 import dev.saferetry.resilience.BreakerPolicy;
-import dev.saferetry.examples.payments.Charge;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.Charges;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -76,7 +76,7 @@ class JdbcDeadlineTest {
   }
 
   private static RequestOptions within(Duration deadline) {
-    return RequestOptions.builder().intentId(INTENT).deadline(deadline).build();
+    return RequestOptions.none().withIntentId(INTENT).withDeadline(deadline);
   }
 
   private static final ChargeCreateParams PARAMS =

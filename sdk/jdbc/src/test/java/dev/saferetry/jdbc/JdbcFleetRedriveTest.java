@@ -11,6 +11,8 @@ import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.error.OutcomeUnknownException;
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
@@ -18,8 +20,6 @@ import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.testing.Answers;
 import dev.saferetry.testing.FakeTime;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.Charges;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -110,6 +110,6 @@ class JdbcFleetRedriveTest {
   }
 
   private static RequestOptions intent(int order) {
-    return RequestOptions.builder().intentId("order-" + order + "/charge").build();
+    return RequestOptions.none().withIntentId("order-" + order + "/charge");
   }
 }

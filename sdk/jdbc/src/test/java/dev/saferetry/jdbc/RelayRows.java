@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
@@ -12,8 +14,6 @@ import dev.saferetry.jdbc.internal.RequestSeal;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.testing.FakeTime;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.Charges;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -60,7 +60,7 @@ final class RelayRows {
       FakeTime time,
       String intentId,
       long amount,
-      RequestOptions.Builder options)
+      RequestOptions options)
       throws SQLException {
     try (Connection c = database.pool().getConnection()) {
       c.setAutoCommit(false);
@@ -72,7 +72,7 @@ final class RelayRows {
                   client,
                   Charges.CREATE,
                   new ChargeCreateParams(amount, "eur", intentId, null),
-                  options.intentId(intentId).build(),
+                  options.withIntentId(intentId),
                   time.instant());
       c.commit();
       return r;

@@ -262,7 +262,7 @@ public final class ChaosWorker {
     long start = System.nanoTime();
     try {
       CallResult<Charge> r =
-          client.execute(Charges.CREATE, params(id), RequestOptions.builder().intentId(id).build());
+          client.execute(Charges.CREATE, params(id), RequestOptions.none().withIntentId(id));
       long micros = (System.nanoTime() - start) / 1_000;
       say("done " + id + " " + r.attempts().size() + " " + micros);
       if (adopted.contains(id)) {
