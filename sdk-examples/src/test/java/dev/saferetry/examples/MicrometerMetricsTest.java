@@ -72,6 +72,7 @@ class MicrometerMetricsTest {
                       .withWaitInOpenState(Duration.ofMinutes(1))
                       .withHalfOpenProbes(1))
               .build()) {
+        metrics.watch(client.circuitBreaker());
         assertThatThrownBy(
                 () ->
                     new PaymentsClient(client)

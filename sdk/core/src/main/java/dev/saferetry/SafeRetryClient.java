@@ -1,7 +1,6 @@
 package dev.saferetry;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.saferetry.event.BreakerState;
 import dev.saferetry.idempotency.IntentClaim;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.KeyStore;
@@ -257,15 +256,6 @@ public final class SafeRetryClient implements AutoCloseable {
   }
 
   /**
-   * Returns the circuit breaker's current state.
-   *
-   * @return the state
-   */
-  public BreakerState breakerState() {
-    return core.breakerState();
-  }
-
-  /**
    * Returns the resilience4j {@link Retry} told of every retry decision of this client's calls, for
    * its events and metrics: {@code onRetry} with the wait before each retry, {@code onSuccess} for
    * a call that succeeded after retries, {@code onError} when retries stopped (attempts, deadline,
@@ -285,8 +275,14 @@ public final class SafeRetryClient implements AutoCloseable {
   /**
    * Returns the resilience4j {@link CircuitBreaker} every attempt of this client asks for a
    * permission and reports to (shared with clients derived with the same base URL, breaker policy
-   * and clock). Subscribe to its events, or add it to your own {@code CircuitBreakerRegistry} to
-   * export its metrics; leave its state to the SDK.
+   * and clock). Read its state with {@code getState()}, subscribe to its events (state changes
+   * included), or add it to your own {@code CircuitBreakerRegistry} to export its metrics; leave
+   * its state to the SDK.
+   *
+   * <pre>{@code
+   * client.circuitBreaker().getEventPublisher()
+   *     .onStateTransition(e -> log.warn("breaker {}", e.getStateTransition()));
+   * }</pre>
    *
    * @return the client's circuit breaker, named after the client
    */

@@ -9,12 +9,12 @@ import dev.saferetry.error.CallFailedException;
 import dev.saferetry.error.FailedReason;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.UnknownReason;
-import dev.saferetry.event.BreakerState;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryBudgetPolicy;
 import dev.saferetry.resilience.RetryPolicy;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockWebServer;
@@ -44,7 +44,7 @@ class DerivedClientTest extends ClientFixture {
         assertThatThrownBy(() -> parent.execute(Charges.CREATE, PARAMS))
             .isInstanceOf(OutcomeUnknownException.class);
       }
-      assertThat(derived.breakerState()).isEqualTo(BreakerState.OPEN);
+      assertThat(derived.circuitBreaker().getState()).isEqualTo(CircuitBreaker.State.OPEN);
       assertThatThrownBy(() -> derived.execute(Charges.CREATE, PARAMS))
           .isInstanceOfSatisfying(
               CallFailedException.class,
@@ -65,8 +65,8 @@ class DerivedClientTest extends ClientFixture {
         for (int i = 0; i < 2; i++) {
           assertThatThrownBy(() -> parent.execute(Charges.CREATE, PARAMS));
         }
-        assertThat(parent.breakerState()).isEqualTo(BreakerState.OPEN);
-        assertThat(derived.breakerState()).isEqualTo(BreakerState.CLOSED);
+        assertThat(parent.circuitBreaker().getState()).isEqualTo(CircuitBreaker.State.OPEN);
+        assertThat(derived.circuitBreaker().getState()).isEqualTo(CircuitBreaker.State.CLOSED);
       }
     }
   }

@@ -197,7 +197,7 @@ class ResponseViewAndOverridesTest extends ClientFixture {
                 assertThat(e.errorMessage()).doesNotContain(other);
                 assertThat(e.errorBody()).doesNotContain(other);
               });
-      assertThat(c.breakerState()).isEqualTo(client.breakerState());
+      assertThat(c.circuitBreaker().getState()).isEqualTo(client.circuitBreaker().getState());
     }
     List<RecordedRequest> sent = drain(server);
     assertThat(sent.get(0).getHeaders().get("Authorization")).isEqualTo("Bearer " + other);

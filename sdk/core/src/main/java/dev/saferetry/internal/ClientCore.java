@@ -6,7 +6,6 @@ import dev.saferetry.Operation;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.codec.EncodedBody;
 import dev.saferetry.codec.TypeRef;
-import dev.saferetry.event.BreakerState;
 import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.idempotency.IntentClaim;
 import dev.saferetry.idempotency.IntentRecord;
@@ -71,7 +70,7 @@ public final class ClientCore implements AutoCloseable {
     SafeRetryListener listener = SafeRetryListener.composite(config.listener());
     this.intents =
         new Intents(config.keyStore(), config.tenant(), config.intentRetention(), config.clock());
-    this.breaker = new Breaker(config.name(), circuitBreaker, listener);
+    this.breaker = new Breaker(config.name(), circuitBreaker);
     this.retry = shares(parent, Part.BREAKER) ? parent.retry : RetryEvents.create(config.name());
     Redaction redaction =
         Redaction.ofApiKey(config.apiKey()).withHeaders(config.shape().defaultHeaders());
@@ -308,11 +307,6 @@ public final class ClientCore implements AutoCloseable {
   /** Abandons this tenant's intent of an operation. */
   public boolean abandon(Operation<?, ?> op, String intentId) {
     return intents.abandon(op.name(), intentId);
-  }
-
-  /** Returns the breaker's current state. */
-  public BreakerState breakerState() {
-    return breaker.state();
   }
 
   /** Returns the OkHttp client the SDK sends with (the caller's, with SDK-owned retries). */
