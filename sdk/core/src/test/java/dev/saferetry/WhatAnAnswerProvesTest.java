@@ -18,7 +18,6 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.provider.ProviderPreset;
-import dev.saferetry.provider.ReplayMarker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -294,7 +293,7 @@ class WhatAnAnswerProvesTest extends BothPaths {
     }
     SafeRetryClientBuilder b = builder().preset(ProviderPreset.stripe());
     if (OWN_MARKER.equals(preset)) {
-      b.replayMarker(new ReplayMarker("X-Replay", "yes"));
+      b.replayMarker("X-Replay", "yes");
     }
     return b.build();
   }

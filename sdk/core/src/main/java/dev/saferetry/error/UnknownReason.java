@@ -92,10 +92,10 @@ public enum UnknownReason implements Reason {
   REDIRECTED,
   /**
    * The provider answered with its "already created" conflict (a preset's {@link
-   * dev.saferetry.provider.ExistingResource}) but named no usable resource id (missing, too long,
-   * or not visible ASCII). The resource exists but cannot be identified from this answer; another
-   * attempt would get the same answer, so the call ends at once and the intent stays pending:
-   * reconcile it with the provider.
+   * dev.saferetry.SafeRetryClientBuilder#existingResource}) but named no usable resource id
+   * (missing, too long, or not visible ASCII). The resource exists but cannot be identified from
+   * this answer; another attempt would get the same answer, so the call ends at once and the intent
+   * stays pending: reconcile it with the provider.
    */
   EXISTING_RESOURCE_ID_UNUSABLE;
 

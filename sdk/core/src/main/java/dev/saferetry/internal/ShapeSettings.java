@@ -4,8 +4,6 @@ import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.internal.codec.ErrorBodies;
 import dev.saferetry.provider.ApiKeyStyle;
 import dev.saferetry.provider.ErrorMatch;
-import dev.saferetry.provider.ExistingResource;
-import dev.saferetry.provider.ReplayMarker;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
