@@ -294,10 +294,11 @@ public final class SafeRetryClient implements AutoCloseable {
    * Asks the provider, through {@code reconciler}, what became of an intent whose outcome is
    * unknown — one that ended UNKNOWN, outlived its key's retention while pending, or was held by
    * the outbox relay — and records what the answer proves: a found resource completes the intent in
-   * the key store (status 0). When the finding is {@link Reconciliation.Finding#NOTHING_EXISTS} and
-   * nothing can still send the intent with its old key (no call of it is running, the relay holds
-   * it), {@link #abandonIntent(IntentRecord)} lets the next call of the intent id record it again
-   * with a new key. A lookup that fails is {@link Reconciliation.Finding#UNRESOLVED}.
+   * the key store (status 0). When the finding is {@link Reconciliation#nothingExists() nothing
+   * exists} and nothing can still send the intent with its old key (no call of it is running, the
+   * relay holds it), {@link #abandonIntent(IntentRecord)} lets the next call of the intent id
+   * record it again with a new key. A lookup that fails is {@link Reconciliation#unresolved
+   * unresolved}.
    *
    * @param intent the intent, as listed ({@link #pendingIntents()}, an outbox's held intents)
    * @param reconciler the lookup for the intent's operation
