@@ -39,7 +39,7 @@ public final class AsyncCharges {
         futures.add(
             charges.createAsync(
                 new ChargeCreateParams(100 + order % 100, "eur", "order " + order, null),
-                RequestOptions.builder().intentId("order-" + order + "/charge").build()));
+                RequestOptions.none().withIntentId("order-" + order + "/charge")));
       }
       List<CallResult<Charge>> charged = new ArrayList<>();
       for (CompletableFuture<CallResult<Charge>> future : futures) {

@@ -58,7 +58,7 @@ public final class BringYourOwnParts {
         };
     try (SafeRetryClient client =
         builder.okHttpClient(http).objectMapper(mapper).listener(log).build()) {
-      RequestOptions intent = RequestOptions.builder().intentId("order-1006/charge").build();
+      RequestOptions intent = RequestOptions.none().withIntentId("order-1006/charge");
       ChargeCreateParams params = new ChargeCreateParams(990, "gbp", "order 1006", null);
       CallResult<Charge> charge = new PaymentsClient(client).charges().create(params, intent);
       System.out.printf("charge %s; the interceptor saw keys %s%n", charge.value().id(), keysSeen);

@@ -61,7 +61,7 @@ public final class CrashAndRecover {
       String intentId = "order-1004/charge";
       new PaymentsClient(client)
           .charges()
-          .create(chargeFor(intentId), RequestOptions.builder().intentId(intentId).build());
+          .create(chargeFor(intentId), RequestOptions.none().withIntentId(intentId));
       System.out.println("charged"); // not reached when the process is killed first
     }
   }

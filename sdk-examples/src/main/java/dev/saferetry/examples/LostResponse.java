@@ -33,7 +33,7 @@ public final class LostResponse {
               .charges()
               .create(
                   new ChargeCreateParams(4200, "eur", "order 1002", null),
-                  RequestOptions.builder().intentId("order-1002/charge").build());
+                  RequestOptions.none().withIntentId("order-1002/charge"));
       System.out.printf(
           "charge %s after %d attempt(s) with key %s, replayed by the server: %s%n",
           result.value().id(), result.attempts().size(), result.key(), result.replayed());

@@ -13,10 +13,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
- * Metrics with Micrometer: bind a {@link SafeRetryMeterBinder} to the service's registry and give
- * it to the client as its listener. Attempts, retries, give-ups and the breaker's state then show
- * up next to the service's other meters. Micrometer is a dependency of the examples, never of the
- * SDK.
+ * Metrics with Micrometer: bind a {@link SafeRetryMeterBinder} to the service's registry, give it
+ * to the client as its listener and let it watch the client's circuit breaker. Attempts, retries,
+ * give-ups and the breaker's state then show up next to the service's other meters. Micrometer is a
+ * dependency of the examples, never of the SDK.
  *
  * <pre>
  * mvn -B -q -pl sdk-examples -am compile exec:java \
@@ -31,12 +31,13 @@ public final class MicrometerMetrics {
     SafeRetryMeterBinder metrics = new SafeRetryMeterBinder("payments");
     metrics.bindTo(registry); // before the first call
     try (SafeRetryClient client = builder.listener(metrics).build()) {
+      metrics.watch(client.circuitBreaker()); // and its breaker's state changes
       CallResult<Charge> charge =
           new PaymentsClient(client)
               .charges()
               .create(
                   new ChargeCreateParams(3100, "eur", "order 1007", null),
-                  RequestOptions.builder().intentId("order-1007/charge").build());
+                  RequestOptions.none().withIntentId("order-1007/charge"));
       for (Meter meter : registry.getMeters()) {
         for (var m : meter.measure()) {
           if (m.getValue() != 0) {

@@ -43,7 +43,7 @@ public final class OpenTelemetryTracing {
                 .charges()
                 .create(
                     new ChargeCreateParams(5600, "eur", "order 1008", null),
-                    RequestOptions.builder().intentId("order-1008/charge").build());
+                    RequestOptions.none().withIntentId("order-1008/charge"));
         call.setAttribute("saferetry.attempts", charge.attempts().size());
         return charge;
       } catch (RuntimeException e) {

@@ -9,22 +9,18 @@ import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.Reason;
 import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.examples.payments.PaymentsClient;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.resilience.Sleeper;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * Outage: while the API answers {@code 503} with {@code Retry-After}, the SDK waits as asked and
  * retries with the same key; once retries run out the outcome is UNKNOWN, the intent stays pending
  * and the breaker opens (calls fail fast, no I/O). Later rounds re-drive the intent: one charge.
- *
- * <pre>
- * mvn -B -q -pl sdk-examples -am compile exec:java \
- *     -Dexec.mainClass=dev.saferetry.examples.Outage -Dexec.args=http://127.0.0.1:8080
- * </pre>
  */
 public final class Outage {
   /** How long the caller waits between two rounds (a scheduled job, in a service). */
@@ -32,26 +28,26 @@ public final class Outage {
 
   private Outage() {}
 
-  /** Charges order 1003, re-driving the same intent round after round until it succeeds. */
-  public static CallResult<Charge> run(SafeRetryClientBuilder builder, Sleeper wait)
+  /** Charges order 1003 round after round until it succeeds; {@code watch} sees the breaker. */
+  public static CallResult<Charge> run(
+      SafeRetryClientBuilder builder, Sleeper wait, Consumer<CircuitBreaker> watch)
       throws InterruptedException {
     try (SafeRetryClient client =
         builder
-            .retryPolicy(RetryPolicy.builder().maxAttempts(2).build())
+            .retryPolicy(RetryPolicy.defaults().withMaxAttempts(2))
             .breakerPolicy( // opens within 3 failures for a second; the defaults: 20 calls, 30 s
-                BreakerPolicy.builder()
-                    .slidingWindowSize(3)
-                    .minimumCalls(3)
-                    .waitInOpenState(Duration.ofSeconds(1))
-                    .halfOpenProbes(1)
-                    .build())
+                BreakerPolicy.defaults()
+                    .withSlidingWindowSize(3)
+                    .withMinimumCalls(3)
+                    .withWaitInOpenState(Duration.ofSeconds(1))
+                    .withHalfOpenProbes(1))
             .build()) {
-      Charges charges = new PaymentsClient(client).charges();
+      watch.accept(client.circuitBreaker()); // its state changes: closed, open, half-open
       ChargeCreateParams params = new ChargeCreateParams(2500, "eur", "order 1003", null);
-      RequestOptions intent = RequestOptions.builder().intentId("order-1003/charge").build();
+      RequestOptions intent = RequestOptions.none().withIntentId("order-1003/charge");
       for (int round = 1; round <= 10; round++) {
         try {
-          CallResult<Charge> done = charges.create(params, intent);
+          CallResult<Charge> done = new PaymentsClient(client).charges().create(params, intent);
           System.out.printf("round %d: charge %s, key %s%n", round, done.value().id(), done.key());
           return done;
         } catch (OutcomeUnknownException e) {
@@ -73,8 +69,11 @@ public final class Outage {
 
   /** {@code [base-url]}: a payment API, by default a reference server on port 8080. */
   public static void main(String[] args) throws InterruptedException {
-    String baseUrl = args.length > 0 ? args[0] : "http://127.0.0.1:8080";
-    String apiKey = System.getenv().getOrDefault("PAYMENTS_API_KEY", "sk_test_demo");
-    run(SafeRetryClient.builder().baseUrl(baseUrl).apiKey(apiKey), Sleeper.system());
+    run(
+        SafeRetryClient.builder()
+            .baseUrl(args.length > 0 ? args[0] : "http://127.0.0.1:8080")
+            .apiKey(System.getenv().getOrDefault("PAYMENTS_API_KEY", "sk_test_demo")),
+        Sleeper.system(),
+        b -> b.getEventPublisher().onStateTransition(System.out::println));
   }
 }

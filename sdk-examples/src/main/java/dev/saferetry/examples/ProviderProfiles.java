@@ -41,7 +41,7 @@ public final class ProviderProfiles {
               .charges()
               .create(
                   new ChargeCreateParams(1500, "usd", "order 1005", null),
-                  RequestOptions.builder().intentId("order-1005/charge").build());
+                  RequestOptions.none().withIntentId("order-1005/charge"));
       System.out.printf(
           "key in %s: charge %s after %d attempt(s), replayed: %s%n",
           placement, result.value().id(), result.attempts().size(), result.replayed());

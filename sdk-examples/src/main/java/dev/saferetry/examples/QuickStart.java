@@ -33,7 +33,7 @@ public final class QuickStart {
               .charges()
               .create(
                   new ChargeCreateParams(1999, "eur", "order 1001", null),
-                  RequestOptions.builder().intentId("order-1001/charge").build());
+                  RequestOptions.none().withIntentId("order-1001/charge"));
       Charge charge = created.value();
       System.out.printf(
           "created %s: %d %s, key %s%n",

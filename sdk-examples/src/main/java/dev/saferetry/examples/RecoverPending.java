@@ -43,7 +43,7 @@ public final class RecoverPending {
           CallResult<Charge> done =
               charges.create(
                   CrashAndRecover.chargeFor(pending.intentId()),
-                  RequestOptions.builder().redrive(pending).build());
+                  RequestOptions.none().withRedrive(pending));
           for (Attempt a : done.attempts()) {
             System.out.printf(
                 "  attempt %d: %s, request id %s, waited %d ms%n",

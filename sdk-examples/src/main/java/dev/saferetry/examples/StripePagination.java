@@ -38,8 +38,8 @@ public final class StripePagination {
     Steps steps = new Steps(out);
     builder = builder.preset(ProviderPreset.stripe()); // Stripe's cursors, errors and hints
     try (SafeRetryClient stripe = builder.header("Stripe-Version", StripeApi.VERSION).build()) {
-      RequestOptions onAccount = RequestOptions.builder().header("Stripe-Account", account).build();
-      RequestOptions twoPerPage = onAccount.toBuilder().queryParam("limit", 2).build();
+      RequestOptions onAccount = RequestOptions.none().withHeader("Stripe-Account", account);
+      RequestOptions twoPerPage = onAccount.withQueryParam("limit", 2);
       List<Charge> charges = new ArrayList<>();
       List<Attempt> attempts = new ArrayList<>();
       int pages = 0;
@@ -52,7 +52,7 @@ public final class StripePagination {
       String found = charges.size() + " charges on " + pages + " pages";
       steps.ok("0 list charges", !charges.isEmpty(), found, attempts);
       String last = charges.get(charges.size() - 1).id();
-      RequestOptions byId = onAccount.toBuilder().pathParam("id", last).build();
+      RequestOptions byId = onAccount.withPathParam("id", last);
       CallResult<Charge> retrieved = stripe.execute(GET_CHARGE, null, byId);
       steps.ok("1 retrieve", retrieved, retrieved.value().id());
     } catch (SafeRetryException e) {

@@ -44,8 +44,8 @@ public final class StripeStyle {
     Steps steps = new Steps(out);
     builder = builder.preset(ProviderPreset.stripe()); // form bodies, Stripe's errors and hints
     try (SafeRetryClient stripe = builder.header("Stripe-Version", StripeApi.VERSION).build()) {
-      RequestOptions onAccount = RequestOptions.builder().header("Stripe-Account", account).build();
-      RequestOptions intent = onAccount.toBuilder().intentId("stripe-style/customer").build();
+      RequestOptions onAccount = RequestOptions.none().withHeader("Stripe-Account", account);
+      RequestOptions intent = onAccount.withIntentId("stripe-style/customer");
       CallResult<Customer> customer =
           stripe.execute(CREATE_CUSTOMER, Map.of("email", "jenny@example.com"), intent);
       steps.ok("0 customer", customer, customer.value().id());
@@ -56,14 +56,14 @@ public final class StripeStyle {
       charge.put("metadata", Map.of("order_id", "6735")); // metadata[order_id]=6735
       charge.put("expand", List.of("customer")); // expand[]=customer: expanded in the answer
       beforeCharge.run();
-      intent = onAccount.toBuilder().intentId("order-6735/charge").build();
+      intent = onAccount.withIntentId("order-6735/charge");
       CallResult<Charge> created = stripe.execute(CREATE_CHARGE, charge, intent);
       String chargeId = created.value().id();
       steps.ok("1 create charge", created, chargeId + " replayed=" + created.replayed());
-      intent = onAccount.toBuilder().intentId("order-6735/refund").build();
+      intent = onAccount.withIntentId("order-6735/refund");
       CallResult<Refund> refund = stripe.execute(CREATE_REFUND, Map.of("charge", chargeId), intent);
       steps.ok("2 refund", refund, refund.value().id() + " " + refund.value().status());
-      RequestOptions id = onAccount.toBuilder().pathParam("id", customer.value().id()).build();
+      RequestOptions id = onAccount.withPathParam("id", customer.value().id());
       CallResult<Customer> deleted = stripe.execute(DELETE_CUSTOMER, null, id);
       steps.ok("3 delete customer", deleted, "deleted=" + deleted.value().deleted());
     } catch (SafeRetryException e) {

@@ -64,22 +64,22 @@ class MicrometerMetricsTest {
       try (SafeRetryClient client =
           Rows.client(server.url("/").toString(), time)
               .listener(metrics)
-              .retryPolicy(RetryPolicy.builder().maxAttempts(2).build())
+              .retryPolicy(RetryPolicy.defaults().withMaxAttempts(2))
               .breakerPolicy(
-                  BreakerPolicy.builder()
-                      .slidingWindowSize(2)
-                      .minimumCalls(2)
-                      .waitInOpenState(Duration.ofMinutes(1))
-                      .halfOpenProbes(1)
-                      .build())
+                  BreakerPolicy.defaults()
+                      .withSlidingWindowSize(2)
+                      .withMinimumCalls(2)
+                      .withWaitInOpenState(Duration.ofMinutes(1))
+                      .withHalfOpenProbes(1))
               .build()) {
+        metrics.watch(client.circuitBreaker());
         assertThatThrownBy(
                 () ->
                     new PaymentsClient(client)
                         .charges()
                         .create(
                             ChargeCreateParams.of(100, "eur"),
-                            RequestOptions.builder().intentId("order-1/charge").build()))
+                            RequestOptions.none().withIntentId("order-1/charge")))
             .isInstanceOf(SafeRetryException.class);
       }
       assertThat(server.getRequestCount()).isEqualTo(2);

@@ -137,7 +137,7 @@ class OpenTelemetryTracingTest {
                 .charges()
                 .createAsync(
                     new ChargeCreateParams(5600, "eur", "async order", null),
-                    RequestOptions.builder().intentId("order-async/charge").build());
+                    RequestOptions.none().withIntentId("order-async/charge"));
       } finally {
         scope.close();
       }

@@ -40,7 +40,7 @@ import java.util.TreeSet;
  * ?} and {@code #} are encoded), and empty, {@code .} or {@code ..} values are refused before any
  * I/O. Literal text is sent as written ({@code %20} stays {@code %20}); templates have no query, no
  * dot segments (also not {@code %2e}), no spaces and no control characters. Query parameters go in
- * {@link RequestOptions.Builder#query}.
+ * {@link RequestOptions#withQuery}.
  *
  * <p><b>Identity headers.</b> A header that changes what a request means (a connected account, an
  * API version) can be {@linkplain #withIdentityHeaders declared} part of the intent's identity: its
@@ -289,7 +289,7 @@ public final class Operation<Q, R> {
   /**
    * Returns a copy that sends a header on every request of this operation, e.g. an API version one
    * endpoint needs. It replaces the preset's and the client's header of the same name; a call's own
-   * header ({@link RequestOptions.Builder#header}) replaces it. Validated as the client's default
+   * header ({@link RequestOptions#withHeader}) replaces it. Validated as the client's default
    * headers are.
    *
    * @param headerName the header name

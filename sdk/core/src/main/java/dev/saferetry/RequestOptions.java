@@ -18,33 +18,35 @@ import java.util.Objects;
  * per setting.
  *
  * <pre>{@code
- * RequestOptions options = RequestOptions.builder()
- *     .intentId("order-123/charge")
- *     .header("Stripe-Account", "acct_1")
- *     .query(QueryParams.of("expand[]", "customer"))
- *     .deadline(Duration.ofSeconds(10))
- *     .attemptTimeout(Duration.ofSeconds(3))
- *     .maxAttempts(2)
- *     .build();
+ * RequestOptions options = RequestOptions.none()
+ *     .withIntentId("order-123/charge")
+ *     .withHeader("Stripe-Account", "acct_1")
+ *     .withQuery(QueryParams.of("expand[]", "customer"))
+ *     .withDeadline(Duration.ofSeconds(10))
+ *     .withAttemptTimeout(Duration.ofSeconds(3))
+ *     .withMaxAttempts(2);
  * }</pre>
  *
  * <p>Without options every call is its own intent with a freshly minted key. With an {@link
- * Builder#intentId intent id}, the client's key store remembers the key, so calling again with the
+ * #withIntentId intent id}, the client's key store remembers the key, so calling again with the
  * same id — in another thread, or after a restart with a durable store — reuses it. A caller's
- * {@link Builder#idempotencyKey key} always wins and is never replaced.
+ * {@link #withIdempotencyKey(String) key} always wins and is never replaced.
  *
- * <p>After a restart, {@link Builder#redrive} re-drives an intent listed by {@link
+ * <p>After a restart, {@link #withRedrive} re-drives an intent listed by {@link
  * SafeRetryClient#pendingIntents()}: its intent id and recorded key, and a check that the client
  * and operation are the ones it was recorded for.
  *
- * <p>{@link #toBuilder()} copies everything but the key, the intent id and the re-driven intent; it
- * deliberately does not copy the key, the intent id or the re-driven intent: deriving options for a
- * new request must not reuse the old request's identity by accident.
+ * <p>{@link #withoutIdentity()} copies everything but the key, the intent id and the re-driven
+ * intent: deriving options for a new request from it never reuses the old request's identity by
+ * accident.
  *
- * <p>Instances are immutable and thread-safe.
+ * <p>Instances are immutable and thread-safe; every {@code with...} method validates its argument
+ * at once (before any I/O) and returns new options, leaving these alone.
  */
 public final class RequestOptions {
-  private static final RequestOptions NONE = builder().build();
+  private static final RequestOptions NONE =
+      new RequestOptions(
+          null, null, null, Map.of(), Map.of(), QueryParams.empty(), null, null, 0, null, false);
 
   private final IdempotencyKey idempotencyKey;
   private final String intentId;
@@ -58,22 +60,33 @@ public final class RequestOptions {
   private final String apiKey;
   private final boolean keepBody;
 
-  private RequestOptions(Builder b) {
-    this.query = b.query;
-    this.deadline = b.deadline;
-    this.attemptTimeout = b.attemptTimeout;
-    this.maxAttempts = b.maxAttempts;
-    this.apiKey = b.apiKey;
-    this.keepBody = b.keepBody;
-    this.idempotencyKey = b.idempotencyKey;
-    this.intentId = b.intentId;
-    this.redrive = b.redrive;
-    this.pathParams = Map.copyOf(b.pathParams);
-    this.headers = Map.copyOf(b.headers);
+  private RequestOptions(
+      IdempotencyKey idempotencyKey,
+      String intentId,
+      IntentRecord redrive,
+      Map<String, String> pathParams,
+      Map<String, String> headers,
+      QueryParams query,
+      Duration deadline,
+      Duration attemptTimeout,
+      int maxAttempts,
+      String apiKey,
+      boolean keepBody) {
+    this.idempotencyKey = idempotencyKey;
+    this.intentId = intentId;
+    this.redrive = redrive;
+    this.pathParams = pathParams;
+    this.headers = headers;
+    this.query = query;
+    this.deadline = deadline;
+    this.attemptTimeout = attemptTimeout;
+    this.maxAttempts = maxAttempts;
+    this.apiKey = apiKey;
+    this.keepBody = keepBody;
   }
 
   /**
-   * Returns options with nothing set.
+   * Returns options with nothing set: the start of every other.
    *
    * @return options with nothing set
    */
@@ -82,31 +95,363 @@ public final class RequestOptions {
   }
 
   /**
-   * Returns a new builder.
+   * Returns these options without the key, the intent id and the re-driven intent, for a new
+   * request with the same path variables, query, headers and overrides.
    *
-   * @return a new builder
+   * @return these options, without key or intent
    */
-  public static Builder builder() {
-    return new Builder();
+  public RequestOptions withoutIdentity() {
+    return new RequestOptions(
+        null,
+        null,
+        null,
+        pathParams,
+        headers,
+        query,
+        deadline,
+        attemptTimeout,
+        maxAttempts,
+        apiKey,
+        keepBody);
   }
 
   /**
-   * Returns a builder with everything of these options but the key, the intent id and the re-driven
-   * intent. Copies; shares nothing.
+   * Returns these options with a query parameter added; a name may repeat ({@code
+   * expand[]=a&expand[]=b}), and order is kept. Values are percent-encoded. For an operation that
+   * carries a key, the query is part of the intent's fingerprint. Default: none.
    *
-   * @return a builder with these options, without key or intent
+   * @param name the name
+   * @param value the value
+   * @return new options
    */
-  public Builder toBuilder() {
-    Builder b = new Builder();
-    b.pathParams.putAll(pathParams);
-    b.headers.putAll(headers);
-    b.query = query;
-    b.deadline = deadline;
-    b.attemptTimeout = attemptTimeout;
-    b.maxAttempts = maxAttempts;
-    b.apiKey = apiKey;
-    b.keepBody = keepBody;
-    return b;
+  public RequestOptions withQueryParam(String name, String value) {
+    return withQuery(query.and(name, value));
+  }
+
+  /**
+   * Returns these options with a whole-number query parameter added in decimal, e.g. {@code
+   * limit=2}. Default: none.
+   *
+   * @param name the name
+   * @param value the value
+   * @return new options
+   */
+  public RequestOptions withQueryParam(String name, long value) {
+    return withQuery(query.and(name, value));
+  }
+
+  /**
+   * Returns these options with {@code params} as the query parameters, replacing any set or added
+   * so far. Default: none.
+   *
+   * @param params the parameters
+   * @return new options
+   */
+  public RequestOptions withQuery(QueryParams params) {
+    Objects.requireNonNull(params, "params");
+    return new RequestOptions(
+        idempotencyKey,
+        intentId,
+        redrive,
+        pathParams,
+        headers,
+        params,
+        deadline,
+        attemptTimeout,
+        maxAttempts,
+        apiKey,
+        keepBody);
+  }
+
+  /**
+   * Returns these options bounding this call — every attempt and wait — by {@code duration} instead
+   * of the retry policy's deadline. Default: the policy's.
+   *
+   * @param duration a positive duration
+   * @return new options
+   */
+  public RequestOptions withDeadline(Duration duration) {
+    return new RequestOptions(
+        idempotencyKey,
+        intentId,
+        redrive,
+        pathParams,
+        headers,
+        query,
+        positive("deadline", duration),
+        attemptTimeout,
+        maxAttempts,
+        apiKey,
+        keepBody);
+  }
+
+  /**
+   * Returns these options bounding each attempt by {@code duration} (and by what is left of the
+   * deadline); an attempt that takes longer is cancelled and counts as a timeout, retried like any
+   * other. Default: no limit beyond the deadline and the HTTP client's timeouts.
+   *
+   * @param duration a positive duration
+   * @return new options
+   */
+  public RequestOptions withAttemptTimeout(Duration duration) {
+    return new RequestOptions(
+        idempotencyKey,
+        intentId,
+        redrive,
+        pathParams,
+        headers,
+        query,
+        deadline,
+        positive("attemptTimeout", duration),
+        maxAttempts,
+        apiKey,
+        keepBody);
+  }
+
+  /**
+   * Returns these options making at most {@code attempts} attempts instead of the retry policy's
+   * maximum. Default: the policy's.
+   *
+   * @param attempts at least 1
+   * @return new options
+   */
+  public RequestOptions withMaxAttempts(int attempts) {
+    if (attempts < 1) {
+      throw new IllegalArgumentException("maxAttempts must be >= 1");
+    }
+    return new RequestOptions(
+        idempotencyKey,
+        intentId,
+        redrive,
+        pathParams,
+        headers,
+        query,
+        deadline,
+        attemptTimeout,
+        attempts,
+        apiKey,
+        keepBody);
+  }
+
+  /**
+   * Returns these options sending this call with another API key, in the client's key style (e.g.
+   * {@code Authorization: Bearer}). Never logged or printed, and masked wherever the server echoes
+   * it. Default: the client's.
+   *
+   * @param key 1 to 4,096 visible ASCII characters
+   * @return new options
+   */
+  public RequestOptions withApiKey(String key) {
+    Objects.requireNonNull(key, "apiKey");
+    if (key.isEmpty() || key.length() > 4096 || !key.chars().allMatch(c -> c > 0x20 && c < 0x7F)) {
+      throw new IllegalArgumentException("apiKey must be 1 to 4096 visible ASCII characters");
+    }
+    return new RequestOptions(
+        idempotencyKey,
+        intentId,
+        redrive,
+        pathParams,
+        headers,
+        query,
+        deadline,
+        attemptTimeout,
+        maxAttempts,
+        key,
+        keepBody);
+  }
+
+  /**
+   * Returns these options keeping, or not, the answer's raw body bytes on the {@link ResponseView}
+   * of the result or exception. Default: false.
+   *
+   * @param keep whether to keep the body
+   * @return new options
+   */
+  public RequestOptions withKeepBody(boolean keep) {
+    return new RequestOptions(
+        idempotencyKey,
+        intentId,
+        redrive,
+        pathParams,
+        headers,
+        query,
+        deadline,
+        attemptTimeout,
+        maxAttempts,
+        apiKey,
+        keep);
+  }
+
+  private static Duration positive(String what, Duration d) {
+    Objects.requireNonNull(d, what);
+    if (d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException(what + " must be positive");
+    }
+    return d;
+  }
+
+  /**
+   * Returns these options with the caller's own key, validated now (before any I/O). Default: none,
+   * a random UUID v4 is minted per intent.
+   *
+   * @param key the key
+   * @return new options
+   * @throws IllegalArgumentException if the key is not 1–255 visible ASCII characters, or differs
+   *     from the key of a {@linkplain #withRedrive re-driven} intent
+   */
+  public RequestOptions withIdempotencyKey(String key) {
+    return withIdempotencyKey(IdempotencyKey.of(key));
+  }
+
+  /**
+   * Returns these options with the caller's own key. Default: none.
+   *
+   * @param key the key
+   * @return new options
+   * @throws IllegalArgumentException if the key differs from the key of a {@linkplain #withRedrive
+   *     re-driven} intent
+   */
+  public RequestOptions withIdempotencyKey(IdempotencyKey key) {
+    Objects.requireNonNull(key, "key");
+    keepsRedrive(intentId, key);
+    return new RequestOptions(
+        key,
+        intentId,
+        redrive,
+        pathParams,
+        headers,
+        query,
+        deadline,
+        attemptTimeout,
+        maxAttempts,
+        apiKey,
+        keepBody);
+  }
+
+  /**
+   * Returns these options naming the logical operation, e.g. {@code "order-123/charge"}, so that
+   * every call with this id reuses one key. Default: none.
+   *
+   * @param id the id
+   * @return new options
+   * @throws IllegalArgumentException if blank, longer than 255 characters, not well-formed Unicode
+   *     (an unpaired surrogate), with control characters, or not the id of a {@linkplain
+   *     #withRedrive re-driven} intent
+   */
+  public RequestOptions withIntentId(String id) {
+    IntentRecord.checkIntentId(id);
+    keepsRedrive(id, idempotencyKey);
+    return new RequestOptions(
+        idempotencyKey,
+        id,
+        redrive,
+        pathParams,
+        headers,
+        query,
+        deadline,
+        attemptTimeout,
+        maxAttempts,
+        apiKey,
+        keepBody);
+  }
+
+  /**
+   * Returns these options re-driving a listed intent (from {@link
+   * SafeRetryClient#pendingIntents()}): its intent id and its recorded key, so that the call can
+   * never mint a second key for it. The client checks, before any I/O, that the intent belongs to
+   * its tenant and to the operation executed. Default: none.
+   *
+   * <pre>{@code
+   * client.execute(CREATE_CHARGE, params, RequestOptions.none().withRedrive(intent));
+   * }</pre>
+   *
+   * @param intent the intent
+   * @return new options
+   */
+  public RequestOptions withRedrive(IntentRecord intent) {
+    Objects.requireNonNull(intent, "intent");
+    return new RequestOptions(
+        intent.key(),
+        intent.intentId(),
+        intent,
+        pathParams,
+        headers,
+        query,
+        deadline,
+        attemptTimeout,
+        maxAttempts,
+        apiKey,
+        keepBody);
+  }
+
+  private void keepsRedrive(String id, IdempotencyKey key) {
+    if (redrive != null && (!redrive.intentId().equals(id) || !redrive.key().equals(key))) {
+      throw new IllegalArgumentException(
+          "a re-driven intent keeps its own intent id and key; do not set others");
+    }
+  }
+
+  /**
+   * Returns these options with a path variable, e.g. {@code withPathParam("id", "ch_1")} for {@code
+   * /v1/charges/{id}}.
+   *
+   * @param name the name
+   * @param value the value
+   * @return new options
+   */
+  public RequestOptions withPathParam(String name, String value) {
+    Map<String, String> params = new LinkedHashMap<>(pathParams);
+    params.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+    return new RequestOptions(
+        idempotencyKey,
+        intentId,
+        redrive,
+        Map.copyOf(params),
+        headers,
+        query,
+        deadline,
+        attemptTimeout,
+        maxAttempts,
+        apiKey,
+        keepBody);
+  }
+
+  /**
+   * Returns these options adding a header to every attempt, validated now: before anything is
+   * recorded or sent. The idempotency key and request id headers cannot be set this way. Default:
+   * none.
+   *
+   * @param name the name
+   * @param value the value
+   * @return new options
+   * @throws IllegalArgumentException for {@code Idempotency-Key} or {@code X-Request-Id}, a name
+   *     that is not 1 or more visible ASCII characters (without {@code :}), or a value with
+   *     characters other than tab and printable ASCII (CR, LF, non-ASCII); the message names the
+   *     header and the index, never the value
+   */
+  public RequestOptions withHeader(String name, String value) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(value, "value");
+    String lower = name.toLowerCase(Locale.ROOT);
+    if (lower.equals("idempotency-key") || lower.equals("x-request-id")) {
+      throw new IllegalArgumentException(name + " is set by the SDK; use withIdempotencyKey()");
+    }
+    HttpText.headerName("header name", name);
+    HttpText.headerValue(name, value);
+    Map<String, String> all = new LinkedHashMap<>(headers);
+    all.put(name, value);
+    return new RequestOptions(
+        idempotencyKey,
+        intentId,
+        redrive,
+        pathParams,
+        Map.copyOf(all),
+        query,
+        deadline,
+        attemptTimeout,
+        maxAttempts,
+        apiKey,
+        keepBody);
   }
 
   /**
@@ -219,250 +564,5 @@ public final class RequestOptions {
    */
   public Map<String, String> headers() {
     return headers;
-  }
-
-  /** Builds {@link RequestOptions}. Not thread-safe. */
-  public static final class Builder {
-    private IdempotencyKey idempotencyKey;
-    private String intentId;
-    private IntentRecord redrive;
-    private final Map<String, String> pathParams = new LinkedHashMap<>();
-    private final Map<String, String> headers = new LinkedHashMap<>();
-    private QueryParams query = QueryParams.empty();
-    private Duration deadline;
-    private Duration attemptTimeout;
-    private int maxAttempts;
-    private String apiKey;
-    private boolean keepBody;
-
-    private Builder() {}
-
-    /**
-     * Adds a query parameter; a name may repeat ({@code expand[]=a&expand[]=b}), and order is kept.
-     * Values are percent-encoded. For an operation that carries a key, the query is part of the
-     * intent's fingerprint. Default: none.
-     *
-     * @param name the name
-     * @param value the value
-     * @return this builder
-     */
-    public Builder queryParam(String name, String value) {
-      query = query.and(name, value);
-      return this;
-    }
-
-    /**
-     * Adds a whole-number query parameter in decimal, e.g. {@code limit=2}. Default: none.
-     *
-     * @param name the name
-     * @param value the value
-     * @return this builder
-     */
-    public Builder queryParam(String name, long value) {
-      query = query.and(name, value);
-      return this;
-    }
-
-    /**
-     * Sets the query parameters, replacing any set or added so far. Default: none.
-     *
-     * @param params the parameters
-     * @return this builder
-     */
-    public Builder query(QueryParams params) {
-      query = Objects.requireNonNull(params, "params");
-      return this;
-    }
-
-    /**
-     * Bounds this call — every attempt and wait — by {@code duration} instead of the retry policy's
-     * deadline. Default: the policy's.
-     *
-     * @param duration a positive duration
-     * @return this builder
-     */
-    public Builder deadline(Duration duration) {
-      this.deadline = positive("deadline", duration);
-      return this;
-    }
-
-    /**
-     * Bounds each attempt by {@code duration} (and by what is left of the deadline); an attempt
-     * that takes longer is cancelled and counts as a timeout, retried like any other. Default: no
-     * limit beyond the deadline and the HTTP client's timeouts.
-     *
-     * @param duration a positive duration
-     * @return this builder
-     */
-    public Builder attemptTimeout(Duration duration) {
-      this.attemptTimeout = positive("attemptTimeout", duration);
-      return this;
-    }
-
-    /**
-     * Makes at most {@code attempts} attempts instead of the retry policy's maximum. Default: the
-     * policy's.
-     *
-     * @param attempts at least 1
-     * @return this builder
-     */
-    public Builder maxAttempts(int attempts) {
-      if (attempts < 1) {
-        throw new IllegalArgumentException("maxAttempts must be >= 1");
-      }
-      this.maxAttempts = attempts;
-      return this;
-    }
-
-    /**
-     * Sends this call with another API key, in the client's key style (e.g. {@code Authorization:
-     * Bearer}). Never logged or printed, and masked wherever the server echoes it. Default: the
-     * client's.
-     *
-     * @param key 1 to 4,096 visible ASCII characters
-     * @return this builder
-     */
-    public Builder apiKey(String key) {
-      Objects.requireNonNull(key, "apiKey");
-      if (key.isEmpty()
-          || key.length() > 4096
-          || !key.chars().allMatch(c -> c > 0x20 && c < 0x7F)) {
-        throw new IllegalArgumentException("apiKey must be 1 to 4096 visible ASCII characters");
-      }
-      this.apiKey = key;
-      return this;
-    }
-
-    /**
-     * Keeps the answer's raw body bytes on the {@link ResponseView} of the result or exception.
-     * Default: false.
-     *
-     * @param keep whether to keep the body
-     * @return this builder
-     */
-    public Builder keepBody(boolean keep) {
-      this.keepBody = keep;
-      return this;
-    }
-
-    private static Duration positive(String what, Duration d) {
-      Objects.requireNonNull(d, what);
-      if (d.isNegative() || d.isZero()) {
-        throw new IllegalArgumentException(what + " must be positive");
-      }
-      return d;
-    }
-
-    /**
-     * Uses the caller's own key, validated now (before any I/O). Default: none, a random UUID v4 is
-     * minted per intent.
-     *
-     * @param key the key
-     * @return this builder
-     * @throws IllegalArgumentException if the key is not 1–255 visible ASCII characters
-     */
-    public Builder idempotencyKey(String key) {
-      this.idempotencyKey = IdempotencyKey.of(key);
-      return this;
-    }
-
-    /**
-     * Uses the caller's own key. Default: none.
-     *
-     * @param key the key
-     * @return this builder
-     */
-    public Builder idempotencyKey(IdempotencyKey key) {
-      this.idempotencyKey = Objects.requireNonNull(key, "key");
-      return this;
-    }
-
-    /**
-     * Names the logical operation, e.g. {@code "order-123/charge"}, so that every call with this id
-     * reuses one key. Default: none.
-     *
-     * @param id the id
-     * @return this builder
-     * @throws IllegalArgumentException if blank, longer than 255 characters, not well-formed
-     *     Unicode (an unpaired surrogate) or with control characters
-     */
-    public Builder intentId(String id) {
-      IntentRecord.checkIntentId(id);
-      this.intentId = id;
-      return this;
-    }
-
-    /**
-     * Re-drives a listed intent (from {@link SafeRetryClient#pendingIntents()}): sets its intent id
-     * and its recorded key, so that the call can never mint a second key for it. The client checks,
-     * before any I/O, that the intent belongs to its tenant and to the operation executed. Default:
-     * none.
-     *
-     * <pre>{@code
-     * client.execute(CREATE_CHARGE, params, RequestOptions.builder().redrive(intent).build());
-     * }</pre>
-     *
-     * @param intent the intent
-     * @return this builder
-     */
-    public Builder redrive(IntentRecord intent) {
-      Objects.requireNonNull(intent, "intent");
-      this.redrive = intent;
-      this.intentId = intent.intentId();
-      this.idempotencyKey = intent.key();
-      return this;
-    }
-
-    /**
-     * Sets a path variable, e.g. {@code pathParam("id", "ch_1")} for {@code /v1/charges/{id}}.
-     *
-     * @param name the name
-     * @param value the value
-     * @return this builder
-     */
-    public Builder pathParam(String name, String value) {
-      pathParams.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
-      return this;
-    }
-
-    /**
-     * Adds a header to every attempt, validated now: before anything is recorded or sent. The
-     * idempotency key and request id headers cannot be set this way. Default: none.
-     *
-     * @param name the name
-     * @param value the value
-     * @return this builder
-     * @throws IllegalArgumentException for {@code Idempotency-Key} or {@code X-Request-Id}, a name
-     *     that is not 1 or more visible ASCII characters (without {@code :}), or a value with
-     *     characters other than tab and printable ASCII (CR, LF, non-ASCII); the message names the
-     *     header and the index, never the value
-     */
-    public Builder header(String name, String value) {
-      Objects.requireNonNull(name, "name");
-      Objects.requireNonNull(value, "value");
-      String lower = name.toLowerCase(Locale.ROOT);
-      if (lower.equals("idempotency-key") || lower.equals("x-request-id")) {
-        throw new IllegalArgumentException(name + " is set by the SDK; use idempotencyKey()");
-      }
-      HttpText.headerName("header name", name);
-      HttpText.headerValue(name, value);
-      headers.put(name, value);
-      return this;
-    }
-
-    /**
-     * Returns the options.
-     *
-     * @return the options
-     * @throws IllegalArgumentException if another intent id or key was set after {@link #redrive}
-     */
-    public RequestOptions build() {
-      if (redrive != null
-          && (!redrive.intentId().equals(intentId) || !redrive.key().equals(idempotencyKey))) {
-        throw new IllegalArgumentException(
-            "a re-driven intent keeps its own intent id and key; do not set others");
-      }
-      return new RequestOptions(this);
-    }
   }
 }

@@ -10,8 +10,8 @@ import java.util.TreeMap;
 
 /**
  * The HTTP answer a call ended with: status, headers, the server's request id, whether the server
- * replayed a stored answer, and — when {@linkplain RequestOptions.Builder#keepBody asked for} — the
- * raw body bytes. On every {@link CallResult} and on every {@link
+ * replayed a stored answer, and — when {@linkplain RequestOptions#withKeepBody asked for} — the raw
+ * body bytes. On every {@link CallResult} and on every {@link
  * dev.saferetry.error.SafeRetryException} whose call got an answer.
  *
  * <p>Instances are immutable and thread-safe.
@@ -101,7 +101,7 @@ public final class ResponseView {
   }
 
   /**
-   * Returns a copy of the raw body bytes, when the call {@linkplain RequestOptions.Builder#keepBody
+   * Returns a copy of the raw body bytes, when the call {@linkplain RequestOptions#withKeepBody
    * asked for them}: at most the client's response limit for a 2xx answer, 64 KiB for an error
    * answer. Not logged by the SDK. A credential of the call that the server echoes (the API key or
    * a credential header, whole or any 8 of its characters in a row) is replaced by the bytes of

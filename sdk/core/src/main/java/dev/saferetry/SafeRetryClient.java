@@ -1,7 +1,6 @@
 package dev.saferetry;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.saferetry.event.BreakerState;
 import dev.saferetry.idempotency.IntentClaim;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.KeyStore;
@@ -30,7 +29,7 @@ import java.util.concurrent.CompletionException;
  *     .apiKey(System.getenv("PAYMENTS_API_KEY"))
  *     .build();
  * CallResult<Charge> charge = client.execute(CREATE_CHARGE, params,
- *     RequestOptions.builder().intentId("order-123/charge").build());
+ *     RequestOptions.none().withIntentId("order-123/charge"));
  * }</pre>
  *
  * <p>A call that does not return a result throws a {@link dev.saferetry.error.SafeRetryException}
@@ -81,9 +80,9 @@ public final class SafeRetryClient implements AutoCloseable {
    * @throws dev.saferetry.error.ResponseBodyException when the server answered 2xx but the body
    *     could not be read (SUCCEEDED)
    * @throws IllegalArgumentException for a bad key, intent id, header, body, or a missing, empty,
-   *     {@code .} or {@code ..} path variable, or an intent {@linkplain
-   *     RequestOptions.Builder#redrive re-driven} through a client of another tenant or as another
-   *     operation: before anything is recorded or sent
+   *     {@code .} or {@code ..} path variable, or an intent {@linkplain RequestOptions#withRedrive
+   *     re-driven} through a client of another tenant or as another operation: before anything is
+   *     recorded or sent
    */
   public <Q, R> CallResult<R> execute(Operation<Q, R> op, Q body, RequestOptions options) {
     return core.execute(op, body, options);
@@ -114,7 +113,7 @@ public final class SafeRetryClient implements AutoCloseable {
    * Operation<Void, StripeList<Charge>> LIST_CHARGES =
    *     Operation.get("/v1/charges", new TypeRef<StripeList<Charge>>() {});
    * for (Charge charge : client.paginate(LIST_CHARGES, StripeList.style(Charge::id),
-   *     RequestOptions.builder().queryParam("limit", 100).build())) {
+   *     RequestOptions.none().withQueryParam("limit", 100))) {
    *   ...
    * }
    * }</pre>
@@ -195,15 +194,14 @@ public final class SafeRetryClient implements AutoCloseable {
   /**
    * Returns this client's tenant's intents whose outcome is unknown — recorded before sending and
    * never completed — oldest first. After a restart with a durable store, re-drive each through
-   * this client with {@link RequestOptions.Builder#redrive} and the same payload (the recorded key
-   * is reused), or reconcile it with the provider and {@link #abandonIntent(IntentRecord) abandon}
-   * it.
+   * this client with {@link RequestOptions#withRedrive} and the same payload (the recorded key is
+   * reused), or reconcile it with the provider and {@link #abandonIntent(IntentRecord) abandon} it.
    *
    * <pre>{@code
    * for (IntentRecord intent : client.pendingIntents()) {
    *   Order order = orders.byIntentId(intent.intentId());
    *   client.execute(CREATE_CHARGE, order.chargeParams(),
-   *       RequestOptions.builder().redrive(intent).build());
+   *       RequestOptions.none().withRedrive(intent));
    * }
    * }</pre>
    *
@@ -258,15 +256,6 @@ public final class SafeRetryClient implements AutoCloseable {
   }
 
   /**
-   * Returns the circuit breaker's current state.
-   *
-   * @return the state
-   */
-  public BreakerState breakerState() {
-    return core.breakerState();
-  }
-
-  /**
    * Returns the resilience4j {@link Retry} told of every retry decision of this client's calls, for
    * its events and metrics: {@code onRetry} with the wait before each retry, {@code onSuccess} for
    * a call that succeeded after retries, {@code onError} when retries stopped (attempts, deadline,
@@ -286,8 +275,14 @@ public final class SafeRetryClient implements AutoCloseable {
   /**
    * Returns the resilience4j {@link CircuitBreaker} every attempt of this client asks for a
    * permission and reports to (shared with clients derived with the same base URL, breaker policy
-   * and clock). Subscribe to its events, or add it to your own {@code CircuitBreakerRegistry} to
-   * export its metrics; leave its state to the SDK.
+   * and clock). Read its state with {@code getState()}, subscribe to its events (state changes
+   * included), or add it to your own {@code CircuitBreakerRegistry} to export its metrics; leave
+   * its state to the SDK.
+   *
+   * <pre>{@code
+   * client.circuitBreaker().getEventPublisher()
+   *     .onStateTransition(e -> log.warn("breaker {}", e.getStateTransition()));
+   * }</pre>
    *
    * @return the client's circuit breaker, named after the client
    */
@@ -299,10 +294,11 @@ public final class SafeRetryClient implements AutoCloseable {
    * Asks the provider, through {@code reconciler}, what became of an intent whose outcome is
    * unknown — one that ended UNKNOWN, outlived its key's retention while pending, or was held by
    * the outbox relay — and records what the answer proves: a found resource completes the intent in
-   * the key store (status 0). When the finding is {@link Reconciliation.Finding#NOTHING_EXISTS} and
-   * nothing can still send the intent with its old key (no call of it is running, the relay holds
-   * it), {@link #abandonIntent(IntentRecord)} lets the next call of the intent id record it again
-   * with a new key. A lookup that fails is {@link Reconciliation.Finding#UNRESOLVED}.
+   * the key store (status 0). When the finding is {@link Reconciliation#nothingExists() nothing
+   * exists} and nothing can still send the intent with its old key (no call of it is running, the
+   * relay holds it), {@link #abandonIntent(IntentRecord)} lets the next call of the intent id
+   * record it again with a new key. A lookup that fails is {@link Reconciliation#unresolved
+   * unresolved}.
    *
    * @param intent the intent, as listed ({@link #pendingIntents()}, an outbox's held intents)
    * @param reconciler the lookup for the intent's operation

@@ -9,11 +9,11 @@ import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.internal.ClientConfig;
 import dev.saferetry.internal.ClientCore;
+import dev.saferetry.internal.ExistingResource;
+import dev.saferetry.internal.ReplayMarker;
 import dev.saferetry.provider.ApiKeyStyle;
 import dev.saferetry.provider.ErrorMatch;
-import dev.saferetry.provider.ExistingResource;
 import dev.saferetry.provider.ProviderPreset;
-import dev.saferetry.provider.ReplayMarker;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryBudgetPolicy;
 import dev.saferetry.resilience.RetryClassifier;
@@ -86,11 +86,15 @@ public final class SafeRetryClientBuilder {
    * none. Counted only on requests that carry a key. Default: {@code Idempotent-Replayed: true}, or
    * the preset's.
    *
-   * @param marker the marker, or null for none
+   * @param header the header name, an HTTP token; null (with {@code value} null) for none
+   * @param value the value that marks a replay, compared ignoring case and surrounding blanks; not
+   *     blank
    * @return this builder
+   * @throws IllegalArgumentException if the header name is not a token or the value is blank
+   * @throws NullPointerException if only one of the two is null
    */
-  public SafeRetryClientBuilder replayMarker(ReplayMarker marker) {
-    settings.replayMarker(marker);
+  public SafeRetryClientBuilder replayMarker(String header, String value) {
+    settings.replayMarker(header == null && value == null ? null : new ReplayMarker(header, value));
     return this;
   }
 
@@ -123,11 +127,24 @@ public final class SafeRetryClientBuilder {
    * The conflict that means "already created" and names the resource (a success carrying its id),
    * or null for none. Default: none, or the preset's (GoCardless).
    *
-   * @param conflict the conflict, or null for none
+   * <p>GoCardless answers a repeated creation not with a replay but with {@code 409}, {@code
+   * error.errors[].reason = "idempotent_creation_conflict"} and the id in {@code
+   * links.conflicting_resource_id}: the intent's effect exists, and its resource can be fetched by
+   * id. The id is server text, so it counts only when it is 1 to 255 visible ASCII characters; a
+   * conflict naming none or an unusable one ends the call at once {@code UNKNOWN} ({@code
+   * EXISTING_RESOURCE_ID_UNUSABLE}, the intent left pending), never a success.
+   *
+   * @param conflict how the conflict is recognised, by a text (its {@code equals} not null); null
+   *     (with {@code idField} null) for none
+   * @param idField the pointer to the resource id, relative to the object {@code conflict} selected
    * @return this builder
+   * @throws IllegalArgumentException if the conflict is recognised by a status alone or the pointer
+   *     is malformed
+   * @throws NullPointerException if only one of the two is null
    */
-  public SafeRetryClientBuilder existingResource(ExistingResource conflict) {
-    settings.existingResource(conflict);
+  public SafeRetryClientBuilder existingResource(ErrorMatch conflict, String idField) {
+    settings.existingResource(
+        conflict == null && idField == null ? null : new ExistingResource(conflict, idField));
     return this;
   }
 

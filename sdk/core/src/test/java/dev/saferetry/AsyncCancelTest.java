@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  */
 class AsyncCancelTest extends ClientFixture {
   private static final ChargeCreateParams PARAMS = ChargeCreateParams.of(1000, "eur");
-  private static final RequestOptions ORDER = RequestOptions.builder().intentId("order-7").build();
+  private static final RequestOptions ORDER = RequestOptions.none().withIntentId("order-7");
 
   private final List<CallFinished> ends = new CopyOnWriteArrayList<>();
   private final KeyStore store = KeyStore.inMemory();

@@ -114,7 +114,7 @@ class BackoffAndHintsTest extends BothPaths {
     server.enqueue(withHeader(503, "Retry-After", "20"));
     try (SafeRetryClient c =
         builder()
-            .retryPolicy(RetryPolicy.builder().deadline(Duration.ofSeconds(45)).build())
+            .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofSeconds(45)))
             .build()) {
       assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
           .isInstanceOfSatisfying(
@@ -164,7 +164,7 @@ class BackoffAndHintsTest extends BothPaths {
       server.enqueue(status(502));
     }
     try (SafeRetryClient c =
-        builder().retryPolicy(RetryPolicy.builder().maxAttempts(2).build()).build()) {
+        builder().retryPolicy(RetryPolicy.defaults().withMaxAttempts(2)).build()) {
       assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
           .isInstanceOf(OutcomeUnknownException.class);
     }

@@ -166,7 +166,7 @@ class BadResponsesTest extends BothPaths {
         builder()
             .clock(java.time.Clock.systemUTC())
             .retryPolicy(
-                RetryPolicy.builder().maxAttempts(1).deadline(Duration.ofMillis(300)).build())
+                RetryPolicy.defaults().withMaxAttempts(1).withDeadline(Duration.ofMillis(300)))
             .build()) {
       call(c, Charges.CREATE, PARAMS);
       assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))

@@ -10,12 +10,12 @@ import dev.saferetry.error.CallFailedException;
 import dev.saferetry.error.Reason;
 import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.event.AttemptFinished;
-import dev.saferetry.event.BreakerState;
 import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.resilience.BreakerPolicy;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +47,7 @@ class BreakerBurstTest extends ClientFixture {
   }
 
   private static RequestOptions intent(int i) {
-    return RequestOptions.builder().intentId("order-" + i + "/charge").build();
+    return RequestOptions.none().withIntentId("order-" + i + "/charge");
   }
 
   @Test
@@ -95,7 +95,7 @@ class BreakerBurstTest extends ClientFixture {
         }
       }
       assertThat(failures).isEmpty();
-      assertThat(c.breakerState()).isEqualTo(BreakerState.CLOSED);
+      assertThat(c.circuitBreaker().getState()).isEqualTo(CircuitBreaker.State.CLOSED);
       assertThat(c.pendingIntents()).isEmpty();
       assertThat(attempts).isEqualTo(CALLS + LOST);
       assertThat(server.getRequestCount()).isEqualTo(CALLS + LOST);
@@ -137,7 +137,7 @@ class BreakerBurstTest extends ClientFixture {
     }
     int calls = 0;
     try (SafeRetryClient c = withDefaultBreaker().build()) {
-      while (c.breakerState() == BreakerState.CLOSED && calls < 4 * MINIMUM) {
+      while (c.circuitBreaker().getState() == CircuitBreaker.State.CLOSED && calls < 4 * MINIMUM) {
         int n = calls++;
         assertThatThrownBy(
                 () -> c.execute(Charges.CREATE, ChargeCreateParams.of(1, "eur"), intent(n)))
@@ -154,14 +154,16 @@ class BreakerBurstTest extends ClientFixture {
   /** Sequential calls until the breaker opens; returns the attempts they made. */
   private static int attemptsUntilOpen(SafeRetryClient c) {
     int attempts = 0;
-    for (int i = 0; i < 4 * MINIMUM && c.breakerState() == BreakerState.CLOSED; i++) {
+    for (int i = 0;
+        i < 4 * MINIMUM && c.circuitBreaker().getState() == CircuitBreaker.State.CLOSED;
+        i++) {
       try {
         c.execute(Charges.CREATE, ChargeCreateParams.of(1, "eur"), intent(i));
       } catch (SafeRetryException e) {
         attempts += e.attempts().size();
       }
     }
-    assertThat(c.breakerState()).isEqualTo(BreakerState.OPEN);
+    assertThat(c.circuitBreaker().getState()).isEqualTo(CircuitBreaker.State.OPEN);
     return attempts;
   }
 

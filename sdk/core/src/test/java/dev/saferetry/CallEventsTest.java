@@ -36,7 +36,7 @@ class CallEventsTest extends BothPaths {
     server.enqueue(charge());
     try (SafeRetryClient c = builder().listener(log).build()) {
       CallResult<?> result =
-          call(c, Charges.CREATE, PARAMS, RequestOptions.builder().intentId("o-1").build());
+          call(c, Charges.CREATE, PARAMS, RequestOptions.none().withIntentId("o-1"));
 
       assertThat(log.names())
           .containsExactly(
@@ -132,7 +132,7 @@ class CallEventsTest extends BothPaths {
                       c,
                       Charges.CREATE,
                       PARAMS,
-                      RequestOptions.builder().header("idempotency-attempt", "9").build()))
+                      RequestOptions.none().withHeader("idempotency-attempt", "9")))
           .isInstanceOf(IllegalArgumentException.class);
     }
     assertThat(server.getRequestCount()).isZero();

@@ -9,13 +9,12 @@ import dev.saferetry.error.ApiException;
 import dev.saferetry.error.CallFailedException;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.Reason;
-import dev.saferetry.event.BreakerState;
-import dev.saferetry.event.BreakerStateChanged;
-import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryPolicy;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker.StateTransition;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -23,26 +22,24 @@ import org.junit.jupiter.api.Test;
 
 class CircuitBreakerTest extends BothPaths {
   private static final ChargeCreateParams PARAMS = ChargeCreateParams.of(1000, "eur");
-  private final List<BreakerStateChanged> changes = new CopyOnWriteArrayList<>();
+  private final List<StateTransition> changes = new CopyOnWriteArrayList<>();
 
   private SafeRetryClient breakerClient(int window, RetryPolicy retry) {
-    return builder()
-        .breakerPolicy(
-            BreakerPolicy.builder()
-                .slidingWindowSize(window)
-                .minimumCalls(window)
-                .waitInOpenState(Duration.ofSeconds(30))
-                .halfOpenProbes(1)
-                .build())
-        .retryPolicy(retry)
-        .listener(
-            new SafeRetryListener() {
-              @Override
-              public void onBreakerStateChange(BreakerStateChanged e) {
-                changes.add(e);
-              }
-            })
-        .build();
+    SafeRetryClient client =
+        builder()
+            .breakerPolicy(
+                BreakerPolicy.defaults()
+                    .withSlidingWindowSize(window)
+                    .withMinimumCalls(window)
+                    .withWaitInOpenState(Duration.ofSeconds(30))
+                    .withHalfOpenProbes(1))
+            .retryPolicy(retry)
+            .build();
+    client
+        .circuitBreaker()
+        .getEventPublisher()
+        .onStateTransition(e -> changes.add(e.getStateTransition()));
+    return client;
   }
 
   @Test
@@ -59,7 +56,7 @@ class CircuitBreakerTest extends BothPaths {
                 OutcomeUnknownException.class,
                 e -> assertThat(e.reason()).isEqualTo(Reason.PROVIDER_STORED_ERROR));
       }
-      assertThat(c.breakerState()).isEqualTo(BreakerState.CLOSED);
+      assertThat(c.circuitBreaker().getState()).isEqualTo(CircuitBreaker.State.CLOSED);
       assertThat(server.getRequestCount()).isEqualTo(6);
     }
     assertThat(changes).isEmpty();
@@ -73,7 +70,7 @@ class CircuitBreakerTest extends BothPaths {
         assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
             .isInstanceOf(OutcomeUnknownException.class);
       }
-      assertThat(c.breakerState()).isEqualTo(BreakerState.OPEN);
+      assertThat(c.circuitBreaker().getState()).isEqualTo(CircuitBreaker.State.OPEN);
 
       assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
           .isInstanceOfSatisfying(
@@ -89,14 +86,14 @@ class CircuitBreakerTest extends BothPaths {
       time.advance(Duration.ofSeconds(31));
       server.enqueue(charge());
       assertThat(call(c, Charges.CREATE, PARAMS).status()).isEqualTo(200);
-      assertThat(c.breakerState()).isEqualTo(BreakerState.CLOSED);
+      assertThat(c.circuitBreaker().getState()).isEqualTo(CircuitBreaker.State.CLOSED);
       assertThat(server.getRequestCount()).isEqualTo(5);
     }
     assertThat(changes)
         .containsExactly(
-            new BreakerStateChanged(BreakerState.CLOSED, BreakerState.OPEN),
-            new BreakerStateChanged(BreakerState.OPEN, BreakerState.HALF_OPEN),
-            new BreakerStateChanged(BreakerState.HALF_OPEN, BreakerState.CLOSED));
+            StateTransition.CLOSED_TO_OPEN,
+            StateTransition.OPEN_TO_HALF_OPEN,
+            StateTransition.HALF_OPEN_TO_CLOSED);
   }
 
   @Test
@@ -125,7 +122,7 @@ class CircuitBreakerTest extends BothPaths {
         server.enqueue(status(i % 2 == 0 ? 400 : 422));
         assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS)).isInstanceOf(ApiException.class);
       }
-      assertThat(c.breakerState()).isEqualTo(BreakerState.CLOSED);
+      assertThat(c.circuitBreaker().getState()).isEqualTo(CircuitBreaker.State.CLOSED);
     }
     assertThat(server.getRequestCount()).isEqualTo(6);
   }
@@ -143,7 +140,7 @@ class CircuitBreakerTest extends BothPaths {
       server.enqueue(status(503));
       assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
           .isInstanceOf(OutcomeUnknownException.class);
-      assertThat(c.breakerState()).isEqualTo(BreakerState.OPEN);
+      assertThat(c.circuitBreaker().getState()).isEqualTo(CircuitBreaker.State.OPEN);
       assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS))
           .isInstanceOfSatisfying(
               CallFailedException.class,

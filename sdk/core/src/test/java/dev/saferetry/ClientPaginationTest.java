@@ -52,9 +52,7 @@ class ClientPaginationTest extends ClientFixture {
 
     Iterable<Item> items =
         client.paginate(
-            LIST,
-            StripeList.style(Item::id),
-            RequestOptions.builder().queryParam("limit", 2).build());
+            LIST, StripeList.style(Item::id), RequestOptions.none().withQueryParam("limit", 2));
     assertThat(server.getRequestCount()).as("lazy: nothing fetched yet").isZero();
     Iterator<Item> it = items.iterator();
     assertThat(it.next().id()).isEqualTo("ch_1");
@@ -143,9 +141,7 @@ class ClientPaginationTest extends ClientFixture {
     assertThatThrownBy(
             () ->
                 client.paginate(
-                    LIST,
-                    StripeList.style(Item::id),
-                    RequestOptions.builder().intentId("x").build()))
+                    LIST, StripeList.style(Item::id), RequestOptions.none().withIntentId("x")))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

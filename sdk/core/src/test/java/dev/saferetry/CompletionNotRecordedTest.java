@@ -36,7 +36,7 @@ class CompletionNotRecordedTest extends BothPaths {
   @TempDir Path dir;
 
   private static RequestOptions intent(String id) {
-    return RequestOptions.builder().intentId(id).build();
+    return RequestOptions.none().withIntentId(id);
   }
 
   @Test

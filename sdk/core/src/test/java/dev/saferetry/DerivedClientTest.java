@@ -8,12 +8,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.saferetry.error.CallFailedException;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.Reason;
-import dev.saferetry.event.BreakerState;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryBudgetPolicy;
 import dev.saferetry.resilience.RetryPolicy;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockWebServer;
@@ -30,7 +30,7 @@ class DerivedClientTest extends ClientFixture {
   private SafeRetryClientBuilder fragile() {
     return builder()
         .retryPolicy(RetryPolicy.noRetries())
-        .breakerPolicy(BreakerPolicy.builder().slidingWindowSize(2).minimumCalls(2).build());
+        .breakerPolicy(BreakerPolicy.defaults().withSlidingWindowSize(2).withMinimumCalls(2));
   }
 
   @Test
@@ -43,7 +43,7 @@ class DerivedClientTest extends ClientFixture {
         assertThatThrownBy(() -> parent.execute(Charges.CREATE, PARAMS))
             .isInstanceOf(OutcomeUnknownException.class);
       }
-      assertThat(derived.breakerState()).isEqualTo(BreakerState.OPEN);
+      assertThat(derived.circuitBreaker().getState()).isEqualTo(CircuitBreaker.State.OPEN);
       assertThatThrownBy(() -> derived.execute(Charges.CREATE, PARAMS))
           .isInstanceOfSatisfying(
               CallFailedException.class,
@@ -64,8 +64,8 @@ class DerivedClientTest extends ClientFixture {
         for (int i = 0; i < 2; i++) {
           assertThatThrownBy(() -> parent.execute(Charges.CREATE, PARAMS));
         }
-        assertThat(parent.breakerState()).isEqualTo(BreakerState.OPEN);
-        assertThat(derived.breakerState()).isEqualTo(BreakerState.CLOSED);
+        assertThat(parent.circuitBreaker().getState()).isEqualTo(CircuitBreaker.State.OPEN);
+        assertThat(derived.circuitBreaker().getState()).isEqualTo(CircuitBreaker.State.CLOSED);
       }
     }
   }
@@ -73,7 +73,7 @@ class DerivedClientTest extends ClientFixture {
   @Test
   void aDerivedClientSharesTheRetryBudget() {
     try (SafeRetryClient parent =
-            builder().retryBudget(RetryBudgetPolicy.builder().capacity(1).build()).build();
+            builder().retryBudget(RetryBudgetPolicy.defaults().withCapacity(1)).build();
         SafeRetryClient derived = parent.newBuilder().name("derived").build()) {
       server.enqueue(status(503));
       server.enqueue(charge());

@@ -66,11 +66,10 @@ class EchoedSecretsTest extends BothPaths {
   }
 
   private static RequestOptions options() {
-    return RequestOptions.builder()
-        .keepBody(true)
-        .apiKey(CALL_KEY)
-        .header("X-Card-Token", "Bearer " + TOKEN)
-        .build();
+    return RequestOptions.none()
+        .withKeepBody(true)
+        .withApiKey(CALL_KEY)
+        .withHeader("X-Card-Token", "Bearer " + TOKEN);
   }
 
   /** Every text a view hands out: the body, every header name and value, the request id. */

@@ -2,7 +2,6 @@ package dev.saferetry;
 
 import dev.saferetry.event.AttemptFinished;
 import dev.saferetry.event.AttemptStarted;
-import dev.saferetry.event.BreakerStateChanged;
 import dev.saferetry.event.CallFinished;
 import dev.saferetry.event.CallStarted;
 import dev.saferetry.event.RetryScheduled;
@@ -46,11 +45,6 @@ final class EventLog implements SafeRetryListener {
 
   @Override
   public void onCallEnd(CallFinished e) {
-    events.add(e);
-  }
-
-  @Override
-  public void onBreakerStateChange(BreakerStateChanged e) {
     events.add(e);
   }
 }

@@ -42,7 +42,7 @@ class IntentTextTest extends ClientFixture {
   @ParameterizedTest
   @ValueSource(strings = {"order-42-\uD83D", "order-42-\uDE00", "\uD83Dorder-42", "or\uDE00der"})
   void anIntentIdWithAnUnpairedSurrogateIsRefusedBeforeAnythingIsWritten(String id) {
-    assertThatThrownBy(() -> RequestOptions.builder().intentId(id))
+    assertThatThrownBy(() -> RequestOptions.none().withIntentId(id))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("unpaired surrogate");
     assertThatThrownBy(
@@ -59,9 +59,9 @@ class IntentTextTest extends ClientFixture {
       for (String id : List.of("order-42-\uD83D", "order-42-\uD83E", "order-42-?")) {
         if (id.endsWith("?")) {
           server.enqueue(charge());
-          c.execute(Charges.CREATE, PARAMS, RequestOptions.builder().intentId(id).build());
+          c.execute(Charges.CREATE, PARAMS, RequestOptions.none().withIntentId(id));
         } else {
-          assertThatThrownBy(() -> RequestOptions.builder().intentId(id))
+          assertThatThrownBy(() -> RequestOptions.none().withIntentId(id))
               .isInstanceOf(IllegalArgumentException.class);
         }
       }
@@ -83,7 +83,7 @@ class IntentTextTest extends ClientFixture {
     try (FileKeyStore store = FileKeyStore.open(dir);
         SafeRetryClient c = builder().keyStore(store).build()) {
       assertThatThrownBy(
-              () -> c.execute(named, PARAMS, RequestOptions.builder().intentId("order-1").build()))
+              () -> c.execute(named, PARAMS, RequestOptions.none().withIntentId("order-1")))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("operation");
       assertThat(store.pending()).isEmpty();
@@ -93,7 +93,7 @@ class IntentTextTest extends ClientFixture {
 
   @Test
   void hugeIdsTenantsAndOperationNamesAreRefusedBeforeAnyIo() throws Exception {
-    assertThatThrownBy(() -> RequestOptions.builder().intentId("x".repeat(256)))
+    assertThatThrownBy(() -> RequestOptions.none().withIntentId("x".repeat(256)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("intent id must be 1..255");
     assertThatThrownBy(() -> builder().tenant("t".repeat(256)).build())
@@ -105,7 +105,7 @@ class IntentTextTest extends ClientFixture {
     try (FileKeyStore store = FileKeyStore.open(dir);
         SafeRetryClient c = builder().keyStore(store).build()) {
       assertThatThrownBy(
-              () -> c.execute(huge, PARAMS, RequestOptions.builder().intentId("order-1").build()))
+              () -> c.execute(huge, PARAMS, RequestOptions.none().withIntentId("order-1")))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("operation must be 1..1024");
       assertThat(store.pending()).isEmpty();
@@ -123,9 +123,7 @@ class IntentTextTest extends ClientFixture {
       for (String id : ids) {
         server.enqueue(status(503));
         assertThatThrownBy(
-                () ->
-                    c.execute(
-                        Charges.CREATE, PARAMS, RequestOptions.builder().intentId(id).build()))
+                () -> c.execute(Charges.CREATE, PARAMS, RequestOptions.none().withIntentId(id)))
             .isInstanceOf(OutcomeUnknownException.class);
       }
       listed = c.pendingIntents();
@@ -138,7 +136,7 @@ class IntentTextTest extends ClientFixture {
           .containsExactlyElementsOf(ids);
       for (IntentRecord r : c.pendingIntents()) {
         server.enqueue(charge());
-        c.execute(Charges.CREATE, PARAMS, RequestOptions.builder().intentId(r.intentId()).build());
+        c.execute(Charges.CREATE, PARAMS, RequestOptions.none().withIntentId(r.intentId()));
       }
       assertThat(c.pendingIntents()).isEmpty();
     }
@@ -158,7 +156,7 @@ class IntentTextTest extends ClientFixture {
         SafeRetryClient c = builder().keyStore(store).build()) {
       for (String id : List.of("lone", "long")) {
         CallResult<Object> result =
-            c.execute(things, Map.of("n", 1), RequestOptions.builder().intentId(id).build());
+            c.execute(things, Map.of("n", 1), RequestOptions.none().withIntentId(id));
         assertThat(result.status()).isEqualTo(201);
         IntentRecord stored =
             store.find(new IntentScope("default", "POST /v1/things"), id).orElseThrow();

@@ -25,8 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Intent time never runs backwards, and a retention is checked when the client is built. */
 class IntentTimeTest extends ClientFixture {
   private static final ChargeCreateParams PARAMS = new ChargeCreateParams(1000, "eur", "o", null);
-  private static final RequestOptions ORDER_1 =
-      RequestOptions.builder().intentId("order-1").build();
+  private static final RequestOptions ORDER_1 = RequestOptions.none().withIntentId("order-1");
 
   @TempDir Path dir;
 
@@ -58,7 +57,7 @@ class IntentTimeTest extends ClientFixture {
     try (SafeRetryClient c = builder().retryPolicy(RetryPolicy.noRetries()).build()) {
       leavePendingPastItsRetention(c);
       server.enqueue(charge());
-      c.execute(Charges.CREATE, PARAMS, RequestOptions.builder().intentId("order-2").build());
+      c.execute(Charges.CREATE, PARAMS, RequestOptions.none().withIntentId("order-2"));
 
       time.advance(Duration.ofHours(-3));
       assertThatThrownBy(() -> c.execute(Charges.CREATE, PARAMS, ORDER_1))
@@ -81,7 +80,7 @@ class IntentTimeTest extends ClientFixture {
             builder().keyStore(store).retryPolicy(RetryPolicy.noRetries()).build()) {
       leavePendingPastItsRetention(c);
       server.enqueue(charge()); // another intent, recorded 25 hours later
-      c.execute(Charges.CREATE, PARAMS, RequestOptions.builder().intentId("order-2").build());
+      c.execute(Charges.CREATE, PARAMS, RequestOptions.none().withIntentId("order-2"));
     } // the process stops
 
     time.advance(Duration.ofHours(-3)); // and starts again with a clock 3 hours behind

@@ -30,7 +30,7 @@ class IntentsTest extends BothPaths {
   private static final ChargeCreateParams PARAMS = new ChargeCreateParams(1000, "eur", "o", null);
 
   private static RequestOptions intent(String id) {
-    return RequestOptions.builder().intentId(id).build();
+    return RequestOptions.none().withIntentId(id);
   }
 
   @Test
@@ -105,7 +105,7 @@ class IntentsTest extends BothPaths {
   void theCallersOwnKeyWithAnotherPayloadForTheSameIntentFailsBeforeAnyIo() {
     server.enqueue(charge());
     RequestOptions withKey =
-        RequestOptions.builder().intentId("o-own").idempotencyKey("own-key-1").build();
+        RequestOptions.none().withIntentId("o-own").withIdempotencyKey("own-key-1");
     call(client, Charges.CREATE, PARAMS, withKey);
     time.advance(Duration.ofSeconds(1));
     assertThatThrownBy(
@@ -125,14 +125,14 @@ class IntentsTest extends BothPaths {
             client,
             Charges.CREATE,
             PARAMS,
-            RequestOptions.builder().intentId("o-keyed").idempotencyKey("key-a").build());
+            RequestOptions.none().withIntentId("o-keyed").withIdempotencyKey("key-a"));
     assertThatThrownBy(
             () ->
                 call(
                     client,
                     Charges.CREATE,
                     PARAMS,
-                    RequestOptions.builder().intentId("o-keyed").idempotencyKey("key-b").build()))
+                    RequestOptions.none().withIntentId("o-keyed").withIdempotencyKey("key-b")))
         .isInstanceOfSatisfying(
             CallFailedException.class,
             e -> {

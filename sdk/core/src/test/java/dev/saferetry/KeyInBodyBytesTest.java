@@ -61,7 +61,7 @@ class KeyInBodyBytesTest extends ClientFixture {
     try (SafeRetryClient c =
         builder().keyPlacement(KeyPlacement.bodyField("idempotency_key")).keyStore(store).build()) {
       CallResult<Map<String, Object>> result =
-          call(c, PAY, numbers(), RequestOptions.builder().intentId("order-1").build());
+          call(c, PAY, numbers(), RequestOptions.none().withIntentId("order-1"));
       List<RecordedRequest> wire = drain(server);
       assertThat(wire).hasSize(2);
       String key = result.key().value();
@@ -91,7 +91,7 @@ class KeyInBodyBytesTest extends ClientFixture {
     server.enqueue(json(200, "{\"payment\":{\"id\":\"p1\"}}"));
     try (SafeRetryClient c = builder().preset(ProviderPreset.square()).build()) {
       CallResult<Map<String, Object>> result =
-          call(c, PAY, numbers(), RequestOptions.builder().intentId("order-2").build());
+          call(c, PAY, numbers(), RequestOptions.none().withIntentId("order-2"));
       assertThat(drain(server).get(0).getBody().utf8())
           .isEqualTo(NUMBERS_JSON + ",\"idempotency_key\":\"" + result.key().value() + "\"}");
     }

@@ -67,7 +67,7 @@ class KeyPerIntentTest extends BothPaths {
   void callerSuppliedKeyWinsOnEveryAttempt() throws Exception {
     server.enqueue(status(500));
     server.enqueue(charge());
-    RequestOptions options = RequestOptions.builder().idempotencyKey("order-77-charge").build();
+    RequestOptions options = RequestOptions.none().withIdempotencyKey("order-77-charge");
 
     CallResult<?> result = call(client, Charges.CREATE, PARAMS, options);
 
@@ -79,12 +79,11 @@ class KeyPerIntentTest extends BothPaths {
   @Test
   void derivedOptionsDoNotCopyTheKey() {
     RequestOptions options =
-        RequestOptions.builder()
-            .idempotencyKey("k-1")
-            .intentId("i-1")
-            .header("X-Tenant", "t")
-            .build();
-    RequestOptions derived = options.toBuilder().build();
+        RequestOptions.none()
+            .withIdempotencyKey("k-1")
+            .withIntentId("i-1")
+            .withHeader("X-Tenant", "t");
+    RequestOptions derived = options.withoutIdentity();
     assertThat(derived.idempotencyKey()).isNull();
     assertThat(derived.intentId()).isNull();
     assertThat(derived.headers()).containsEntry("X-Tenant", "t");
@@ -106,7 +105,7 @@ class KeyPerIntentTest extends BothPaths {
                         c,
                         Charges.CREATE,
                         PARAMS,
-                        RequestOptions.builder().intentId(intent).idempotencyKey(bad).build()))
+                        RequestOptions.none().withIntentId(intent).withIdempotencyKey(bad)))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("idempotency key");
       }
@@ -121,7 +120,7 @@ class KeyPerIntentTest extends BothPaths {
               c,
               Charges.CREATE,
               PARAMS,
-              RequestOptions.builder().intentId("order-ok").idempotencyKey(longest).build());
+              RequestOptions.none().withIntentId("order-ok").withIdempotencyKey(longest));
       assertThat(ok.key().value()).isEqualTo(longest);
     }
     assertThat(server.getRequestCount()).isEqualTo(1);
@@ -130,7 +129,7 @@ class KeyPerIntentTest extends BothPaths {
   @Test
   void exceptionsCarryTheKey() throws Exception {
     server.enqueue(status(400));
-    RequestOptions options = RequestOptions.builder().idempotencyKey("key-on-error").build();
+    RequestOptions options = RequestOptions.none().withIdempotencyKey("key-on-error");
 
     assertThatThrownBy(() -> call(client, Charges.CREATE, PARAMS, options))
         .isInstanceOfSatisfying(

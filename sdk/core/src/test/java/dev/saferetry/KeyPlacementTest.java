@@ -19,7 +19,7 @@ class KeyPlacementTest extends ClientFixture {
   private RecordedRequest sendWith(KeyPlacement placement) throws Exception {
     server.enqueue(charge());
     try (SafeRetryClient c = builder().keyPlacement(placement).build()) {
-      c.execute(Charges.CREATE, PARAMS, RequestOptions.builder().idempotencyKey("k-123").build());
+      c.execute(Charges.CREATE, PARAMS, RequestOptions.none().withIdempotencyKey("k-123"));
     }
     return drain(server).get(0);
   }

@@ -26,7 +26,7 @@ class KeyStoreDeadlineTest extends BothPaths {
   private static final ChargeCreateParams PARAMS = ChargeCreateParams.of(1000, "eur");
 
   private static RequestOptions within(Duration deadline) {
-    return RequestOptions.builder().intentId("order-1/charge").deadline(deadline).build();
+    return RequestOptions.none().withIntentId("order-1/charge").withDeadline(deadline);
   }
 
   /** A store that records the waits it is allowed and takes {@code slowness} to record a begin. */

@@ -96,8 +96,7 @@ class OutcomeBranchesTest extends BothPaths {
         };
     try (SafeRetryClient c = builder().keyStore(broken).build()) {
       assertThatThrownBy(
-              () ->
-                  call(c, Charges.CREATE, PARAMS, RequestOptions.builder().intentId("o-1").build()))
+              () -> call(c, Charges.CREATE, PARAMS, RequestOptions.none().withIntentId("o-1")))
           .isInstanceOfSatisfying(
               OutcomeUnknownException.class,
               e -> {

@@ -45,10 +45,7 @@ class PathVariablesTest extends ClientFixture {
                   c.execute(
                       REFUND,
                       PARAMS,
-                      RequestOptions.builder()
-                          .pathParam("cust", value)
-                          .intentId("refund-1")
-                          .build()))
+                      RequestOptions.none().withPathParam("cust", value).withIntentId("refund-1")))
           .isExactlyInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("{cust}");
     }
@@ -67,7 +64,7 @@ class PathVariablesTest extends ClientFixture {
                   c.execute(
                       twoVars,
                       PARAMS,
-                      RequestOptions.builder().pathParam("a", "..").pathParam("b", "..").build()))
+                      RequestOptions.none().withPathParam("a", "..").withPathParam("b", "..")))
           .isInstanceOf(IllegalArgumentException.class);
     }
     assertThat(server.getRequestCount()).isZero();
@@ -78,7 +75,7 @@ class PathVariablesTest extends ClientFixture {
   void encodedOrCompositeValuesStayInsideTheirSegment(String value) throws Exception {
     server.enqueue(json(200, REFUND_JSON));
     try (SafeRetryClient c = underApiV2(KeyStore.inMemory())) {
-      c.execute(REFUND, PARAMS, RequestOptions.builder().pathParam("cust", value).build());
+      c.execute(REFUND, PARAMS, RequestOptions.none().withPathParam("cust", value));
     }
     okhttp3.HttpUrl sent = drain(server).get(0).getUrl();
     // Exactly one segment between "customers" and "refunds", holding the value as given.
@@ -111,7 +108,7 @@ class PathVariablesTest extends ClientFixture {
     Operation<RefundCreateParams, Refund> spaced =
         Operation.post("/v1/my%20shop/{cust}/refunds", RefundCreateParams.class, Refund.class);
     try (SafeRetryClient c = underApiV2(KeyStore.inMemory())) {
-      c.execute(spaced, PARAMS, RequestOptions.builder().pathParam("cust", "a b").build());
+      c.execute(spaced, PARAMS, RequestOptions.none().withPathParam("cust", "a b"));
     }
     okhttp3.HttpUrl sent = drain(server).get(0).getUrl();
     assertThat(sent.encodedPath()).isEqualTo("/api/v2/v1/my%20shop/a%20b/refunds");
@@ -131,9 +128,7 @@ class PathVariablesTest extends ClientFixture {
   void aDotSegmentVariableIsRefusedNamingTheVariable(String value) {
     try (SafeRetryClient c = underApiV2(KeyStore.inMemory())) {
       assertThatThrownBy(
-              () ->
-                  c.execute(
-                      REFUND, PARAMS, RequestOptions.builder().pathParam("cust", value).build()))
+              () -> c.execute(REFUND, PARAMS, RequestOptions.none().withPathParam("cust", value)))
           .isExactlyInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("path variable {cust}");
     }

@@ -10,11 +10,11 @@ import dev.saferetry.codec.FormStyle;
 import dev.saferetry.codec.QueryParams;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.KeyPlacement;
+import dev.saferetry.internal.ExistingResource;
+import dev.saferetry.internal.ReplayMarker;
 import dev.saferetry.provider.ApiKeyStyle;
 import dev.saferetry.provider.ErrorMatch;
-import dev.saferetry.provider.ExistingResource;
 import dev.saferetry.provider.ProviderPreset;
-import dev.saferetry.provider.ReplayMarker;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -283,7 +283,8 @@ class ProviderPresetTest {
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> ErrorMatch.of(400, "/errors", "/*/code", "x"))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new ExistingResource(ErrorMatch.status(409), "/id"))
+    assertThatThrownBy(
+            () -> SafeRetryClient.builder().existingResource(ErrorMatch.status(409), "/id"))
         .isInstanceOf(IllegalArgumentException.class);
     assertThat(ErrorMatch.of(400, "/error", "/type", "x").matches(400, "not json")).isFalse();
     assertThat(ErrorMatch.of(400, "/error", "/type", "x").matches(400, null)).isFalse();

@@ -45,11 +45,11 @@ class RecoveryTest extends ClientFixture {
   }
 
   private static RequestOptions intent(String id) {
-    return RequestOptions.builder().intentId(id).build();
+    return RequestOptions.none().withIntentId(id);
   }
 
   private static RequestOptions redrive(IntentRecord listed) {
-    return RequestOptions.builder().redrive(listed).build();
+    return RequestOptions.none().withRedrive(listed);
   }
 
   /** A call whose answer was lost: the intent stays pending. */
@@ -177,16 +177,16 @@ class RecoveryTest extends ClientFixture {
   @Test
   void redriveOptionsKeepTheListedIntentIdAndKey() {
     IntentRecord listed = leavePending(client, "order-1");
-    assertThatThrownBy(() -> RequestOptions.builder().redrive(listed).intentId("order-2").build())
+    assertThatThrownBy(() -> RequestOptions.none().withRedrive(listed).withIntentId("order-2"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("keeps its own intent id and key");
     assertThatThrownBy(
-            () -> RequestOptions.builder().redrive(listed).idempotencyKey("another").build())
+            () -> RequestOptions.none().withRedrive(listed).withIdempotencyKey("another"))
         .isInstanceOf(IllegalArgumentException.class);
     RequestOptions options = redrive(listed);
     assertThat(options.intentId()).isEqualTo("order-1");
     assertThat(options.idempotencyKey()).isEqualTo(listed.key());
-    assertThat(options.toBuilder().build().redrive()).isNull();
+    assertThat(options.withoutIdentity().redrive()).isNull();
     assertThat(List.of(options.redrive())).containsExactly(listed);
   }
 }

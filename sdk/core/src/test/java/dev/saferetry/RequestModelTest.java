@@ -40,7 +40,7 @@ class RequestModelTest extends ClientFixture {
   }
 
   private RequestOptions id(String id) {
-    return RequestOptions.builder().pathParam("id", id).build();
+    return RequestOptions.none().withPathParam("id", id);
   }
 
   @Test
@@ -134,12 +134,11 @@ class RequestModelTest extends ClientFixture {
         client,
         list,
         null,
-        RequestOptions.builder()
-            .queryParam("limit", 3)
-            .queryParam("expand[]", "data.customer")
-            .queryParam("expand[]", "data.invoice")
-            .queryParam("email", "a b&c=d@example.com")
-            .build());
+        RequestOptions.none()
+            .withQueryParam("limit", 3)
+            .withQueryParam("expand[]", "data.customer")
+            .withQueryParam("expand[]", "data.invoice")
+            .withQueryParam("email", "a b&c=d@example.com"));
     RecordedRequest r = drain(server).get(0);
     assertThat(r.getUrl().encodedPath()).isEqualTo("/v1/charges");
     assertThat(r.getUrl().encodedQuery())
@@ -214,24 +213,19 @@ class RequestModelTest extends ClientFixture {
   void theQueryIsPartOfTheIntentsIdentity() {
     server.enqueue(charge());
     Map<String, Object> body = Map.of("amount", 1000);
-    RequestOptions.Builder o = RequestOptions.builder().intentId("order-9/charge");
-    call(client, FORM_CHARGE, body, o.query(QueryParams.of("expand[]", "customer")).build());
+    RequestOptions o = RequestOptions.none().withIntentId("order-9/charge");
+    call(client, FORM_CHARGE, body, o.withQuery(QueryParams.of("expand[]", "customer")));
     assertThatThrownBy(
             () ->
-                call(
-                    client,
-                    FORM_CHARGE,
-                    body,
-                    o.query(QueryParams.of("expand[]", "invoice")).build()))
+                call(client, FORM_CHARGE, body, o.withQuery(QueryParams.of("expand[]", "invoice"))))
         .isInstanceOf(CallFailedException.class)
         .hasMessageContaining("fingerprint");
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
   private static RequestOptions intent(String account) {
-    return RequestOptions.builder()
-        .intentId("order-7/charge")
-        .header("Stripe-Account", account)
-        .build();
+    return RequestOptions.none()
+        .withIntentId("order-7/charge")
+        .withHeader("Stripe-Account", account);
   }
 }

@@ -68,11 +68,10 @@ class ResilienceEventsTest extends BothPaths {
         builder()
             .name("payments")
             .breakerPolicy(
-                BreakerPolicy.builder()
-                    .slidingWindowSize(2)
-                    .minimumCalls(2)
-                    .waitInOpenState(Duration.ofSeconds(30))
-                    .build())
+                BreakerPolicy.defaults()
+                    .withSlidingWindowSize(2)
+                    .withMinimumCalls(2)
+                    .withWaitInOpenState(Duration.ofSeconds(30)))
             .build()) {
       registry.circuitBreaker("payments");
       registry.replace("payments", c.circuitBreaker());

@@ -43,7 +43,7 @@ class ResponseLimitTest extends BothPaths {
               c,
               Charges.CREATE,
               PARAMS,
-              RequestOptions.builder().intentId("o-1").keepBody(true).build());
+              RequestOptions.none().withIntentId("o-1").withKeepBody(true));
       assertThat(r.value()).isNotNull();
       assertThat(r.value().id()).isEqualTo("ch_1");
       assertThat(r.value().amount()).isEqualTo(1000L);

@@ -46,7 +46,7 @@ class ResponseViewAndOverridesTest extends ClientFixture {
             .build());
     server.enqueue(charge());
     CallResult<Charge> kept =
-        call(client, Charges.CREATE, PARAMS, RequestOptions.builder().keepBody(true).build());
+        call(client, Charges.CREATE, PARAMS, RequestOptions.none().withKeepBody(true));
     ResponseView view = kept.response();
     assertThat(view.status()).isEqualTo(201);
     assertThat(view.serverRequestId()).isEqualTo("req_srv_1");
@@ -71,12 +71,7 @@ class ResponseViewAndOverridesTest extends ClientFixture {
             .body("{\"error\":{\"type\":\"card_error\",\"code\":\"card_declined\"}}")
             .build());
     assertThatThrownBy(
-            () ->
-                call(
-                    client,
-                    Charges.CREATE,
-                    PARAMS,
-                    RequestOptions.builder().keepBody(true).build()))
+            () -> call(client, Charges.CREATE, PARAMS, RequestOptions.none().withKeepBody(true)))
         .isInstanceOfSatisfying(
             ApiException.class,
             e -> {
@@ -119,7 +114,7 @@ class ResponseViewAndOverridesTest extends ClientFixture {
       server.enqueue(charge());
       server.enqueue(charge());
       call(c, Charges.CREATE, PARAMS);
-      call(c, Charges.CREATE, PARAMS, RequestOptions.builder().header("X-Tenant", "t2").build());
+      call(c, Charges.CREATE, PARAMS, RequestOptions.none().withHeader("X-Tenant", "t2"));
     }
     List<RecordedRequest> sent = drain(server);
     assertThat(sent.get(0).getHeaders().get("Stripe-Version")).isEqualTo("2024-06-20");
@@ -138,18 +133,13 @@ class ResponseViewAndOverridesTest extends ClientFixture {
     }
     server.enqueue(charge());
     assertThatThrownBy(
-            () ->
-                call(
-                    client,
-                    Charges.CREATE,
-                    PARAMS,
-                    RequestOptions.builder().maxAttempts(2).build()))
+            () -> call(client, Charges.CREATE, PARAMS, RequestOptions.none().withMaxAttempts(2)))
         .isInstanceOfSatisfying(
             OutcomeUnknownException.class,
             e -> assertThat(e.reason()).isEqualTo(Reason.RETRIES_EXHAUSTED));
     assertThat(server.getRequestCount()).isEqualTo(2);
     CallResult<Charge> patient =
-        call(client, Charges.CREATE, PARAMS, RequestOptions.builder().maxAttempts(7).build());
+        call(client, Charges.CREATE, PARAMS, RequestOptions.none().withMaxAttempts(7));
     assertThat(patient.attempts()).hasSize(7); // 6 more 503s, then the charge
     assertThat(server.getRequestCount()).isEqualTo(9);
   }
@@ -163,7 +153,7 @@ class ResponseViewAndOverridesTest extends ClientFixture {
                     client,
                     Charges.CREATE,
                     PARAMS,
-                    RequestOptions.builder().deadline(Duration.ofMillis(100)).build()))
+                    RequestOptions.none().withDeadline(Duration.ofMillis(100))))
         .isInstanceOfSatisfying(
             OutcomeUnknownException.class,
             e -> assertThat(e.reason()).isEqualTo(Reason.DEADLINE_EXCEEDED));
@@ -180,7 +170,7 @@ class ResponseViewAndOverridesTest extends ClientFixture {
             client,
             Charges.CREATE,
             PARAMS,
-            RequestOptions.builder().attemptTimeout(Duration.ofMillis(300)).build());
+            RequestOptions.none().withAttemptTimeout(Duration.ofMillis(300)));
     assertThat(r.attempts()).hasSize(2);
     assertThat(r.attempts().get(0).failure()).isEqualTo(TransportFailure.CALL_TIMEOUT);
     List<RecordedRequest> sent = drain(server);
@@ -197,8 +187,8 @@ class ResponseViewAndOverridesTest extends ClientFixture {
           json(
               400,
               "{\"error\":{\"type\":\"invalid_request_error\",\"message\":\"" + other + "\"}}"));
-      call(c, Charges.CREATE, PARAMS, RequestOptions.builder().apiKey(other).build());
-      RequestOptions options = RequestOptions.builder().apiKey(other).build();
+      call(c, Charges.CREATE, PARAMS, RequestOptions.none().withApiKey(other));
+      RequestOptions options = RequestOptions.none().withApiKey(other);
       assertThat(options.toString()).doesNotContain(other);
       assertThatThrownBy(() -> call(c, Charges.CREATE, PARAMS, options))
           .isInstanceOfSatisfying(
@@ -207,7 +197,7 @@ class ResponseViewAndOverridesTest extends ClientFixture {
                 assertThat(e.errorMessage()).doesNotContain(other);
                 assertThat(e.errorBody()).doesNotContain(other);
               });
-      assertThat(c.breakerState()).isEqualTo(client.breakerState());
+      assertThat(c.circuitBreaker().getState()).isEqualTo(client.circuitBreaker().getState());
     }
     List<RecordedRequest> sent = drain(server);
     assertThat(sent.get(0).getHeaders().get("Authorization")).isEqualTo("Bearer " + other);

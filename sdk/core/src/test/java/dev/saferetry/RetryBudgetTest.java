@@ -37,7 +37,7 @@ class RetryBudgetTest extends BothPaths {
           c.executeAsync(
               Charges.CREATE,
               ChargeCreateParams.of(100 + i, "eur"),
-              RequestOptions.builder().intentId("budget-" + i).build()));
+              RequestOptions.none().withIntentId("budget-" + i)));
     }
     List<SafeRetryException> failures = new ArrayList<>();
     for (var f : calls) {
@@ -54,7 +54,7 @@ class RetryBudgetTest extends BothPaths {
   void aDeadServerSeesEachIntentOncePlusAtMostTheBudget() {
     alwaysUnavailable();
     try (SafeRetryClient c =
-        builder().retryBudget(RetryBudgetPolicy.builder().capacity(10).build()).build()) {
+        builder().retryBudget(RetryBudgetPolicy.defaults().withCapacity(10)).build()) {
       List<SafeRetryException> failures = runConcurrently(c);
       assertThat(failures)
           .hasSize(INTENTS)
@@ -95,7 +95,7 @@ class RetryBudgetTest extends BothPaths {
     try (SafeRetryClient c =
         builder()
             .retryBudget(
-                RetryBudgetPolicy.builder().capacity(1).retryCost(1).successCredit(1).build())
+                RetryBudgetPolicy.defaults().withCapacity(1).withRetryCost(1).withSuccessCredit(1))
             .build()) {
       for (int i = 0; i < 5; i++) {
         assertThat(call(c, Charges.CREATE, ChargeCreateParams.of(1, "eur")).attempts()).hasSize(2);

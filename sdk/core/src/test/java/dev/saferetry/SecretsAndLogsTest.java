@@ -85,7 +85,7 @@ class SecretsAndLogsTest {
                   client.execute(
                       Charges.CREATE,
                       ChargeCreateParams.of(1000, "eur"),
-                      RequestOptions.builder().header("X-Card-Token", "Bearer " + TOKEN).build()));
+                      RequestOptions.none().withHeader("X-Card-Token", "Bearer " + TOKEN)));
       logged = log.text();
     }
     List<String> everything =

@@ -47,7 +47,7 @@ class SetBodyRedriveTest extends ClientFixture {
     Order again = order("BB", "Aa", "vip");
     assertThat(new ArrayList<>(first.tags())).isNotEqualTo(new ArrayList<>(again.tags()));
     KeyStore store = KeyStore.inMemory();
-    RequestOptions intent = RequestOptions.builder().intentId("order-7").build();
+    RequestOptions intent = RequestOptions.none().withIntentId("order-7");
 
     server.enqueue(status(503));
     try (SafeRetryClient before =

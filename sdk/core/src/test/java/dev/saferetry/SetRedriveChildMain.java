@@ -46,7 +46,7 @@ public final class SetRedriveChildMain {
                 .keyStore(store)
                 .retryPolicy(RetryPolicy.noRetries())
                 .build()) {
-      RequestOptions intent = RequestOptions.builder().intentId("order-7").build();
+      RequestOptions intent = RequestOptions.none().withIntentId("order-7");
       String outcome;
       try {
         CallResult<Charge> result = client.execute(create, order, intent);

@@ -85,7 +85,7 @@ class SettingsPrecedenceTest extends ClientFixture {
         sent(
             builder().preset(PRESET).header(HEADER, "client").codec(BodyCodec.form()),
             CREATE.withHeader(HEADER, "operation").withCodec(BodyCodec.json()),
-            RequestOptions.builder().header(HEADER, "call").build());
+            RequestOptions.none().withHeader(HEADER, "call"));
     assertThat(r.getHeaders().values(HEADER)).containsExactly("call");
     assertThat(r.getHeaders().get("Content-Type")).startsWith(JSON);
   }
@@ -96,7 +96,7 @@ class SettingsPrecedenceTest extends ClientFixture {
         sent(
             builder().preset(PRESET).codec(BodyCodec.json()),
             CREATE,
-            RequestOptions.builder().header(HEADER, "call").build());
+            RequestOptions.none().withHeader(HEADER, "call"));
     assertThat(r.getHeaders().values(HEADER)).containsExactly("call");
     assertThat(r.getHeaders().get("Content-Type")).startsWith(JSON);
   }
@@ -131,11 +131,10 @@ class SettingsPrecedenceTest extends ClientFixture {
   }
 
   private static RequestOptions identity(String account, String context, String region) {
-    return RequestOptions.builder()
-        .intentId("order-1/create")
-        .header("Acme-Account", account)
-        .header("Acme-Context", context)
-        .header("Acme-Region", region)
-        .build();
+    return RequestOptions.none()
+        .withIntentId("order-1/create")
+        .withHeader("Acme-Account", account)
+        .withHeader("Acme-Context", context)
+        .withHeader("Acme-Region", region);
   }
 }

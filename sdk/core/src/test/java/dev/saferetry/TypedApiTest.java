@@ -196,7 +196,7 @@ class TypedApiTest extends ClientFixture {
               .charges()
               .createAsync(
                   ChargeCreateParams.of(i + 1, "eur"),
-                  RequestOptions.builder().intentId("order-" + i).build()));
+                  RequestOptions.none().withIntentId("order-" + i)));
     }
     List<String> keys = futures.stream().map(f -> f.join().key().value()).toList();
     assertThat(keys).doesNotHaveDuplicates().hasSize(n);

@@ -34,7 +34,7 @@ class ValidatedBeforeRecordTest extends ClientFixture {
     return c.execute(
         Charges.CREATE,
         PARAMS,
-        RequestOptions.builder().intentId("order-1/charge").header(name, value).build());
+        RequestOptions.none().withIntentId("order-1/charge").withHeader(name, value));
   }
 
   private void assertNothingRecordedOrSent() {
@@ -64,7 +64,7 @@ class ValidatedBeforeRecordTest extends ClientFixture {
   @ParameterizedTest
   @ValueSource(strings = {"", "X Note", "X-Note:", "X-Nöte", "X-Note\r\n"})
   void aHeaderNameThatCannotBeSentIsRefused(String name) {
-    assertThatThrownBy(() -> RequestOptions.builder().header(name, "v"))
+    assertThatThrownBy(() -> RequestOptions.none().withHeader(name, "v"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("header name");
   }

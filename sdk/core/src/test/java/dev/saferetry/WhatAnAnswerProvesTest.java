@@ -16,7 +16,6 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.provider.ProviderPreset;
-import dev.saferetry.provider.ReplayMarker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -292,7 +291,7 @@ class WhatAnAnswerProvesTest extends BothPaths {
     }
     SafeRetryClientBuilder b = builder().preset(ProviderPreset.stripe());
     if (OWN_MARKER.equals(preset)) {
-      b.replayMarker(new ReplayMarker("X-Replay", "yes"));
+      b.replayMarker("X-Replay", "yes");
     }
     return b.build();
   }
@@ -306,9 +305,7 @@ class WhatAnAnswerProvesTest extends BothPaths {
     try {
       thrown =
           catchThrowable(
-              () ->
-                  call(
-                      c, Charges.CREATE, PARAMS, RequestOptions.builder().intentId("o-1").build()));
+              () -> call(c, Charges.CREATE, PARAMS, RequestOptions.none().withIntentId("o-1")));
     } finally {
       if (c != client) {
         c.close();
@@ -344,7 +341,7 @@ class WhatAnAnswerProvesTest extends BothPaths {
     for (int i = 0; i < 8; i++) {
       server.enqueue(stored);
     }
-    RequestOptions o2 = RequestOptions.builder().intentId("o-2").build();
+    RequestOptions o2 = RequestOptions.none().withIntentId("o-2");
     List<OutcomeUnknownException> endings = new ArrayList<>();
     for (int redrive = 0; redrive < 2; redrive++) {
       endings.add(
@@ -380,12 +377,7 @@ class WhatAnAnswerProvesTest extends BothPaths {
     OutcomeUnknownException e =
         catchThrowableOfType(
             OutcomeUnknownException.class,
-            () ->
-                call(
-                    client,
-                    Charges.CREATE,
-                    PARAMS,
-                    RequestOptions.builder().intentId("o-3").build()));
+            () -> call(client, Charges.CREATE, PARAMS, RequestOptions.none().withIntentId("o-3")));
     assertThat(e.outcome()).isEqualTo(Outcome.UNKNOWN);
     assertThat(e.reason()).isEqualTo(Reason.SERVER_SAID_DO_NOT_RETRY);
     assertThat(e.getMessage())
@@ -402,11 +394,7 @@ class WhatAnAnswerProvesTest extends BothPaths {
     server.enqueue(answer(503, "Idempotent-Replayed", "true"));
     server.enqueue(answer(200));
     CallResult<Charge> r =
-        call(
-            client,
-            Charges.RETRIEVE,
-            null,
-            RequestOptions.builder().pathParam("id", "ch_1").build());
+        call(client, Charges.RETRIEVE, null, RequestOptions.none().withPathParam("id", "ch_1"));
     assertThat(r.value().id()).isEqualTo("ch_1");
     assertThat(r.attempts()).extracting(Attempt::status).containsExactly(503, 200);
     assertThat(drain(server))

@@ -84,7 +84,7 @@ class WireFaultsTest extends ClientFixture {
                       c,
                       Charges.CREATE,
                       PARAMS,
-                      RequestOptions.builder().header("X-Api-Token", HEADER_TOKEN).build()))
+                      RequestOptions.none().withHeader("X-Api-Token", HEADER_TOKEN)))
           .isInstanceOfSatisfying(
               SafeRetryException.class,
               e -> {

@@ -67,7 +67,12 @@ public final class Scenarios {
    */
   Report observe(String name, long intended, Sandbox api, String baseUrl, Run run)
       throws Exception {
-    WireLog wire = new WireLog();
+    return observe(name, intended, api, baseUrl, new WireLog(), run);
+  }
+
+  /** Like {@link #observe(String, long, Sandbox, String, Run)}, recording into {@code wire}. */
+  Report observe(String name, long intended, Sandbox api, String baseUrl, WireLog wire, Run run)
+      throws Exception {
     KeyStore store = KeyStore.inMemory();
     run.accept(
         SafeRetryClient.builder()
@@ -107,7 +112,9 @@ public final class Scenarios {
     OkHttpClient upstream = new OkHttpClient();
     try (Sandbox api = Sandbox.start();
         FaultProxy proxy = FaultProxy.start(api.baseUrl(), upstream, down)) {
-      return observe("outage", 1, api, proxy.baseUrl(), c -> Outage.run(c, sleeper));
+      WireLog wire = new WireLog();
+      return observe(
+          "outage", 1, api, proxy.baseUrl(), wire, c -> Outage.run(c, sleeper, wire::watch));
     } finally {
       upstream.connectionPool().evictAll();
     }

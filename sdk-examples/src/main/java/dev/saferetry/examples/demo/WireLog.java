@@ -2,9 +2,9 @@ package dev.saferetry.examples.demo;
 
 import dev.saferetry.Attempt;
 import dev.saferetry.event.AttemptFinished;
-import dev.saferetry.event.BreakerStateChanged;
 import dev.saferetry.event.RetryScheduled;
 import dev.saferetry.event.SafeRetryListener;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -14,8 +14,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A {@link SafeRetryListener} that records what happened on the wire: one row per attempt (intent,
  * attempt number, key, request id, status or transport failure, delay before it and whether the
- * server asked for it) and a note per circuit breaker change. The same hook feeds logs or metrics
- * in a service.
+ * server asked for it) and, once {@linkplain #watch watching} the client's circuit breaker, a note
+ * per change of its state. The same hooks feed logs or metrics in a service.
  *
  * <p>Thread-safe.
  */
@@ -78,9 +78,17 @@ public final class WireLog implements SafeRetryListener {
     hinted.put(e.key().value(), e.serverHint());
   }
 
-  @Override
-  public void onBreakerStateChange(BreakerStateChanged e) {
-    note("circuit breaker " + e.from() + " -> " + e.to());
+  /** Adds a note for each state change of {@code breaker} (the client's circuit breaker). */
+  public void watch(CircuitBreaker breaker) {
+    breaker
+        .getEventPublisher()
+        .onStateTransition(
+            e ->
+                note(
+                    "circuit breaker "
+                        + e.getStateTransition().getFromState()
+                        + " -> "
+                        + e.getStateTransition().getToState()));
   }
 
   /** Adds a remark, e.g. what the caller did between calls. */

@@ -26,7 +26,7 @@ public class Checkout {
       PaymentsClient payments = new PaymentsClient(client);
       // The intent id names the logical operation: every call with it reuses one key, also after
       // a restart, because the key is on disk before the first byte is sent.
-      RequestOptions intent = RequestOptions.builder().intentId("order-123/charge").build();
+      RequestOptions intent = RequestOptions.none().withIntentId("order-123/charge");
       ChargeCreateParams params = new ChargeCreateParams(1999, "eur", "order 123", null);
       try {
         CallResult<Charge> charge = payments.charges().create(params, intent);

@@ -36,15 +36,14 @@ public class StripeQuickStart {
           new ChargeParams(2000, "eur", Map.of("order_id", "6735"), List.of("customer"));
       // Stripe-Account is part of the intent's identity: another account is another payload.
       RequestOptions intent =
-          RequestOptions.builder()
-              .intentId("order-6735/charge")
-              .header("Stripe-Account", "acct_1032D82eZvKYlo2C")
-              .build();
+          RequestOptions.none()
+              .withIntentId("order-6735/charge")
+              .withHeader("Stripe-Account", "acct_1032D82eZvKYlo2C");
       CallResult<Charge> charge = stripe.execute(CREATE_CHARGE, params, intent);
       System.out.println(
           charge.value().id() + " key " + charge.key() + " request " + charge.serverRequestId());
       // Every page, fetched lazily; each page fetch is retried like any call.
-      RequestOptions list = RequestOptions.builder().queryParam("limit", 100).build();
+      RequestOptions list = RequestOptions.none().withQueryParam("limit", 100);
       for (Charge c : stripe.paginate(LIST_CHARGES, StripeList.style(Charge::id), list)) {
         System.out.println(c.id() + " " + c.amount() + " " + c.currency());
       }

@@ -2,17 +2,17 @@ package dev.saferetry.examples.support;
 
 import dev.saferetry.Attempt;
 import dev.saferetry.event.AttemptFinished;
-import dev.saferetry.event.BreakerState;
-import dev.saferetry.event.BreakerStateChanged;
 import dev.saferetry.event.CallFinished;
 import dev.saferetry.event.RetryScheduled;
 import dev.saferetry.event.SafeRetryListener;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -25,7 +25,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *   <li>{@code saferetry.retries}: a counter per operation and whether the server set the delay;
  *   <li>{@code saferetry.calls}: a timer per operation, outcome and reason ({@code none} for a
  *       result), one recording per call of its total time, waits between attempts included;
- *   <li>{@code saferetry.breaker.state}: one gauge per breaker state, 1 for the current one.
+ *   <li>{@code saferetry.breaker.state}: one gauge per breaker state ({@code CLOSED}, {@code OPEN},
+ *       {@code HALF_OPEN}, {@code DISABLED}), 1 for the current one, once it {@linkplain #watch
+ *       watches} the client's circuit breaker.
  * </ul>
  *
  * Every meter is tagged {@code client}. Bind it before the client's first call: events before that
@@ -33,7 +35,8 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class SafeRetryMeterBinder implements MeterBinder, SafeRetryListener {
   private final String client;
-  private final AtomicReference<BreakerState> breaker = new AtomicReference<>(BreakerState.CLOSED);
+  private static final List<String> STATES = List.of("CLOSED", "OPEN", "HALF_OPEN", "DISABLED");
+  private final AtomicReference<String> breaker = new AtomicReference<>("CLOSED");
   // Meters are made here and reach every registry bound to this one; none bound: they count
   // nothing.
   private final CompositeMeterRegistry meters = new CompositeMeterRegistry();
@@ -41,10 +44,11 @@ public final class SafeRetryMeterBinder implements MeterBinder, SafeRetryListene
   /** Creates a binder whose meters carry {@code client} as their {@code client} tag. */
   public SafeRetryMeterBinder(String client) {
     this.client = client;
-    for (BreakerState state : BreakerState.values()) {
-      Gauge.builder("saferetry.breaker.state", breaker, b -> b.get() == state ? 1 : 0)
+    for (String state : STATES) {
+      Gauge.builder("saferetry.breaker.state", breaker, b -> b.get().equals(state) ? 1 : 0)
           .description("1 for the circuit breaker's current state, 0 for the others")
-          .tags("client", client, "state", state.name())
+          .tags("client", client, "state", state)
+          .strongReference(true) // the gauge keeps the state alive, however long the binder lives
           .register(meters);
     }
   }
@@ -85,8 +89,23 @@ public final class SafeRetryMeterBinder implements MeterBinder, SafeRetryListene
         .record(e.duration());
   }
 
-  @Override
-  public void onBreakerStateChange(BreakerStateChanged e) {
-    breaker.set(e.to());
+  /** Follows the state of {@code circuitBreaker}, the client's, in the state gauges. */
+  public void watch(CircuitBreaker circuitBreaker) {
+    circuitBreaker
+        .getEventPublisher()
+        .onStateTransition(e -> breaker.set(name(e.getStateTransition().getToState())));
+  }
+
+  private static String name(CircuitBreaker.State state) {
+    switch (state) {
+      case CLOSED:
+      case HALF_OPEN:
+        return state.name();
+      case DISABLED:
+      case METRICS_ONLY:
+        return "DISABLED";
+      default:
+        return "OPEN";
+    }
   }
 }

@@ -107,7 +107,7 @@ public final class StripeApi {
         stripe.execute(
             CREATE_CHARGE,
             Map.of("amount", 100 + i, "currency", "eur"),
-            RequestOptions.builder().header("Stripe-Account", account).build());
+            RequestOptions.none().withHeader("Stripe-Account", account));
       }
     }
   }

@@ -66,6 +66,6 @@ public final class Charges {
    * @return the charge
    */
   public CallResult<Charge> retrieve(String id) {
-    return client.execute(RETRIEVE, null, RequestOptions.builder().pathParam("id", id).build());
+    return client.execute(RETRIEVE, null, RequestOptions.none().withPathParam("id", id));
   }
 }

@@ -11,7 +11,7 @@ import java.util.Objects;
  * PaymentsClient payments = new PaymentsClient(client);
  * CallResult<Charge> charge = payments.charges().create(
  *     new ChargeCreateParams(1999, "eur", "order 123", null),
- *     RequestOptions.builder().intentId("order-123/charge").build());
+ *     RequestOptions.none().withIntentId("order-123/charge"));
  * }</pre>
  *
  * <p>This class is thread-safe.

@@ -81,7 +81,7 @@ public final class AsyncBenchmark {
       List<CompletableFuture<CallResult<Charge>>> futures = new ArrayList<>(calls);
       for (int i = 0; i < calls; i++) {
         inFlight.incrementAndGet();
-        RequestOptions intent = RequestOptions.builder().intentId("order-" + i).build();
+        RequestOptions intent = RequestOptions.none().withIntentId("order-" + i);
         futures.add(
             client
                 .executeAsync(Charges.CREATE, ChargeCreateParams.of(1000 + i, "eur"), intent)

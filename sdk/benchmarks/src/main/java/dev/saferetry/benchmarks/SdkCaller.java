@@ -41,7 +41,7 @@ final class SdkCaller implements Caller {
 
   @Override
   public void call(String runId, int i) throws IOException {
-    RequestOptions options = RequestOptions.builder().intentId(runId + "-" + i).build();
+    RequestOptions options = RequestOptions.none().withIntentId(runId + "-" + i);
     CallResult<Charge> result =
         client.execute(Charges.CREATE, CallOverhead.params(runId, i), options);
     if (result.value().amount() <= 0) {

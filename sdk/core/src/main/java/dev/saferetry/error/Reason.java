@@ -153,11 +153,11 @@ public enum Reason {
    */
   REDIRECTED(Outcome.UNKNOWN),
   /**
-   * The provider answered with its "already created" conflict (a preset's {@link
-   * dev.saferetry.provider.ExistingResource}) but named no usable resource id (missing, too long,
-   * or not visible ASCII). The resource exists but cannot be identified from this answer; another
-   * attempt would get the same answer, so the call ends at once and the intent stays pending:
-   * reconcile it with the provider.
+   * The provider answered with its "already created" conflict (the client's {@code
+   * existingResource} rule) but named no usable resource id (missing, too long, or not visible
+   * ASCII). The resource exists but cannot be identified from this answer; another attempt would
+   * get the same answer, so the call ends at once and the intent stays pending: reconcile it with
+   * the provider.
    */
   EXISTING_RESOURCE_ID_UNUSABLE(Outcome.UNKNOWN),
 

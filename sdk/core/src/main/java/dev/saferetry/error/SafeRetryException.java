@@ -122,8 +122,8 @@ public abstract sealed class SafeRetryException extends RuntimeException
 
   /**
    * Returns the last answer the call got — status, headers, the server's request id, the replay
-   * flag, and the body bytes when {@linkplain dev.saferetry.RequestOptions.Builder#keepBody asked
-   * for} — or empty when no attempt got an answer.
+   * flag, and the body bytes when {@linkplain dev.saferetry.RequestOptions#withKeepBody asked for}
+   * — or empty when no attempt got an answer.
    *
    * @return the last answer, or empty
    */

@@ -52,9 +52,4 @@ final class CompositeListener implements SafeRetryListener {
   public void onCallEnd(CallFinished event) {
     each(SafeRetryListener::onCallEnd, event);
   }
-
-  @Override
-  public void onBreakerStateChange(BreakerStateChanged event) {
-    each(SafeRetryListener::onBreakerStateChange, event);
-  }
 }

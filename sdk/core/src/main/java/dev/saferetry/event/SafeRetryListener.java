@@ -1,8 +1,10 @@
 package dev.saferetry.event;
 
 /**
- * Observes what a client does — calls, attempts, scheduled retries, breaker changes — to feed logs,
- * metrics or traces without wrapping the client. Every method defaults to doing nothing.
+ * Observes what a client does — calls, attempts, scheduled retries — to feed logs, metrics or
+ * traces without wrapping the client. Every method defaults to doing nothing. The circuit breaker's
+ * state changes come from its own event publisher: {@code
+ * client.circuitBreaker().getEventPublisher().onStateTransition(..)}.
  *
  * <p>For each call: one {@link #onCallStart}, then per attempt an {@link #onAttemptStart} and an
  * {@link #onAttemptEnd} (with an {@link #onRetryScheduled} between attempts), then one {@link
@@ -62,13 +64,6 @@ public interface SafeRetryListener {
    * @param event the outcome, reason and total duration
    */
   default void onCallEnd(CallFinished event) {}
-
-  /**
-   * The client's circuit breaker changed state.
-   *
-   * @param event the change
-   */
-  default void onBreakerStateChange(BreakerStateChanged event) {}
 
   /**
    * Returns a listener that forwards every event to each of {@code listeners}, in order. An

@@ -1,5 +1,5 @@
 /**
- * The listener through which a client reports calls, attempts, retries and breaker changes, and the
- * events it receives.
+ * The listener through which a client reports calls, attempts and retries, and the events it
+ * receives.
  */
 package dev.saferetry.event;

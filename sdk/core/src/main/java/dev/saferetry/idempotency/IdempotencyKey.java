@@ -31,7 +31,7 @@ import java.util.UUID;
  * <pre>{@code
  * static final UUID CHARGES = UUID.fromString("9f0d6c7e-3b9a-4a55-8a51-0c0e8f5bb1d2"); // yours
  * IdempotencyKey key = IdempotencyKey.stableFromParts(CHARGES, orderId, "charge", "1");
- * RequestOptions options = RequestOptions.builder().idempotencyKey(key).build();
+ * RequestOptions options = RequestOptions.none().withIdempotencyKey(key);
  * }</pre>
  *
  * <p>Use stable business fields only — ids that never change for the same logical operation, such

@@ -1,8 +1,5 @@
 package dev.saferetry.internal;
 
-import dev.saferetry.event.BreakerState;
-import dev.saferetry.event.BreakerStateChanged;
-import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.resilience.BreakerPolicy;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
@@ -15,7 +12,7 @@ import org.slf4j.LoggerFactory;
 /**
  * A client's view of its circuit breaker: resilience4j's {@link CircuitBreaker} (possibly shared
  * with clients derived from this one), fed with what the SDK counts, and the state changes this
- * client reports to its listener.
+ * client logs. Listeners subscribe to resilience4j's own state transition events.
  *
  * <p>What is counted: a failure to connect, 429 and the retryable 5xx as failures (unless replayed
  * as the key's stored result); any other answer as a success. A lost answer (see {@link
@@ -23,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * against a healthy server is exactly what retries with the same key are for — so its permission is
  * released uncounted, and the call counts one failure only if it ends without an answer.
  *
- * <p>State changes are found by comparing the breaker's state with the last one seen, instead of
+ * <p>State changes are logged by comparing the breaker's state with the last one seen, instead of
  * subscribing to its event stream: a subscriber makes resilience4j build and dispatch an event
  * object on every recorded call. Thread-safe.
  */
@@ -43,13 +40,11 @@ final class Breaker {
 
   private final String name;
   private final CircuitBreaker breaker;
-  private final SafeRetryListener listener;
   private final AtomicReference<CircuitBreaker.State> seen;
 
-  Breaker(String name, CircuitBreaker breaker, SafeRetryListener listener) {
+  Breaker(String name, CircuitBreaker breaker) {
     this.name = name;
     this.breaker = breaker;
-    this.listener = listener;
     this.seen = new AtomicReference<>(breaker.getState());
   }
 
@@ -115,10 +110,6 @@ final class Breaker {
     return breaker.getState() == CircuitBreaker.State.OPEN;
   }
 
-  BreakerState state() {
-    return map(breaker.getState());
-  }
-
   private void count(long nanos, boolean failure) {
     if (failure) {
       breaker.onError(nanos, TimeUnit.NANOSECONDS, FAILURE);
@@ -128,7 +119,7 @@ final class Breaker {
     observe();
   }
 
-  /** Emits an event if the state differs from the last one this client saw. */
+  /** Logs the state if it differs from the last one this client saw. */
   private void observe() {
     CircuitBreaker.State now = breaker.getState();
     if (seen.get() == now) {
@@ -136,24 +127,7 @@ final class Breaker {
     }
     CircuitBreaker.State before = seen.getAndSet(now);
     if (before != now) {
-      BreakerState from = map(before);
-      BreakerState to = map(now);
-      LOG.warn("circuit breaker {} changed from {} to {}", name, from, to);
-      listener.onBreakerStateChange(new BreakerStateChanged(from, to));
-    }
-  }
-
-  private static BreakerState map(CircuitBreaker.State state) {
-    switch (state) {
-      case CLOSED:
-        return BreakerState.CLOSED;
-      case HALF_OPEN:
-        return BreakerState.HALF_OPEN;
-      case DISABLED:
-      case METRICS_ONLY:
-        return BreakerState.DISABLED;
-      default:
-        return BreakerState.OPEN;
+      LOG.warn("circuit breaker {} changed from {} to {}", name, before, now);
     }
   }
 }

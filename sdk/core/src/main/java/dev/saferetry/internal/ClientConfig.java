@@ -11,8 +11,6 @@ import dev.saferetry.internal.codec.ErrorBodies;
 import dev.saferetry.internal.codec.JsonCodec;
 import dev.saferetry.provider.ApiKeyStyle;
 import dev.saferetry.provider.ErrorMatch;
-import dev.saferetry.provider.ExistingResource;
-import dev.saferetry.provider.ReplayMarker;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryBudgetPolicy;
 import dev.saferetry.resilience.RetryClassifier;

@@ -6,7 +6,6 @@ import dev.saferetry.Operation;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.codec.EncodedBody;
 import dev.saferetry.codec.TypeRef;
-import dev.saferetry.event.BreakerState;
 import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.idempotency.IntentClaim;
 import dev.saferetry.idempotency.IntentRecord;
@@ -70,7 +69,7 @@ public final class ClientCore implements AutoCloseable {
     SafeRetryListener listener = SafeRetryListener.composite(config.listener());
     this.intents =
         new Intents(config.keyStore(), config.tenant(), config.intentRetention(), config.clock());
-    this.breaker = new Breaker(config.name(), circuitBreaker, listener);
+    this.breaker = new Breaker(config.name(), circuitBreaker);
     this.retry = shares(parent, Part.BREAKER) ? parent.retry : RetryEvents.create(config.name());
     Redaction redaction = Redaction.ofApiKey(config.apiKey()).withHeaders(config.headers());
     this.parts =
@@ -168,7 +167,9 @@ public final class ClientCore implements AutoCloseable {
       return newCall(op, null, options, link).execute();
     }
     RequestOptions withCursor =
-        page.isFirst() ? options : options.toBuilder().query(page.applyTo(options.query())).build();
+        page.isFirst()
+            ? options
+            : options.withoutIdentity().withQuery(page.applyTo(options.query()));
     return newCall(op, null, withCursor, null).execute();
   }
 
@@ -285,7 +286,7 @@ public final class ClientCore implements AutoCloseable {
             .named(record.scope().operation())
             .carryingKey(true);
     RequestOptions options =
-        RequestOptions.builder().intentId(record.intentId()).idempotencyKey(record.key()).build();
+        RequestOptions.none().withIntentId(record.intentId()).withIdempotencyKey(record.key());
     PreparedRequest request = parts.requests().stored(op, options, record.fingerprint(), stored);
     return new RealCall<>(parts, op, null, options, request, held).execute();
   }
@@ -303,11 +304,6 @@ public final class ClientCore implements AutoCloseable {
   /** Abandons this tenant's intent of an operation. */
   public boolean abandon(Operation<?, ?> op, String intentId) {
     return intents.abandon(op.name(), intentId);
-  }
-
-  /** Returns the breaker's current state. */
-  public BreakerState breakerState() {
-    return breaker.state();
   }
 
   /** Returns the OkHttp client the SDK sends with (the caller's, with SDK-owned retries). */

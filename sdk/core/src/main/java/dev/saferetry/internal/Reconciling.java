@@ -64,10 +64,7 @@ public final class Reconciling {
         || stored.get().state() != IntentState.PENDING) {
       return;
     }
-    IntentState state =
-        found.finding() == Reconciliation.Finding.SUCCEEDED
-            ? IntentState.SUCCEEDED
-            : IntentState.FAILED;
+    IntentState state = found.isSucceeded() ? IntentState.SUCCEEDED : IntentState.FAILED;
     String id = Intents.storable(found.resourceId()) ? found.resourceId() : null;
     store.complete(stored.get().complete(state, 0, id));
     LOG.info(

@@ -1,8 +1,6 @@
 package dev.saferetry.internal;
 
 import dev.saferetry.provider.ErrorMatch;
-import dev.saferetry.provider.ExistingResource;
-import dev.saferetry.provider.ReplayMarker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,5 +1,6 @@
 package dev.saferetry.provider;
 
+import dev.saferetry.internal.Headers;
 import java.util.Objects;
 
 /**

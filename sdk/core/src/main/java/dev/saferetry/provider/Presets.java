@@ -14,17 +14,18 @@ final class Presets {
   private Presets() {}
 
   /** The "already created" conflict GoCardless answers a repeated creation with. */
-  static final ExistingResource GOCARDLESS_CONFLICT =
-      new ExistingResource(
-          ErrorMatch.of(409, "/error/errors/*", "/reason", "idempotent_creation_conflict"),
-          "/links/conflicting_resource_id");
+  static final ErrorMatch GOCARDLESS_CONFLICT =
+      ErrorMatch.of(409, "/error/errors/*", "/reason", "idempotent_creation_conflict");
+
+  /** Where GoCardless's conflict names the resource the first request created. */
+  static final String GOCARDLESS_CONFLICT_ID = "/links/conflicting_resource_id";
 
   /** Sets every provider rule to "none": a preset then sets what its provider documents. */
   private static SafeRetryClientBuilder none(SafeRetryClientBuilder b) {
-    return b.replayMarker(null)
+    return b.replayMarker(null, null)
         .keyReused()
         .inProgress()
-        .existingResource(null)
+        .existingResource(null, null)
         .shouldRetryHeaders("X-Should-Retry")
         .retryableErrors()
         .requestIdHeaders()
@@ -42,7 +43,7 @@ final class Presets {
                   .apiKeyStyle(ApiKeyStyle.bearer())
                   .identityHeaders("Stripe-Version", "Stripe-Account", "Stripe-Context")
                   .requestIdHeaders("Request-Id")
-                  .replayMarker(new ReplayMarker("Idempotent-Replayed", "true"))
+                  .replayMarker("Idempotent-Replayed", "true")
                   .keyReused(ErrorMatch.of(400, "/error", "/type", "idempotency_error"))
                   .inProgress(ErrorMatch.status(409))
                   .shouldRetryHeaders("X-Should-Retry", "Stripe-Should-Retry")
@@ -136,7 +137,7 @@ final class Presets {
                   .header("GoCardless-Version", "2015-07-06")
                   .identityHeaders("GoCardless-Version")
                   .errorRequestIdField("/error/request_id")
-                  .existingResource(GOCARDLESS_CONFLICT),
+                  .existingResource(GOCARDLESS_CONFLICT, GOCARDLESS_CONFLICT_ID),
           "https://gocardless.com/blog/idempotency-keys/",
           "https://github.com/gocardless/gocardless-pro-java",
           "https://github.com/gocardless/gocardless-pro-ruby");

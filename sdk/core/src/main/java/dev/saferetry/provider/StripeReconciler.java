@@ -134,9 +134,11 @@ public final class StripeReconciler implements Reconciler {
     if (want == null) {
       return Reconciliation.unresolved("no expected charge is known for the intent");
     }
-    RequestOptions.Builder search = RequestOptions.builder().queryParam("query", query(intentId));
-    want.scope().forEach(search::header);
-    CallResult<JsonNode> found = client.execute(SEARCH, null, search.build());
+    RequestOptions search = RequestOptions.none().withQueryParam("query", query(intentId));
+    for (Map.Entry<String, String> h : want.scope().entrySet()) {
+      search = search.withHeader(h.getKey(), h.getValue());
+    }
+    CallResult<JsonNode> found = client.execute(SEARCH, null, search);
     return ChargeHits.judge(found.value(), metadataKey, intentId, want);
   }
 

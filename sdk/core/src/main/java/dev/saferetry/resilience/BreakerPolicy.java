@@ -27,17 +27,18 @@ import java.util.Objects;
  * 50 outcomes, at least 20 seen, 50 %, 30 s open, 2 probes.
  *
  * <pre>{@code
- * BreakerPolicy quick = BreakerPolicy.builder()
- *     .slidingWindowSize(10)
- *     .minimumCalls(5)
- *     .waitInOpenState(Duration.ofSeconds(5))
- *     .build();
+ * BreakerPolicy quick = BreakerPolicy.defaults()
+ *     .withSlidingWindowSize(10)
+ *     .withMinimumCalls(5)
+ *     .withWaitInOpenState(Duration.ofSeconds(5));
  * }</pre>
  *
- * <p>Instances are immutable and thread-safe.
+ * <p>Instances are immutable and thread-safe; every {@code with...} method returns a new policy and
+ * leaves this one alone.
  */
 public final class BreakerPolicy {
-  private static final BreakerPolicy DEFAULTS = builder().build();
+  private static final BreakerPolicy DEFAULTS =
+      new BreakerPolicy(true, 50f, 50, 20, Duration.ofSeconds(30), 2);
 
   private final boolean enabled;
   private final float failureRateThreshold;
@@ -46,26 +47,23 @@ public final class BreakerPolicy {
   private final Duration waitInOpenState;
   private final int halfOpenProbes;
 
-  private BreakerPolicy(Builder b) {
-    if (!(b.failureRateThreshold > 0 && b.failureRateThreshold <= 100)) {
+  private BreakerPolicy(
+      boolean enabled,
+      float failureRateThreshold,
+      int slidingWindowSize,
+      int minimumCalls,
+      Duration waitInOpenState,
+      int halfOpenProbes) {
+    if (!(failureRateThreshold > 0 && failureRateThreshold <= 100)) {
       throw new IllegalArgumentException(
-          "failureRateThreshold must be in (0, 100], was " + b.failureRateThreshold);
+          "failureRateThreshold must be in (0, 100], was " + failureRateThreshold);
     }
-    this.enabled = b.enabled;
-    this.failureRateThreshold = b.failureRateThreshold;
-    this.slidingWindowSize = Checks.atLeastOne("slidingWindowSize", b.slidingWindowSize);
-    this.minimumCalls = Checks.atLeastOne("minimumCalls", b.minimumCalls);
-    this.waitInOpenState = Checks.positive("waitInOpenState", b.waitInOpenState);
-    this.halfOpenProbes = Checks.atLeastOne("halfOpenProbes", b.halfOpenProbes);
-  }
-
-  /**
-   * Returns a builder with every setting at its default.
-   *
-   * @return a new builder
-   */
-  public static Builder builder() {
-    return new Builder();
+    this.enabled = enabled;
+    this.failureRateThreshold = failureRateThreshold;
+    this.slidingWindowSize = Checks.atLeastOne("slidingWindowSize", slidingWindowSize);
+    this.minimumCalls = Checks.atLeastOne("minimumCalls", minimumCalls);
+    this.waitInOpenState = Checks.positive("waitInOpenState", waitInOpenState);
+    this.halfOpenProbes = Checks.atLeastOne("halfOpenProbes", halfOpenProbes);
   }
 
   /**
@@ -83,17 +81,83 @@ public final class BreakerPolicy {
    * @return a disabled policy
    */
   public static BreakerPolicy disabled() {
-    return builder().enabled(false).build();
+    return new BreakerPolicy(
+        false,
+        DEFAULTS.failureRateThreshold,
+        DEFAULTS.slidingWindowSize,
+        DEFAULTS.minimumCalls,
+        DEFAULTS.waitInOpenState,
+        DEFAULTS.halfOpenProbes);
   }
 
   /**
-   * Returns a builder holding a copy of this policy's settings. Like every value's {@code
-   * toBuilder()}, it shares nothing with this one: a value holds no resources.
+   * Returns this policy with {@code percent} as the failure rate at or above which the breaker
+   * opens; in (0, 100]. Default: 50.
    *
-   * @return a new builder
+   * @param percent the threshold
+   * @return a new policy
+   * @throws IllegalArgumentException if {@code percent} is outside (0, 100]
    */
-  public Builder toBuilder() {
-    return new Builder(this);
+  public BreakerPolicy withFailureRateThreshold(float percent) {
+    return new BreakerPolicy(
+        enabled, percent, slidingWindowSize, minimumCalls, waitInOpenState, halfOpenProbes);
+  }
+
+  /**
+   * Returns this policy remembering {@code outcomes} counted outcomes; at least 1. Default: 50.
+   *
+   * @param outcomes the window size
+   * @return a new policy
+   * @throws IllegalArgumentException if {@code outcomes} is less than 1
+   */
+  public BreakerPolicy withSlidingWindowSize(int outcomes) {
+    return new BreakerPolicy(
+        enabled, failureRateThreshold, outcomes, minimumCalls, waitInOpenState, halfOpenProbes);
+  }
+
+  /**
+   * Returns this policy judging the rate once {@code outcomes} counted outcomes were seen; at least
+   * 1, and a value larger than the window counts as the window. Default: 20.
+   *
+   * @param outcomes the minimum
+   * @return a new policy
+   * @throws IllegalArgumentException if {@code outcomes} is less than 1
+   */
+  public BreakerPolicy withMinimumCalls(int outcomes) {
+    return new BreakerPolicy(
+        enabled,
+        failureRateThreshold,
+        slidingWindowSize,
+        outcomes,
+        waitInOpenState,
+        halfOpenProbes);
+  }
+
+  /**
+   * Returns this policy staying open for {@code openFor} before probes are let through; positive.
+   * Default: 30 s.
+   *
+   * @param openFor the open period
+   * @return a new policy
+   * @throws IllegalArgumentException if {@code openFor} is zero or negative
+   * @throws NullPointerException if {@code openFor} is null
+   */
+  public BreakerPolicy withWaitInOpenState(Duration openFor) {
+    return new BreakerPolicy(
+        enabled, failureRateThreshold, slidingWindowSize, minimumCalls, openFor, halfOpenProbes);
+  }
+
+  /**
+   * Returns this policy letting {@code probes} probe calls through while half-open; at least 1.
+   * Default: 2.
+   *
+   * @param probes the number of probes
+   * @return a new policy
+   * @throws IllegalArgumentException if {@code probes} is less than 1
+   */
+  public BreakerPolicy withHalfOpenProbes(int probes) {
+    return new BreakerPolicy(
+        enabled, failureRateThreshold, slidingWindowSize, minimumCalls, waitInOpenState, probes);
   }
 
   /**
@@ -187,104 +251,5 @@ public final class BreakerPolicy {
         + ", halfOpenProbes="
         + halfOpenProbes
         + "]";
-  }
-
-  /** Builds a {@link BreakerPolicy}; {@link #build()} validates. Not thread-safe. */
-  public static final class Builder {
-    private boolean enabled = true;
-    private float failureRateThreshold = 50f;
-    private int slidingWindowSize = 50;
-    private int minimumCalls = 20;
-    private Duration waitInOpenState = Duration.ofSeconds(30);
-    private int halfOpenProbes = 2;
-
-    private Builder() {}
-
-    private Builder(BreakerPolicy p) {
-      enabled = p.enabled;
-      failureRateThreshold = p.failureRateThreshold;
-      slidingWindowSize = p.slidingWindowSize;
-      minimumCalls = p.minimumCalls;
-      waitInOpenState = p.waitInOpenState;
-      halfOpenProbes = p.halfOpenProbes;
-    }
-
-    /**
-     * Whether the breaker is used at all. Default: true.
-     *
-     * @param on whether the breaker is enabled
-     * @return this builder
-     */
-    public Builder enabled(boolean on) {
-      this.enabled = on;
-      return this;
-    }
-
-    /**
-     * The failure rate, in percent, at or above which the breaker opens; in (0, 100]. Default: 50.
-     *
-     * @param percent the threshold
-     * @return this builder
-     */
-    public Builder failureRateThreshold(float percent) {
-      this.failureRateThreshold = percent;
-      return this;
-    }
-
-    /**
-     * How many counted outcomes the breaker remembers; at least 1. Default: 50.
-     *
-     * @param outcomes the window size
-     * @return this builder
-     */
-    public Builder slidingWindowSize(int outcomes) {
-      this.slidingWindowSize = outcomes;
-      return this;
-    }
-
-    /**
-     * How many counted outcomes are needed before the rate is judged; at least 1, and a value
-     * larger than the window counts as the window. Default: 20.
-     *
-     * @param outcomes the minimum
-     * @return this builder
-     */
-    public Builder minimumCalls(int outcomes) {
-      this.minimumCalls = outcomes;
-      return this;
-    }
-
-    /**
-     * How long the breaker stays open before probes are let through; positive. Default: 30 s.
-     *
-     * @param openFor the open period
-     * @return this builder
-     */
-    public Builder waitInOpenState(Duration openFor) {
-      this.waitInOpenState = openFor;
-      return this;
-    }
-
-    /**
-     * How many probe calls are let through while half-open; at least 1. Default: 2.
-     *
-     * @param probes the number of probes
-     * @return this builder
-     */
-    public Builder halfOpenProbes(int probes) {
-      this.halfOpenProbes = probes;
-      return this;
-    }
-
-    /**
-     * Returns the policy.
-     *
-     * @return the policy
-     * @throws IllegalArgumentException naming the first bad parameter
-     * @throws NullPointerException naming a missing duration
-     */
-    public BreakerPolicy build() {
-      return new BreakerPolicy(this);
-    }
   }
 }

@@ -18,33 +18,26 @@ import java.util.Objects;
  * of four attempts per intent.
  *
  * <pre>{@code
- * RetryBudgetPolicy generous = RetryBudgetPolicy.builder().capacity(100).successCredit(0.5).build();
+ * RetryBudgetPolicy generous = RetryBudgetPolicy.defaults().withCapacity(100).withSuccessCredit(0.5);
  * }</pre>
  *
- * <p>Instances are immutable and thread-safe.
+ * <p>Instances are immutable and thread-safe; every {@code with...} method returns a new policy and
+ * leaves this one alone.
  */
 public final class RetryBudgetPolicy {
-  private static final RetryBudgetPolicy DEFAULTS = builder().build();
+  private static final RetryBudgetPolicy DEFAULTS = new RetryBudgetPolicy(true, 20, 1, 0.1);
 
   private final boolean enabled;
   private final double capacity;
   private final double retryCost;
   private final double successCredit;
 
-  private RetryBudgetPolicy(Builder b) {
-    this.enabled = b.enabled;
-    this.capacity = Checks.finiteAtLeast("capacity", b.capacity, 0, true);
-    this.retryCost = Checks.finiteAtLeast("retryCost", b.retryCost, 0, false);
-    this.successCredit = Checks.finiteAtLeast("successCredit", b.successCredit, 0, true);
-  }
-
-  /**
-   * Returns a builder with every setting at its default.
-   *
-   * @return a new builder
-   */
-  public static Builder builder() {
-    return new Builder();
+  private RetryBudgetPolicy(
+      boolean enabled, double capacity, double retryCost, double successCredit) {
+    this.enabled = enabled;
+    this.capacity = Checks.finiteAtLeast("capacity", capacity, 0, true);
+    this.retryCost = Checks.finiteAtLeast("retryCost", retryCost, 0, false);
+    this.successCredit = Checks.finiteAtLeast("successCredit", successCredit, 0, true);
   }
 
   /**
@@ -62,17 +55,43 @@ public final class RetryBudgetPolicy {
    * @return a disabled budget
    */
   public static RetryBudgetPolicy unlimited() {
-    return builder().enabled(false).build();
+    return new RetryBudgetPolicy(
+        false, DEFAULTS.capacity, DEFAULTS.retryCost, DEFAULTS.successCredit);
   }
 
   /**
-   * Returns a builder holding a copy of this policy's settings. Like every value's {@code
-   * toBuilder()}, it shares nothing with this one: a value holds no resources.
+   * Returns this budget with {@code tokens} in a full bucket (the bucket starts full); at least 0.
+   * Default: 20.
    *
-   * @return a new builder
+   * @param tokens the capacity
+   * @return a new budget
+   * @throws IllegalArgumentException if {@code tokens} is negative, infinite or NaN
    */
-  public Builder toBuilder() {
-    return new Builder(this);
+  public RetryBudgetPolicy withCapacity(double tokens) {
+    return new RetryBudgetPolicy(enabled, tokens, retryCost, successCredit);
+  }
+
+  /**
+   * Returns this budget with {@code tokens} spent per retry; more than 0. Default: 1.
+   *
+   * @param tokens the cost
+   * @return a new budget
+   * @throws IllegalArgumentException if {@code tokens} is not positive, infinite or NaN
+   */
+  public RetryBudgetPolicy withRetryCost(double tokens) {
+    return new RetryBudgetPolicy(enabled, capacity, tokens, successCredit);
+  }
+
+  /**
+   * Returns this budget with {@code tokens} earned back per successful call, up to the capacity; at
+   * least 0. Default: 0.1.
+   *
+   * @param tokens the credit
+   * @return a new budget
+   * @throws IllegalArgumentException if {@code tokens} is negative, infinite or NaN
+   */
+  public RetryBudgetPolicy withSuccessCredit(double tokens) {
+    return new RetryBudgetPolicy(enabled, capacity, retryCost, tokens);
   }
 
   /**
@@ -136,76 +155,5 @@ public final class RetryBudgetPolicy {
         + ", successCredit="
         + successCredit
         + "]";
-  }
-
-  /** Builds a {@link RetryBudgetPolicy}; {@link #build()} validates. Not thread-safe. */
-  public static final class Builder {
-    private boolean enabled = true;
-    private double capacity = 20;
-    private double retryCost = 1;
-    private double successCredit = 0.1;
-
-    private Builder() {}
-
-    private Builder(RetryBudgetPolicy p) {
-      enabled = p.enabled;
-      capacity = p.capacity;
-      retryCost = p.retryCost;
-      successCredit = p.successCredit;
-    }
-
-    /**
-     * Whether the budget applies. Default: true.
-     *
-     * @param on whether the budget is enabled
-     * @return this builder
-     */
-    public Builder enabled(boolean on) {
-      this.enabled = on;
-      return this;
-    }
-
-    /**
-     * The tokens in a full bucket (the bucket starts full); at least 0. Default: 20.
-     *
-     * @param tokens the capacity
-     * @return this builder
-     */
-    public Builder capacity(double tokens) {
-      this.capacity = tokens;
-      return this;
-    }
-
-    /**
-     * The tokens one retry spends; more than 0. Default: 1.
-     *
-     * @param tokens the cost
-     * @return this builder
-     */
-    public Builder retryCost(double tokens) {
-      this.retryCost = tokens;
-      return this;
-    }
-
-    /**
-     * The tokens one successful call earns back, up to the capacity; at least 0. Default: 0.1.
-     *
-     * @param tokens the credit
-     * @return this builder
-     */
-    public Builder successCredit(double tokens) {
-      this.successCredit = tokens;
-      return this;
-    }
-
-    /**
-     * Returns the policy.
-     *
-     * @return the policy
-     * @throws IllegalArgumentException naming the first bad parameter
-     */
-    public RetryBudgetPolicy build() {
-      return new RetryBudgetPolicy(this);
-    }
   }
 }

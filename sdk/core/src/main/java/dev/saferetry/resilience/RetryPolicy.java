@@ -14,17 +14,24 @@ import java.util.Objects;
  * intent. No retry is scheduled whose delay would pass the overall {@link #deadline()}.
  *
  * <pre>{@code
- * RetryPolicy patient = RetryPolicy.builder()
- *     .maxAttempts(6)
- *     .deadline(Duration.ofMinutes(2))
- *     .build();
- * RetryPolicy twice = patient.toBuilder().maxAttempts(2).build();
+ * RetryPolicy patient = RetryPolicy.defaults()
+ *     .withMaxAttempts(6)
+ *     .withDeadline(Duration.ofMinutes(2));
+ * RetryPolicy twice = patient.withMaxAttempts(2);
  * }</pre>
  *
- * <p>Instances are immutable and thread-safe.
+ * <p>Instances are immutable and thread-safe; every {@code with...} method returns a new policy and
+ * leaves this one alone.
  */
 public final class RetryPolicy {
-  private static final RetryPolicy DEFAULTS = builder().build();
+  private static final RetryPolicy DEFAULTS =
+      new RetryPolicy(
+          4,
+          Duration.ofMillis(500),
+          2.0,
+          Duration.ofSeconds(8),
+          Duration.ofSeconds(60),
+          Duration.ofSeconds(60));
 
   private final int maxAttempts;
   private final Duration initialDelay;
@@ -33,22 +40,19 @@ public final class RetryPolicy {
   private final Duration deadline;
   private final Duration maxRetryAfter;
 
-  private RetryPolicy(Builder b) {
-    this.maxAttempts = Checks.atLeastOne("maxAttempts", b.maxAttempts);
-    this.initialDelay = Checks.nonNegative("initialDelay", b.initialDelay);
-    this.multiplier = Checks.finiteAtLeast("multiplier", b.multiplier, 1.0, true);
-    this.maxDelay = Checks.nonNegative("maxDelay", b.maxDelay);
-    this.deadline = Checks.positive("deadline", b.deadline);
-    this.maxRetryAfter = Checks.nonNegative("maxRetryAfter", b.maxRetryAfter);
-  }
-
-  /**
-   * Returns a builder with every setting at its default.
-   *
-   * @return a new builder
-   */
-  public static Builder builder() {
-    return new Builder();
+  private RetryPolicy(
+      int maxAttempts,
+      Duration initialDelay,
+      double multiplier,
+      Duration maxDelay,
+      Duration deadline,
+      Duration maxRetryAfter) {
+    this.maxAttempts = Checks.atLeastOne("maxAttempts", maxAttempts);
+    this.initialDelay = Checks.nonNegative("initialDelay", initialDelay);
+    this.multiplier = Checks.finiteAtLeast("multiplier", multiplier, 1.0, true);
+    this.maxDelay = Checks.nonNegative("maxDelay", maxDelay);
+    this.deadline = Checks.positive("deadline", deadline);
+    this.maxRetryAfter = Checks.nonNegative("maxRetryAfter", maxRetryAfter);
   }
 
   /**
@@ -67,17 +71,83 @@ public final class RetryPolicy {
    * @return a policy without retries
    */
   public static RetryPolicy noRetries() {
-    return builder().maxAttempts(1).build();
+    return DEFAULTS.withMaxAttempts(1);
   }
 
   /**
-   * Returns a builder holding a copy of this policy's settings. Like every value's {@code
-   * toBuilder()}, it shares nothing with this one: a value holds no resources.
+   * Returns this policy with {@code attempts} in total, including the first; at least 1. Default:
+   * 4.
    *
-   * @return a new builder
+   * @param attempts the number of attempts
+   * @return a new policy
+   * @throws IllegalArgumentException if {@code attempts} is less than 1
    */
-  public Builder toBuilder() {
-    return new Builder(this);
+  public RetryPolicy withMaxAttempts(int attempts) {
+    return new RetryPolicy(attempts, initialDelay, multiplier, maxDelay, deadline, maxRetryAfter);
+  }
+
+  /**
+   * Returns this policy with {@code delay} as the cap of the first retry's delay; not negative.
+   * Default: 500 ms.
+   *
+   * @param delay the initial delay
+   * @return a new policy
+   * @throws IllegalArgumentException if {@code delay} is negative
+   * @throws NullPointerException if {@code delay} is null
+   */
+  public RetryPolicy withInitialDelay(Duration delay) {
+    return new RetryPolicy(maxAttempts, delay, multiplier, maxDelay, deadline, maxRetryAfter);
+  }
+
+  /**
+   * Returns this policy with {@code factor} as the growth factor of the delay cap per retry; at
+   * least 1. Default: 2.0.
+   *
+   * @param factor the multiplier
+   * @return a new policy
+   * @throws IllegalArgumentException if {@code factor} is less than 1, infinite or NaN
+   */
+  public RetryPolicy withMultiplier(double factor) {
+    return new RetryPolicy(maxAttempts, initialDelay, factor, maxDelay, deadline, maxRetryAfter);
+  }
+
+  /**
+   * Returns this policy with {@code delay} as the largest computed delay; not negative. Default: 8
+   * s.
+   *
+   * @param delay the largest delay
+   * @return a new policy
+   * @throws IllegalArgumentException if {@code delay} is negative
+   * @throws NullPointerException if {@code delay} is null
+   */
+  public RetryPolicy withMaxDelay(Duration delay) {
+    return new RetryPolicy(maxAttempts, initialDelay, multiplier, delay, deadline, maxRetryAfter);
+  }
+
+  /**
+   * Returns this policy with {@code overall} as the time budget of one call, across all attempts
+   * and delays; positive. Default: 60 s.
+   *
+   * @param overall the deadline
+   * @return a new policy
+   * @throws IllegalArgumentException if {@code overall} is zero or negative
+   * @throws NullPointerException if {@code overall} is null
+   */
+  public RetryPolicy withDeadline(Duration overall) {
+    return new RetryPolicy(maxAttempts, initialDelay, multiplier, maxDelay, overall, maxRetryAfter);
+  }
+
+  /**
+   * Returns this policy with {@code ceiling} as the longest server hint ({@code Retry-After}) that
+   * is waited on; a longer one ends the call with the hint exposed. Not negative. Default: 60 s.
+   *
+   * @param ceiling the hint ceiling
+   * @return a new policy
+   * @throws IllegalArgumentException if {@code ceiling} is negative
+   * @throws NullPointerException if {@code ceiling} is null
+   */
+  public RetryPolicy withMaxRetryAfter(Duration ceiling) {
+    return new RetryPolicy(maxAttempts, initialDelay, multiplier, maxDelay, deadline, ceiling);
   }
 
   /**
@@ -165,104 +235,5 @@ public final class RetryPolicy {
         + ", maxRetryAfter="
         + maxRetryAfter
         + "]";
-  }
-
-  /** Builds a {@link RetryPolicy}; {@link #build()} validates. Not thread-safe. */
-  public static final class Builder {
-    private int maxAttempts = 4;
-    private Duration initialDelay = Duration.ofMillis(500);
-    private double multiplier = 2.0;
-    private Duration maxDelay = Duration.ofSeconds(8);
-    private Duration deadline = Duration.ofSeconds(60);
-    private Duration maxRetryAfter = Duration.ofSeconds(60);
-
-    private Builder() {}
-
-    private Builder(RetryPolicy p) {
-      maxAttempts = p.maxAttempts;
-      initialDelay = p.initialDelay;
-      multiplier = p.multiplier;
-      maxDelay = p.maxDelay;
-      deadline = p.deadline;
-      maxRetryAfter = p.maxRetryAfter;
-    }
-
-    /**
-     * Attempts in total, including the first; at least 1. Default: 4.
-     *
-     * @param attempts the number of attempts
-     * @return this builder
-     */
-    public Builder maxAttempts(int attempts) {
-      this.maxAttempts = attempts;
-      return this;
-    }
-
-    /**
-     * The cap of the first retry's delay; not negative. Default: 500 ms.
-     *
-     * @param delay the initial delay
-     * @return this builder
-     */
-    public Builder initialDelay(Duration delay) {
-      this.initialDelay = delay;
-      return this;
-    }
-
-    /**
-     * The growth factor of the delay cap per retry; at least 1. Default: 2.0.
-     *
-     * @param factor the multiplier
-     * @return this builder
-     */
-    public Builder multiplier(double factor) {
-      this.multiplier = factor;
-      return this;
-    }
-
-    /**
-     * The largest computed delay; not negative. Default: 8 s.
-     *
-     * @param delay the largest delay
-     * @return this builder
-     */
-    public Builder maxDelay(Duration delay) {
-      this.maxDelay = delay;
-      return this;
-    }
-
-    /**
-     * The overall time budget of one call, across all attempts and delays; positive. Default: 60 s.
-     *
-     * @param overall the deadline
-     * @return this builder
-     */
-    public Builder deadline(Duration overall) {
-      this.deadline = overall;
-      return this;
-    }
-
-    /**
-     * The longest server hint ({@code Retry-After}) that is waited on; a longer one ends the call
-     * with the hint exposed. Not negative. Default: 60 s.
-     *
-     * @param ceiling the hint ceiling
-     * @return this builder
-     */
-    public Builder maxRetryAfter(Duration ceiling) {
-      this.maxRetryAfter = ceiling;
-      return this;
-    }
-
-    /**
-     * Returns the policy.
-     *
-     * @return the policy
-     * @throws IllegalArgumentException naming the first bad parameter
-     * @throws NullPointerException naming a missing duration
-     */
-    public RetryPolicy build() {
-      return new RetryPolicy(this);
-    }
   }
 }

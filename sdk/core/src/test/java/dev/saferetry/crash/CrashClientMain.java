@@ -56,7 +56,7 @@ public final class CrashClientMain {
       CallResult<Charge> result =
           new PaymentsClient(client)
               .charges()
-              .create(PARAMS, RequestOptions.builder().intentId(intentId).build());
+              .create(PARAMS, RequestOptions.none().withIntentId(intentId));
       say("DONE " + result.key() + " " + result.value().id() + " " + result.replayed());
       say("PENDING_AFTER " + client.pendingIntents().size());
     }

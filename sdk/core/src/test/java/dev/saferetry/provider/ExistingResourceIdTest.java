@@ -10,6 +10,7 @@ import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.Reason;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.internal.ExistingResource;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.testing.Answers;
 import dev.saferetry.testing.FakeTime;
@@ -89,7 +90,8 @@ class ExistingResourceIdTest {
 
   @Test
   void aConflictNamingAnUnusableIdIsNeverASuccess() {
-    ExistingResource rule = Presets.GOCARDLESS_CONFLICT;
+    ExistingResource rule =
+        new ExistingResource(Presets.GOCARDLESS_CONFLICT, Presets.GOCARDLESS_CONFLICT_ID);
     for (String id : UNUSABLE) {
       assertThat(rule.resourceId(409, conflict(jsonEscaped(id)))).as("id %s", id).isEmpty();
     }
@@ -113,7 +115,7 @@ class ExistingResourceIdTest {
                 .build();
           }
         });
-    RequestOptions options = RequestOptions.builder().intentId("order-1/payment").build();
+    RequestOptions options = RequestOptions.none().withIntentId("order-1/payment");
     Throwable thrown =
         catchThrowable(() -> client.execute(CREATE, Map.of("amount", 1000), options));
     assertThat(thrown).isInstanceOf(OutcomeUnknownException.class);

@@ -117,10 +117,7 @@ class PresetAnswersTest {
     try (SafeRetryClient c = client(ProviderPreset.adyen())) {
       assertThatThrownBy(
               () ->
-                  c.execute(
-                      CREATE,
-                      BODY,
-                      RequestOptions.builder().idempotencyKey("k".repeat(65)).build()))
+                  c.execute(CREATE, BODY, RequestOptions.none().withIdempotencyKey("k".repeat(65))))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("64");
       assertThat(server.getRequestCount()).isZero();
@@ -175,7 +172,7 @@ class PresetAnswersTest {
                   + "\"errors\":[{\"reason\":\"idempotent_creation_conflict\","
                   + "\"links\":{\"conflicting_resource_id\":\"PM000123\"}}]}}"));
       CallResult<Map<String, Object>> r =
-          c.execute(CREATE, BODY, RequestOptions.builder().intentId("order-1/payment").build());
+          c.execute(CREATE, BODY, RequestOptions.none().withIntentId("order-1/payment"));
       assertThat(r.existingResource()).contains("PM000123");
       assertThat(r.value()).isNull();
       assertThat(r.status()).isEqualTo(409);

@@ -137,10 +137,7 @@ class PresetWireTest {
           client.execute(
               create,
               body,
-              RequestOptions.builder()
-                  .idempotencyKey(KEY)
-                  .queryParam("expand[]", "customer")
-                  .build());
+              RequestOptions.none().withIdempotencyKey(KEY).withQueryParam("expand[]", "customer"));
     }
     assertThat(result.attempts()).hasSize(2);
     assertThat(result.value()).containsEntry("id", "res_1");

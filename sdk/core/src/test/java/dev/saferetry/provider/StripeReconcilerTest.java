@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.Operation;
 import dev.saferetry.Reconciliation;
-import dev.saferetry.Reconciliation.Finding;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
@@ -80,13 +79,13 @@ class StripeReconcilerTest {
     for (int i = 0; i < 4; i++) {
       server.enqueue(dropAfterRequest());
     }
-    RequestOptions.Builder options = RequestOptions.builder().intentId(intentId);
-    if (account != null) {
-      options.header("Stripe-Account", account);
-    }
+    RequestOptions options =
+        account == null
+            ? RequestOptions.none().withIntentId(intentId)
+            : RequestOptions.none().withIntentId(intentId).withHeader("Stripe-Account", account);
     Map<String, Object> body =
         Map.of("amount", 1000, "currency", "eur", "metadata", Map.of("intent_id", intentId));
-    assertThatThrownBy(() -> c.execute(CHARGE, body, options.build()))
+    assertThatThrownBy(() -> c.execute(CHARGE, body, options))
         .isInstanceOf(OutcomeUnknownException.class);
     for (int i = 0; i < 4; i++) {
       server.takeRequest(1, TimeUnit.SECONDS);
@@ -183,9 +182,9 @@ class StripeReconcilerTest {
           "{\"s\":\"succeeded\"}",
           null
         }) {
-      assertThat(reconcileWith(intent, searchResult(charge("status", status))).finding())
+      assertThat(reconcileWith(intent, searchResult(charge("status", status))).isUnresolved())
           .as("status %s", status)
-          .isEqualTo(Finding.UNRESOLVED);
+          .isTrue();
     }
     assertStillPending(intent);
     // pending: the charge request was answered 200 and the charge exists, as for succeeded
@@ -206,7 +205,7 @@ class StripeReconcilerTest {
                     "\"failed\"",
                     "failure_code",
                     "\"card_declined\\r\\nX: 1\"")));
-    assertThat(failed.finding()).isEqualTo(Finding.FAILED);
+    assertThat(failed.isFailed()).isTrue();
     assertThat(failed.resourceId()).isEqualTo("ch_9");
     assertThat(failed.note()).isEqualTo("charge failed"); // a code that is not a code is left out
     assertThat(client.keyStore().find(declined.scope(), declined.intentId()).orElseThrow().state())
@@ -240,9 +239,9 @@ class StripeReconcilerTest {
           "\"order-1/charge\"",
           null
         }) {
-      assertThat(reconcileWith(intent, searchResult(charge("metadata", metadata))).finding())
+      assertThat(reconcileWith(intent, searchResult(charge("metadata", metadata))).isUnresolved())
           .as("metadata %s", metadata)
-          .isEqualTo(Finding.UNRESOLVED);
+          .isTrue();
     }
     assertStillPending(intent);
   }
@@ -270,7 +269,7 @@ class StripeReconcilerTest {
           {"currency", null}
         }) {
       Reconciliation found = reconcileWith(intent, searchResult(charge(field[0], field[1])));
-      assertThat(found.finding()).as("%s %s", field[0], field[1]).isEqualTo(Finding.UNRESOLVED);
+      assertThat(found.isUnresolved()).as("%s %s", field[0], field[1]).isTrue();
       assertThat(found.note()).doesNotContain("1001").doesNotContain("usd");
     }
     assertStillPending(intent);
@@ -281,7 +280,7 @@ class StripeReconcilerTest {
     IntentRecord intent = unknownIntent("order-1/charge");
     time.advance(Duration.ofDays(30));
     Reconciliation found = reconcileWith(intent, searchResult());
-    assertThat(found.finding()).isEqualTo(Finding.UNRESOLVED);
+    assertThat(found.isUnresolved()).isTrue();
     assertThat(found.note()).contains("proves nothing");
     assertThat(client.pendingIntents()).containsExactly(intent);
   }
@@ -310,13 +309,13 @@ class StripeReconcilerTest {
           "\"search_result\""
         }) {
       Reconciliation found = reconcileWith(intent, answer);
-      assertThat(found.finding()).as(answer).isEqualTo(Finding.UNRESOLVED);
+      assertThat(found.isUnresolved()).as(answer).isTrue();
       assertThat(found.note()).doesNotContain("X-Injected").doesNotContain("99999");
     }
     for (int i = 0; i < 4; i++) {
       server.enqueue(status(500));
     }
-    assertThat(client.reconcile(intent, reconciler).finding()).isEqualTo(Finding.UNRESOLVED);
+    assertThat(client.reconcile(intent, reconciler).isUnresolved()).isTrue();
     assertStillPending(intent);
   }
 
@@ -342,7 +341,7 @@ class StripeReconcilerTest {
 
     Reconciliation found = client.reconcile(intent, scoped);
 
-    assertThat(found.finding()).isEqualTo(Finding.UNRESOLVED);
+    assertThat(found.isUnresolved()).isTrue();
     RecordedRequest lookup = server.takeRequest(1, TimeUnit.SECONDS);
     assertThat(lookup.getHeaders().get("Stripe-Account")).isEqualTo("acct_A");
     assertThat(lookup.getHeaders().values("Stripe-Account")).hasSize(1);
@@ -354,7 +353,7 @@ class StripeReconcilerTest {
     try (SafeRetryClient withDefault = builder().header("Stripe-Account", "acct_default").build()) {
       IntentRecord intent = unknownIntent(withDefault, "order-1/charge", null);
       server.enqueue(json(200, searchResult(charge())));
-      assertThat(withDefault.reconcile(intent, reconciler).finding()).isEqualTo(Finding.SUCCEEDED);
+      assertThat(withDefault.reconcile(intent, reconciler).isSucceeded()).isTrue();
       assertThat(server.takeRequest(1, TimeUnit.SECONDS).getHeaders().get("Stripe-Account"))
           .as("the client's default, as the charge request carried it")
           .isEqualTo("acct_default");
@@ -392,7 +391,7 @@ class StripeReconcilerTest {
       IntentRecord withBackslash = unknownIntent(id);
       before += 4;
       Reconciliation found = client.reconcile(withBackslash, reconciler);
-      assertThat(found.finding()).isEqualTo(Finding.UNRESOLVED);
+      assertThat(found.isUnresolved()).isTrue();
       assertThat(found.note()).contains("backslash");
     }
     assertThat(server.getRequestCount()).as("nothing searched").isEqualTo(before);
@@ -404,7 +403,7 @@ class StripeReconcilerTest {
     int before = server.getRequestCount();
     Reconciliation unknown =
         client.reconcile(intent, StripeReconciler.charges("intent_id", r -> null));
-    assertThat(unknown.finding()).isEqualTo(Finding.UNRESOLVED);
+    assertThat(unknown.isUnresolved()).isTrue();
     Reconciliation broken =
         client.reconcile(
             intent,
@@ -413,7 +412,7 @@ class StripeReconcilerTest {
                 r -> {
                   throw new IllegalStateException("orders database down: secret-dsn");
                 }));
-    assertThat(broken.finding()).isEqualTo(Finding.UNRESOLVED);
+    assertThat(broken.isUnresolved()).isTrue();
     assertThat(broken.note()).contains("IllegalStateException").doesNotContain("secret-dsn");
     assertThat(server.getRequestCount()).isEqualTo(before);
     assertStillPending(intent);

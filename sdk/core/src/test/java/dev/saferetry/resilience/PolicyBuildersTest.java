@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** Policies are built, immutable values: documented defaults, named checks, toBuilder copies. */
+/** Policies are immutable values: documented defaults, named checks, with-copies. */
 class PolicyBuildersTest {
 
   @Test
@@ -38,59 +38,58 @@ class PolicyBuildersTest {
   }
 
   @Test
-  void toBuilderCopiesEverySettingAndLeavesTheOriginalAlone() {
+  void withCopiesEverySettingAndLeavesTheOriginalAlone() {
     RetryPolicy r =
-        RetryPolicy.builder()
-            .maxAttempts(6)
-            .initialDelay(Duration.ofMillis(10))
-            .multiplier(3)
-            .maxDelay(Duration.ofSeconds(1))
-            .deadline(Duration.ofSeconds(9))
-            .maxRetryAfter(Duration.ofSeconds(2))
-            .build();
-    assertThat(r.toBuilder().build()).isEqualTo(r).hasSameHashCodeAs(r);
-    RetryPolicy changed = r.toBuilder().maxAttempts(2).build();
+        RetryPolicy.defaults()
+            .withMaxAttempts(6)
+            .withInitialDelay(Duration.ofMillis(10))
+            .withMultiplier(3)
+            .withMaxDelay(Duration.ofSeconds(1))
+            .withDeadline(Duration.ofSeconds(9))
+            .withMaxRetryAfter(Duration.ofSeconds(2));
+    assertThat(r.withMaxAttempts(6)).isEqualTo(r).hasSameHashCodeAs(r);
+    RetryPolicy changed = r.withMaxAttempts(2);
     assertThat(changed.maxAttempts()).isEqualTo(2);
     assertThat(r.maxAttempts()).isEqualTo(6);
     assertThat(changed).isNotEqualTo(r);
 
-    BreakerPolicy b = BreakerPolicy.builder().slidingWindowSize(5).minimumCalls(3).build();
-    assertThat(b.toBuilder().build()).isEqualTo(b);
-    RetryBudgetPolicy g = RetryBudgetPolicy.builder().capacity(3).retryCost(0.5).build();
-    assertThat(g.toBuilder().build()).isEqualTo(g);
+    BreakerPolicy b = BreakerPolicy.defaults().withSlidingWindowSize(5).withMinimumCalls(3);
+    assertThat(b.withHalfOpenProbes(b.halfOpenProbes())).isEqualTo(b);
+    RetryBudgetPolicy g = RetryBudgetPolicy.defaults().withCapacity(3).withRetryCost(0.5);
+    assertThat(g.withSuccessCredit(g.successCredit())).isEqualTo(g);
     assertThat(g.toString()).contains("capacity=3.0", "retryCost=0.5");
   }
 
   @Test
-  void aBadSettingFailsBuildNamingIt() {
-    assertThatThrownBy(() -> RetryPolicy.builder().maxAttempts(0).build())
+  void aBadSettingFailsNamingIt() {
+    assertThatThrownBy(() -> RetryPolicy.defaults().withMaxAttempts(0))
         .hasMessageContaining("maxAttempts");
-    assertThatThrownBy(() -> RetryPolicy.builder().initialDelay(Duration.ofMillis(-1)).build())
+    assertThatThrownBy(() -> RetryPolicy.defaults().withInitialDelay(Duration.ofMillis(-1)))
         .hasMessageContaining("initialDelay");
-    assertThatThrownBy(() -> RetryPolicy.builder().multiplier(0.5).build())
+    assertThatThrownBy(() -> RetryPolicy.defaults().withMultiplier(0.5))
         .hasMessageContaining("multiplier");
-    assertThatThrownBy(() -> RetryPolicy.builder().multiplier(Double.NaN).build())
+    assertThatThrownBy(() -> RetryPolicy.defaults().withMultiplier(Double.NaN))
         .hasMessageContaining("multiplier");
-    assertThatThrownBy(() -> RetryPolicy.builder().deadline(Duration.ZERO).build())
+    assertThatThrownBy(() -> RetryPolicy.defaults().withDeadline(Duration.ZERO))
         .hasMessageContaining("deadline");
-    assertThatThrownBy(() -> RetryPolicy.builder().deadline(null).build())
+    assertThatThrownBy(() -> RetryPolicy.defaults().withDeadline(null))
         .hasMessageContaining("deadline");
-    assertThatThrownBy(() -> BreakerPolicy.builder().failureRateThreshold(0).build())
+    assertThatThrownBy(() -> BreakerPolicy.defaults().withFailureRateThreshold(0))
         .hasMessageContaining("failureRateThreshold");
-    assertThatThrownBy(() -> BreakerPolicy.builder().failureRateThreshold(101).build())
+    assertThatThrownBy(() -> BreakerPolicy.defaults().withFailureRateThreshold(101))
         .hasMessageContaining("failureRateThreshold");
-    assertThatThrownBy(() -> BreakerPolicy.builder().slidingWindowSize(0).build())
+    assertThatThrownBy(() -> BreakerPolicy.defaults().withSlidingWindowSize(0))
         .hasMessageContaining("slidingWindowSize");
-    assertThatThrownBy(() -> BreakerPolicy.builder().waitInOpenState(Duration.ZERO).build())
+    assertThatThrownBy(() -> BreakerPolicy.defaults().withWaitInOpenState(Duration.ZERO))
         .hasMessageContaining("waitInOpenState");
-    assertThatThrownBy(() -> BreakerPolicy.builder().halfOpenProbes(0).build())
+    assertThatThrownBy(() -> BreakerPolicy.defaults().withHalfOpenProbes(0))
         .hasMessageContaining("halfOpenProbes");
-    assertThatThrownBy(() -> RetryBudgetPolicy.builder().capacity(-1).build())
+    assertThatThrownBy(() -> RetryBudgetPolicy.defaults().withCapacity(-1))
         .hasMessageContaining("capacity");
-    assertThatThrownBy(() -> RetryBudgetPolicy.builder().retryCost(0).build())
+    assertThatThrownBy(() -> RetryBudgetPolicy.defaults().withRetryCost(0))
         .hasMessageContaining("retryCost");
     assertThatThrownBy(
-            () -> RetryBudgetPolicy.builder().successCredit(Double.POSITIVE_INFINITY).build())
+            () -> RetryBudgetPolicy.defaults().withSuccessCredit(Double.POSITIVE_INFINITY))
         .hasMessageContaining("successCredit");
   }
 }

@@ -347,7 +347,7 @@ public final class OutboxRelay implements AutoCloseable {
       }
       reconciledAt.put(record.key(), now);
       Reconciliation found = client.reconcile(record, reconciler);
-      LOG.info("held intent {} reconciled: {}", record.intentId(), found.finding());
+      LOG.info("held intent {} reconciled: {}", record.intentId(), found);
       if (found.found()) {
         reconciledAt.remove(record.key());
         done++;

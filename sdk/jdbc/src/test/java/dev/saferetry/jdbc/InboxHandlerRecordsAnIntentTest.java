@@ -44,10 +44,9 @@ class InboxHandlerRecordsAnIntentTest {
                         client,
                         Charges.CREATE,
                         PARAMS,
-                        RequestOptions.builder()
-                            .intentId("charge-for-" + tx.messageId())
-                            .deadline(Duration.ofSeconds(5))
-                            .build(),
+                        RequestOptions.none()
+                            .withIntentId("charge-for-" + tx.messageId())
+                            .withDeadline(Duration.ofSeconds(5)),
                         Instant.now());
 
         assertThatThrownBy(

@@ -27,8 +27,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class JdbcClockSkewTest {
   private static final ChargeCreateParams PARAMS = new ChargeCreateParams(1000, "eur", "o", null);
-  private static final RequestOptions ORDER_1 =
-      RequestOptions.builder().intentId("order-1").build();
+  private static final RequestOptions ORDER_1 = RequestOptions.none().withIntentId("order-1");
 
   @ParameterizedTest
   @EnumSource(Db.class)

@@ -76,7 +76,7 @@ class JdbcDeadlineTest {
   }
 
   private static RequestOptions within(Duration deadline) {
-    return RequestOptions.builder().intentId(INTENT).deadline(deadline).build();
+    return RequestOptions.none().withIntentId(INTENT).withDeadline(deadline);
   }
 
   private static final ChargeCreateParams PARAMS =

@@ -110,6 +110,6 @@ class JdbcFleetRedriveTest {
   }
 
   private static RequestOptions intent(int order) {
-    return RequestOptions.builder().intentId("order-" + order + "/charge").build();
+    return RequestOptions.none().withIntentId("order-" + order + "/charge");
   }
 }

@@ -48,7 +48,7 @@ class OutboxRelayCredentialsTest {
                           .header("X-Partner-Secret", ENQUEUER_SECRET)
                           .header("Stripe-Version", "2024-06-20"))) {
             RelayRows.enqueue(
-                database, store, enqueuer, time, "order-1", 1000, RequestOptions.builder());
+                database, store, enqueuer, time, "order-1", 1000, RequestOptions.none());
           }
           String stored = RelayRows.text(database, "order-1", "request_headers");
           assertThat(stored)
@@ -108,7 +108,7 @@ class OutboxRelayCredentialsTest {
                               time,
                               "order-1",
                               1000,
-                              RequestOptions.builder().header(name, ENQUEUER_TOKEN)))
+                              RequestOptions.none().withHeader(name, ENQUEUER_TOKEN)))
                   .as(name)
                   .isInstanceOf(IllegalArgumentException.class)
                   .hasMessageContaining(name)
@@ -135,7 +135,7 @@ class OutboxRelayCredentialsTest {
               time,
               "as-victim",
               1000,
-              RequestOptions.builder().header("X-Merchant", "acct_victim"));
+              RequestOptions.none().withHeader("X-Merchant", "acct_victim"));
           RelayRows.enqueue(
               database,
               store,
@@ -143,7 +143,7 @@ class OutboxRelayCredentialsTest {
               time,
               "as-victim-lower-case",
               1000,
-              RequestOptions.builder().header("x-MERCHANT", "acct_victim"));
+              RequestOptions.none().withHeader("x-MERCHANT", "acct_victim"));
           RelayRows.enqueue(
               database,
               store,
@@ -151,14 +151,14 @@ class OutboxRelayCredentialsTest {
               time,
               "attempt-header",
               1000,
-              RequestOptions.builder().header("Idempotency-Attempt", "99"));
+              RequestOptions.none().withHeader("Idempotency-Attempt", "99"));
           try (SafeRetryClient keyInMerchant =
               RelayRows.client(
                   server, time, store, b -> b.keyPlacement(KeyPlacement.header("X-Merchant")))) {
             RelayRows.enqueue(
-                database, store, keyInMerchant, time, "key-header", 1000, RequestOptions.builder());
+                database, store, keyInMerchant, time, "key-header", 1000, RequestOptions.none());
           }
-          RelayRows.enqueue(database, store, client, time, "plain", 1000, RequestOptions.builder());
+          RelayRows.enqueue(database, store, client, time, "plain", 1000, RequestOptions.none());
 
           answer(server, n -> charge());
           RelayPass pass;

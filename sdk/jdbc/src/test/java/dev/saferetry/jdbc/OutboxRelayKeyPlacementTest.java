@@ -76,7 +76,7 @@ class OutboxRelayKeyPlacementTest {
         (database, store, server, time, client) -> {
           for (int n = 1; n <= 4; n++) {
             RelayRows.enqueue(
-                database, store, client, time, "order-" + n, 1000L * n, RequestOptions.builder());
+                database, store, client, time, "order-" + n, 1000L * n, RequestOptions.none());
           }
           List<IntentRecord> intents = client.pendingIntents();
           answer(server, n -> charge());
@@ -101,8 +101,7 @@ class OutboxRelayKeyPlacementTest {
         (database, store, server, time, client) -> {
           try (SafeRetryClient square =
               RelayRows.client(server, time, store, b -> b.preset(ProviderPreset.square()))) {
-            RelayRows.enqueue(
-                database, store, square, time, "order-1", 100, RequestOptions.builder());
+            RelayRows.enqueue(database, store, square, time, "order-1", 100, RequestOptions.none());
           }
           IntentRecord intent = client.pendingIntents().get(0);
           server.enqueue(charge());
@@ -131,7 +130,7 @@ class OutboxRelayKeyPlacementTest {
             for (int enqueued = 0; enqueued < PLACEMENTS.size(); enqueued++) {
               String id = "order-" + enqueued + "-by-" + relayed;
               RelayRows.enqueue(
-                  database, store, clients.get(enqueued), time, id, 500, RequestOptions.builder());
+                  database, store, clients.get(enqueued), time, id, 500, RequestOptions.none());
               recorded.put(id, PLACEMENTS.get(enqueued));
             }
             RelayPass pass = relay(store, clients.get(relayed), time).build().runOnce();
@@ -179,10 +178,10 @@ class OutboxRelayKeyPlacementTest {
           garbage.add(null);
           for (int i = 0; i < garbage.size(); i++) {
             RelayRows.enqueue(
-                database, store, client, time, "bad-" + i, 1000, RequestOptions.builder());
+                database, store, client, time, "bad-" + i, 1000, RequestOptions.none());
             RelayRows.set(database, "bad-" + i, "request_key_placement", garbage.get(i));
           }
-          RelayRows.enqueue(database, store, client, time, "good", 1000, RequestOptions.builder());
+          RelayRows.enqueue(database, store, client, time, "good", 1000, RequestOptions.none());
           answer(server, n -> charge());
           RelayPass pass = relay(store, client, time).batchSize(100).build().runOnce();
 
@@ -225,8 +224,7 @@ class OutboxRelayKeyPlacementTest {
                   "body-field:amount",
                   "header:");
           for (int i = 0; i < rewritten.size(); i++) {
-            RelayRows.enqueue(
-                database, store, client, time, "p-" + i, 1000, RequestOptions.builder());
+            RelayRows.enqueue(database, store, client, time, "p-" + i, 1000, RequestOptions.none());
             RelayRows.set(database, "p-" + i, "request_key_placement", rewritten.get(i));
             RelayRows.reseal(database, store, "p-" + i);
           }

@@ -150,7 +150,7 @@ class OutboxRelayTamperTest {
         time,
         id,
         1000,
-        RequestOptions.builder().header("Stripe-Account", "acct_1"));
+        RequestOptions.none().withHeader("Stripe-Account", "acct_1"));
   }
 
   /** The description of each charge that reached the server: the intent id that sent it. */

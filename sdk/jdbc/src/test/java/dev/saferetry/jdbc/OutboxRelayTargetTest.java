@@ -34,11 +34,11 @@ class OutboxRelayTargetTest {
             List<String> hostile = HostileTargets.HOSTILE;
             for (int i = 0; i < hostile.size(); i++) {
               RelayRows.enqueue(
-                  database, store, client, time, "t-" + i, 100, RequestOptions.builder());
+                  database, store, client, time, "t-" + i, 100, RequestOptions.none());
               RelayRows.set(database, "t-" + i, "request_target", hostile.get(i));
               RelayRows.reseal(database, store, "t-" + i);
             }
-            RelayRows.enqueue(database, store, client, time, "good", 100, RequestOptions.builder());
+            RelayRows.enqueue(database, store, client, time, "good", 100, RequestOptions.none());
             answer(server, n -> charge());
 
             RelayPass pass = relay(store, client, time).batchSize(200).build().runOnce();

@@ -62,10 +62,9 @@ class OutboxRelayTest {
                 client,
                 Charges.CREATE,
                 new ChargeCreateParams(1000L * order, "eur", "order " + order, null),
-                RequestOptions.builder()
-                    .intentId("order-" + order)
-                    .header("Stripe-Account", "acct_" + order)
-                    .build(),
+                RequestOptions.none()
+                    .withIntentId("order-" + order)
+                    .withHeader("Stripe-Account", "acct_" + order),
                 time.instant());
       }
       if (commit) {
@@ -176,7 +175,7 @@ class OutboxRelayTest {
         .sleeper(time)
         .jitter(() -> 0.5)
         .breakerPolicy(BreakerPolicy.disabled())
-        .retryPolicy(RetryPolicy.builder().deadline(Duration.ofMinutes(10)).build())
+        .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofMinutes(10)))
         .build();
   }
 
@@ -398,7 +397,7 @@ class OutboxRelayTest {
       c.setAutoCommit(false);
       try (SafeRetryClient client = client(server, time, store)) {
         ChargeCreateParams params = new ChargeCreateParams(1000L, "eur", "order 1", null);
-        java.util.function.Function<RequestOptions.Builder, ThrowingCallable> enqueue =
+        java.util.function.Function<RequestOptions, ThrowingCallable> enqueue =
             options ->
                 () ->
                     store
@@ -408,16 +407,16 @@ class OutboxRelayTest {
                             client,
                             Charges.CREATE,
                             params,
-                            options.intentId("order-1").build(),
+                            options.withIntentId("order-1"),
                             time.instant());
         assertThatThrownBy(
-                enqueue.apply(RequestOptions.builder().apiKey("sk_test_connected_account_key")))
+                enqueue.apply(RequestOptions.none().withApiKey("sk_test_connected_account_key")))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("per-call API key")
             .hasMessageNotContaining("sk_test_connected_account_key");
         assertThatThrownBy(
                 enqueue.apply(
-                    RequestOptions.builder().header("Cookie", "session=secret-session-value")))
+                    RequestOptions.none().withHeader("Cookie", "session=secret-session-value")))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageNotContaining("secret-session-value");
         c.rollback();

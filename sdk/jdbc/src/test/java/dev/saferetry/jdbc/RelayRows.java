@@ -48,7 +48,7 @@ final class RelayRows {
             .sleeper(time)
             .jitter(() -> 0.5)
             .breakerPolicy(BreakerPolicy.disabled())
-            .retryPolicy(RetryPolicy.builder().deadline(Duration.ofMinutes(10)).build());
+            .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofMinutes(10)));
     return custom.apply(b).build();
   }
 
@@ -60,7 +60,7 @@ final class RelayRows {
       FakeTime time,
       String intentId,
       long amount,
-      RequestOptions.Builder options)
+      RequestOptions options)
       throws SQLException {
     try (Connection c = database.pool().getConnection()) {
       c.setAutoCommit(false);
@@ -72,7 +72,7 @@ final class RelayRows {
                   client,
                   Charges.CREATE,
                   new ChargeCreateParams(amount, "eur", intentId, null),
-                  options.intentId(intentId).build(),
+                  options.withIntentId(intentId),
                   time.instant());
       c.commit();
       return r;

@@ -124,19 +124,17 @@ public final class ChaosWorker {
                 .okHttpClient(http)
                 .keyStore(store)
                 .retryPolicy(
-                    RetryPolicy.builder()
-                        .maxAttempts(5)
-                        .initialDelay(Duration.ofMillis(5))
-                        .maxDelay(Duration.ofMillis(100))
-                        .deadline(Duration.ofSeconds(5))
-                        .maxRetryAfter(Duration.ofSeconds(1))
-                        .build())
+                    RetryPolicy.defaults()
+                        .withMaxAttempts(5)
+                        .withInitialDelay(Duration.ofMillis(5))
+                        .withMaxDelay(Duration.ofMillis(100))
+                        .withDeadline(Duration.ofSeconds(5))
+                        .withMaxRetryAfter(Duration.ofSeconds(1)))
                 .breakerPolicy(
-                    BreakerPolicy.builder()
-                        .failureRateThreshold(90f)
-                        .waitInOpenState(Duration.ofMillis(200))
-                        .build())
-                .retryBudget(RetryBudgetPolicy.builder().capacity(100).successCredit(0.5).build())
+                    BreakerPolicy.defaults()
+                        .withFailureRateThreshold(90f)
+                        .withWaitInOpenState(Duration.ofMillis(200)))
+                .retryBudget(RetryBudgetPolicy.defaults().withCapacity(100).withSuccessCredit(0.5))
                 .build()) {
       ChaosWorker worker = new ChaosWorker(client, sharedStore != null);
       worker.plan(o.get("prefix"), Integer.parseInt(o.get("from")), Integer.parseInt(o.get("to")));
@@ -263,7 +261,7 @@ public final class ChaosWorker {
     long start = System.nanoTime();
     try {
       CallResult<Charge> r =
-          client.execute(Charges.CREATE, params(id), RequestOptions.builder().intentId(id).build());
+          client.execute(Charges.CREATE, params(id), RequestOptions.none().withIntentId(id));
       long micros = (System.nanoTime() - start) / 1_000;
       say("done " + id + " " + r.attempts().size() + " " + micros);
       if (adopted.contains(id)) {

@@ -1,11 +1,11 @@
-package dev.saferetry.provider;
+package dev.saferetry.internal;
 
-/** Header-name checks shared by the descriptor values. */
-final class Headers {
+/** Header-name and value checks shared by the provider descriptions. */
+public final class Headers {
   private Headers() {}
 
   /** Throws unless {@code name} is an HTTP token (RFC 9110): no spaces, colons or controls. */
-  static void checkName(String name) {
+  public static void checkName(String name) {
     if (name.isEmpty()) {
       throw new IllegalArgumentException("header name must not be empty");
     }
@@ -23,7 +23,7 @@ final class Headers {
   }
 
   /** Throws if a header value holds CR, LF or another control character. */
-  static void checkValue(String name, String value) {
+  public static void checkValue(String name, String value) {
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
       if ((c < 0x20 && c != '\t') || c == 0x7F) {

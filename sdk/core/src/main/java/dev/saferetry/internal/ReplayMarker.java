@@ -1,4 +1,4 @@
-package dev.saferetry.provider;
+package dev.saferetry.internal;
 
 import java.util.Objects;
 

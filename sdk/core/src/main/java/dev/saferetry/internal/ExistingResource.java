@@ -1,7 +1,7 @@
-package dev.saferetry.provider;
+package dev.saferetry.internal;
 
-import dev.saferetry.internal.ServerIds;
 import dev.saferetry.internal.codec.ErrorBodies;
+import dev.saferetry.provider.ErrorMatch;
 import java.util.Objects;
 import java.util.Optional;
 
