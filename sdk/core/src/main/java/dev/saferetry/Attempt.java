@@ -58,11 +58,7 @@ public record Attempt(
     }
   }
 
-  /**
-   * Returns the transport failure, if the attempt ended with one.
-   *
-   * @return the transport failure, if the attempt ended with one
-   */
+  /** {@return the transport failure, if the attempt ended with one} */
   public Optional<TransportFailure> transportFailure() {
     return Optional.ofNullable(failure);
   }

@@ -83,29 +83,19 @@ public record CallResult<T>(
     this(value, status, key, intentId, replayed, attempts, null, null);
   }
 
-  /**
-   * Returns the last attempt: the one that succeeded.
-   *
-   * @return the last attempt: the one that succeeded
-   */
+  /** {@return the last attempt: the one that succeeded} */
   public Attempt lastAttempt() {
     return attempts.get(attempts.size() - 1);
   }
 
-  /**
-   * Returns the server's request id of the successful attempt, or {@code null}.
-   *
-   * @return the server's request id of the successful attempt, or {@code null}
-   */
+  /** {@return the server's request id of the successful attempt, or {@code null}} */
   public String serverRequestId() {
     return lastAttempt().serverRequestId();
   }
 
   /**
-   * Returns the id of the resource an earlier request of this intent created, when the provider
-   * answered with a conflict naming it instead of a replay.
-   *
-   * @return the existing resource's id, or empty
+   * {@return the id of the resource an earlier request of this intent created, when the provider
+   * answered with a conflict naming it instead of a replay}
    */
   public Optional<String> existingResource() {
     return Optional.ofNullable(existingResourceId);

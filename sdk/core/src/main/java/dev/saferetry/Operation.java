@@ -110,7 +110,7 @@ public final class Operation<Q, R> {
   }
 
   /**
-   * Returns an operation of any method. The key default is that of its method (see the class
+   * {@return an operation of any method} The key default is that of its method (see the class
    * documentation).
    *
    * @param <Q> the request body type
@@ -119,7 +119,6 @@ public final class Operation<Q, R> {
    * @param pathTemplate the path template
    * @param requestType the request body class ({@code Void.class} for none)
    * @param responseType the response type
-   * @return the operation
    * @throws IllegalArgumentException for a bad method or template, or a body type for GET, HEAD or
    *     OPTIONS
    */
@@ -130,14 +129,13 @@ public final class Operation<Q, R> {
   }
 
   /**
-   * Returns a POST operation; it carries a key.
+   * {@return a POST operation; it carries a key}
    *
    * @param <Q> the request body type
    * @param <R> the response body type
    * @param pathTemplate the path template
    * @param requestType the request type
    * @param responseType the response type
-   * @return a POST operation
    */
   public static <Q, R> Operation<Q, R> post(
       String pathTemplate, Class<Q> requestType, Class<R> responseType) {
@@ -145,14 +143,13 @@ public final class Operation<Q, R> {
   }
 
   /**
-   * Returns a POST operation with a generic response type; it carries a key.
+   * {@return a POST operation with a generic response type; it carries a key}
    *
    * @param <Q> the request body type
    * @param <R> the response body type
    * @param pathTemplate the path template
    * @param requestType the request type
    * @param responseType the response type
-   * @return a POST operation
    */
   public static <Q, R> Operation<Q, R> post(
       String pathTemplate, Class<Q> requestType, TypeRef<R> responseType) {
@@ -160,48 +157,44 @@ public final class Operation<Q, R> {
   }
 
   /**
-   * Returns a GET operation; it sends no body and no idempotency key.
+   * {@return a GET operation; it sends no body and no idempotency key}
    *
    * @param <R> the response body type
    * @param pathTemplate the path template
    * @param responseType the response type
-   * @return a GET operation
    */
   public static <R> Operation<Void, R> get(String pathTemplate, Class<R> responseType) {
     return of("GET", pathTemplate, Void.class, TypeRef.of(responseType));
   }
 
   /**
-   * Returns a GET operation with a generic response type, e.g. {@code new
-   * TypeRef<StripeList<Charge>>() {}}; it sends no body and no idempotency key.
+   * {@return a GET operation with a generic response type, e.g. {@code new
+   * TypeRef<StripeList<Charge>>() {}}; it sends no body and no idempotency key}
    *
    * @param <R> the response body type
    * @param pathTemplate the path template
    * @param responseType the response type
-   * @return a GET operation
    */
   public static <R> Operation<Void, R> get(String pathTemplate, TypeRef<R> responseType) {
     return of("GET", pathTemplate, Void.class, responseType);
   }
 
   /**
-   * Returns a DELETE operation without a body; it carries no key unless {@link #carryingKey} says
-   * so.
+   * {@return a DELETE operation without a body; it carries no key unless {@link #carryingKey} says
+   * so}
    *
    * @param <R> the response body type
    * @param pathTemplate the path template
    * @param responseType the response type
-   * @return a DELETE operation
    */
   public static <R> Operation<Void, R> delete(String pathTemplate, Class<R> responseType) {
     return of("DELETE", pathTemplate, Void.class, TypeRef.of(responseType));
   }
 
   /**
-   * Returns a copy with another name (the scope of its intents).
+   * {@return a copy with another name (the scope of its intents)}
    *
    * @param newName the new name
-   * @return a copy with another name
    */
   public Operation<Q, R> named(String newName) {
     return new Operation<>(
@@ -217,12 +210,11 @@ public final class Operation<Q, R> {
   }
 
   /**
-   * Returns a copy that carries an idempotency key (and records intents) or not, whatever its
-   * method. A PUT or PATCH that the server does not deduplicate may switch it off; a DELETE that
+   * {@return a copy that carries an idempotency key (and records intents) or not, whatever its
+   * method} A PUT or PATCH that the server does not deduplicate may switch it off; a DELETE that
    * the server deduplicates may switch it on.
    *
    * @param carries whether attempts carry a key
-   * @return the copy
    */
   public Operation<Q, R> carryingKey(boolean carries) {
     return new Operation<>(
@@ -238,11 +230,10 @@ public final class Operation<Q, R> {
   }
 
   /**
-   * Returns a copy that encodes its body with {@code codec} instead of the client's ({@link
-   * SafeRetryClientBuilder#codec}).
+   * {@return a copy that encodes its body with {@code codec} instead of the client's ({@link
+   * SafeRetryClientBuilder#codec})}
    *
    * @param codec the codec
-   * @return the copy
    */
   public Operation<Q, R> withCodec(BodyCodec codec) {
     return new Operation<>(
@@ -258,12 +249,11 @@ public final class Operation<Q, R> {
   }
 
   /**
-   * Returns a copy whose intents' identity also includes these headers (added to the client's own,
+   * {@return a copy whose intents' identity also includes these headers (added to the client's own,
    * {@link SafeRetryClientBuilder#identityHeaders}): the same intent id sent with another value of
-   * one of them fails before any I/O with a payload mismatch. Names are compared ignoring case.
+   * one of them fails before any I/O with a payload mismatch} Names are compared ignoring case.
    *
    * @param headerNames the header names, e.g. {@code "Stripe-Account"}
-   * @return the copy
    */
   public Operation<Q, R> withIdentityHeaders(String... headerNames) {
     Set<String> names = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
@@ -287,14 +277,13 @@ public final class Operation<Q, R> {
   }
 
   /**
-   * Returns a copy that sends a header on every request of this operation, e.g. an API version one
-   * endpoint needs. It replaces the preset's and the client's header of the same name; a call's own
+   * {@return a copy that sends a header on every request of this operation, e.g. an API version one
+   * endpoint needs} It replaces the preset's and the client's header of the same name; a call's own
    * header ({@link RequestOptions#withHeader}) replaces it. Validated as the client's default
    * headers are.
    *
    * @param headerName the header name
    * @param value the value
-   * @return the copy
    * @throws IllegalArgumentException for a bad name or value (the message never holds the value)
    */
   public Operation<Q, R> withHeader(String headerName, String value) {
@@ -317,11 +306,7 @@ public final class Operation<Q, R> {
         java.util.Collections.unmodifiableMap(all));
   }
 
-  /**
-   * Returns the headers this operation sends on every request (see {@link #withHeader}).
-   *
-   * @return the headers, names compared ignoring case
-   */
+  /** {@return the headers this operation sends on every request (see {@link #withHeader})} */
   public Map<String, String> headers() {
     return headers;
   }
@@ -331,91 +316,56 @@ public final class Operation<Q, R> {
   }
 
   /**
-   * Returns the operation's name: the scope of its intents and a label in logs; by default {@code
-   * "METHOD /path/template"}.
-   *
-   * @return the name
+   * {@return the operation's name: the scope of its intents and a label in logs; by default {@code
+   * "METHOD /path/template"}}
    */
   public String name() {
     return name;
   }
 
-  /**
-   * Returns the HTTP method, upper case.
-   *
-   * @return the method
-   */
+  /** {@return the HTTP method, upper case} */
   public String method() {
     return method;
   }
 
-  /**
-   * Returns the path template as written.
-   *
-   * @return the path template
-   */
+  /** {@return the path template as written} */
   public String pathTemplate() {
     return pathTemplate;
   }
 
-  /**
-   * Returns the parsed path template.
-   *
-   * @return the parsed path template
-   */
+  /** {@return the parsed path template} */
   public PathTemplate path() {
     return path;
   }
 
-  /**
-   * Returns the request body class ({@code Void} for none).
-   *
-   * @return the request body class
-   */
+  /** {@return the request body class ({@code Void} for none)} */
   public Class<Q> requestType() {
     return requestType;
   }
 
-  /**
-   * Returns the response type.
-   *
-   * @return the response type
-   */
+  /** {@return the response type} */
   public TypeRef<R> responseType() {
     return responseType;
   }
 
-  /**
-   * Returns whether attempts of this operation carry an idempotency key.
-   *
-   * @return whether attempts of this operation carry an idempotency key
-   */
+  /** {@return whether attempts of this operation carry an idempotency key} */
   public boolean carriesKey() {
     return carriesKey;
   }
 
-  /**
-   * Returns whether the method may send a body: every method but GET, HEAD and OPTIONS.
-   *
-   * @return whether the method may send a body
-   */
+  /** {@return whether the method may send a body: every method but GET, HEAD and OPTIONS} */
   public boolean takesBody() {
     return !(method.equals("GET") || method.equals("HEAD") || method.equals("OPTIONS"));
   }
 
-  /**
-   * Returns the operation's own body codec, or {@code null} to use the client's.
-   *
-   * @return the codec, or null
-   */
+  /** {@return the operation's own body codec, or {@code null} to use the client's} */
   public BodyCodec codec() {
     return codec;
   }
 
   /**
-   * Returns the headers that belong to its intents' identity (besides the client's), ignoring case.
-   *
-   * @return the header names
+   * {@return the headers that belong to its intents' identity (besides the client's), ignoring
+   * case}
    */
   public Set<String> identityHeaders() {
     return identityHeaders;

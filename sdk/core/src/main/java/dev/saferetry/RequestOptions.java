@@ -85,20 +85,14 @@ public final class RequestOptions {
     this.keepBody = keepBody;
   }
 
-  /**
-   * Returns options with nothing set: the start of every other.
-   *
-   * @return options with nothing set
-   */
+  /** {@return options with nothing set: the start of every other} */
   public static RequestOptions none() {
     return NONE;
   }
 
   /**
-   * Returns these options without the key, the intent id and the re-driven intent, for a new
-   * request with the same path variables, query, headers and overrides.
-   *
-   * @return these options, without key or intent
+   * {@return these options without the key, the intent id and the re-driven intent, for a new
+   * request with the same path variables, query, headers and overrides}
    */
   public RequestOptions withoutIdentity() {
     return new RequestOptions(
@@ -116,36 +110,33 @@ public final class RequestOptions {
   }
 
   /**
-   * Returns these options with a query parameter added; a name may repeat ({@code
-   * expand[]=a&expand[]=b}), and order is kept. Values are percent-encoded. For an operation that
+   * {@return these options with a query parameter added; a name may repeat ({@code
+   * expand[]=a&expand[]=b}), and order is kept} Values are percent-encoded. For an operation that
    * carries a key, the query is part of the intent's fingerprint. Default: none.
    *
    * @param name the name
    * @param value the value
-   * @return new options
    */
   public RequestOptions withQueryParam(String name, String value) {
     return withQuery(query.and(name, value));
   }
 
   /**
-   * Returns these options with a whole-number query parameter added in decimal, e.g. {@code
-   * limit=2}. Default: none.
+   * {@return these options with a whole-number query parameter added in decimal, e.g. {@code
+   * limit=2}} Default: none.
    *
    * @param name the name
    * @param value the value
-   * @return new options
    */
   public RequestOptions withQueryParam(String name, long value) {
     return withQuery(query.and(name, value));
   }
 
   /**
-   * Returns these options with {@code params} as the query parameters, replacing any set or added
-   * so far. Default: none.
+   * {@return these options with {@code params} as the query parameters, replacing any set or added
+   * so far} Default: none.
    *
    * @param params the parameters
-   * @return new options
    */
   public RequestOptions withQuery(QueryParams params) {
     Objects.requireNonNull(params, "params");
@@ -164,11 +155,10 @@ public final class RequestOptions {
   }
 
   /**
-   * Returns these options bounding this call — every attempt and wait — by {@code duration} instead
-   * of the retry policy's deadline. Default: the policy's.
+   * {@return these options bounding this call — every attempt and wait — by {@code duration}
+   * instead of the retry policy's deadline} Default: the policy's.
    *
    * @param duration a positive duration
-   * @return new options
    */
   public RequestOptions withDeadline(Duration duration) {
     return new RequestOptions(
@@ -186,12 +176,11 @@ public final class RequestOptions {
   }
 
   /**
-   * Returns these options bounding each attempt by {@code duration} (and by what is left of the
+   * {@return these options bounding each attempt by {@code duration} (and by what is left of the
    * deadline); an attempt that takes longer is cancelled and counts as a timeout, retried like any
-   * other. Default: no limit beyond the deadline and the HTTP client's timeouts.
+   * other} Default: no limit beyond the deadline and the HTTP client's timeouts.
    *
    * @param duration a positive duration
-   * @return new options
    */
   public RequestOptions withAttemptTimeout(Duration duration) {
     return new RequestOptions(
@@ -209,11 +198,10 @@ public final class RequestOptions {
   }
 
   /**
-   * Returns these options making at most {@code attempts} attempts instead of the retry policy's
-   * maximum. Default: the policy's.
+   * {@return these options making at most {@code attempts} attempts instead of the retry policy's
+   * maximum} Default: the policy's.
    *
    * @param attempts at least 1
-   * @return new options
    */
   public RequestOptions withMaxAttempts(int attempts) {
     if (attempts < 1) {
@@ -234,12 +222,11 @@ public final class RequestOptions {
   }
 
   /**
-   * Returns these options sending this call with another API key, in the client's key style (e.g.
-   * {@code Authorization: Bearer}). Never logged or printed, and masked wherever the server echoes
+   * {@return these options sending this call with another API key, in the client's key style (e.g.
+   * {@code Authorization: Bearer})} Never logged or printed, and masked wherever the server echoes
    * it. Default: the client's.
    *
    * @param key 1 to 4,096 visible ASCII characters
-   * @return new options
    */
   public RequestOptions withApiKey(String key) {
     Objects.requireNonNull(key, "apiKey");
@@ -261,11 +248,10 @@ public final class RequestOptions {
   }
 
   /**
-   * Returns these options keeping, or not, the answer's raw body bytes on the {@link ResponseView}
-   * of the result or exception. Default: false.
+   * {@return these options keeping, or not, the answer's raw body bytes on the {@link ResponseView}
+   * of the result or exception} Default: false.
    *
    * @param keep whether to keep the body
-   * @return new options
    */
   public RequestOptions withKeepBody(boolean keep) {
     return new RequestOptions(
@@ -291,11 +277,10 @@ public final class RequestOptions {
   }
 
   /**
-   * Returns these options with the caller's own key, validated now (before any I/O). Default: none,
-   * a random UUID v4 is minted per intent.
+   * {@return these options with the caller's own key, validated now (before any I/O)} Default:
+   * none, a random UUID v4 is minted per intent.
    *
    * @param key the key
-   * @return new options
    * @throws IllegalArgumentException if the key is not 1–255 visible ASCII characters, or differs
    *     from the key of a {@linkplain #withRedrive re-driven} intent
    */
@@ -304,10 +289,9 @@ public final class RequestOptions {
   }
 
   /**
-   * Returns these options with the caller's own key. Default: none.
+   * {@return these options with the caller's own key} Default: none.
    *
    * @param key the key
-   * @return new options
    * @throws IllegalArgumentException if the key differs from the key of a {@linkplain #withRedrive
    *     re-driven} intent
    */
@@ -329,11 +313,10 @@ public final class RequestOptions {
   }
 
   /**
-   * Returns these options naming the logical operation, e.g. {@code "order-123/charge"}, so that
-   * every call with this id reuses one key. Default: none.
+   * {@return these options naming the logical operation, e.g. {@code "order-123/charge"}, so that
+   * every call with this id reuses one key} Default: none.
    *
    * @param id the id
-   * @return new options
    * @throws IllegalArgumentException if blank, longer than 255 characters, not well-formed Unicode
    *     (an unpaired surrogate), with control characters, or not the id of a {@linkplain
    *     #withRedrive re-driven} intent
@@ -356,9 +339,9 @@ public final class RequestOptions {
   }
 
   /**
-   * Returns these options re-driving a listed intent (from {@link
+   * {@return these options re-driving a listed intent (from {@link
    * SafeRetryClient#pendingIntents()}): its intent id and its recorded key, so that the call can
-   * never mint a second key for it. The client checks, before any I/O, that the intent belongs to
+   * never mint a second key for it} The client checks, before any I/O, that the intent belongs to
    * its tenant and to the operation executed. Default: none.
    *
    * <pre>{@code
@@ -366,7 +349,6 @@ public final class RequestOptions {
    * }</pre>
    *
    * @param intent the intent
-   * @return new options
    */
   public RequestOptions withRedrive(IntentRecord intent) {
     Objects.requireNonNull(intent, "intent");
@@ -392,12 +374,11 @@ public final class RequestOptions {
   }
 
   /**
-   * Returns these options with a path variable, e.g. {@code withPathParam("id", "ch_1")} for {@code
-   * /v1/charges/{id}}.
+   * {@return these options with a path variable, e.g. {@code withPathParam("id", "ch_1")} for
+   * {@code /v1/charges/{id}}}
    *
    * @param name the name
    * @param value the value
-   * @return new options
    */
   public RequestOptions withPathParam(String name, String value) {
     Map<String, String> params = new LinkedHashMap<>(pathParams);
@@ -417,13 +398,12 @@ public final class RequestOptions {
   }
 
   /**
-   * Returns these options adding a header to every attempt, validated now: before anything is
-   * recorded or sent. The idempotency key and request id headers cannot be set this way. Default:
+   * {@return these options adding a header to every attempt, validated now: before anything is
+   * recorded or sent} The idempotency key and request id headers cannot be set this way. Default:
    * none.
    *
    * @param name the name
    * @param value the value
-   * @return new options
    * @throws IllegalArgumentException for {@code Idempotency-Key} or {@code X-Request-Id}, a name
    *     that is not 1 or more visible ASCII characters (without {@code :}), or a value with
    *     characters other than tab and printable ASCII (CR, LF, non-ASCII); the message names the
@@ -454,56 +434,36 @@ public final class RequestOptions {
         keepBody);
   }
 
-  /**
-   * Returns the query parameters, in order; empty when none.
-   *
-   * @return the query parameters
-   */
+  /** {@return the query parameters, in order; empty when none} */
   public QueryParams query() {
     return query;
   }
 
   /**
-   * Returns this call's deadline (all attempts and waits), or {@code null} for the retry policy's.
-   *
-   * @return the deadline, or null
+   * {@return this call's deadline (all attempts and waits), or {@code null} for the retry policy's}
    */
   public Duration deadline() {
     return deadline;
   }
 
   /**
-   * Returns the longest one attempt may take, or {@code null} for no limit beyond the deadline.
-   *
-   * @return the per-attempt timeout, or null
+   * {@return the longest one attempt may take, or {@code null} for no limit beyond the deadline}
    */
   public Duration attemptTimeout() {
     return attemptTimeout;
   }
 
-  /**
-   * Returns this call's maximum attempts, or 0 for the retry policy's.
-   *
-   * @return the maximum attempts, or 0
-   */
+  /** {@return this call's maximum attempts, or 0 for the retry policy's} */
   public int maxAttempts() {
     return maxAttempts;
   }
 
-  /**
-   * Returns this call's API key, or {@code null} for the client's.
-   *
-   * @return the API key, or null
-   */
+  /** {@return this call's API key, or {@code null} for the client's} */
   public String apiKey() {
     return apiKey;
   }
 
-  /**
-   * Returns whether the answer's raw body bytes are kept on the {@link ResponseView}.
-   *
-   * @return whether the body is kept
-   */
+  /** {@return whether the answer's raw body bytes are kept on the {@link ResponseView}} */
   public boolean keepBody() {
     return keepBody;
   }
@@ -521,47 +481,27 @@ public final class RequestOptions {
         + "]";
   }
 
-  /**
-   * Returns the caller's key, or {@code null} when the SDK mints one.
-   *
-   * @return the caller's key, or {@code null} when the SDK mints one
-   */
+  /** {@return the caller's key, or {@code null} when the SDK mints one} */
   public IdempotencyKey idempotencyKey() {
     return idempotencyKey;
   }
 
-  /**
-   * Returns the intent id, or {@code null}.
-   *
-   * @return the intent id, or {@code null}
-   */
+  /** {@return the intent id, or {@code null}} */
   public String intentId() {
     return intentId;
   }
 
-  /**
-   * Returns the listed intent these options re-drive, or {@code null}.
-   *
-   * @return the listed intent these options re-drive, or {@code null}
-   */
+  /** {@return the listed intent these options re-drive, or {@code null}} */
   public IntentRecord redrive() {
     return redrive;
   }
 
-  /**
-   * Returns the path variables.
-   *
-   * @return the path variables
-   */
+  /** {@return the path variables} */
   public Map<String, String> pathParams() {
     return pathParams;
   }
 
-  /**
-   * Returns the extra headers.
-   *
-   * @return the extra headers
-   */
+  /** {@return the extra headers} */
   public Map<String, String> headers() {
     return headers;
   }

@@ -50,30 +50,23 @@ public final class ResponseView {
     this.body = body == null ? null : body.clone();
   }
 
-  /**
-   * Returns the HTTP status.
-   *
-   * @return the status
-   */
+  /** {@return the HTTP status} */
   public int status() {
     return status;
   }
 
   /**
-   * Returns every response header; names are matched ignoring case. A credential of the call that
+   * {@return every response header; names are matched ignoring case} A credential of the call that
    * the server echoes in a name or value is shown as {@code [redacted]}.
-   *
-   * @return the headers, unmodifiable
    */
   public Map<String, List<String>> headers() {
     return headers;
   }
 
   /**
-   * Returns the first value of a header, or empty.
+   * {@return the first value of a header, or empty}
    *
    * @param name the header name, any case
-   * @return the first value, or empty
    */
   public Optional<String> header(String name) {
     List<String> values = headers.get(Objects.requireNonNull(name, "name"));
@@ -81,33 +74,27 @@ public final class ResponseView {
   }
 
   /**
-   * Returns the server's request id (from the provider's request id header, e.g. {@code
-   * Request-Id}), or null.
-   *
-   * @return the server's request id, or null
+   * {@return the server's request id (from the provider's request id header, e.g. {@code
+   * Request-Id}), or null}
    */
   public String serverRequestId() {
     return serverRequestId;
   }
 
   /**
-   * Returns whether the server marked the answer as a replay of a stored one (e.g. {@code
-   * Idempotent-Replayed: true}).
-   *
-   * @return whether the answer was a replay
+   * {@return whether the server marked the answer as a replay of a stored one (e.g. {@code
+   * Idempotent-Replayed: true})}
    */
   public boolean replayed() {
     return replayed;
   }
 
   /**
-   * Returns a copy of the raw body bytes, when the call {@linkplain RequestOptions#withKeepBody
+   * {@return a copy of the raw body bytes, when the call {@linkplain RequestOptions#withKeepBody
    * asked for them}: at most the client's response limit for a 2xx answer, 64 KiB for an error
-   * answer. Not logged by the SDK. A credential of the call that the server echoes (the API key or
+   * answer} Not logged by the SDK. A credential of the call that the server echoes (the API key or
    * a credential header, whole or any 8 of its characters in a row) is replaced by the bytes of
    * {@code [redacted]}, as in every other text the SDK hands out; every other byte is as received.
-   *
-   * @return the body bytes, or empty when not kept
    */
   public Optional<byte[]> body() {
     return body == null ? Optional.empty() : Optional.of(body.clone());

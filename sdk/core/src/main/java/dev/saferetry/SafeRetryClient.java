@@ -54,11 +54,7 @@ public final class SafeRetryClient implements AutoCloseable {
     return core;
   }
 
-  /**
-   * Returns a builder with all defaults.
-   *
-   * @return a builder with all defaults
-   */
+  /** {@return a builder with all defaults} */
   public static SafeRetryClientBuilder builder() {
     return new SafeRetryClientBuilder();
   }
@@ -103,9 +99,9 @@ public final class SafeRetryClient implements AutoCloseable {
   }
 
   /**
-   * Returns every item of a list, page after page, fetched lazily as the iteration advances: each
+   * {@return every item of a list, page after page, fetched lazily as the iteration advances: each
    * page is one call with the normal retry logic (deadline, backoff, breaker, budget), so a lost
-   * answer in the middle is retried and the walk goes on without skipping or repeating an item. A
+   * answer in the middle is retried and the walk goes on without skipping or repeating an item} A
    * page that cannot be fetched throws the call's exception from the iterator's {@code hasNext} or
    * {@code next}; iterating again starts over at the first page.
    *
@@ -130,7 +126,6 @@ public final class SafeRetryClient implements AutoCloseable {
    * @param style how items and the next page are found in a page
    * @param options the first page's options (query, headers, overrides); {@code null} for none; no
    *     intent id or key
-   * @return the items, lazily
    * @throws IllegalArgumentException if the options name an intent or a key
    */
   public <P, T> PagedIterable<P, T> paginate(
@@ -192,8 +187,8 @@ public final class SafeRetryClient implements AutoCloseable {
   }
 
   /**
-   * Returns this client's tenant's intents whose outcome is unknown — recorded before sending and
-   * never completed — oldest first. After a restart with a durable store, re-drive each through
+   * {@return this client's tenant's intents whose outcome is unknown — recorded before sending and
+   * never completed — oldest first} After a restart with a durable store, re-drive each through
    * this client with {@link RequestOptions#withRedrive} and the same payload (the recorded key is
    * reused), or reconcile it with the provider and {@link #abandonIntent(IntentRecord) abandon} it.
    *
@@ -209,8 +204,6 @@ public final class SafeRetryClient implements AutoCloseable {
    * abandoned through this client. A store shared by several tenants lists all of them through
    * {@link KeyStore#pending()}.
    *
-   * @return this client's tenant's intents whose outcome is unknown — recorded before sending and
-   *     never completed — oldest first
    * @throws dev.saferetry.idempotency.KeyStoreException if the store cannot be read
    */
   public List<IntentRecord> pendingIntents() {
@@ -246,36 +239,30 @@ public final class SafeRetryClient implements AutoCloseable {
     return core.abandon(op, intentId);
   }
 
-  /**
-   * Returns the key store this client records intents in.
-   *
-   * @return the key store
-   */
+  /** {@return the key store this client records intents in} */
   public KeyStore keyStore() {
     return core.config().keyStore();
   }
 
   /**
-   * Returns the resilience4j {@link Retry} told of every retry decision of this client's calls, for
-   * its events and metrics: {@code onRetry} with the wait before each retry, {@code onSuccess} for
-   * a call that succeeded after retries, {@code onError} when retries stopped (attempts, deadline,
-   * budget, {@code Retry-After} ceiling, breaker), {@code onIgnoredError} for an answer that ends
-   * the call at once. The SDK decides; do not call its {@code execute} methods yourself.
+   * {@return the resilience4j {@link Retry} told of every retry decision of this client's calls,
+   * for its events and metrics: {@code onRetry} with the wait before each retry, {@code onSuccess}
+   * for a call that succeeded after retries, {@code onError} when retries stopped (attempts,
+   * deadline, budget, {@code Retry-After} ceiling, breaker), {@code onIgnoredError} for an answer
+   * that ends the call at once} The SDK decides; do not call its {@code execute} methods yourself.
    *
    * <pre>{@code
    * client.retry().getEventPublisher().onRetry(e -> log.info("retry in {}", e.getWaitInterval()));
    * }</pre>
-   *
-   * @return the client's retry, named after the client
    */
   public Retry retry() {
     return core.retry();
   }
 
   /**
-   * Returns the resilience4j {@link CircuitBreaker} every attempt of this client asks for a
+   * {@return the resilience4j {@link CircuitBreaker} every attempt of this client asks for a
    * permission and reports to (shared with clients derived with the same base URL, breaker policy
-   * and clock). Read its state with {@code getState()}, subscribe to its events (state changes
+   * and clock)} Read its state with {@code getState()}, subscribe to its events (state changes
    * included), or add it to your own {@code CircuitBreakerRegistry} to export its metrics; leave
    * its state to the SDK.
    *
@@ -283,8 +270,6 @@ public final class SafeRetryClient implements AutoCloseable {
    * client.circuitBreaker().getEventPublisher()
    *     .onStateTransition(e -> log.warn("breaker {}", e.getStateTransition()));
    * }</pre>
-   *
-   * @return the client's circuit breaker, named after the client
    */
   public CircuitBreaker circuitBreaker() {
     return core.circuitBreaker();
@@ -358,22 +343,16 @@ public final class SafeRetryClient implements AutoCloseable {
     return core.send(request, Objects.requireNonNull(claim, "claim"));
   }
 
-  /**
-   * Returns the tenant this client records its intents under.
-   *
-   * @return the tenant
-   */
+  /** {@return the tenant this client records its intents under} */
   public String tenant() {
     return core.config().tenant();
   }
 
   /**
-   * Returns a builder holding this client's settings. The client it builds shares with this one
+   * {@return a builder holding this client's settings} The client it builds shares with this one
    * every part whose settings it does not change — the connection pool and dispatcher, the circuit
    * breaker and the retry budget (same base URL and policies), the async executor — and always the
    * key store and the listener, unless set anew; see {@link SafeRetryClientBuilder}.
-   *
-   * @return a new builder
    */
   public SafeRetryClientBuilder newBuilder() {
     return new SafeRetryClientBuilder(core);

@@ -240,8 +240,8 @@ public final class SafeRetryClientBuilder {
   /**
    * Adds a header sent on every request, e.g. {@code Stripe-Version}, or replaces the value set
    * before; an operation's ({@link Operation#withHeader}) and a call's ({@link
-   * RequestOptions.Builder#header}) header of the same name wins. Validated now; the idempotency
-   * key and request id headers cannot be set this way. Default: none, or the preset's.
+   * RequestOptions#withHeader}) header of the same name wins. Validated now; the idempotency key
+   * and request id headers cannot be set this way. Default: none, or the preset's.
    *
    * @param name the name
    * @param value the value

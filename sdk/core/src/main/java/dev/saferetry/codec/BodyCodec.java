@@ -38,40 +38,30 @@ import dev.saferetry.internal.codec.JsonCodec;
 public interface BodyCodec {
 
   /**
-   * Returns the JSON codec, {@code application/json; charset=utf-8}, with a default Jackson
-   * configuration; a client uses the mapper its builder was given instead.
-   *
-   * @return the JSON codec, {@code application/json; charset=utf-8}, with a default Jackson
-   *     configuration; a client uses the mapper its builder was given instead
+   * {@return the JSON codec, {@code application/json; charset=utf-8}, with a default Jackson
+   * configuration; a client uses the mapper its builder was given instead}
    */
   static BodyCodec json() {
     return JsonCodec.defaults();
   }
 
   /**
-   * Returns the form codec with Stripe's documented conventions ({@link FormStyle#defaults()}).
-   *
-   * @return the form codec with Stripe's documented conventions ({@link FormStyle#defaults()})
+   * {@return the form codec with Stripe's documented conventions ({@link FormStyle#defaults()})}
    */
   static BodyCodec form() {
     return FormCodec.defaults();
   }
 
   /**
-   * Returns a form codec with the given conventions.
+   * {@return a form codec with the given conventions}
    *
    * @param style the style
-   * @return a form codec with the given conventions
    */
   static BodyCodec form(FormStyle style) {
     return FormCodec.of(style);
   }
 
-  /**
-   * Returns the {@code Content-Type} of the bodies this codec writes.
-   *
-   * @return the {@code Content-Type} of the bodies this codec writes
-   */
+  /** {@return the {@code Content-Type} of the bodies this codec writes} */
   String contentType();
 
   /**
@@ -104,23 +94,17 @@ public interface BodyCodec {
         "this codec cannot add a top-level field; put the idempotency key in a header");
   }
 
-  /**
-   * Returns whether {@link #encode(Object, String, String)} is supported. Default: false.
-   *
-   * @return whether {@link #encode(Object, String, String)} is supported
-   */
+  /** {@return whether {@link #encode(Object, String, String)} is supported} Default: false. */
   default boolean canAddTopLevelField() {
     return false;
   }
 
   /**
-   * Returns the bytes that stand for {@code value} in a request's fingerprint: equal for requests
-   * that mean the same. Default: the encoded bytes. The JSON codec sorts object keys, so that
+   * {@return the bytes that stand for {@code value} in a request's fingerprint: equal for requests
+   * that mean the same} Default: the encoded bytes. The JSON codec sorts object keys, so that
    * neither key order nor formatting changes an intent's identity.
    *
    * @param value the body, or null for none
-   * @return the bytes that stand for {@code value} in a request's fingerprint: equal for requests
-   *     that mean the same
    */
   default byte[] canonical(Object value) {
     return value == null ? new byte[0] : encode(value).bytes();

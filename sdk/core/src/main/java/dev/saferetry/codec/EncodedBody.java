@@ -24,11 +24,10 @@ public final class EncodedBody {
   }
 
   /**
-   * Returns a body of a copy of {@code bytes}.
+   * {@return a body of a copy of {@code bytes}}
    *
    * @param bytes the bytes
    * @param contentType the content type
-   * @return a body of a copy of {@code bytes}
    * @throws IllegalArgumentException if the content type is blank or holds a CR, LF or other
    *     control character
    */
@@ -51,29 +50,17 @@ public final class EncodedBody {
     return true;
   }
 
-  /**
-   * Returns a copy of the bytes.
-   *
-   * @return a copy of the bytes
-   */
+  /** {@return a copy of the bytes} */
   public byte[] bytes() {
     return bytes.clone();
   }
 
-  /**
-   * Returns the number of bytes.
-   *
-   * @return the number of bytes
-   */
+  /** {@return the number of bytes} */
   public int length() {
     return bytes.length;
   }
 
-  /**
-   * Returns the {@code Content-Type} header value, e.g. {@code application/json}.
-   *
-   * @return the {@code Content-Type} header value, e.g
-   */
+  /** {@return the {@code Content-Type} header value, e.g. {@code application/json}} */
   public String contentType() {
     return contentType;
   }

@@ -31,65 +31,41 @@ public final class FormStyle {
     this.emptyNulls = emptyNulls;
   }
 
-  /**
-   * Returns Stripe's documented conventions: bracketed lists, nulls left out.
-   *
-   * @return Stripe's documented conventions: bracketed lists, nulls left out
-   */
+  /** {@return Stripe's documented conventions: bracketed lists, nulls left out} */
   public static FormStyle defaults() {
     return DEFAULTS;
   }
 
-  /**
-   * Returns this style with every list indexed: {@code a[0]=x&a[1]=y}.
-   *
-   * @return this style with every list indexed
-   */
+  /** {@return this style with every list indexed: {@code a[0]=x&a[1]=y}} */
   public FormStyle withIndexedLists() {
     return new FormStyle(true, emptyNulls);
   }
 
   /**
-   * Returns this style with lists of plain values bracketed: {@code a[]=x&a[]=y} (the default).
-   *
-   * @return this style with lists of plain values bracketed
+   * {@return this style with lists of plain values bracketed: {@code a[]=x&a[]=y} (the default)}
    */
   public FormStyle withBracketedLists() {
     return new FormStyle(false, emptyNulls);
   }
 
-  /**
-   * Returns this style with a {@code null} field sent with an empty value, {@code a=}.
-   *
-   * @return this style with a null field sent as {@code a=}
-   */
+  /** {@return this style with a {@code null} field sent with an empty value, {@code a=}} */
   public FormStyle withEmptyNulls() {
     return new FormStyle(indexedLists, true);
   }
 
-  /**
-   * Returns this style with a {@code null} field left out (the default).
-   *
-   * @return this style with a null field left out
-   */
+  /** {@return this style with a {@code null} field left out (the default)} */
   public FormStyle withOmittedNulls() {
     return new FormStyle(indexedLists, false);
   }
 
   /**
-   * Returns whether every list is indexed, {@code a[0]=x}, rather than bracketed, {@code a[]=x}.
-   *
-   * @return whether every list is indexed
+   * {@return whether every list is indexed, {@code a[0]=x}, rather than bracketed, {@code a[]=x}}
    */
   public boolean indexedLists() {
     return indexedLists;
   }
 
-  /**
-   * Returns whether a {@code null} field is sent as {@code a=} rather than left out.
-   *
-   * @return whether a null field is sent with an empty value
-   */
+  /** {@return whether a {@code null} field is sent as {@code a=} rather than left out} */
   public boolean emptyNulls() {
     return emptyNulls;
   }

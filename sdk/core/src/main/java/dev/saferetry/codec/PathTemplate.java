@@ -83,20 +83,15 @@ public final class PathTemplate {
     return new PathTemplate(template, List.copyOf(segments), variable);
   }
 
-  /**
-   * Returns the variable names.
-   *
-   * @return the variable names
-   */
+  /** {@return the variable names} */
   public Set<String> variables() {
     return variables;
   }
 
   /**
-   * Returns the encoded path with every variable replaced by its value as one segment.
+   * {@return the encoded path with every variable replaced by its value as one segment}
    *
    * @param values the values
-   * @return the encoded path with every variable replaced by its value as one segment
    * @throws IllegalArgumentException if a variable has no value, a value names no variable, or a
    *     value is empty, {@code .}, {@code ..} or holds an unpaired surrogate
    */
@@ -125,10 +120,9 @@ public final class PathTemplate {
   }
 
   /**
-   * Returns {@code value} encoded as one path segment.
+   * {@return {@code value} encoded as one path segment}
    *
    * @param value the value
-   * @return {@code value} encoded as one path segment
    * @throws IllegalArgumentException if the value is empty, {@code .} or {@code ..}, or holds an
    *     unpaired surrogate
    */

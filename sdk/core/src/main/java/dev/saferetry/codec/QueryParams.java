@@ -47,43 +47,36 @@ public final class QueryParams {
     this.params = params;
   }
 
-  /**
-   * Returns no parameters.
-   *
-   * @return no parameters
-   */
+  /** {@return no parameters} */
   public static QueryParams empty() {
     return EMPTY;
   }
 
   /**
-   * Returns one parameter.
+   * {@return one parameter}
    *
    * @param name the name as the server sees it, e.g. {@code expand[]}; not empty
    * @param value the value, possibly empty
-   * @return one parameter
    */
   public static QueryParams of(String name, String value) {
     return new QueryParams(List.of(new Param(name, value)));
   }
 
   /**
-   * Returns one parameter holding a whole number in decimal, e.g. {@code limit=3}.
+   * {@return one parameter holding a whole number in decimal, e.g. {@code limit=3}}
    *
    * @param name the name as the server sees it; not empty
    * @param value the value
-   * @return one parameter
    */
   public static QueryParams of(String name, long value) {
     return of(name, Long.toString(value));
   }
 
   /**
-   * Returns a copy with a parameter appended; an earlier one of the same name is kept.
+   * {@return a copy with a parameter appended; an earlier one of the same name is kept}
    *
    * @param name the name as the server sees it, e.g. {@code expand[]}; not empty
    * @param value the value, possibly empty
-   * @return a copy with the parameter appended
    */
   public QueryParams and(String name, String value) {
     List<Param> more = new ArrayList<>(params.size() + 1);
@@ -93,36 +86,33 @@ public final class QueryParams {
   }
 
   /**
-   * Returns a copy with a whole number appended in decimal, e.g. {@code limit=3}.
+   * {@return a copy with a whole number appended in decimal, e.g. {@code limit=3}}
    *
    * @param name the name as the server sees it; not empty
    * @param value the value
-   * @return a copy with the parameter appended
    */
   public QueryParams and(String name, long value) {
     return and(name, Long.toString(value));
   }
 
   /**
-   * Returns a copy with {@code true} or {@code false} appended.
+   * {@return a copy with {@code true} or {@code false} appended}
    *
    * @param name the name as the server sees it; not empty
    * @param value the value
-   * @return a copy with the parameter appended
    */
   public QueryParams and(String name, boolean value) {
     return and(name, value ? "true" : "false");
   }
 
   /**
-   * Returns a copy with one parameter appended per value, e.g. {@code expand[]=a&expand[]=b}: in
+   * {@return a copy with one parameter appended per value, e.g. {@code expand[]=a&expand[]=b}: in
    * the iteration order of {@code values}, except that the values of a {@link Set} are added sorted
    * ({@link String#compareTo}), because a set's iteration order can differ from one process to the
-   * next and the query is part of an intent's identity.
+   * next and the query is part of an intent's identity}
    *
    * @param name the name as the server sees it; not empty
    * @param values the values
-   * @return a copy with the parameters appended; this value itself when {@code values} is empty
    */
   public QueryParams andAll(String name, Iterable<String> values) {
     Objects.requireNonNull(values, "values");
@@ -140,20 +130,12 @@ public final class QueryParams {
     return new QueryParams(List.copyOf(more));
   }
 
-  /**
-   * Returns whether there are none.
-   *
-   * @return whether there are none
-   */
+  /** {@return whether there are none} */
   public boolean isEmpty() {
     return params.isEmpty();
   }
 
-  /**
-   * Returns the distinct names in order of first appearance.
-   *
-   * @return the distinct names in order of first appearance
-   */
+  /** {@return the distinct names in order of first appearance} */
   public Set<String> names() {
     Set<String> names = new LinkedHashSet<>();
     params.forEach(p -> names.add(p.name()));
@@ -161,10 +143,9 @@ public final class QueryParams {
   }
 
   /**
-   * Returns every value of {@code name}, in order; empty if absent.
+   * {@return every value of {@code name}, in order; empty if absent}
    *
    * @param name the name
-   * @return every value of {@code name}, in order; empty if absent
    */
   public List<String> values(String name) {
     List<String> values = new ArrayList<>();
@@ -177,10 +158,9 @@ public final class QueryParams {
   }
 
   /**
-   * Returns the first value of {@code name}, or null.
+   * {@return the first value of {@code name}, or null}
    *
    * @param name the name
-   * @return the first value of {@code name}, or null
    */
   public String first(String name) {
     for (Param p : params) {
@@ -192,13 +172,11 @@ public final class QueryParams {
   }
 
   /**
-   * Returns a copy where {@code name} has exactly the values of {@code others}: every parameter of
-   * {@code others} replaces all earlier values of its name, in place of the first one. This is how
+   * {@return a copy where {@code name} has exactly the values of {@code others}: every parameter of
+   * {@code others} replaces all earlier values of its name, in place of the first one} This is how
    * a page cursor is set on a list request.
    *
    * @param others the parameters to append
-   * @return a copy where {@code name} has exactly the values of {@code others}: every parameter of
-   *     {@code others} replaces all earlier values of its name, in place of the first one
    */
   public QueryParams with(QueryParams others) {
     if (others.isEmpty()) {
@@ -221,11 +199,7 @@ public final class QueryParams {
     return new QueryParams(List.copyOf(merged));
   }
 
-  /**
-   * Returns the encoded query without the leading {@code ?}; empty when there are none.
-   *
-   * @return the encoded query without the leading {@code ?}; empty when there are none
-   */
+  /** {@return the encoded query without the leading {@code ?}; empty when there are none} */
   public String encode() {
     StringBuilder out = new StringBuilder(params.size() * 16);
     for (Param p : params) {

@@ -50,74 +50,61 @@ public abstract class TypeRef<T> {
   }
 
   /**
-   * Returns the ref of a plain class, e.g. {@code TypeRef.of(Charge.class)}.
+   * {@return the ref of a plain class, e.g. {@code TypeRef.of(Charge.class)}}
    *
    * @param <T> the type
    * @param type the type
-   * @return the ref of a plain class, e.g
    */
   public static <T> TypeRef<T> of(Class<T> type) {
     return new Resolved<>(Objects.requireNonNull(type, "type"));
   }
 
   /**
-   * Returns {@code List<E>}.
+   * {@return {@code List<E>}}
    *
    * @param <E> the element type
    * @param element the element
-   * @return {@code List<E>}
    */
   public static <E> TypeRef<List<E>> listOf(Class<E> element) {
     return listOf(of(element));
   }
 
   /**
-   * Returns {@code List<E>} of any element type, e.g. {@code listOf(listOf(Charge.class))}.
+   * {@return {@code List<E>} of any element type, e.g. {@code listOf(listOf(Charge.class))}}
    *
    * @param <E> the element type
    * @param element the element
-   * @return {@code List<E>} of any element type, e.g
    */
   public static <E> TypeRef<List<E>> listOf(TypeRef<E> element) {
     return new Resolved<>(new Parameterized(List.class, element.type()));
   }
 
   /**
-   * Returns {@code Map<String, V>}: a JSON object with values of one type.
+   * {@return {@code Map<String, V>}: a JSON object with values of one type}
    *
    * @param <V> the value type
    * @param value the value
-   * @return {@code Map<String, V>}: a JSON object with values of one type
    */
   public static <V> TypeRef<Map<String, V>> mapOf(Class<V> value) {
     return mapOf(of(value));
   }
 
   /**
-   * Returns {@code Map<String, V>} of any value type.
+   * {@return {@code Map<String, V>} of any value type}
    *
    * @param <V> the value type
    * @param value the value
-   * @return {@code Map<String, V>} of any value type
    */
   public static <V> TypeRef<Map<String, V>> mapOf(TypeRef<V> value) {
     return new Resolved<>(new Parameterized(Map.class, String.class, value.type()));
   }
 
-  /**
-   * Returns the Java type, e.g. {@code java.util.List<Charge>}.
-   *
-   * @return the Java type, e.g
-   */
+  /** {@return the Java type, e.g. {@code java.util.List<Charge>}} */
   public final Type type() {
     return type;
   }
 
-  /**
-   * Returns the class of the type, e.g. {@code List.class} for {@code List<Charge>}.
-   *
-   * @return the class of the type, e.g
-   */
+  /** {@return the class of the type, e.g. {@code List.class} for {@code List<Charge>}} */
   public final Class<?> rawType() {
     return raw(type);
   }

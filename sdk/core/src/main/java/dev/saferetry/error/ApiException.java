@@ -125,47 +125,27 @@ public sealed class ApiException extends CallFailedException permits Idempotency
     return sb.toString();
   }
 
-  /**
-   * Returns the HTTP status.
-   *
-   * @return the status of the answer
-   */
+  /** {@return the HTTP status} */
   public int status() {
     return status;
   }
 
-  /**
-   * Returns the error type from the body (e.g. {@code invalid_request_error}), or null.
-   *
-   * @return the type, or null
-   */
+  /** {@return the error type from the body (e.g. {@code invalid_request_error}), or null} */
   public String errorType() {
     return errorType;
   }
 
-  /**
-   * Returns the error code from the body (e.g. {@code card_declined}), or null.
-   *
-   * @return the code, or null
-   */
+  /** {@return the error code from the body (e.g. {@code card_declined}), or null} */
   public String errorCode() {
     return errorCode;
   }
 
-  /**
-   * Returns the human-readable error message from the body, or null. Not logged by the SDK.
-   *
-   * @return the message, or null
-   */
+  /** {@return the human-readable error message from the body, or null} Not logged by the SDK. */
   public String errorMessage() {
     return errorMessage;
   }
 
-  /**
-   * Returns the raw error body text (at most 64 KiB), or {@code ""}. Not logged by the SDK.
-   *
-   * @return the body text
-   */
+  /** {@return the raw error body text (at most 64 KiB), or {@code ""}} Not logged by the SDK. */
   public String errorBody() {
     return errorBody;
   }

@@ -55,11 +55,7 @@ public sealed class CallFailedException extends SafeRetryException permits ApiEx
     this.reason = reason;
   }
 
-  /**
-   * Returns why the call failed.
-   *
-   * @return the reason
-   */
+  /** {@return why the call failed} */
   @Override
   public Reason reason() {
     return reason;

@@ -71,21 +71,13 @@ public final class OutcomeUnknownException extends SafeRetryException {
     this.retryAfter = retryAfter;
   }
 
-  /**
-   * Returns why the outcome is unknown.
-   *
-   * @return the reason
-   */
+  /** {@return why the outcome is unknown} */
   @Override
   public Reason reason() {
     return reason;
   }
 
-  /**
-   * Returns the server's last {@code Retry-After} hint, if it gave one.
-   *
-   * @return the hint, or empty
-   */
+  /** {@return the server's last {@code Retry-After} hint, if it gave one} */
   public Optional<Duration> retryAfter() {
     return Optional.ofNullable(retryAfter);
   }

@@ -175,24 +175,18 @@ public enum Reason {
     this.outcome = outcome;
   }
 
-  /**
-   * Returns the outcome every call that ends for this reason has.
-   *
-   * @return the outcome every call that ends for this reason has
-   */
+  /** {@return the outcome every call that ends for this reason has} */
   public Outcome outcome() {
     return outcome;
   }
 
   /**
-   * Returns whether sending the intent again cannot settle its outcome, so that it must be
+   * {@return whether sending the intent again cannot settle its outcome, so that it must be
    * reconciled with the provider (looked up there) rather than retried: true for {@link
    * #PROVIDER_STORED_ERROR}, {@link #SERVER_SAID_DO_NOT_RETRY}, {@link #INTENT_EXPIRED}, {@link
    * #REJECTED_AFTER_AMBIGUOUS_ATTEMPT}, {@link #REDIRECTED} and {@link
    * #EXISTING_RESOURCE_ID_UNUSABLE}, all of them {@link Outcome#UNKNOWN}; false for every other
-   * reason.
-   *
-   * @return whether the intent must be reconciled instead of retried
+   * reason}
    */
   public boolean mustReconcile() {
     return this == PROVIDER_STORED_ERROR

@@ -58,21 +58,13 @@ public final class ResponseBodyException extends SafeRetryException {
     this.status = status;
   }
 
-  /**
-   * Returns why the body could not be read.
-   *
-   * @return the reason
-   */
+  /** {@return why the body could not be read} */
   @Override
   public Reason reason() {
     return reason;
   }
 
-  /**
-   * Returns the 2xx status that was received.
-   *
-   * @return the status
-   */
+  /** {@return the 2xx status that was received} */
   public int status() {
     return status;
   }

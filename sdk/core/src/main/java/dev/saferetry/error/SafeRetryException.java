@@ -86,65 +86,43 @@ public abstract sealed class SafeRetryException extends RuntimeException
   }
 
   /**
-   * Returns why the call ended; its {@link Reason#outcome() outcome} is this exception's {@link
-   * #outcome()}.
-   *
-   * @return the reason, never null
+   * {@return why the call ended; its {@link Reason#outcome() outcome} is this exception's {@link
+   * #outcome()}}
    */
   public abstract Reason reason();
 
-  /**
-   * Returns the key every attempt carried, or {@code null} for an operation without one.
-   *
-   * @return the key, or null
-   */
+  /** {@return the key every attempt carried, or {@code null} for an operation without one} */
   public IdempotencyKey key() {
     return key;
   }
 
-  /**
-   * Returns the intent id of the call, or {@code null}.
-   *
-   * @return the intent id, or null
-   */
+  /** {@return the intent id of the call, or {@code null}} */
   public String intentId() {
     return intentId;
   }
 
-  /**
-   * Returns the attempts made by this call, in order; empty when nothing was sent.
-   *
-   * @return the attempts, unmodifiable
-   */
+  /** {@return the attempts made by this call, in order; empty when nothing was sent} */
   public List<Attempt> attempts() {
     return attempts == null ? List.of() : attempts;
   }
 
   /**
-   * Returns the last answer the call got — status, headers, the server's request id, the replay
+   * {@return the last answer the call got — status, headers, the server's request id, the replay
    * flag, and the body bytes when {@linkplain dev.saferetry.RequestOptions#withKeepBody asked for}
-   * — or empty when no attempt got an answer.
-   *
-   * @return the last answer, or empty
+   * — or empty when no attempt got an answer}
    */
   public Optional<ResponseView> response() {
     return Optional.ofNullable(response);
   }
 
-  /**
-   * Returns how the call ended: the outcome of its {@link #reason()}.
-   *
-   * @return the outcome
-   */
+  /** {@return how the call ended: the outcome of its {@link #reason()}} */
   public Outcome outcome() {
     return reason().outcome();
   }
 
   /**
-   * Returns whether the effect may exist: retry the same intent (same key) later, or reconcile it
-   * with the provider when its reason {@linkplain Reason#mustReconcile() says so}.
-   *
-   * @return whether the outcome is {@link Outcome#UNKNOWN}
+   * {@return whether the effect may exist: retry the same intent (same key) later, or reconcile it
+   * with the provider when its reason {@linkplain Reason#mustReconcile() says so}}
    */
   public boolean isOutcomeUnknown() {
     return outcome() == Outcome.UNKNOWN;

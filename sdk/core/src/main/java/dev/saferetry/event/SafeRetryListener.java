@@ -66,11 +66,10 @@ public interface SafeRetryListener {
   default void onCallEnd(CallFinished event) {}
 
   /**
-   * Returns a listener that forwards every event to each of {@code listeners}, in order. An
+   * {@return a listener that forwards every event to each of {@code listeners}, in order} An
    * exception thrown by one is logged and does not keep the event from the others.
    *
    * @param listeners the listeners
-   * @return the composite listener
    */
   static SafeRetryListener composite(SafeRetryListener... listeners) {
     return new CompositeListener(java.util.Arrays.asList(listeners));

@@ -27,20 +27,18 @@ public record BeginResult(IntentRecord record, boolean created) {
   }
 
   /**
-   * Returns the result of a call that recorded {@code record}.
+   * {@return the result of a call that recorded {@code record}}
    *
    * @param record the stored record: the candidate when {@code created}, otherwise the existing one
-   * @return the result of a call that recorded {@code record}
    */
   public static BeginResult created(IntentRecord record) {
     return new BeginResult(record, true);
   }
 
   /**
-   * Returns the result of a call that found {@code record} already stored.
+   * {@return the result of a call that found {@code record} already stored}
    *
    * @param record the stored record: the candidate when {@code created}, otherwise the existing one
-   * @return the result of a call that found {@code record} already stored
    */
   public static BeginResult existing(IntentRecord record) {
     return new BeginResult(record, false);

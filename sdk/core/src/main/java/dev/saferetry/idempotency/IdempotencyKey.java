@@ -90,20 +90,15 @@ public record IdempotencyKey(String value) {
   }
 
   /**
-   * Returns a validated key; same as the constructor.
+   * {@return a validated key; same as the constructor}
    *
    * @param value the value
-   * @return a validated key; same as the constructor
    */
   public static IdempotencyKey of(String value) {
     return new IdempotencyKey(value);
   }
 
-  /**
-   * Returns a new random UUID version 4 key drawn from a {@link SecureRandom}.
-   *
-   * @return a new random UUID version 4 key drawn from a {@link SecureRandom}
-   */
+  /** {@return a new random UUID version 4 key drawn from a {@link SecureRandom}} */
   public static IdempotencyKey random() {
     byte[] bytes = new byte[16];
     RANDOM.nextBytes(bytes);
@@ -119,13 +114,12 @@ public record IdempotencyKey(String value) {
   }
 
   /**
-   * Returns the UUID v5 key of {@code businessId} (encoded as UTF-8) in {@code namespace}: the
+   * {@return the UUID v5 key of {@code businessId} (encoded as UTF-8) in {@code namespace}: the
    * standard name-based UUID, e.g. {@code stable(DNS_NAMESPACE, "www.example.com")} is {@code
-   * 2ed6657d-e927-568b-95e1-2665a8aea6a2}.
+   * 2ed6657d-e927-568b-95e1-2665a8aea6a2}}
    *
    * @param namespace the namespace
    * @param businessId the business id
-   * @return the UUID v5 key of {@code businessId} (encoded as UTF-8) in {@code namespace}
    * @throws NullPointerException if an argument is null
    * @throws IllegalArgumentException if {@code businessId} is empty or contains an unpaired
    *     surrogate (the message gives its index, never the text)
@@ -136,15 +130,14 @@ public record IdempotencyKey(String value) {
   }
 
   /**
-   * Returns the key of an operation identified by several business fields, e.g. {@code
-   * stableFromParts(CHARGES, orderId, "charge", String.valueOf(sequence))}. Each part is hashed
+   * {@return the key of an operation identified by several business fields, e.g. {@code
+   * stableFromParts(CHARGES, orderId, "charge", String.valueOf(sequence))}} Each part is hashed
    * with its length, so the parts may contain any character, separators included: two different
    * lists of parts always give two different keys. The key is a UUID v5 in {@code namespace}, never
    * equal to the key {@link #stable} gives for any single business id.
    *
    * @param namespace the namespace
    * @param parts the business fields, in a fixed order; at least one, none empty
-   * @return the UUID v5 key of the length-prefixed parts in {@code namespace}
    * @throws NullPointerException if the namespace, the array or a part is null
    * @throws IllegalArgumentException if there is no part, or a part is empty or contains an
    *     unpaired surrogate (the message names the part by its index, never its text)

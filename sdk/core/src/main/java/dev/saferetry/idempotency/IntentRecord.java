@@ -80,7 +80,7 @@ public record IntentRecord(
   }
 
   /**
-   * Returns a new pending record that expires {@code retention} after {@code createdAt}.
+   * {@return a new pending record that expires {@code retention} after {@code createdAt}}
    *
    * @param scope the scope
    * @param intentId the intent id
@@ -88,7 +88,6 @@ public record IntentRecord(
    * @param fingerprint the fingerprint
    * @param createdAt the created at
    * @param retention the retention
-   * @return a new pending record that expires {@code retention} after {@code createdAt}
    * @throws IllegalArgumentException if the retention is negative or the expiry would be beyond the
    *     largest {@link Instant}, or any field is not acceptable
    */
@@ -160,12 +159,11 @@ public record IntentRecord(
   }
 
   /**
-   * Returns this record completed with a definitive answer.
+   * {@return this record completed with a definitive answer}
    *
    * @param outcome the outcome
    * @param status the status
    * @param resourceId the resource id
-   * @return this record completed with a definitive answer
    */
   public IntentRecord complete(IntentState outcome, int status, String resourceId) {
     if (outcome == IntentState.PENDING) {
@@ -176,10 +174,9 @@ public record IntentRecord(
   }
 
   /**
-   * Returns whether the record no longer protects the intent at {@code now}.
+   * {@return whether the record no longer protects the intent at {@code now}}
    *
    * @param now the time to judge at
-   * @return whether the record no longer protects the intent at {@code now}
    */
   public boolean isExpired(Instant now) {
     return !now.isBefore(expiresAt);

@@ -33,78 +33,60 @@ public final class KeyPlacement {
     this.structured = structured;
   }
 
-  /**
-   * Returns the default: the bare key in the {@code Idempotency-Key} header.
-   *
-   * @return the default: the bare key in the {@code Idempotency-Key} header
-   */
+  /** {@return the default: the bare key in the {@code Idempotency-Key} header} */
   public static KeyPlacement header() {
     return DEFAULT;
   }
 
   /**
-   * Returns placement of the bare key in the named header.
+   * {@return placement of the bare key in the named header}
    *
    * @param headerName the header name
-   * @return placement of the bare key in the named header
    */
   public static KeyPlacement header(String headerName) {
     return new KeyPlacement(headerName, false, false);
   }
 
   /**
-   * Returns placement in the named header as a quoted Structured Field string.
+   * {@return placement in the named header as a quoted Structured Field string}
    *
    * @param headerName the header name
-   * @return placement in the named header as a quoted Structured Field string
    */
   public static KeyPlacement structuredHeader(String headerName) {
     return new KeyPlacement(headerName, false, true);
   }
 
   /**
-   * Returns placement in the named top-level field of the JSON request body.
+   * {@return placement in the named top-level field of the JSON request body}
    *
    * @param fieldName the field name
-   * @return placement in the named top-level field of the JSON request body
    */
   public static KeyPlacement bodyField(String fieldName) {
     return new KeyPlacement(fieldName, true, false);
   }
 
-  /**
-   * Returns the header or field name.
-   *
-   * @return the header or field name
-   */
+  /** {@return the header or field name} */
   public String name() {
     return name;
   }
 
-  /**
-   * Returns whether the key goes into the JSON body instead of a header.
-   *
-   * @return whether the key goes into the JSON body instead of a header
-   */
+  /** {@return whether the key goes into the JSON body instead of a header} */
   public boolean inBody() {
     return inBody;
   }
 
   /**
-   * Returns whether a header carries the key as a quoted Structured Field string rather than bare
-   * ({@link #structuredHeader(String)}); false for a body field.
-   *
-   * @return whether the header value is a quoted Structured Field string
+   * {@return whether a header carries the key as a quoted Structured Field string rather than bare
+   * ({@link #structuredHeader(String)}); false for a body field}
    */
   public boolean structured() {
     return structured;
   }
 
   /**
-   * Returns the header value for a key: bare, or quoted as a Structured Field string.
+   * {@return the header value for a key: bare, or quoted as a Structured Field string}
    *
    * @param key the key
-   * @return the header value for a key: bare, or quoted as a Structured Field string
    */
   public String headerValue(IdempotencyKey key) {
     if (!structured) {

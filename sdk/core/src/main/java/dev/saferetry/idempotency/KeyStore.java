@@ -47,7 +47,7 @@ public interface KeyStore extends AutoCloseable {
   }
 
   /**
-   * Returns the record for the candidate's intent, recording the candidate if there is none.
+   * {@return the record for the candidate's intent, recording the candidate if there is none}
    *
    * <p>Atomically: if no record exists for {@code candidate.scope()} and {@code
    * candidate.intentId()}, or the existing one is expired at {@code candidate.createdAt()} and is
@@ -58,8 +58,6 @@ public interface KeyStore extends AutoCloseable {
    * created}.
    *
    * @param candidate a {@link IntentState#PENDING} record with a freshly minted key
-   * @return the candidate with {@code created} true, or the existing record with {@code created}
-   *     false
    * @throws KeyStoreException if the record could not be made durable
    */
   BeginResult begin(IntentRecord candidate);
@@ -109,24 +107,20 @@ public interface KeyStore extends AutoCloseable {
   }
 
   /**
-   * Returns the stored record of an intent, expired or not.
+   * {@return the stored record of an intent, expired or not}
    *
    * @param scope the scope
    * @param intentId the intent id
-   * @return the stored record of an intent, expired or not
    * @throws KeyStoreException if the store is unusable
    */
   Optional<IntentRecord> find(IntentScope scope, String intentId);
 
   /**
-   * Returns all {@link IntentState#PENDING} records of every tenant, oldest first: after a restart,
-   * these are the intents whose outcome is unknown and which the application should re-drive or
-   * reconcile (a client lists its own tenant's through {@code SafeRetryClient.pendingIntents()}).
+   * {@return all {@link IntentState#PENDING} records of every tenant, oldest first: after a
+   * restart, these are the intents whose outcome is unknown and which the application should
+   * re-drive or reconcile (a client lists its own tenant's through {@code
+   * SafeRetryClient.pendingIntents()})}
    *
-   * @return all {@link IntentState#PENDING} records of every tenant, oldest first: after a restart,
-   *     these are the intents whose outcome is unknown and which the application should re-drive or
-   *     reconcile (a client lists its own tenant's through {@code
-   *     SafeRetryClient.pendingIntents()})
    * @throws KeyStoreException if the store is unusable
    */
   List<IntentRecord> pending();
@@ -152,8 +146,9 @@ public interface KeyStore extends AutoCloseable {
   int purgeExpired(Instant now);
 
   /**
-   * Returns the time at which an intent's expiry is judged, given the caller's clock reading: never
-   * earlier than {@code clock}, and never earlier than the latest time this store has recorded.
+   * {@return the time at which an intent's expiry is judged, given the caller's clock reading:
+   * never earlier than {@code clock}, and never earlier than the latest time this store has
+   * recorded}
    *
    * <p>A clock stepped back (after a restart, or on another instance sharing the store) must not
    * make an expired pending intent look fresh: its key would be re-sent after the server forgot it.
@@ -171,7 +166,6 @@ public interface KeyStore extends AutoCloseable {
    * is used by one process.
    *
    * @param clock the caller's clock reading
-   * @return the time to judge expiry at, not earlier than {@code clock}
    * @throws KeyStoreException if the store is unusable
    */
   default Instant expiryTime(Instant clock) {

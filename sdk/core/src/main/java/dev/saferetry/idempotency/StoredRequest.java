@@ -145,11 +145,7 @@ public record StoredRequest(
     }
   }
 
-  /**
-   * Returns a copy of the body bytes, or {@code null}.
-   *
-   * @return a copy of the body bytes, or {@code null}
-   */
+  /** {@return a copy of the body bytes, or {@code null}} */
   @Override
   public byte[] body() {
     return body == null ? null : body.clone();

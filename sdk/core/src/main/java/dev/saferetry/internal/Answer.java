@@ -35,21 +35,16 @@ record Answer(int status, Map<String, List<String>> headers, String errorBody) {
   }
 
   /**
-   * Returns the first value of a header, or {@code null} when absent.
+   * {@return the first value of a header, or {@code null} when absent}
    *
    * @param name the name
-   * @return the first value of a header, or {@code null} when absent
    */
   String header(String name) {
     List<String> values = headers.get(name.toLowerCase(Locale.ROOT));
     return values == null || values.isEmpty() ? null : values.get(0);
   }
 
-  /**
-   * Returns whether the status is 2xx.
-   *
-   * @return whether the status is 2xx
-   */
+  /** {@return whether the status is 2xx} */
   boolean isSuccessful() {
     return status >= 200 && status < 300;
   }

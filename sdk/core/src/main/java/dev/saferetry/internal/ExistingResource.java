@@ -42,13 +42,11 @@ public record ExistingResource(ErrorMatch conflict, String idField) {
   }
 
   /**
-   * Returns the id of the existing resource if this answer is the conflict and names a usable id;
-   * empty otherwise.
+   * {@return the id of the existing resource if this answer is the conflict and names a usable id;
+   * empty otherwise}
    *
    * @param status the status
    * @param body the body
-   * @return the id of the existing resource (1 to 255 visible ASCII characters) if this answer is
-   *     the conflict; empty otherwise, including when the conflict names no id or an unusable one
    */
   public Optional<String> resourceId(int status, String body) {
     if (conflict.status() != 0 && conflict.status() != status) {

@@ -28,10 +28,9 @@ public record ReplayMarker(String header, String value) {
   }
 
   /**
-   * Returns whether a header value (null when absent) marks a replay.
+   * {@return whether a header value (null when absent) marks a replay}
    *
    * @param headerValue the header value
-   * @return whether a header value (null when absent) marks a replay
    */
   public boolean isReplay(String headerValue) {
     return headerValue != null && headerValue.strip().equalsIgnoreCase(value);

@@ -17,10 +17,9 @@ public final class ServerIds {
   private ServerIds() {}
 
   /**
-   * Returns whether {@code id} is a usable server id.
+   * {@return whether {@code id} is a usable server id}
    *
    * @param id the id, or null
-   * @return whether it is 1 to {@value #MAX_LENGTH} visible ASCII characters
    */
   public static boolean isUsable(String id) {
     if (id == null || id.isEmpty() || id.length() > MAX_LENGTH) {

@@ -33,22 +33,17 @@ public final class PageRequest {
     this.link = link;
   }
 
-  /**
-   * Returns the request of the first page: the list request as it is.
-   *
-   * @return the request of the first page: the list request as it is
-   */
+  /** {@return the request of the first page: the list request as it is} */
   public static PageRequest first() {
     return FIRST;
   }
 
   /**
-   * Returns the list request with one cursor parameter set, e.g. {@code cursor("starting_after",
-   * "ch_3")}.
+   * {@return the list request with one cursor parameter set, e.g. {@code cursor("starting_after",
+   * "ch_3")}}
    *
    * @param name the name
    * @param value the value
-   * @return the list request with one cursor parameter set, e.g
    * @throws IllegalArgumentException if the name is empty or either holds an unpaired surrogate
    */
   public static PageRequest cursor(String name, String value) {
@@ -56,10 +51,9 @@ public final class PageRequest {
   }
 
   /**
-   * Returns the list request with these cursor parameters set.
+   * {@return the list request with these cursor parameters set}
    *
    * @param parameters the parameters
-   * @return the list request with these cursor parameters set
    */
   public static PageRequest cursor(QueryParams parameters) {
     Objects.requireNonNull(parameters, "parameters");
@@ -70,10 +64,9 @@ public final class PageRequest {
   }
 
   /**
-   * Returns a request of the URL the server gave for the next page.
+   * {@return a request of the URL the server gave for the next page}
    *
    * @param href the href
-   * @return a request of the URL the server gave for the next page
    * @throws IllegalArgumentException if the link is blank
    */
   public static PageRequest link(String href) {
@@ -84,38 +77,25 @@ public final class PageRequest {
     return new PageRequest(QueryParams.empty(), href);
   }
 
-  /**
-   * Returns whether this is the first page's request.
-   *
-   * @return whether this is the first page's request
-   */
+  /** {@return whether this is the first page's request} */
   public boolean isFirst() {
     return this == FIRST;
   }
 
-  /**
-   * Returns the cursor parameters; empty for the first page and for a link.
-   *
-   * @return the cursor parameters; empty for the first page and for a link
-   */
+  /** {@return the cursor parameters; empty for the first page and for a link} */
   public QueryParams cursorParameters() {
     return cursor;
   }
 
-  /**
-   * Returns the link to follow instead of the list request, if the server gave one.
-   *
-   * @return the link to follow instead of the list request, if the server gave one
-   */
+  /** {@return the link to follow instead of the list request, if the server gave one} */
   public Optional<String> link() {
     return Optional.ofNullable(link);
   }
 
   /**
-   * Returns {@code listQuery} with the cursor parameters set in it.
+   * {@return {@code listQuery} with the cursor parameters set in it}
    *
    * @param listQuery the list query
-   * @return {@code listQuery} with the cursor parameters set in it
    */
   public QueryParams applyTo(QueryParams listQuery) {
     return listQuery.with(cursor);

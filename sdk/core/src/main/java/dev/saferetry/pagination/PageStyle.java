@@ -28,24 +28,22 @@ import java.util.function.Predicate;
 public interface PageStyle<P, T> {
 
   /**
-   * Returns the items of {@code page}, in order; empty if it has none.
+   * {@return the items of {@code page}, in order; empty if it has none}
    *
    * @param page the page
-   * @return the items of {@code page}, in order; empty if it has none
    */
   List<T> items(P page);
 
   /**
-   * Returns the request of the page after {@code page}, or empty when it is the last one.
+   * {@return the request of the page after {@code page}, or empty when it is the last one}
    *
    * @param page the page
-   * @return the request of the page after {@code page}, or empty when it is the last one
    */
   Optional<PageRequest> next(P page);
 
   /**
-   * Returns Stripe's style: a page says whether more follow, and the next page starts after the
-   * last item's id.
+   * {@return Stripe's style: a page says whether more follow, and the next page starts after the
+   * last item's id}
    *
    * @param <P> the page type
    * @param <T> the item type
@@ -53,8 +51,6 @@ public interface PageStyle<P, T> {
    * @param hasMore whether a page says that more follow
    * @param id the id
    * @param parameter the cursor parameter, {@code starting_after} for Stripe
-   * @return Stripe's style: a page says whether more follow, and the next page starts after the
-   *     last item's id
    * @throws PaginationException from a walk (a malformed page, naming the page) if a page says more
    *     follow but has no items, or its last item is null or has no id
    */
@@ -85,18 +81,15 @@ public interface PageStyle<P, T> {
   }
 
   /**
-   * Returns the style of APIs whose page carries an opaque cursor for the next one: Square's {@code
-   * cursor} (sent back as {@code cursor}), GoCardless's {@code meta.cursors.after} (sent back as
-   * {@code after}). A null or empty cursor marks the last page.
+   * {@return the style of APIs whose page carries an opaque cursor for the next one: Square's
+   * {@code cursor} (sent back as {@code cursor}), GoCardless's {@code meta.cursors.after} (sent
+   * back as {@code after})} A null or empty cursor marks the last page.
    *
    * @param <P> the page type
    * @param <T> the item type
    * @param items the items
    * @param cursor the cursor
    * @param parameter the parameter
-   * @return the style of APIs whose page carries an opaque cursor for the next one: Square's {@code
-   *     cursor} (sent back as {@code cursor}), GoCardless's {@code meta.cursors.after} (sent back
-   *     as {@code after})
    */
   static <P, T> PageStyle<P, T> nextCursor(
       Function<? super P, ? extends List<T>> items,
@@ -115,15 +108,13 @@ public interface PageStyle<P, T> {
   }
 
   /**
-   * Returns the style of APIs whose page links to the next one (PayPal's HATEOAS {@code links} with
-   * {@code rel: "next"}). A null or empty link marks the last page.
+   * {@return the style of APIs whose page links to the next one (PayPal's HATEOAS {@code links}
+   * with {@code rel: "next"})} A null or empty link marks the last page.
    *
    * @param <P> the page type
    * @param <T> the item type
    * @param items the items
    * @param nextHref the next href
-   * @return the style of APIs whose page links to the next one (PayPal's HATEOAS {@code links} with
-   *     {@code rel: "next"})
    */
   static <P, T> PageStyle<P, T> nextLink(
       Function<? super P, ? extends List<T>> items, Function<? super P, String> nextHref) {

@@ -57,8 +57,8 @@ public final class PagedIterable<P, T> implements Iterable<T> {
   }
 
   /**
-   * Returns the items of every page {@code fetch} returns, in the order of {@code style}, at most
-   * {@value #DEFAULT_MAX_PAGES} pages per walk.
+   * {@return the items of every page {@code fetch} returns, in the order of {@code style}, at most
+   * {@value #DEFAULT_MAX_PAGES} pages per walk}
    *
    * <p>{@code fetch} returns the page a {@link PageRequest} names, never null. A client's fetch
    * sends the list request (with {@link PageRequest#applyTo(dev.saferetry.codec.QueryParams) the
@@ -71,7 +71,6 @@ public final class PagedIterable<P, T> implements Iterable<T> {
    * @param <T> the item type
    * @param style how the pages link up
    * @param fetch fetches the page a request names
-   * @return the items of every page {@code fetch} returns, in the order of {@code style}
    */
   public static <P, T> PagedIterable<P, T> of(
       PageStyle<P, T> style, Function<PageRequest, P> fetch) {
@@ -79,12 +78,11 @@ public final class PagedIterable<P, T> implements Iterable<T> {
   }
 
   /**
-   * Returns a copy whose walks fetch at most {@code maxPages} pages: when the last allowed page
+   * {@return a copy whose walks fetch at most {@code maxPages} pages: when the last allowed page
    * still names a next one, the walk ends with a {@link PaginationException} (its message says
-   * {@code TOO_MANY_PAGES}) instead of fetching it. Default {@value #DEFAULT_MAX_PAGES}.
+   * {@code TOO_MANY_PAGES}) instead of fetching it} Default {@value #DEFAULT_MAX_PAGES}.
    *
    * @param maxPages the most pages one walk fetches: 1 to {@value #MAX_PAGES_LIMIT}
-   * @return the copy
    * @throws IllegalArgumentException if {@code maxPages} is out of range
    */
   public PagedIterable<P, T> maxPages(int maxPages) {
@@ -95,11 +93,7 @@ public final class PagedIterable<P, T> implements Iterable<T> {
     return new PagedIterable<>(style, fetcher, maxPages);
   }
 
-  /**
-   * Returns the most pages one walk fetches.
-   *
-   * @return the most pages one walk fetches
-   */
+  /** {@return the most pages one walk fetches} */
   public int maxPages() {
     return maxPages;
   }
@@ -110,20 +104,12 @@ public final class PagedIterable<P, T> implements Iterable<T> {
     return new Walk<>(style, fetcher, maxPages).items();
   }
 
-  /**
-   * Returns the pages themselves, lazily: a page is fetched by {@code next()}.
-   *
-   * @return the pages themselves, lazily: a page is fetched by {@code next()}
-   */
+  /** {@return the pages themselves, lazily: a page is fetched by {@code next()}} */
   public Iterable<P> pages() {
     return () -> new Walk<>(style, fetcher, maxPages).pages();
   }
 
-  /**
-   * Returns the items as a sequential stream; pages are fetched as the stream is consumed.
-   *
-   * @return the items as a sequential stream; pages are fetched as the stream is consumed
-   */
+  /** {@return the items as a sequential stream; pages are fetched as the stream is consumed} */
   public Stream<T> stream() {
     return StreamSupport.stream(
         Spliterators.spliteratorUnknownSize(iterator(), Spliterator.ORDERED), false);

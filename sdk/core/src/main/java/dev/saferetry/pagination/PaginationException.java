@@ -53,11 +53,9 @@ public final class PaginationException extends IllegalStateException {
   }
 
   /**
-   * Returns the number of the page the failure concerns, counted from 1 in this walk: the page that
-   * would have been fetched next for {@code CYCLE} and {@code TOO_MANY_PAGES}, the page fetched
-   * otherwise.
-   *
-   * @return the page number, from 1
+   * {@return the number of the page the failure concerns, counted from 1 in this walk: the page
+   * that would have been fetched next for {@code CYCLE} and {@code TOO_MANY_PAGES}, the page
+   * fetched otherwise}
    */
   public int page() {
     return page;

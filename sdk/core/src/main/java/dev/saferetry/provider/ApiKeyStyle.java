@@ -21,40 +21,30 @@ public final class ApiKeyStyle {
     this.bearer = bearer;
   }
 
-  /**
-   * Returns {@code Authorization: Bearer <key>}.
-   *
-   * @return {@code Authorization: Bearer <key>}
-   */
+  /** {@return {@code Authorization: Bearer <key>}} */
   public static ApiKeyStyle bearer() {
     return BEARER;
   }
 
   /**
-   * Returns the bare key in the named header, e.g. {@code X-API-Key}.
+   * {@return the bare key in the named header, e.g. {@code X-API-Key}}
    *
    * @param name the name
-   * @return the bare key in the named header, e.g
    */
   public static ApiKeyStyle header(String name) {
     Headers.checkName(Objects.requireNonNull(name, "name"));
     return new ApiKeyStyle(name, false);
   }
 
-  /**
-   * Returns the header name.
-   *
-   * @return the header name
-   */
+  /** {@return the header name} */
   public String headerName() {
     return header;
   }
 
   /**
-   * Returns the header value for {@code key}.
+   * {@return the header value for {@code key}}
    *
    * @param key the key
-   * @return the header value for {@code key}
    */
   public String headerValue(String key) {
     Objects.requireNonNull(key, "key");

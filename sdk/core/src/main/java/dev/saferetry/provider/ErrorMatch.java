@@ -46,34 +46,31 @@ public record ErrorMatch(int status, String select, String field, String equals)
   }
 
   /**
-   * Returns a match of a status and the text at {@code select}/{@code field}.
+   * {@return a match of a status and the text at {@code select}/{@code field}}
    *
    * @param status the status
    * @param select a JSON pointer to the objects to look in
    * @param field the field
    * @param equals the equals
-   * @return a match of a status and the text at {@code select}/{@code field}
    */
   public static ErrorMatch of(int status, String select, String field, String equals) {
     return new ErrorMatch(status, select, field, Objects.requireNonNull(equals, "equals"));
   }
 
   /**
-   * Returns a match of the status alone.
+   * {@return a match of the status alone}
    *
    * @param status the status
-   * @return a match of the status alone
    */
   public static ErrorMatch status(int status) {
     return new ErrorMatch(status, "", "", null);
   }
 
   /**
-   * Returns whether an answer with this status and body is what this match describes.
+   * {@return whether an answer with this status and body is what this match describes}
    *
    * @param answerStatus the answer status
    * @param body the body
-   * @return whether an answer with this status and body is what this match describes
    */
   public boolean matches(int answerStatus, String body) {
     if (status != 0 && status != answerStatus) {

@@ -44,13 +44,12 @@ public final class ProviderPreset {
   }
 
   /**
-   * Returns a preset of your own: {@code settings} sets what your provider documents on the builder
-   * it is applied to.
+   * {@return a preset of your own: {@code settings} sets what your provider documents on the
+   * builder it is applied to}
    *
    * @param name the provider's name
    * @param settings sets the provider's values on a builder; must only call its setters
    * @param sources the URLs of the documentation pages the values come from
-   * @return the preset
    */
   public static ProviderPreset of(
       String name, Consumer<SafeRetryClientBuilder> settings, String... sources) {
@@ -112,11 +111,7 @@ public final class ProviderPreset {
     return Presets.GOCARDLESS;
   }
 
-  /**
-   * Returns every built-in preset, in the order above.
-   *
-   * @return every built-in preset, in the order above
-   */
+  /** {@return every built-in preset, in the order above} */
   public static List<ProviderPreset> all() {
     return List.of(stripe(), payPal(), adyen(), square(), checkoutCom(), goCardless());
   }
@@ -131,20 +126,12 @@ public final class ProviderPreset {
     settings.accept(Objects.requireNonNull(builder, "builder"));
   }
 
-  /**
-   * Returns the provider's name, e.g. {@code stripe}.
-   *
-   * @return the provider's name
-   */
+  /** {@return the provider's name, e.g. {@code stripe}} */
   public String name() {
     return name;
   }
 
-  /**
-   * Returns the documentation pages the preset was built from.
-   *
-   * @return the documentation pages the preset was built from
-   */
+  /** {@return the documentation pages the preset was built from} */
   public List<URI> sources() {
     return sources;
   }

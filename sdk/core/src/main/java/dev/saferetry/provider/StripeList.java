@@ -35,13 +35,11 @@ public record StripeList<T>(
   }
 
   /**
-   * Returns Stripe's page style: while {@code has_more}, the next page starts after the last item's
-   * id ({@code starting_after}).
+   * {@return Stripe's page style: while {@code has_more}, the next page starts after the last
+   * item's id ({@code starting_after})}
    *
    * @param <T> the item type
    * @param id the id of an item, e.g. {@code Charge::id}
-   * @return Stripe's page style: while {@code has_more}, the next page starts after the last item's
-   *     id ({@code starting_after})
    */
   public static <T> PageStyle<StripeList<T>, T> style(Function<? super T, String> id) {
     Objects.requireNonNull(id, "id");

@@ -203,20 +203,18 @@ public final class StripeReconciler implements Reconciler {
     }
 
     /**
-     * Returns a copy made on the connected account {@code account} ({@code Stripe-Account}).
+     * {@return a copy made on the connected account {@code account} ({@code Stripe-Account})}
      *
      * @param account the account id, e.g. {@code acct_1032D82eZvKYlo2C}, or {@code null} for none
-     * @return the copy
      */
     public ExpectedCharge onAccount(String account) {
       return new ExpectedCharge(amount, currency, account, context);
     }
 
     /**
-     * Returns a copy made in the context {@code context} ({@code Stripe-Context}).
+     * {@return a copy made in the context {@code context} ({@code Stripe-Context})}
      *
      * @param context the context, or {@code null} for none
-     * @return the copy
      */
     public ExpectedCharge inContext(String context) {
       return new ExpectedCharge(amount, currency, account, context);

@@ -66,20 +66,12 @@ public final class BreakerPolicy {
     this.halfOpenProbes = Checks.atLeastOne("halfOpenProbes", halfOpenProbes);
   }
 
-  /**
-   * Returns the defaults for low-volume payment traffic.
-   *
-   * @return the default policy
-   */
+  /** {@return the defaults for low-volume payment traffic} */
   public static BreakerPolicy defaults() {
     return DEFAULTS;
   }
 
-  /**
-   * Returns a policy whose breaker never opens.
-   *
-   * @return a disabled policy
-   */
+  /** {@return a policy whose breaker never opens} */
   public static BreakerPolicy disabled() {
     return new BreakerPolicy(
         false,
@@ -91,11 +83,10 @@ public final class BreakerPolicy {
   }
 
   /**
-   * Returns this policy with {@code percent} as the failure rate at or above which the breaker
-   * opens; in (0, 100]. Default: 50.
+   * {@return this policy with {@code percent} as the failure rate at or above which the breaker
+   * opens; in (0, 100]} Default: 50.
    *
    * @param percent the threshold
-   * @return a new policy
    * @throws IllegalArgumentException if {@code percent} is outside (0, 100]
    */
   public BreakerPolicy withFailureRateThreshold(float percent) {
@@ -104,10 +95,9 @@ public final class BreakerPolicy {
   }
 
   /**
-   * Returns this policy remembering {@code outcomes} counted outcomes; at least 1. Default: 50.
+   * {@return this policy remembering {@code outcomes} counted outcomes; at least 1} Default: 50.
    *
    * @param outcomes the window size
-   * @return a new policy
    * @throws IllegalArgumentException if {@code outcomes} is less than 1
    */
   public BreakerPolicy withSlidingWindowSize(int outcomes) {
@@ -116,11 +106,10 @@ public final class BreakerPolicy {
   }
 
   /**
-   * Returns this policy judging the rate once {@code outcomes} counted outcomes were seen; at least
-   * 1, and a value larger than the window counts as the window. Default: 20.
+   * {@return this policy judging the rate once {@code outcomes} counted outcomes were seen; at
+   * least 1, and a value larger than the window counts as the window} Default: 20.
    *
    * @param outcomes the minimum
-   * @return a new policy
    * @throws IllegalArgumentException if {@code outcomes} is less than 1
    */
   public BreakerPolicy withMinimumCalls(int outcomes) {
@@ -134,11 +123,10 @@ public final class BreakerPolicy {
   }
 
   /**
-   * Returns this policy staying open for {@code openFor} before probes are let through; positive.
+   * {@return this policy staying open for {@code openFor} before probes are let through; positive}
    * Default: 30 s.
    *
    * @param openFor the open period
-   * @return a new policy
    * @throws IllegalArgumentException if {@code openFor} is zero or negative
    * @throws NullPointerException if {@code openFor} is null
    */
@@ -148,11 +136,10 @@ public final class BreakerPolicy {
   }
 
   /**
-   * Returns this policy letting {@code probes} probe calls through while half-open; at least 1.
+   * {@return this policy letting {@code probes} probe calls through while half-open; at least 1}
    * Default: 2.
    *
    * @param probes the number of probes
-   * @return a new policy
    * @throws IllegalArgumentException if {@code probes} is less than 1
    */
   public BreakerPolicy withHalfOpenProbes(int probes) {
@@ -160,56 +147,34 @@ public final class BreakerPolicy {
         enabled, failureRateThreshold, slidingWindowSize, minimumCalls, waitInOpenState, probes);
   }
 
-  /**
-   * Returns whether the breaker is used at all.
-   *
-   * @return whether it is enabled
-   */
+  /** {@return whether the breaker is used at all} */
   public boolean enabled() {
     return enabled;
   }
 
-  /**
-   * Returns the failure rate, in percent, at or above which the breaker opens.
-   *
-   * @return a percentage in (0, 100]
-   */
+  /** {@return the failure rate, in percent, at or above which the breaker opens} */
   public float failureRateThreshold() {
     return failureRateThreshold;
   }
 
-  /**
-   * Returns how many counted outcomes the breaker remembers.
-   *
-   * @return at least 1
-   */
+  /** {@return how many counted outcomes the breaker remembers} */
   public int slidingWindowSize() {
     return slidingWindowSize;
   }
 
   /**
-   * Returns how many counted outcomes are needed before the rate is judged (at most the window).
-   *
-   * @return at least 1
+   * {@return how many counted outcomes are needed before the rate is judged (at most the window)}
    */
   public int minimumCalls() {
     return minimumCalls;
   }
 
-  /**
-   * Returns how long the breaker stays open before it lets probes through.
-   *
-   * @return a positive duration
-   */
+  /** {@return how long the breaker stays open before it lets probes through} */
   public Duration waitInOpenState() {
     return waitInOpenState;
   }
 
-  /**
-   * Returns how many probe calls are let through while half-open.
-   *
-   * @return at least 1
-   */
+  /** {@return how many probe calls are let through while half-open} */
   public int halfOpenProbes() {
     return halfOpenProbes;
   }

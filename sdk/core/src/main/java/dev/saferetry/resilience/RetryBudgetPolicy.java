@@ -40,31 +40,22 @@ public final class RetryBudgetPolicy {
     this.successCredit = Checks.finiteAtLeast("successCredit", successCredit, 0, true);
   }
 
-  /**
-   * Returns the defaults: capacity 20, retry cost 1, success credit 0.1.
-   *
-   * @return the default budget
-   */
+  /** {@return the defaults: capacity 20, retry cost 1, success credit 0.1} */
   public static RetryBudgetPolicy defaults() {
     return DEFAULTS;
   }
 
-  /**
-   * Returns a budget that never limits retries.
-   *
-   * @return a disabled budget
-   */
+  /** {@return a budget that never limits retries} */
   public static RetryBudgetPolicy unlimited() {
     return new RetryBudgetPolicy(
         false, DEFAULTS.capacity, DEFAULTS.retryCost, DEFAULTS.successCredit);
   }
 
   /**
-   * Returns this budget with {@code tokens} in a full bucket (the bucket starts full); at least 0.
+   * {@return this budget with {@code tokens} in a full bucket (the bucket starts full); at least 0}
    * Default: 20.
    *
    * @param tokens the capacity
-   * @return a new budget
    * @throws IllegalArgumentException if {@code tokens} is negative, infinite or NaN
    */
   public RetryBudgetPolicy withCapacity(double tokens) {
@@ -72,10 +63,9 @@ public final class RetryBudgetPolicy {
   }
 
   /**
-   * Returns this budget with {@code tokens} spent per retry; more than 0. Default: 1.
+   * {@return this budget with {@code tokens} spent per retry; more than 0} Default: 1.
    *
    * @param tokens the cost
-   * @return a new budget
    * @throws IllegalArgumentException if {@code tokens} is not positive, infinite or NaN
    */
   public RetryBudgetPolicy withRetryCost(double tokens) {
@@ -83,49 +73,32 @@ public final class RetryBudgetPolicy {
   }
 
   /**
-   * Returns this budget with {@code tokens} earned back per successful call, up to the capacity; at
-   * least 0. Default: 0.1.
+   * {@return this budget with {@code tokens} earned back per successful call, up to the capacity;
+   * at least 0} Default: 0.1.
    *
    * @param tokens the credit
-   * @return a new budget
    * @throws IllegalArgumentException if {@code tokens} is negative, infinite or NaN
    */
   public RetryBudgetPolicy withSuccessCredit(double tokens) {
     return new RetryBudgetPolicy(enabled, capacity, retryCost, tokens);
   }
 
-  /**
-   * Returns whether the budget applies.
-   *
-   * @return whether it is enabled
-   */
+  /** {@return whether the budget applies} */
   public boolean enabled() {
     return enabled;
   }
 
-  /**
-   * Returns the tokens in a full bucket.
-   *
-   * @return the capacity
-   */
+  /** {@return the tokens in a full bucket} */
   public double capacity() {
     return capacity;
   }
 
-  /**
-   * Returns the tokens one retry spends.
-   *
-   * @return the cost, positive
-   */
+  /** {@return the tokens one retry spends} */
   public double retryCost() {
     return retryCost;
   }
 
-  /**
-   * Returns the tokens one successful call earns back.
-   *
-   * @return the credit
-   */
+  /** {@return the tokens one successful call earns back} */
   public double successCredit() {
     return successCredit;
   }

@@ -24,19 +24,14 @@ package dev.saferetry.resilience;
 public interface RetryClassifier {
 
   /**
-   * Returns whether an error answer may be retried with the same key.
+   * {@return whether an error answer may be retried with the same key}
    *
    * @param status the HTTP status, 400 to 599
    * @param errorBody the body as text (at most 64 KiB), or {@code ""}
-   * @return true to retry (if the policy, deadline, budget and breaker allow), false to stop
    */
   boolean retries(int status, String errorBody);
 
-  /**
-   * Returns the standard rules: 408, 409, 429, 500, 502, 503 and 504 are retried.
-   *
-   * @return the standard rules
-   */
+  /** {@return the standard rules: 408, 409, 429, 500, 502, 503 and 504 are retried} */
   static RetryClassifier standard() {
     return (status, errorBody) ->
         status == 408

@@ -56,30 +56,23 @@ public final class RetryPolicy {
   }
 
   /**
-   * Returns the defaults: 4 attempts, 500 ms initial delay, ×2, 8 s largest delay, 60 s deadline,
-   * 60 s hint ceiling.
-   *
-   * @return the default policy
+   * {@return the defaults: 4 attempts, 500 ms initial delay, ×2, 8 s largest delay, 60 s deadline,
+   * 60 s hint ceiling}
    */
   public static RetryPolicy defaults() {
     return DEFAULTS;
   }
 
-  /**
-   * Returns a policy that makes exactly one attempt, otherwise the defaults.
-   *
-   * @return a policy without retries
-   */
+  /** {@return a policy that makes exactly one attempt, otherwise the defaults} */
   public static RetryPolicy noRetries() {
     return DEFAULTS.withMaxAttempts(1);
   }
 
   /**
-   * Returns this policy with {@code attempts} in total, including the first; at least 1. Default:
+   * {@return this policy with {@code attempts} in total, including the first; at least 1} Default:
    * 4.
    *
    * @param attempts the number of attempts
-   * @return a new policy
    * @throws IllegalArgumentException if {@code attempts} is less than 1
    */
   public RetryPolicy withMaxAttempts(int attempts) {
@@ -87,11 +80,10 @@ public final class RetryPolicy {
   }
 
   /**
-   * Returns this policy with {@code delay} as the cap of the first retry's delay; not negative.
+   * {@return this policy with {@code delay} as the cap of the first retry's delay; not negative}
    * Default: 500 ms.
    *
    * @param delay the initial delay
-   * @return a new policy
    * @throws IllegalArgumentException if {@code delay} is negative
    * @throws NullPointerException if {@code delay} is null
    */
@@ -100,11 +92,10 @@ public final class RetryPolicy {
   }
 
   /**
-   * Returns this policy with {@code factor} as the growth factor of the delay cap per retry; at
-   * least 1. Default: 2.0.
+   * {@return this policy with {@code factor} as the growth factor of the delay cap per retry; at
+   * least 1} Default: 2.0.
    *
    * @param factor the multiplier
-   * @return a new policy
    * @throws IllegalArgumentException if {@code factor} is less than 1, infinite or NaN
    */
   public RetryPolicy withMultiplier(double factor) {
@@ -112,11 +103,10 @@ public final class RetryPolicy {
   }
 
   /**
-   * Returns this policy with {@code delay} as the largest computed delay; not negative. Default: 8
+   * {@return this policy with {@code delay} as the largest computed delay; not negative} Default: 8
    * s.
    *
    * @param delay the largest delay
-   * @return a new policy
    * @throws IllegalArgumentException if {@code delay} is negative
    * @throws NullPointerException if {@code delay} is null
    */
@@ -125,11 +115,10 @@ public final class RetryPolicy {
   }
 
   /**
-   * Returns this policy with {@code overall} as the time budget of one call, across all attempts
-   * and delays; positive. Default: 60 s.
+   * {@return this policy with {@code overall} as the time budget of one call, across all attempts
+   * and delays; positive} Default: 60 s.
    *
    * @param overall the deadline
-   * @return a new policy
    * @throws IllegalArgumentException if {@code overall} is zero or negative
    * @throws NullPointerException if {@code overall} is null
    */
@@ -138,11 +127,10 @@ public final class RetryPolicy {
   }
 
   /**
-   * Returns this policy with {@code ceiling} as the longest server hint ({@code Retry-After}) that
-   * is waited on; a longer one ends the call with the hint exposed. Not negative. Default: 60 s.
+   * {@return this policy with {@code ceiling} as the longest server hint ({@code Retry-After}) that
+   * is waited on; a longer one ends the call with the hint exposed} Not negative. Default: 60 s.
    *
    * @param ceiling the hint ceiling
-   * @return a new policy
    * @throws IllegalArgumentException if {@code ceiling} is negative
    * @throws NullPointerException if {@code ceiling} is null
    */
@@ -150,56 +138,32 @@ public final class RetryPolicy {
     return new RetryPolicy(maxAttempts, initialDelay, multiplier, maxDelay, deadline, ceiling);
   }
 
-  /**
-   * Returns the attempts in total, including the first.
-   *
-   * @return at least 1
-   */
+  /** {@return the attempts in total, including the first} */
   public int maxAttempts() {
     return maxAttempts;
   }
 
-  /**
-   * Returns the cap of the first retry's delay.
-   *
-   * @return the initial delay
-   */
+  /** {@return the cap of the first retry's delay} */
   public Duration initialDelay() {
     return initialDelay;
   }
 
-  /**
-   * Returns the growth factor of the delay cap per retry.
-   *
-   * @return at least 1
-   */
+  /** {@return the growth factor of the delay cap per retry} */
   public double multiplier() {
     return multiplier;
   }
 
-  /**
-   * Returns the largest computed delay.
-   *
-   * @return the largest delay
-   */
+  /** {@return the largest computed delay} */
   public Duration maxDelay() {
     return maxDelay;
   }
 
-  /**
-   * Returns the overall time budget across all attempts and delays of one call.
-   *
-   * @return the deadline, positive
-   */
+  /** {@return the overall time budget across all attempts and delays of one call} */
   public Duration deadline() {
     return deadline;
   }
 
-  /**
-   * Returns the longest server hint that is waited on.
-   *
-   * @return the hint ceiling
-   */
+  /** {@return the longest server hint that is waited on} */
   public Duration maxRetryAfter() {
     return maxRetryAfter;
   }

@@ -34,13 +34,12 @@ public interface Sleeper {
   void sleep(Duration delay) throws InterruptedException;
 
   /**
-   * Returns a future that completes after {@code delay}, holding no thread while it waits. Whatever
-   * depends on it must not run on the completing thread for long: the client hands the next attempt
-   * to its I/O executor at once. Default: one JVM-wide timer thread ({@link
+   * {@return a future that completes after {@code delay}, holding no thread while it waits}
+   * Whatever depends on it must not run on the completing thread for long: the client hands the
+   * next attempt to its I/O executor at once. Default: one JVM-wide timer thread ({@link
    * CompletableFuture#delayedExecutor}) completes the future.
    *
    * @param delay how long to wait; zero or negative completes at once
-   * @return a future completed after the delay
    */
   default CompletableFuture<Void> after(Duration delay) {
     if (delay.isNegative() || delay.isZero()) {
@@ -52,10 +51,8 @@ public interface Sleeper {
   }
 
   /**
-   * Returns the sleeper that really waits: {@link Thread#sleep(long, int)}, and the JVM-wide timer
-   * for {@link #after}.
-   *
-   * @return the system sleeper
+   * {@return the sleeper that really waits: {@link Thread#sleep(long, int)}, and the JVM-wide timer
+   * for {@link #after}}
    */
   static Sleeper system() {
     return delay -> {

@@ -42,11 +42,7 @@ public enum TransportFailure {
     this.mayHaveReachedServer = mayHaveReachedServer;
   }
 
-  /**
-   * Returns whether the server may have received — and applied — the request.
-   *
-   * @return false only for failures before the request was handed to a connection
-   */
+  /** {@return whether the server may have received — and applied — the request} */
   public boolean mayHaveReachedServer() {
     return mayHaveReachedServer;
   }

@@ -87,11 +87,7 @@ public final class Inbox {
     this.purgeBatch = b.purgeBatchSize;
   }
 
-  /**
-   * Returns a builder; a {@link Builder#dataSource} or {@link Builder#jdbcUrl} is required.
-   *
-   * @return a builder; a {@link Builder#dataSource} or {@link Builder#jdbcUrl} is required
-   */
+  /** {@return a builder; a {@link Builder#dataSource} or {@link Builder#jdbcUrl} is required} */
   public static Builder builder() {
     return new Builder();
   }

@@ -54,7 +54,7 @@ public final class InboxContext {
   }
 
   /**
-   * Returns the transaction to write the message's effects in, which only the inbox ends. Calls
+   * {@return the transaction to write the message's effects in, which only the inbox ends} Calls
    * that would end or split it are refused with an {@link IllegalStateException} naming the call,
    * and fail the delivery even if the handler catches that exception: {@code commit}, {@code
    * rollback} (except to a savepoint the handler set), {@code setAutoCommit(true)}, {@code close},
@@ -69,27 +69,17 @@ public final class InboxContext {
    *
    * <p>To record another message in the same transaction, pass this connection to {@link
    * Inbox#receive(Connection, String, String, InboxHandler)}.
-   *
-   * @return the transaction to write the message's effects in
    */
   public Connection connection() {
     return connection.connection();
   }
 
-  /**
-   * Returns the subscriber the message was received for.
-   *
-   * @return the subscriber the message was received for
-   */
+  /** {@return the subscriber the message was received for} */
   public String subscriber() {
     return subscriber;
   }
 
-  /**
-   * Returns the message's id.
-   *
-   * @return the message's id
-   */
+  /** {@return the message's id} */
   public String messageId() {
     return messageId;
   }
@@ -135,13 +125,11 @@ public final class InboxContext {
   }
 
   /**
-   * Returns the resource's current high-water mark as this transaction sees it, or empty when no
-   * message was applied to it yet. For display and diagnostics; decide with {@link #advance}, which
+   * {@return the resource's current high-water mark as this transaction sees it, or empty when no
+   * message was applied to it yet} For display and diagnostics; decide with {@link #advance}, which
    * is atomic.
    *
    * @param resourceId the resource id
-   * @return the resource's current high-water mark as this transaction sees it, or empty when no
-   *     message was applied to it yet
    * @throws InboxException if the database fails
    * @throws IllegalStateException if the handler has returned
    */

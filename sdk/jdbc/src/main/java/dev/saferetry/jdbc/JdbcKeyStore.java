@@ -91,10 +91,9 @@ public final class JdbcKeyStore implements KeyStore {
   }
 
   /**
-   * Returns a builder for a store on {@code dataSource}.
+   * {@return a builder for a store on {@code dataSource}}
    *
    * @param dataSource the data source
-   * @return a builder for a store on {@code dataSource}
    */
   public static JdbcKeyStoreBuilder builder(DataSource dataSource) {
     return new JdbcKeyStoreBuilder(dataSource);
@@ -232,11 +231,7 @@ public final class JdbcKeyStore implements KeyStore {
     return open().inBatches("purge", purgeBatch, c -> table.purgeBatch(c, now, purgeBatch));
   }
 
-  /**
-   * Returns the outbox: intents recorded with their request, sent later under leases.
-   *
-   * @return the outbox: intents recorded with their request, sent later under leases
-   */
+  /** {@return the outbox: intents recorded with their request, sent later under leases} */
   public JdbcOutbox outbox() {
     return outbox;
   }

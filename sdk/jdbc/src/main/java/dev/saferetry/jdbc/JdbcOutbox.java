@@ -372,11 +372,7 @@ public final class JdbcOutbox {
     return store.open().autoCommit("holdOverdue", c -> relay.holdOverdue(c, now, oldest));
   }
 
-  /**
-   * Returns every intent held for a person, oldest first.
-   *
-   * @return every intent held for a person, oldest first
-   */
+  /** {@return every intent held for a person, oldest first} */
   public List<HeldIntent> held() {
     return store.open().autoCommit("held", relay::held).stream()
         .map(

@@ -117,12 +117,11 @@ public final class OutboxRelay implements AutoCloseable {
   }
 
   /**
-   * Returns a builder for a relay of {@code store}'s outbox that sends through {@code client} (the
-   * intents of its tenant; add clients of other tenants with {@link OutboxRelayBuilder#client}).
+   * {@return a builder for a relay of {@code store}'s outbox that sends through {@code client} (the
+   * intents of its tenant; add clients of other tenants with {@link OutboxRelayBuilder#client})}
    *
    * @param store the key store whose outbox to work
    * @param client the client to send with
-   * @return a new builder
    */
   public static OutboxRelayBuilder builder(JdbcKeyStore store, SafeRetryClient client) {
     return new OutboxRelayBuilder(store, client);
