@@ -6,9 +6,10 @@ import dev.saferetry.idempotency.KeyPlacement;
 import java.time.Duration;
 
 /**
- * The built-in presets. Each value is taken from the pages listed with it; docs/providers.md says
- * what each page states and what none of them does. A setting a provider does not document is set
- * to "none" rather than guessed, so that a preset replaces the provider rules of another.
+ * The built-in presets. Each value is taken from the pages listed with it;
+ * docs/requests-and-providers.md says what each page states and what none of them does. A setting a
+ * provider does not document is set to "none" rather than guessed, so that a preset replaces the
+ * provider rules of another.
  */
 final class Presets {
   private Presets() {}
