@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.jdbc.TestDatabase.Db;
+import dev.saferetry.testing.HostileTargets;
 import java.util.List;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.params.ParameterizedTest;

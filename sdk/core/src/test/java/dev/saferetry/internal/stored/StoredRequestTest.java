@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.idempotency.StoredRequest;
+import dev.saferetry.testing.HostileTargets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

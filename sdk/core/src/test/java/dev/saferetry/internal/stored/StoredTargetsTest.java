@@ -3,6 +3,7 @@ package dev.saferetry.internal.stored;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.saferetry.testing.HostileTargets;
 import java.util.List;
 import okhttp3.HttpUrl;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.saferetry.internal.stored;
+package dev.saferetry.testing;
 
 import java.util.List;
 
@@ -7,11 +7,11 @@ import java.util.List;
  * enqueued under the base URL, once an HTTP client or a server on the way has normalised, decoded
  * (once or repeatedly) or split them, and look-alikes that are harmless.
  */
-final class HostileTargets {
+public final class HostileTargets {
   private HostileTargets() {}
 
   /** Each leaves the base path, the host, or the request line when read by someone on the way. */
-  static final List<String> HOSTILE =
+  public static final List<String> HOSTILE =
       List.of(
           "/v1/charges",
           "//evil.example/v1",
@@ -68,7 +68,7 @@ final class HostileTargets {
           "v1/charges%");
 
   /** Look-alikes that stay where they say. */
-  static final List<String> HARMLESS =
+  public static final List<String> HARMLESS =
       List.of(
           "v1/customers/cus_1/charges?expand[]=customer&t=a:b",
           "v1/charges?next=../../internal&x=%2e%2e%2f",
