@@ -30,7 +30,7 @@ class JdbcSchemaTest {
 
   /** A component with versioned tables, as a test sees it. */
   enum Component {
-    KEY_STORE("saferetry_intents", "keystore", 2, 2) {
+    KEY_STORE("saferetry_intents", "keystore", 3, 3) {
       @Override
       Built build(TestDatabase db, String table, boolean create) {
         JdbcKeyStore store =

@@ -75,7 +75,7 @@ final class IntentSql {
   final String abandon;
   final String expiredBatch;
   final String deleteExpired;
-  final String probe;
+  final List<String> probes;
 
   IntentSql(String table) {
     this.table = table;
@@ -126,14 +126,21 @@ final class IntentSql {
             + " WHERE state <> 0 AND expires_at_ns <= ? AND (relay_state IS NULL OR relay_state <>"
             + " 2) LIMIT ? FOR UPDATE SKIP LOCKED";
     deleteExpired = abandon + " AND state <> 0 AND expires_at_ns <= ?";
-    probe =
-        "SELECT "
-            + RECORD
-            + ", "
-            + RELAY
-            + ", begin_nonce, next_attempt_ns, lease_owner, lease_expires_ns FROM "
-            + table
-            + " WHERE 1 = 0";
+    probes =
+        List.of(
+            "SELECT "
+                + RECORD
+                + ", "
+                + RELAY
+                + ", begin_nonce, next_attempt_ns, lease_owner, lease_expires_ns,"
+                + " ordering_key, ordering_seq, holds_key FROM "
+                + table
+                + " WHERE 1 = 0",
+            "SELECT tenant, ordering_key, next_seq FROM " + table + "_order WHERE 1 = 0",
+            "SELECT audit_id, action_id, at_ns, actor, action, tenant, operation, intent_id,"
+                + " reason, state_before, state_after, new_key FROM "
+                + table
+                + "_audit WHERE 1 = 0");
   }
 
   /** PostgreSQL's begin of one row: inserts or replaces an expired, completed record. */

@@ -47,14 +47,13 @@ public final class IntentTable implements SchemaGate.Tables {
   public static final String SCRIPTS = "keystore";
 
   /** The schema version this code writes. */
-  public static final int VERSION = 2;
+  public static final int VERSION = 3;
 
   /**
-   * The oldest code version that can read and write this schema: version 2 records where each
-   * stored request's key goes and the request's fingerprint, which older code would neither write
-   * nor check.
+   * The oldest code version that can read and write this schema: version 3 orders the intents of
+   * one ordering key and keeps later ones behind a parked one, which older code would not respect.
    */
-  public static final int MIN_READER = 2;
+  public static final int MIN_READER = 3;
 
   private static final int ROUNDS = 8;
 
@@ -85,8 +84,10 @@ public final class IntentTable implements SchemaGate.Tables {
 
   @Override
   public void probe(Connection c) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(sql.probe)) {
-      ps.executeQuery().close();
+    for (String probe : sql.probes) {
+      try (PreparedStatement ps = c.prepareStatement(probe)) {
+        ps.executeQuery().close();
+      }
     }
   }
 
