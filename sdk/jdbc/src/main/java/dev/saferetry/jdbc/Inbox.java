@@ -69,7 +69,8 @@ public final class Inbox {
 
   private static final SchemaGate GATE =
       new SchemaGate(
-          InboxTables.SCRIPTS,
+          InboxTables::file,
+          InboxTables.DEFAULT_NAME,
           InboxTables.VERSION,
           InboxTables.MIN_READER,
           InboxException::new,
@@ -204,7 +205,7 @@ public final class Inbox {
   public static final class Builder {
     private Jdbc.Source source;
     private String schema;
-    private String name = "saferetry_inbox";
+    private String name = InboxTables.DEFAULT_NAME;
     private boolean createSchema;
     private Clock clock = Clock.systemUTC();
     private int purgeBatchSize = 1000;

@@ -20,11 +20,12 @@ import javax.sql.DataSource;
  */
 public final class JdbcKeyStoreBuilder {
   /** The table used when none is set. */
-  public static final String DEFAULT_TABLE = "saferetry_intents";
+  public static final String DEFAULT_TABLE = IntentTable.DEFAULT_NAME;
 
   private static final SchemaGate GATE =
       new SchemaGate(
-          IntentTable.SCRIPTS,
+          IntentTable::file,
+          IntentTable.DEFAULT_NAME,
           IntentTable.VERSION,
           IntentTable.MIN_READER,
           (table, found, required, message) ->
