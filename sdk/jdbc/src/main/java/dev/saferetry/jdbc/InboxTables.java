@@ -207,11 +207,24 @@ final class InboxTables implements SchemaGate.Tables {
    * skipping receipts another transaction holds; see {@link Purge}. Marks are never touched.
    */
   int purgeBatch(Connection c, long before, int limit) throws SQLException {
-    return Purge.batch(
-        c,
+    String select =
         "SELECT subscriber, message_id FROM "
             + receipts
-            + " WHERE received_at < ? LIMIT ? FOR UPDATE SKIP LOCKED",
+            + " WHERE received_at < ? ORDER BY received_at LIMIT ? FOR UPDATE SKIP LOCKED";
+    if (dialect == Dialect.POSTGRESQL) {
+      return Purge.batch(
+          c,
+          "DELETE FROM "
+              + receipts
+              + " WHERE ctid = ANY(ARRAY(" // a TID scan; see IntentSql's purge
+              + select.replace("subscriber, message_id", "ctid")
+              + ")) AND received_at < ?",
+          before,
+          limit);
+    }
+    return Purge.batch(
+        c,
+        select,
         "DELETE FROM " + receipts + " WHERE subscriber = ? AND message_id = ? AND received_at < ?",
         before,
         limit);

@@ -238,6 +238,9 @@ public final class IntentTable implements SchemaGate.Tables {
    * for a person. Run in a transaction; returns how many rows it found, all of which it deleted.
    */
   public int purgeBatch(Connection c, Instant now, int limit) throws SQLException {
-    return Purge.batch(c, sql.expiredBatch, sql.deleteExpired, IntentRows.nanos("now", now), limit);
+    long bound = IntentRows.nanos("now", now);
+    return dialect == Dialect.POSTGRESQL
+        ? Purge.batch(c, sql.purgePostgres, bound, limit)
+        : Purge.batch(c, sql.expiredBatch, sql.deleteExpired, bound, limit);
   }
 }
