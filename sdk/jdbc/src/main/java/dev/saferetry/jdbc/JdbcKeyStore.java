@@ -267,6 +267,11 @@ public final class JdbcKeyStore implements KeyStore {
     }
   }
 
+  /** The table's name, qualified as configured. */
+  String tableName() {
+    return name;
+  }
+
   Jdbc open() {
     if (closed.get()) {
       throw new KeyStoreException("the key store " + name + " is closed");
