@@ -246,6 +246,28 @@ class JdbcSchemaTest {
   }
 
   @Test
+  void byDefaultTheBuildersOnlyCheckAndCreateNothing() throws Exception {
+    try (TestDatabase database = Db.H2.open()) {
+      refused(
+          Component.KEY_STORE,
+          () -> JdbcKeyStore.builder(database.pool()).schema(database.schema).build());
+      refused(
+          Component.INBOX,
+          () ->
+              Inbox.builder()
+                  .dataSource(database.pool())
+                  .table(database.table("saferetry_inbox"))
+                  .build());
+      assertThat(
+              database.count(
+                  "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = '"
+                      + database.schema.toUpperCase(Locale.ROOT)
+                      + "'"))
+          .isZero();
+    }
+  }
+
+  @Test
   void namesThatCouldCarrySqlAreRefusedBeforeAnyConnection() {
     JdbcKeyStoreBuilder builder = JdbcKeyStore.builder(new org.h2.jdbcx.JdbcDataSource());
     Inbox.Builder inbox = Inbox.builder();
