@@ -16,11 +16,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -62,7 +65,7 @@ import org.slf4j.LoggerFactory;
  * number stays bounded.
  *
  * <p>Bind one instance per store and its relays, to any number of registries; a relay reports to
- * the instance bound last. Immutable and thread-safe.
+ * the instance bound last. Thread-safe; its settings are immutable.
  */
 public final class SafeRetryMeters implements MeterBinder {
   private static final Logger LOG = LoggerFactory.getLogger(SafeRetryMeters.class);
@@ -78,6 +81,7 @@ public final class SafeRetryMeters implements MeterBinder {
   private final Duration cacheFor;
   private final String query;
   private final List<Observer> observers = new ArrayList<>();
+  private final Set<MeterRegistry> bound = Collections.newSetFromMap(new IdentityHashMap<>());
   private final Object lock = new Object();
   private Snapshot last; // guarded by lock
   private long lastRead; // System.nanoTime() of last; guarded by lock
@@ -133,13 +137,18 @@ public final class SafeRetryMeters implements MeterBinder {
 
   /**
    * Registers the gauges and, for each relay, its counters in {@code registry}, and has the relays
-   * report to this instance.
+   * report to this instance. Binding to the same registry again changes nothing.
    *
    * @param registry the registry
    */
   @Override
   public void bindTo(MeterRegistry registry) {
     Objects.requireNonNull(registry, "registry");
+    synchronized (bound) {
+      if (!bound.add(registry)) {
+        return; // its counters would count every event twice
+      }
+    }
     String table = store.tableName();
     for (int s = 0; s < STATES.size(); s++) {
       int slot = s;

@@ -67,7 +67,9 @@ class SafeRetryMetersTest {
           enqueue(database, store, client, time, true, 1, 2, 3);
           OutboxRelay relay = relay(store, client, time).build();
           SimpleMeterRegistry registry = new SimpleMeterRegistry();
-          SafeRetryMeters.of(store, relay).cachedFor(Duration.ZERO).bindTo(registry);
+          SafeRetryMeters meters = SafeRetryMeters.of(store, relay).cachedFor(Duration.ZERO);
+          meters.bindTo(registry);
+          meters.bindTo(registry); // again: nothing counted twice
 
           assertThat(intents(registry, "queued_due", "none")).isEqualTo(3);
           assertThat(intents(registry, "queued_later", "none")).isZero();
