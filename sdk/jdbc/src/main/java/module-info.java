@@ -7,6 +7,8 @@ module dev.saferetry.jdbc {
   requires transitive dev.saferetry;
   requires transitive java.sql;
   requires org.slf4j;
+  // Only SafeRetryMeters uses it; a service without Micrometer loads every other class.
+  requires static micrometer.core;
 
   exports dev.saferetry.jdbc;
 }

@@ -52,11 +52,12 @@ import javax.sql.DataSource;
  * }</pre>
  *
  * <p>Supported databases: PostgreSQL 12, H2 2.2 and MariaDB 10.6 or newer (not MySQL), with the
- * versioned DDL in {@code dev/saferetry/jdbc/schema/inbox-v1-<database>.sql} in the jar. The
- * tables' version is recorded in {@code saferetry_schema} beside them, as the key store's is;
- * {@link Builder#build} creates them when asked and otherwise checks them, failing with {@link
- * InboxException} of kind {@link InboxException.Kind#SCHEMA SCHEMA}. Only {@code java.sql} is used;
- * the driver is yours.
+ * migration {@code db/saferetry-migration/<database>/V2__saferetry_inbox.sql} in the jar, for
+ * Flyway or Liquibase. The tables' version is recorded in {@code saferetry_schema} beside them, as
+ * the key store's is; {@link Builder#build} checks them, failing with {@link InboxException} of
+ * kind {@link InboxException.Kind#SCHEMA SCHEMA} that names the file to apply, and runs the same
+ * file itself when told {@link Builder#createSchema createSchema(true)}. Only {@code java.sql} is
+ * used; the driver is yours.
  *
  * <p>Receipts are kept until {@link #purgeReceiptsOlderThan} deletes them: run it from every
  * instance (for example hourly) with an age longer than the senders may redeliver a message.
@@ -69,7 +70,8 @@ public final class Inbox {
 
   private static final SchemaGate GATE =
       new SchemaGate(
-          InboxTables.SCRIPTS,
+          InboxTables::file,
+          InboxTables.DEFAULT_NAME,
           InboxTables.VERSION,
           InboxTables.MIN_READER,
           InboxException::new,
@@ -204,7 +206,7 @@ public final class Inbox {
   public static final class Builder {
     private Jdbc.Source source;
     private String schema;
-    private String name = "saferetry_inbox";
+    private String name = InboxTables.DEFAULT_NAME;
     private boolean createSchema;
     private Clock clock = Clock.systemUTC();
     private int purgeBatchSize = 1000;
@@ -283,9 +285,10 @@ public final class Inbox {
 
     /**
      * Whether {@link #build()} creates the tables (and their version record) when they are missing,
-     * or upgrades them when they are older. Instances starting at once are safe: creation runs
-     * under a database lock. Default false: the tables are only checked, for deployments where a
-     * DBA or a migration tool owns the schema.
+     * or upgrades them when they are older, by running the migration Flyway or Liquibase would
+     * apply. Instances starting at once are safe: creation runs under a database lock. Default
+     * false, for production, where a migration tool or a DBA owns the schema: the tables are only
+     * checked. True suits development and tests.
      *
      * @param createSchema whether to create missing tables
      * @return this builder

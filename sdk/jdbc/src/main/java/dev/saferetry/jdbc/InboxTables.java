@@ -13,7 +13,7 @@ import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Statement;
 import java.util.Arrays;
-import java.util.Map;
+import java.util.List;
 
 /**
  * The inbox's two tables — receipts ({@code name}) and high-water marks ({@code name_marks}) — on
@@ -24,8 +24,8 @@ import java.util.Map;
  * <p>Immutable and thread-safe.
  */
 final class InboxTables implements SchemaGate.Tables {
-  /** The scripts' name: {@code inbox-v<version>-<database>.sql}. */
-  static final String SCRIPTS = "inbox";
+  /** The receipts table's name in the migration files, and the builder's default. */
+  static final String DEFAULT_NAME = "saferetry_inbox";
 
   /** The schema version this code writes. */
   static final int VERSION = 1;
@@ -51,14 +51,16 @@ final class InboxTables implements SchemaGate.Tables {
   final Dialect dialect;
   final String receipts;
   final String marks;
-  private final String index;
+  private final String schema;
+  private final String name;
   private final String insert;
 
   InboxTables(Dialect dialect, String schema, String name) {
     this.dialect = dialect;
     this.receipts = SqlNames.qualify(schema, name);
     this.marks = receipts + "_marks";
-    this.index = dialect.indexName(schema, name);
+    this.schema = schema;
+    this.name = name;
     String insert =
         "INSERT INTO "
             + receipts
@@ -70,11 +72,20 @@ final class InboxTables implements SchemaGate.Tables {
             : insert;
   }
 
+  /** The migration that brings the inbox's tables to {@code version}. */
+  static String file(int version) {
+    if (version != 1) {
+      throw new IllegalArgumentException("no inbox migration to version " + version);
+    }
+    return "V2__saferetry_inbox.sql";
+  }
+
   @Override
   public SqlScript script(int version) {
     return SqlScript.load(
-        SqlScript.resource(SCRIPTS, version, dialect),
-        Map.of("receipts", receipts, "marks", marks, "index", index));
+        SqlScript.resource(dialect, file(version)),
+        SqlScript.names(
+            dialect, schema, name, DEFAULT_NAME, List.of("_marks"), List.of("_received")));
   }
 
   @Override
@@ -196,11 +207,24 @@ final class InboxTables implements SchemaGate.Tables {
    * skipping receipts another transaction holds; see {@link Purge}. Marks are never touched.
    */
   int purgeBatch(Connection c, long before, int limit) throws SQLException {
-    return Purge.batch(
-        c,
+    String select =
         "SELECT subscriber, message_id FROM "
             + receipts
-            + " WHERE received_at < ? LIMIT ? FOR UPDATE SKIP LOCKED",
+            + " WHERE received_at < ? ORDER BY received_at LIMIT ? FOR UPDATE SKIP LOCKED";
+    if (dialect == Dialect.POSTGRESQL) {
+      return Purge.batch(
+          c,
+          "DELETE FROM "
+              + receipts
+              + " WHERE ctid = ANY(ARRAY(" // a TID scan; see IntentSql's purge
+              + select.replace("subscriber, message_id", "ctid")
+              + ")) AND received_at < ?",
+          before,
+          limit);
+    }
+    return Purge.batch(
+        c,
+        select,
         "DELETE FROM " + receipts + " WHERE subscriber = ? AND message_id = ? AND received_at < ?",
         before,
         limit);

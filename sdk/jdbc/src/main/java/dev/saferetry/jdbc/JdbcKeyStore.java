@@ -39,10 +39,12 @@ import javax.sql.DataSource;
  * <p><b>Schema.</b> One table (default {@value JdbcKeyStoreBuilder#DEFAULT_TABLE}) with one row per
  * intent, keyed by tenant, operation and intent id; instants are stored as BIGINT nanoseconds, so
  * they round-trip exactly. Its version is recorded in {@code saferetry_schema} beside it. The
- * scripts are in the jar under {@code dev/saferetry/jdbc/schema/}. {@link
- * JdbcKeyStoreBuilder#build} creates the table when asked, and otherwise checks it, failing with a
- * schema refusal ({@link KeyStoreException#table()} set) when it is missing, older or newer than
- * this code.
+ * migration that creates it is in the jar as {@code
+ * db/saferetry-migration/<database>/V1__saferetry_keystore.sql}, for Flyway or Liquibase (with
+ * {@code db/saferetry-migration/changelog.xml}). {@link JdbcKeyStoreBuilder#build} checks the
+ * table, failing with a schema refusal ({@link KeyStoreException#table()} set) that names the file
+ * to apply when it is missing, older or newer than this code; it runs the same file itself when
+ * told {@link JdbcKeyStoreBuilder#createSchema createSchema(true)}.
  *
  * <p><b>Guarantees.</b> {@link #begin} records a new intent with one statement, committed (and so
  * durable, as far as the database is configured to be) before it returns; of any number of
@@ -265,6 +267,11 @@ public final class JdbcKeyStore implements KeyStore {
     } catch (SQLException e) {
       throw jdbc.failed(operation, e);
     }
+  }
+
+  /** The table's name, qualified as configured. */
+  String tableName() {
+    return name;
   }
 
   Jdbc open() {

@@ -20,11 +20,12 @@ import javax.sql.DataSource;
  */
 public final class JdbcKeyStoreBuilder {
   /** The table used when none is set. */
-  public static final String DEFAULT_TABLE = "saferetry_intents";
+  public static final String DEFAULT_TABLE = IntentTable.DEFAULT_NAME;
 
   private static final SchemaGate GATE =
       new SchemaGate(
-          IntentTable.SCRIPTS,
+          IntentTable::file,
+          IntentTable.DEFAULT_NAME,
           IntentTable.VERSION,
           IntentTable.MIN_READER,
           (table, found, required, message) ->
@@ -69,9 +70,11 @@ public final class JdbcKeyStoreBuilder {
 
   /**
    * Whether {@link #build} creates the table (and its version record) when it is missing, or
-   * upgrades it when it is older. Instances starting at once are safe: creation runs under a
-   * database lock. Default {@code false}: the table is only checked, for deployments where a DBA or
-   * a migration tool owns the schema.
+   * upgrades it when it is older, by running the migration Flyway or Liquibase would apply ({@code
+   * db/saferetry-migration/<database>/V1__saferetry_keystore.sql}). Instances starting at once are
+   * safe: creation runs under a database lock. Default {@code false}, for production, where a
+   * migration tool or a DBA owns the schema: the table is only checked. True suits development and
+   * tests.
    *
    * @param createSchema whether to create a missing table
    * @return this builder

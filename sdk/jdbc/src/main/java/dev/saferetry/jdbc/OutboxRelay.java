@@ -97,6 +97,14 @@ public final class OutboxRelay implements AutoCloseable {
   private final Sleeper sleeper;
   private final Map<IdempotencyKey, Instant> reconciledAt = new ConcurrentHashMap<>();
   private final Object lifecycle = new Object();
+
+  /** Told of every answer and pass (see {@link SafeRetryMeters}). */
+  volatile RelayObserver observer = RelayObserver.NONE;
+
+  String owner() {
+    return owner;
+  }
+
   private Thread worker;
   private volatile boolean running;
   private volatile boolean idle;
@@ -166,16 +174,19 @@ public final class OutboxRelay implements AutoCloseable {
       }
       counts[ending.ordinal()]++;
     }
-    return new RelayPass(
-        claimed.size(),
-        counts[Ending.SUCCEEDED.ordinal()],
-        counts[Ending.REJECTED.ordinal()],
-        counts[Ending.RETRY.ordinal()],
-        expired + counts[Ending.EXPIRED.ordinal()],
-        counts[Ending.LOST.ordinal()],
-        reconciled,
-        claim.held().size() + counts[Ending.HELD.ordinal()],
-        counts[Ending.UNSETTLED.ordinal()]);
+    RelayPass pass =
+        new RelayPass(
+            claimed.size(),
+            counts[Ending.SUCCEEDED.ordinal()],
+            counts[Ending.REJECTED.ordinal()],
+            counts[Ending.RETRY.ordinal()],
+            expired + counts[Ending.EXPIRED.ordinal()],
+            counts[Ending.LOST.ordinal()],
+            reconciled,
+            claim.held().size() + counts[Ending.HELD.ordinal()],
+            counts[Ending.UNSETTLED.ordinal()]);
+    observer.passed(pass);
+    return pass;
   }
 
   private enum Ending {
@@ -228,6 +239,7 @@ public final class OutboxRelay implements AutoCloseable {
     } catch (SafeRetryException e) {
       error = e;
     }
+    observer.answered(result, error);
     if (claim.lost) {
       LOG.info("lease on {} lost to another relay; nothing recorded", record.intentId());
       return Ending.LOST;

@@ -328,7 +328,9 @@ abstract class InboxContract {
         .isInstanceOfSatisfying(
             InboxException.class, e -> assertThat(e.kind()).isEqualTo(InboxException.Kind.SCHEMA))
         .hasMessageContaining(absent)
-        .hasMessageContaining("schema/inbox-v1-")
+        .hasMessageContaining("db/saferetry-migration/")
+        .hasMessageContaining(
+            "/V2__saferetry_inbox.sql with every saferetry_inbox in it renamed to absent")
         .hasMessageContaining("createSchema(true)");
   }
 

@@ -30,7 +30,7 @@ class JdbcSchemaTest {
 
   /** A component with versioned tables, as a test sees it. */
   enum Component {
-    KEY_STORE("saferetry_intents", "keystore", 3, 3) {
+    KEY_STORE("saferetry_intents", "V1__saferetry_keystore.sql", 1, 1) {
       @Override
       Built build(TestDatabase db, String table, boolean create) {
         JdbcKeyStore store =
@@ -52,7 +52,7 @@ class JdbcSchemaTest {
         };
       }
     },
-    INBOX("saferetry_inbox", "inbox", 1, 1) {
+    INBOX("saferetry_inbox", "V2__saferetry_inbox.sql", 1, 1) {
       @Override
       Built build(TestDatabase db, String table, boolean create) {
         Inbox inbox =
@@ -98,9 +98,9 @@ class JdbcSchemaTest {
       return build(db, table, create);
     }
 
-    /** The schema script of version 1 for {@code db}, as messages name it. */
+    /** The migration of version 1 for {@code db}, as messages name it. */
     String script(Db db) {
-      return "dev/saferetry/jdbc/schema/" + scripts + "-v1-" + db.name().toLowerCase(Locale.ROOT);
+      return "db/saferetry-migration/" + db.name().toLowerCase(Locale.ROOT) + "/" + scripts;
     }
   }
 
@@ -145,8 +145,10 @@ class JdbcSchemaTest {
       assertThat(refusal.table()).isEqualTo(database.table(component.table));
       assertThat(refusal.message())
           .contains(database.table(component.table))
-          .contains(component.script(db) + ".sql")
+          .contains(component.script(db))
           .contains("saferetry_schema")
+          .contains("Flyway or Liquibase")
+          .contains("in schema " + database.schema)
           .contains("createSchema(true)");
     }
   }
@@ -240,6 +242,28 @@ class JdbcSchemaTest {
           assertThat(c.build(database, false).recorded()).isFalse();
         }
       }
+    }
+  }
+
+  @Test
+  void byDefaultTheBuildersOnlyCheckAndCreateNothing() throws Exception {
+    try (TestDatabase database = Db.H2.open()) {
+      refused(
+          Component.KEY_STORE,
+          () -> JdbcKeyStore.builder(database.pool()).schema(database.schema).build());
+      refused(
+          Component.INBOX,
+          () ->
+              Inbox.builder()
+                  .dataSource(database.pool())
+                  .table(database.table("saferetry_inbox"))
+                  .build());
+      assertThat(
+              database.count(
+                  "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = '"
+                      + database.schema.toUpperCase(Locale.ROOT)
+                      + "'"))
+          .isZero();
     }
   }
 

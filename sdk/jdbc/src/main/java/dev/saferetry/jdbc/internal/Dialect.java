@@ -84,7 +84,7 @@ public enum Dialect {
     };
   }
 
-  /** The name schema scripts carry for this database, e.g. {@code keystore-v1-postgresql.sql}. */
+  /** The folder of this database's migrations, e.g. {@code db/saferetry-migration/postgresql/}. */
   public String scriptName() {
     return scriptName;
   }

@@ -75,6 +75,7 @@ final class IntentSql {
   final String abandon;
   final String expiredBatch;
   final String deleteExpired;
+  final String purgePostgres;
   final List<String> probes;
 
   IntentSql(String table) {
@@ -120,12 +121,22 @@ final class IntentSql {
     // runs both statements in one implicit transaction, to which the setting is local.
     completeAsync = "SELECT set_config('synchronous_commit', 'off', true); " + complete;
     abandon = "DELETE FROM " + table + PK;
+    // Oldest first along the expiry index; held intents (relay_state 2) are kept, and queued ones
+    // are pending (state 0).
     expiredBatch =
         "SELECT tenant, operation, intent_id FROM "
             + table
             + " WHERE state <> 0 AND expires_at_ns <= ? AND (relay_state IS NULL OR relay_state <>"
-            + " 2) LIMIT ? FOR UPDATE SKIP LOCKED";
+            + " 2) ORDER BY expires_at_ns LIMIT ? FOR UPDATE SKIP LOCKED";
     deleteExpired = abandon + " AND state <> 0 AND expires_at_ns <= ?";
+    // By the locked rows' ctids (a TID scan; a row this transaction locked cannot move), not by
+    // key: PostgreSQL would plan IN (subquery) as a hash join over the whole table.
+    purgePostgres =
+        "DELETE FROM "
+            + table
+            + " WHERE ctid = ANY(ARRAY("
+            + expiredBatch.replace("tenant, operation, intent_id", "ctid")
+            + ")) AND state <> 0 AND expires_at_ns <= ?";
     probes =
         List.of(
             "SELECT "

@@ -11,7 +11,6 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -43,17 +42,20 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>Thread-safe: all state is in the database and the caller's connection.
  */
 public final class IntentTable implements SchemaGate.Tables {
-  /** The schema scripts' name: {@code keystore-v<version>-<database>.sql}. */
-  public static final String SCRIPTS = "keystore";
+  /** The main table's name in the migration files, and a builder's default. */
+  public static final String DEFAULT_NAME = "saferetry_intents";
 
   /** The schema version this code writes. */
-  public static final int VERSION = 3;
+  public static final int VERSION = 1;
 
-  /**
-   * The oldest code version that can read and write this schema: version 3 orders the intents of
-   * one ordering key and keeps later ones behind a parked one, which older code would not respect.
-   */
-  public static final int MIN_READER = 3;
+  /** The oldest code version that can read and write this schema. */
+  public static final int MIN_READER = 1;
+
+  /** The tables besides the main one, named by appending these to its name. */
+  private static final List<String> TABLES = List.of("_order", "_audit");
+
+  /** The indexes, named likewise. */
+  private static final List<String> INDEXES = List.of("_pending", "_expiry", "_relay", "_ordering");
 
   private static final int ROUNDS = 8;
 
@@ -75,11 +77,22 @@ public final class IntentTable implements SchemaGate.Tables {
     return dialect;
   }
 
+  /**
+   * {@return the migration that brings the key store's tables to {@code version}, in {@link
+   * SqlScript#FOLDER}<code>&lt;database&gt;/</code>}
+   */
+  public static String file(int version) {
+    if (version != 1) {
+      throw new IllegalArgumentException("no key store migration to version " + version);
+    }
+    return "V1__saferetry_keystore.sql";
+  }
+
   @Override
   public SqlScript script(int version) {
     return SqlScript.load(
-        SqlScript.resource(SCRIPTS, version, dialect),
-        Map.of("table", sql.table, "index", dialect.indexName(schema, name)));
+        SqlScript.resource(dialect, file(version)),
+        SqlScript.names(dialect, schema, name, DEFAULT_NAME, TABLES, INDEXES));
   }
 
   @Override
@@ -225,6 +238,9 @@ public final class IntentTable implements SchemaGate.Tables {
    * for a person. Run in a transaction; returns how many rows it found, all of which it deleted.
    */
   public int purgeBatch(Connection c, Instant now, int limit) throws SQLException {
-    return Purge.batch(c, sql.expiredBatch, sql.deleteExpired, IntentRows.nanos("now", now), limit);
+    long bound = IntentRows.nanos("now", now);
+    return dialect == Dialect.POSTGRESQL
+        ? Purge.batch(c, sql.purgePostgres, bound, limit)
+        : Purge.batch(c, sql.expiredBatch, sql.deleteExpired, bound, limit);
   }
 }

@@ -9,10 +9,14 @@ import java.util.List;
 
 /**
  * Retention in bounded batches that any number of instances may run at once. A batch is one
- * transaction: a locking read picks the keys of at most {@code limit} rows past a bound, skipping
- * rows another transaction holds ({@code FOR UPDATE SKIP LOCKED}), so concurrent purges take
- * different rows instead of waiting for each other; then each picked row is deleted by its key,
- * with the bound repeated so that a row that changed in between is kept.
+ * transaction: a locking read picks the keys of at most {@code limit} rows past a bound, oldest
+ * first along the index on that bound (so a batch reads about as many rows as it deletes, and never
+ * the whole table), skipping rows another transaction holds ({@code FOR UPDATE SKIP LOCKED}), so
+ * concurrent purges take different rows instead of waiting for each other; then each picked row is
+ * deleted by its key, with the bound repeated so that a row that changed in between is kept. Only
+ * row locks are taken, on at most {@code limit} rows per transaction; PostgreSQL and InnoDB never
+ * escalate them to a table lock, and H2 takes none. On PostgreSQL both steps are one statement
+ * ({@link #batch(Connection, String, long, int)}).
  *
  * <p>Stateless and thread-safe.
  */
@@ -32,6 +36,22 @@ public final class Purge {
       throw new IllegalArgumentException("purgeBatchSize must be 1.." + MAX_BATCH);
     }
     return rows;
+  }
+
+  /**
+   * Deletes one batch with one statement that picks and deletes the rows, as {@link
+   * #batch(Connection, String, String, long, int)} does in two; run it in a transaction.
+   *
+   * @param delete parameters: {@code bound}, {@code limit}, then {@code bound} again
+   * @return how many rows were deleted
+   */
+  public static int batch(Connection c, String delete, long bound, int limit) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(delete)) {
+      ps.setLong(1, bound);
+      ps.setInt(2, limit);
+      ps.setLong(3, bound);
+      return ps.executeUpdate();
+    }
   }
 
   /**

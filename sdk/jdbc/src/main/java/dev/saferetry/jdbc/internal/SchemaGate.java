@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -23,7 +24,10 @@ import java.util.stream.IntStream;
 public final class SchemaGate {
   /** A component's tables, created and versioned as one unit. */
   public interface Tables {
-    /** The script that brings the tables from {@code version - 1} to {@code version}. */
+    /**
+     * The migration that brings the tables from {@code version - 1} to {@code version}, loaded from
+     * {@link SqlScript#resource} with this component's names.
+     */
     SqlScript script(int version);
 
     /** Fails unless every column this code uses exists. */
@@ -39,25 +43,30 @@ public final class SchemaGate {
     RuntimeException refuse(String table, int found, int required, String message);
   }
 
-  private final String scripts;
+  private final IntFunction<String> files;
+  private final String defaults;
   private final int version;
   private final int minReader;
   private final Refusal refusal;
   private final BiFunction<String, SQLException, RuntimeException> failure;
 
   /**
-   * @param scripts the scripts' name, {@code <scripts>-v<version>-<database>.sql}
+   * @param files the migration file that brings the tables to a version, e.g. {@code
+   *     V1__saferetry_keystore.sql} (see {@link SqlScript#resource})
+   * @param defaults the main table's name in the migration files
    * @param version the schema version this code writes
    * @param minReader the oldest schema version this code can read and write
    * @param failure turns a message and an SQL failure into the component's exception
    */
   public SchemaGate(
-      String scripts,
+      IntFunction<String> files,
+      String defaults,
       int version,
       int minReader,
       Refusal refusal,
       BiFunction<String, SQLException, RuntimeException> failure) {
-    this.scripts = scripts;
+    this.files = files;
+    this.defaults = defaults;
     this.version = version;
     this.minReader = minReader;
     this.refusal = refusal;
@@ -81,7 +90,7 @@ public final class SchemaGate {
       boolean auto = c.getAutoCommit();
       c.setAutoCommit(true); // a failed read must not abort a transaction the next one needs
       try {
-        prepare(c, new SchemaVersions(dialect, schema), dialect, qualified, name, create, handle);
+        prepare(c, new SchemaVersions(dialect, schema), dialect, schema, name, create, handle);
       } finally {
         c.setAutoCommit(auto);
       }
@@ -101,11 +110,12 @@ public final class SchemaGate {
       Connection c,
       SchemaVersions versions,
       Dialect dialect,
-      String qualified,
+      String schema,
       String name,
       boolean create,
       Tables tables)
       throws SQLException {
+    String qualified = SqlNames.qualify(schema, name);
     String component = name.toLowerCase(Locale.ROOT);
     if (create) {
       try {
@@ -118,7 +128,7 @@ public final class SchemaGate {
         }
       }
     }
-    int found = check(qualified, component, dialect, versions.read(c, component));
+    int found = check(schema, name, dialect, versions.read(c, component));
     try {
       tables.probe(c);
     } catch (SQLException e) {
@@ -134,16 +144,22 @@ public final class SchemaGate {
 
   /** Returns the recorded version if this code can use the tables; throws otherwise. */
   private int check(
-      String qualified, String component, Dialect dialect, Optional<SchemaVersions.Found> found) {
+      String schema, String name, Dialect dialect, Optional<SchemaVersions.Found> found) {
+    String qualified = SqlNames.qualify(schema, name);
+    String component = name.toLowerCase(Locale.ROOT);
     if (found.isEmpty()) {
       throw refused(
           qualified,
           -1,
           String.format(
-              "has no SafeRetry schema recorded in %s: build with createSchema(true), or run the"
-                  + " script %s (in the SDK jar) and record version %d of component '%s' as its"
-                  + " header shows",
-              SchemaVersions.TABLE, scriptsAfter(0, dialect), version, component));
+              "has no SafeRetry schema recorded in %s: apply the migration %s%s (in the"
+                  + " saferetry-jdbc jar) with Flyway or Liquibase, which also records version %d"
+                  + " of component '%s', or build with createSchema(true) for development",
+              SchemaVersions.TABLE,
+              filesAfter(0, dialect),
+              renamed(schema, name),
+              version,
+              component));
     }
     int recorded = found.get().version();
     if (recorded < version) {
@@ -151,9 +167,9 @@ public final class SchemaGate {
           qualified,
           recorded,
           String.format(
-              "has schema version %d but this SafeRetry needs %d: upgrade it with"
-                  + " createSchema(true), or run %s and record version %d",
-              recorded, version, scriptsAfter(recorded, dialect), version));
+              "has schema version %d but this SafeRetry needs %d: apply the migration %s%s with"
+                  + " Flyway or Liquibase, or build with createSchema(true) for development",
+              recorded, version, filesAfter(recorded, dialect), renamed(schema, name)));
     }
     if (found.get().minReader() > version) {
       throw refused(
@@ -167,11 +183,25 @@ public final class SchemaGate {
     return recorded;
   }
 
-  /** The scripts that take the tables from {@code from} to this code's version, in order. */
-  private String scriptsAfter(int from, Dialect dialect) {
+  /** The migrations that take the tables from {@code from} to this code's version, in order. */
+  private String filesAfter(int from, Dialect dialect) {
     return IntStream.rangeClosed(Math.max(from, 0) + 1, version)
-        .mapToObj(v -> SqlScript.resource(scripts, v, dialect))
+        .mapToObj(v -> SqlScript.resource(dialect, files.apply(v)))
         .collect(Collectors.joining(", then "));
+  }
+
+  /** Where the files, written for the default names in the default schema, must be applied. */
+  private String renamed(String schema, String name) {
+    if (!name.equalsIgnoreCase(defaults)) {
+      return " with every "
+          + defaults
+          + " in it renamed to "
+          + name
+          + (schema == null ? "" : ", in schema " + schema);
+    }
+    return schema == null
+        ? ""
+        : " in schema " + schema + " (Flyway's defaultSchema, Liquibase's defaultSchemaName)";
   }
 
   private RuntimeException refused(String table, int found, String problem) {

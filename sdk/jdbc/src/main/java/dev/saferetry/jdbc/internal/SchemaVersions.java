@@ -64,8 +64,9 @@ final class SchemaVersions {
 
   /**
    * Brings a component to {@code target}: runs {@code step.apply(v)} for every version {@code v}
-   * after the recorded one (1 creates the tables) and records the new version. Does nothing when
-   * the component is already at {@code target} or newer. Commits.
+   * after the recorded one (1 creates the tables), each of which records its version, and records
+   * the new version if the migrations did not. Does nothing when the component is already at {@code
+   * target} or newer. Commits.
    *
    * @param step the script that takes the tables from version {@code v - 1} to {@code v}
    * @return what was recorded before, or empty when the component was new
@@ -104,7 +105,11 @@ final class SchemaVersions {
         step.apply(v).run(c);
       }
       if (from < target) {
-        record(c, component, before.isPresent(), target, minReader);
+        // A migration records its own version; one found older still (a damaged record) is set.
+        Optional<Found> after = read(c, component);
+        if (after.isEmpty() || after.get().version() < target) {
+          record(c, component, after.isPresent(), target, minReader);
+        }
       }
       if (!c.getAutoCommit()) {
         c.commit();
