@@ -13,7 +13,8 @@
 --
 -- Audit: every action an operator takes on an outbox intent is recorded in {table}_audit: who,
 -- when (at_ns, nanoseconds since the epoch), what, why, the state before and after, and the
--- action's own id (action_id) so that repeating an action records it once.
+-- action's own id (action_id) so that repeating an action records it once. old_key is the key the
+-- intent had before an action that gave it a new one (new_key), which the provider may still know.
 ALTER TABLE {table} ADD COLUMN IF NOT EXISTS ordering_key VARCHAR(255);
 ALTER TABLE {table} ADD COLUMN IF NOT EXISTS ordering_seq BIGINT;
 ALTER TABLE {table} ADD COLUMN IF NOT EXISTS holds_key SMALLINT;
@@ -37,5 +38,6 @@ CREATE TABLE IF NOT EXISTS {table}_audit (
   state_before     VARCHAR(64),
   state_after      VARCHAR(64),
   new_key          VARCHAR(255),
+  old_key          VARCHAR(255),
   UNIQUE (action_id, tenant, operation, intent_id)
 );
