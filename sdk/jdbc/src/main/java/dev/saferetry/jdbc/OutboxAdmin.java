@@ -635,22 +635,19 @@ public final class OutboxAdmin {
       List<OutboxIntent> seen, String actionId, SafeRetryClient client, Reconciler reconciler) {
     for (OutboxIntent s : seen) {
       IntentRecord r = s.record();
-      Optional<AdminTable.Row> now =
+      Optional<Optional<AdminTable.Row>> now =
           store
               .open()
               .autoCommit(
                   "outbox admin check",
                   c ->
                       table.recorded(c, actionId, r.scope(), r.intentId()).isPresent()
-                          ? Optional.<AdminTable.Row>empty()
-                          : Optional.of(table.find(c, r.scope(), r.intentId()).orElse(null)));
+                          ? Optional.empty()
+                          : Optional.of(table.find(c, r.scope(), r.intentId())));
       if (now.isEmpty()) {
         continue; // recorded before: the transaction returns it as it is
       }
-      AdminTable.Row row = now.get();
-      if (row == null) {
-        throw gone(r);
-      }
+      AdminTable.Row row = now.get().orElseThrow(() -> gone(r));
       if (!intent(row).equals(s)) {
         throw new ConcurrentModificationException(
             "intent "

@@ -444,6 +444,9 @@ class OutboxAdminTest {
           assertThatThrownBy(() -> admin.requeue(parked, "t-5", "requeue"))
               .isInstanceOf(ConcurrentModificationException.class)
               .hasMessageContaining("no longer in the outbox");
+          assertThatThrownBy(() -> admin.requeueWithNewKey(parked, client, NOTHING, "t-6", "x"))
+              .isInstanceOf(ConcurrentModificationException.class)
+              .hasMessageContaining("no longer in the outbox");
         });
   }
 
