@@ -593,6 +593,23 @@ class OutboxAdminTest {
               .hasMessageContaining("another tenant");
           assertThatThrownBy(() -> admin.requeue(foreign, "t", "w"))
               .isInstanceOf(ConcurrentModificationException.class);
+          assertThatThrownBy(
+                  () ->
+                      new OutboxIntent(
+                          parked.record(), null, null, null, -1, null, false, null, null, null, 0))
+              .isInstanceOf(IllegalArgumentException.class)
+              .hasMessageContaining("attempts");
+          assertThatThrownBy(
+                  () ->
+                      new OutboxIntent(
+                          parked.record(), null, null, null, 0, "k", true, null, null, null, 0))
+              .isInstanceOf(IllegalArgumentException.class)
+              .hasMessageContaining("held");
+          assertThatThrownBy(
+                  () ->
+                      new OutboxIntent(null, null, null, null, 0, null, false, null, null, null, 0))
+              .isInstanceOf(NullPointerException.class)
+              .hasMessageContaining("record");
           // Nothing was changed or recorded by any of it.
           assertThat(admin.find(SCOPE, "order-1").orElseThrow()).isEqualTo(parked);
           assertThat(audit(database)).isEmpty();

@@ -16,6 +16,7 @@ import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.TestDatabase.Db;
+import dev.saferetry.jdbc.internal.LeasedIntent;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.testing.FakeTime;
 import java.sql.Connection;
@@ -120,6 +121,7 @@ class OutboxOrderingTest {
         String first = store.find(SCOPE, "order-2").orElseThrow().key().value();
         List<String> wire = new CopyOnWriteArrayList<>();
         Map<String, AtomicInteger> sends = new ConcurrentHashMap<>();
+        List<LeasedIntent> intruder = new CopyOnWriteArrayList<>();
         server.setDispatcher(
             new Dispatcher() {
               @Override
@@ -128,6 +130,10 @@ class OutboxOrderingTest {
                 String intent = intentOf(store, key);
                 wire.add(intent);
                 int n = sends.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+                if (key.equals(first) && n == 1) {
+                  // A third relay claims while order-2 is on the wire: order-1 is not its to take.
+                  intruder.addAll(store.outbox().claim("relay-c", Duration.ofSeconds(60), 10));
+                }
                 return key.equals(first) && n <= 3 ? status(503) : charge();
               }
             });
@@ -144,6 +150,7 @@ class OutboxOrderingTest {
         }
 
         assertThat(pending(store)).isZero();
+        assertThat(intruder).extracting(l -> l.record().intentId()).doesNotContain("order-1");
         assertThat(claimsByB).anySatisfy(n -> assertThat(n).isPositive());
         // order-2 failed three times and succeeded on its fourth send; order-1 only after that.
         assertThat(wire.stream().filter("order-2"::equals).count()).isEqualTo(4);
