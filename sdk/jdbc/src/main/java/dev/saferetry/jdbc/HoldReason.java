@@ -1,7 +1,10 @@
 package dev.saferetry.jdbc;
 
 /**
- * Why the relay stopped working on an intent and left it for a person ({@link JdbcOutbox#held}).
+ * Why the relay stopped working on an intent and left it for a person ({@link JdbcOutbox#held}). A
+ * held intent is <b>parked</b>: it is never sent again on its own, and, when it has an ordering
+ * key, the later intents of that key wait behind it until an operator resolves it or lets the key
+ * continue ({@link OutboxAdmin}).
  *
  * <p>Immutable and thread-safe.
  */
@@ -41,5 +44,12 @@ public enum HoldReason {
    * pending: reconcile it with the provider (a {@link dev.saferetry.Reconciler} registered with the
    * relay does so on its passes), then abandon it.
    */
-  UNSETTLED
+  UNSETTLED,
+  /**
+   * The relay claimed the intent as many times as it may ({@link OutboxRelayBuilder#maxClaims})
+   * without a definitive answer: the provider kept failing or timing out, or relays kept dying
+   * while sending it. The intent is still pending and may have reached the provider: reconcile it,
+   * then requeue it (with its key) or abandon it ({@link OutboxAdmin}).
+   */
+  TOO_MANY_ATTEMPTS
 }

@@ -5,6 +5,7 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.jdbc.internal.AdminTable;
 import dev.saferetry.jdbc.internal.Deadline;
 import dev.saferetry.jdbc.internal.IntentRow;
 import dev.saferetry.jdbc.internal.IntentTable;
@@ -82,6 +83,7 @@ public final class JdbcKeyStore implements KeyStore {
       IntentTable table,
       IntentWrites writes,
       RelayTable relay,
+      AdminTable admin,
       String name,
       int purgeBatch) {
     this.jdbc = jdbc;
@@ -89,7 +91,7 @@ public final class JdbcKeyStore implements KeyStore {
     this.writes = writes;
     this.name = name;
     this.purgeBatch = purgeBatch;
-    this.outbox = new JdbcOutbox(this, table, relay);
+    this.outbox = new JdbcOutbox(this, table, relay, admin);
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.saferetry.jdbc;
 
 import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.jdbc.internal.AdminTable;
 import dev.saferetry.jdbc.internal.IntentTable;
 import dev.saferetry.jdbc.internal.IntentWrites;
 import dev.saferetry.jdbc.internal.Jdbc;
@@ -119,6 +120,7 @@ public final class JdbcKeyStoreBuilder {
         intents,
         writes,
         new RelayTable(schema, table),
+        new AdminTable(schema, table),
         SqlNames.qualify(schema, table),
         purgeBatchSize);
   }

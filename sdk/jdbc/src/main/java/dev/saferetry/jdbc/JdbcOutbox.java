@@ -9,6 +9,7 @@ import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.idempotency.StoredIntent;
 import dev.saferetry.idempotency.StoredRequest;
+import dev.saferetry.jdbc.internal.AdminTable;
 import dev.saferetry.jdbc.internal.Deadline;
 import dev.saferetry.jdbc.internal.IntentRow;
 import dev.saferetry.jdbc.internal.IntentTable;
@@ -17,6 +18,7 @@ import dev.saferetry.jdbc.internal.Lease;
 import dev.saferetry.jdbc.internal.LeasedIntent;
 import dev.saferetry.jdbc.internal.RelayCodes;
 import dev.saferetry.jdbc.internal.RelayTable;
+import dev.saferetry.jdbc.internal.StoredText;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -67,14 +69,32 @@ import java.util.Optional;
  * <p>This class is thread-safe.
  */
 public final class JdbcOutbox {
+  /** The longest ordering key, in characters. */
+  static final int MAX_ORDERING_KEY = 255;
+
   private final JdbcKeyStore store;
   private final IntentTable table;
   private final RelayTable relay;
+  private final AdminTable admin;
 
-  JdbcOutbox(JdbcKeyStore store, IntentTable table, RelayTable relay) {
+  JdbcOutbox(JdbcKeyStore store, IntentTable table, RelayTable relay, AdminTable admin) {
     this.store = store;
     this.table = table;
     this.relay = relay;
+    this.admin = admin;
+  }
+
+  /**
+   * {@return the operator's view of this outbox, acting as {@code actor}: list and inspect intents,
+   * and requeue, abandon or release the ordering key of held (parked) ones, each action recorded in
+   * the audit under this name (see {@link OutboxAdmin})}
+   *
+   * @param actor who acts (a person's or a tool's name, for the audit): 1 to 128 characters, not
+   *     blank, no control characters or unpaired surrogates
+   * @throws IllegalArgumentException if the actor is not acceptable
+   */
+  public OutboxAdmin admin(String actor) {
+    return new OutboxAdmin(store, admin, actor);
   }
 
   /**
@@ -98,7 +118,7 @@ public final class JdbcOutbox {
    */
   public BeginResult enqueue(
       Connection transaction, IntentRecord candidate, StoredRequest request, Instant firstAttempt) {
-    return enqueue(transaction, candidate, request, firstAttempt, Deadline.NONE);
+    return enqueue(transaction, candidate, request, firstAttempt, Deadline.NONE, null);
   }
 
   private BeginResult enqueue(
@@ -106,7 +126,8 @@ public final class JdbcOutbox {
       IntentRecord candidate,
       StoredRequest request,
       Instant firstAttempt,
-      Deadline deadline) {
+      Deadline deadline,
+      String orderingKey) {
     IntentRow row =
         new IntentRow(
             candidate,
@@ -114,7 +135,17 @@ public final class JdbcOutbox {
             Objects.requireNonNull(firstAttempt, "firstAttempt"));
     request.checkKey(candidate.key());
     IntentWrites.check(row);
-    return store.inTransaction(transaction, "enqueue", deadline, c -> table.begin(c, row));
+    return store.inTransaction(
+        transaction,
+        "enqueue",
+        deadline,
+        c -> {
+          BeginResult result = table.begin(c, row);
+          if (orderingKey != null && result.created()) {
+            table.order(c, result.record(), orderingKey);
+          }
+          return result;
+        });
   }
 
   /**
@@ -159,7 +190,65 @@ public final class JdbcOutbox {
       Instant firstAttempt) {
     StoredIntent p = client.prepare(Objects.requireNonNull(op, "op"), body, options);
     return enqueue(
-        transaction, p.record(), p.request(), firstAttempt, Deadline.after(p.deadline()));
+        transaction, p.record(), p.request(), firstAttempt, Deadline.after(p.deadline()), null);
+  }
+
+  /**
+   * Records a call of {@code client} for the relay as {@link #enqueue(Connection, SafeRetryClient,
+   * Operation, Object, RequestOptions, Instant)} does, with an <b>ordering key</b> (an order id, an
+   * account id): the intents of one tenant and ordering key are sent one at a time, each only after
+   * the one before it ended, in the order their transactions <b>committed</b> — not the order they
+   * were created or became due. Intents without a key, and those of other keys, are sent in
+   * parallel as before.
+   *
+   * <p>The enqueue takes the key's next number from {@code {table}_order} and keeps that row locked
+   * until {@code transaction} ends: a concurrent transaction enqueuing under the same key waits for
+   * this one to commit or roll back (keep such transactions short), and so numbers follow commit
+   * order. A relay claims an intent with a key only when no intent of its tenant and key with a
+   * lower number is still queued (due or not, leased or not) or held with its key held ({@link
+   * OutboxIntent#holdsKey()}): a later intent waits while an earlier one backs off, and while it is
+   * parked until an operator resolves it or lets the key continue ({@link OutboxAdmin}). An intent
+   * already recorded is returned unchanged, with the key it was recorded with (or none).
+   *
+   * @param <Q> the request body type
+   * @param transaction a connection to the store's database with auto-commit off
+   * @param orderingKey the ordering key: 1 to 255 characters, not blank, no control characters or
+   *     unpaired surrogates
+   * @param client the client that would send the call (its base URL, key placement, codec, tenant)
+   * @param op the operation; it must carry an idempotency key
+   * @param body the request body
+   * @param options the call's options; they must name an intent id
+   * @param firstAttempt when a relay may first send it
+   * @return the intent recorded, or the one recorded earlier under its id
+   * @throws IllegalArgumentException if the ordering key is not acceptable, or as {@link
+   *     #enqueue(Connection, SafeRetryClient, Operation, Object, RequestOptions, Instant)}
+   * @throws KeyStoreException as {@link #enqueue(Connection, SafeRetryClient, Operation, Object,
+   *     RequestOptions, Instant)}; a wait for another transaction of the same key is bounded by the
+   *     same deadline
+   */
+  public <Q> BeginResult enqueue(
+      Connection transaction,
+      String orderingKey,
+      SafeRetryClient client,
+      Operation<Q, ?> op,
+      Q body,
+      RequestOptions options,
+      Instant firstAttempt) {
+    String key = checkOrderingKey(orderingKey);
+    StoredIntent p =
+        Objects.requireNonNull(client, "client")
+            .prepare(Objects.requireNonNull(op, "op"), body, options);
+    return enqueue(
+        transaction, p.record(), p.request(), firstAttempt, Deadline.after(p.deadline()), key);
+  }
+
+  /** The ordering key, checked: 1..255 characters, not blank, stored exactly. */
+  static String checkOrderingKey(String orderingKey) {
+    StoredText.checkId("orderingKey", orderingKey, MAX_ORDERING_KEY);
+    if (orderingKey.isBlank()) {
+      throw new IllegalArgumentException("orderingKey must not be blank");
+    }
+    return orderingKey;
   }
 
   /**
@@ -372,17 +461,14 @@ public final class JdbcOutbox {
     return store.open().autoCommit("holdOverdue", c -> relay.holdOverdue(c, now, oldest));
   }
 
-  /** {@return every intent held for a person, oldest first} */
-  public List<HeldIntent> held() {
-    return store.open().autoCommit("held", relay::held).stream()
-        .map(
-            h ->
-                new HeldIntent(
-                    h.record(),
-                    h.request(),
-                    HoldReason.valueOf(h.reason().name()),
-                    h.note(),
-                    h.attempts()))
+  /**
+   * {@return every intent held (parked) for a person, oldest first} {@link OutboxAdmin} lists them
+   * with filters and a limit, and acts on them.
+   */
+  public List<OutboxIntent> held() {
+    AdminTable.Query all = new AdminTable.Query(2, null, null, null, Integer.MAX_VALUE);
+    return store.open().autoCommit("held", c -> admin.list(c, all)).stream()
+        .map(OutboxAdmin::intent)
         .toList();
   }
 

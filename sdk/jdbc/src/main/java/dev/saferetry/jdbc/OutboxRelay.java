@@ -47,7 +47,11 @@ import org.slf4j.LoggerFactory;
  *       replayed stored error, a request not to retry: {@link Reason#mustReconcile()}) holds it,
  *       still pending, as {@link HoldReason#UNSETTLED}; any other ending (outcome unknown, breaker
  *       open, retries exhausted) makes it due again after a backoff that doubles per claim, from
- *       {@link OutboxRelayBuilder#backoff} up to its maximum.
+ *       {@link OutboxRelayBuilder#backoff} up to its maximum, until it was claimed {@link
+ *       OutboxRelayBuilder#maxClaims} times: then it is <b>parked</b>, held as {@link
+ *       HoldReason#TOO_MANY_ATTEMPTS}. A held intent is a parked one: never retried silently, and
+ *       with an ordering key it keeps the later intents of its key waiting until an operator
+ *       resolves it or lets the key continue ({@link OutboxAdmin}).
  *   <li><b>Exactly as enqueued, or not at all.</b> The key goes where the row records it (a header
  *       of that name and form, or the stored body, which must carry exactly the intent's key),
  *       whatever the relay's client does with its own calls; the client adds its own credentials
@@ -93,6 +97,7 @@ public final class OutboxRelay implements AutoCloseable {
   private final Duration backoff;
   private final Duration maxBackoff;
   private final Duration pollInterval;
+  private final int maxClaims;
   private final Clock clock;
   private final Sleeper sleeper;
   private final Map<IdempotencyKey, Instant> reconciledAt = new ConcurrentHashMap<>();
@@ -120,6 +125,7 @@ public final class OutboxRelay implements AutoCloseable {
     this.backoff = b.backoff;
     this.maxBackoff = b.maxBackoff;
     this.pollInterval = b.pollInterval;
+    this.maxClaims = b.maxClaims;
     this.clock = b.clock;
     this.sleeper = b.sleeper;
   }
@@ -215,10 +221,14 @@ public final class OutboxRelay implements AutoCloseable {
 
   private Ending send(Held lease, LeasedIntent intent) {
     IntentRecord record = intent.record();
+    if (intent.attempts() > maxClaims) {
+      // Claimed again after its last allowed claim ended without a record (its relay died).
+      return park(lease, intent, "claimed " + intent.attempts() + " times without an ending");
+    }
     SafeRetryClient client = clients.get(record.scope().tenant());
     if (client == null) {
       String note = "no client for tenant " + record.scope().tenant() + " in relay " + owner;
-      return retry(lease.lease, maxBackoff, note) ? Ending.RETRY : Ending.LOST;
+      return retry(lease, intent, maxBackoff, note);
     }
     StoredRequest r = intent.request();
     Claim claim = new Claim(record, lease);
@@ -269,7 +279,28 @@ public final class OutboxRelay implements AutoCloseable {
       LOG.warn("intent {} unsettled ({}): held for reconciliation", record.intentId(), e.reason());
       return outbox.hold(lease.lease, HoldReason.UNSETTLED, note) ? Ending.UNSETTLED : Ending.LOST;
     }
-    return retry(lease.lease, delay(intent.attempts()), note) ? Ending.RETRY : Ending.LOST;
+    return retry(lease, intent, delay(intent.attempts()), note);
+  }
+
+  /**
+   * Makes the intent due again after {@code after}, or parks it when this was its last allowed
+   * claim: an ending that says nothing definitive, {@code maxClaims} times over, is not retried
+   * silently forever.
+   */
+  private Ending retry(Held lease, LeasedIntent intent, Duration after, String note) {
+    if (intent.attempts() >= maxClaims) {
+      return park(lease, intent, note + "; claimed " + intent.attempts() + " times");
+    }
+    return retry(lease.lease, after, note) ? Ending.RETRY : Ending.LOST;
+  }
+
+  private Ending park(Held lease, LeasedIntent intent, String note) {
+    LOG.warn(
+        "intent {} parked as TOO_MANY_ATTEMPTS after {} claims: {}",
+        intent.record().intentId(),
+        intent.attempts(),
+        StoredText.printable(note));
+    return outbox.hold(lease.lease, HoldReason.TOO_MANY_ATTEMPTS, note) ? Ending.HELD : Ending.LOST;
   }
 
   /**
@@ -345,7 +376,7 @@ public final class OutboxRelay implements AutoCloseable {
   /** Reconciles held intents whose operation has a reconciler, each at most once a backoff. */
   private int reconcileHeld(Instant now) {
     int done = 0;
-    for (HeldIntent held : outbox.held()) {
+    for (OutboxIntent held : outbox.held()) {
       IntentRecord record = held.record();
       Reconciler reconciler = reconcilers.get(record.scope().operation());
       SafeRetryClient client = clients.get(record.scope().tenant());

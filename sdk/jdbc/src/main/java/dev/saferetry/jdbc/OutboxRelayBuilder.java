@@ -17,6 +17,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>Builders are not thread-safe; the relays they build are.
  */
 public final class OutboxRelayBuilder {
+  /** The default of {@link #maxClaims(int)}. */
+  static final int DEFAULT_MAX_CLAIMS = 20;
+
   final JdbcKeyStore store;
   final Map<String, SafeRetryClient> clients = new HashMap<>();
   final Map<String, Reconciler> reconcilers = new HashMap<>();
@@ -27,6 +30,7 @@ public final class OutboxRelayBuilder {
   Duration backoff = Duration.ofSeconds(1);
   Duration maxBackoff = Duration.ofMinutes(5);
   Duration pollInterval = Duration.ofSeconds(1);
+  int maxClaims = DEFAULT_MAX_CLAIMS;
   Clock clock = Clock.systemUTC();
   Sleeper sleeper = Sleeper.system();
 
@@ -129,6 +133,26 @@ public final class OutboxRelayBuilder {
     if (max.compareTo(initial) < 0) {
       throw new IllegalArgumentException("max must not be shorter than initial");
     }
+    return this;
+  }
+
+  /**
+   * How many times an intent may be claimed without a definitive answer before it is <b>parked</b>:
+   * held as {@link HoldReason#TOO_MANY_ATTEMPTS} for an operator ({@link OutboxAdmin}), never sent
+   * again on its own and, with an ordering key, keeping the later intents of its key waiting. Each
+   * claim is one send through the client, with the client's own retries; a claim whose relay died
+   * counts too, so an intent that keeps killing relays is parked before it is sent again. Default
+   * {@value #DEFAULT_MAX_CLAIMS}: with the default backoff (1 s doubling to 5 min) about an hour of
+   * a provider's outage.
+   *
+   * @param maxClaims 1..1000
+   * @return this builder
+   */
+  public OutboxRelayBuilder maxClaims(int maxClaims) {
+    if (maxClaims < 1 || maxClaims > 1000) {
+      throw new IllegalArgumentException("maxClaims must be 1..1000");
+    }
+    this.maxClaims = maxClaims;
     return this;
   }
 

@@ -15,7 +15,8 @@ package dev.saferetry.jdbc;
  *     records them
  * @param reconciled held intents completed by their reconciler
  * @param held intents held, not sent, because their row cannot be sent exactly as it was enqueued:
- *     {@link HoldReason#TAMPERED} (not counted in {@code claimed}) or {@link HoldReason#UNSENDABLE}
+ *     {@link HoldReason#TAMPERED} (not counted in {@code claimed}) or {@link
+ *     HoldReason#UNSENDABLE}; and intents parked as {@link HoldReason#TOO_MANY_ATTEMPTS}
  * @param unsettled sends whose answer a re-send cannot change and that proves nothing, held as
  *     {@link HoldReason#UNSETTLED}
  */

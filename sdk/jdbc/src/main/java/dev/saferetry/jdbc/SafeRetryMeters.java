@@ -222,7 +222,7 @@ public final class SafeRetryMeters implements MeterBinder {
           int phase = rs.getInt(3);
           long count = rs.getLong(4);
           if (phase == 0) {
-            int reason = rs.getInt(2); // 1..5, as the table records them
+            int reason = rs.getInt(2); // 1..6, as the table records them, in HoldReason's order
             if (reason >= 1 && reason <= HoldReason.values().length) {
               counts[HELD + reason - 1] += count;
             }

@@ -23,7 +23,7 @@ CREATE TABLE IF NOT EXISTS saferetry_schema (
 -- The request_* and relay columns are filled only for intents recorded for later sending (the
 -- outbox); text is compared byte for byte (utf8mb4_nopad_bin: 'A' <> 'a', 'a' <> 'a ').
 -- relay_state: 0 queued, 1 done, 2 held for a person (hold_reason 1 expired, 2 rejected,
--- 3 tampered, 4 unsendable, 5 unsettled). request_key_placement says where the key goes
+-- 3 tampered, 4 unsendable, 5 unsettled, 6 too many attempts). request_key_placement says where the key goes
 -- ('header:<name>', 'structured-header:<name>' or 'body-field:<name>'), request_fingerprint is the
 -- hex SHA-256 over the intent, key, method, target, placement, headers, content type and body: a
 -- relay sends the key exactly where the row says, holds (tampered) a row whose request no longer
@@ -94,6 +94,7 @@ CREATE TABLE IF NOT EXISTS saferetry_intents_audit (
   state_before     VARCHAR(64),
   state_after      VARCHAR(64),
   new_key          VARCHAR(255),
+  old_key          VARCHAR(255),
   UNIQUE (action_id, tenant, operation, intent_id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_nopad_bin;
 

@@ -153,7 +153,7 @@ class JdbcOutboxLeaseTest {
           .isTrue();
       assertThat(outbox.complete(claimed.get(1).lease(), succeeded(claimed.get(1)), null)).isTrue();
 
-      List<HeldIntent> held = outbox.held();
+      List<OutboxIntent> held = outbox.held();
       assertThat(held).hasSize(1);
       assertThat(held.get(0).reason()).isEqualTo(HoldReason.REJECTED);
       assertThat(held.get(0).record()).isEqualTo(failed(rejected));
@@ -182,7 +182,7 @@ class JdbcOutboxLeaseTest {
       assertThat(outbox.claim("relay-b", pastExpiry, LEASE, 10)).isEmpty();
       assertThat(outbox.holdOverdue(pastExpiry, Duration.ofDays(1))).isEqualTo(1);
 
-      List<HeldIntent> held = outbox.held();
+      List<OutboxIntent> held = outbox.held();
       assertThat(held).hasSize(1);
       assertThat(held.get(0).record().intentId()).isNotEqualTo(live.record().intentId());
       assertThat(held.get(0).reason()).isEqualTo(HoldReason.EXPIRED);

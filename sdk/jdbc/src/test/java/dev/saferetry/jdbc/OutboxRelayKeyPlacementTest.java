@@ -191,7 +191,7 @@ class OutboxRelayKeyPlacementTest {
           assertThat(wire).hasSize(1);
           assertThat(JSON.readTree(wire.get(0).getBody().utf8()).get("description").asText())
               .isEqualTo("good");
-          List<HeldIntent> held = store.outbox().held();
+          List<OutboxIntent> held = store.outbox().held();
           assertThat(held).hasSize(garbage.size());
           assertThat(held)
               .allSatisfy(

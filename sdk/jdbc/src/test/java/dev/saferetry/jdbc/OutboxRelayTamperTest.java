@@ -99,7 +99,7 @@ class OutboxRelayTamperTest {
           assertThat(pass.succeeded()).isEqualTo(2);
           List<String> sent = descriptions(server);
           assertThat(sent).containsExactlyInAnyOrder("untouched", "rewritten-unchanged");
-          List<HeldIntent> held = store.outbox().held();
+          List<OutboxIntent> held = store.outbox().held();
           assertThat(held)
               .extracting(h -> h.record().intentId())
               .containsExactlyInAnyOrderElementsOf(changes.keySet());

@@ -200,7 +200,7 @@ class OutboxRelayTest {
           assertThat(recorded)
               .extracting(IntentRecord::intentId)
               .containsExactly("order-1", "order-2");
-          List<HeldIntent> none = store.outbox().held();
+          List<OutboxIntent> none = store.outbox().held();
           assertThat(none).isEmpty();
 
           server.enqueue(charge());
@@ -282,7 +282,7 @@ class OutboxRelayTest {
           server.enqueue(status(402));
           OutboxRelay relay = relay(store, client, time).build();
           assertThat(relay.runOnce().rejected()).isEqualTo(1);
-          List<HeldIntent> held = store.outbox().held();
+          List<OutboxIntent> held = store.outbox().held();
           assertThat(held).hasSize(1);
           assertThat(held.get(0).reason()).isEqualTo(HoldReason.REJECTED);
           assertThat(held.get(0).record().state()).isEqualTo(IntentState.FAILED);

@@ -63,13 +63,13 @@ class OutboxRelayUnsettledTest {
           assertThat(pass.retried()).isZero();
           assertThat(pass.rejected()).isZero();
 
-          List<HeldIntent> held = store.outbox().held();
+          List<OutboxIntent> held = store.outbox().held();
           assertThat(held).hasSize(2);
           assertThat(held).allSatisfy(h -> assertThat(h.reason()).isEqualTo(HoldReason.UNSETTLED));
           assertThat(held)
               .allSatisfy(h -> assertThat(h.record().state()).isEqualTo(IntentState.PENDING));
           assertThat(held)
-              .extracting(HeldIntent::note)
+              .extracting(OutboxIntent::note)
               .anySatisfy(n -> assertThat(n).contains("PROVIDER_STORED_ERROR"))
               .anySatisfy(n -> assertThat(n).contains("SERVER_SAID_DO_NOT_RETRY"));
 

@@ -60,7 +60,8 @@ final class IntentSql {
   /** What replacing a record resets; the new lease token fences the old record's relay owner. */
   private static final String RESET =
       ", hold_reason = NULL, relay_note = NULL, attempts = 0, lease_owner = NULL,"
-          + " lease_expires_ns = NULL, lease_token = ";
+          + " lease_expires_ns = NULL, ordering_key = NULL, ordering_seq = NULL, holds_key = NULL,"
+          + " lease_token = ";
 
   final String table;
   final String insert;
@@ -77,6 +78,24 @@ final class IntentSql {
   final String deleteExpired;
   final String purgePostgres;
   final List<String> probes;
+
+  /** PostgreSQL: takes the next number of an ordering key, locking its row; returns next_seq. */
+  final String orderNextPostgres;
+
+  /** MariaDB: takes the next number of an ordering key, locking its row (read with orderRead). */
+  final String orderNextMariaDb;
+
+  /** H2: takes the next number of an existing ordering key, locking its row. */
+  final String orderBump;
+
+  /** H2: creates an ordering key's row; a duplicate means another transaction created it. */
+  final String orderCreate;
+
+  /** The ordering key's next number, read with the lock the statements above took. */
+  final String orderRead;
+
+  /** Records a new intent's ordering key and number. */
+  final String setOrder;
 
   IntentSql(String table) {
     this.table = table;
@@ -137,6 +156,29 @@ final class IntentSql {
             + " WHERE ctid = ANY(ARRAY("
             + expiredBatch.replace("tenant, operation, intent_id", "ctid")
             + ")) AND state <> 0 AND expires_at_ns <= ?";
+    String order = table + "_order";
+    orderNextPostgres =
+        "INSERT INTO "
+            + order
+            + " AS o (tenant, ordering_key, next_seq) VALUES (?, ?, 2)"
+            + " ON CONFLICT (tenant, ordering_key) DO UPDATE SET next_seq = o.next_seq + 1"
+            + " RETURNING next_seq";
+    orderNextMariaDb =
+        "INSERT INTO "
+            + order
+            + " (tenant, ordering_key, next_seq) VALUES (?, ?, 2)"
+            + " ON DUPLICATE KEY UPDATE next_seq = next_seq + 1";
+    orderBump =
+        "UPDATE " + order + " SET next_seq = next_seq + 1 WHERE tenant = ? AND ordering_key = ?";
+    orderCreate = "INSERT INTO " + order + " (tenant, ordering_key, next_seq) VALUES (?, ?, 2)";
+    orderRead =
+        "SELECT next_seq FROM " + order + " WHERE tenant = ? AND ordering_key = ? FOR UPDATE";
+    setOrder =
+        "UPDATE "
+            + table
+            + " SET ordering_key = ?, ordering_seq = ?, holds_key = NULL"
+            + PK
+            + " AND idempotency_key = ?";
     probes =
         List.of(
             "SELECT "
@@ -149,7 +191,7 @@ final class IntentSql {
                 + " WHERE 1 = 0",
             "SELECT tenant, ordering_key, next_seq FROM " + table + "_order WHERE 1 = 0",
             "SELECT audit_id, action_id, at_ns, actor, action, tenant, operation, intent_id,"
-                + " reason, state_before, state_after, new_key FROM "
+                + " reason, state_before, state_after, new_key, old_key FROM "
                 + table
                 + "_audit WHERE 1 = 0");
   }

@@ -180,6 +180,92 @@ public final class IntentTable implements SchemaGate.Tables {
     }
   }
 
+  /**
+   * Gives a new intent, just recorded by {@link #begin} in the caller's transaction, the next
+   * number of its tenant's ordering key. The key's row in {@code {table}_order} stays locked until
+   * that transaction ends, so a concurrent transaction of the same key takes its number only after
+   * this one committed or rolled back: numbers follow commit order. Two transactions creating a
+   * key's first row at once are serialised by its primary key.
+   *
+   * @return the number given
+   */
+  public long order(Connection c, IntentRecord intent, String orderingKey) throws SQLException {
+    String tenant = intent.scope().tenant();
+    long seq = nextInOrder(c, tenant, orderingKey);
+    try (PreparedStatement ps = c.prepareStatement(sql.setOrder)) {
+      ps.setString(1, orderingKey);
+      ps.setLong(2, seq);
+      IntentRows.bindPk(ps, 3, intent.scope(), intent.intentId());
+      ps.setString(6, intent.key().value());
+      if (ps.executeUpdate() != 1) {
+        throw new SQLException("the intent just recorded is not in the table");
+      }
+    }
+    return seq;
+  }
+
+  private long nextInOrder(Connection c, String tenant, String orderingKey) throws SQLException {
+    switch (dialect) {
+      case POSTGRESQL -> {
+        try (PreparedStatement ps = c.prepareStatement(sql.orderNextPostgres)) {
+          bindOrder(ps, tenant, orderingKey);
+          try (ResultSet rs = ps.executeQuery()) {
+            if (!rs.next()) {
+              throw new SQLException("INSERT ... RETURNING returned no row");
+            }
+            return rs.getLong(1) - 1;
+          }
+        }
+      }
+      case MARIADB -> {
+        try (PreparedStatement ps = c.prepareStatement(sql.orderNextMariaDb)) {
+          bindOrder(ps, tenant, orderingKey);
+          ps.executeUpdate();
+        }
+        return readOrder(c, tenant, orderingKey);
+      }
+      default -> {
+        for (int round = 0; round < ROUNDS; round++) {
+          try (PreparedStatement ps = c.prepareStatement(sql.orderBump)) {
+            bindOrder(ps, tenant, orderingKey);
+            if (ps.executeUpdate() == 1) {
+              return readOrder(c, tenant, orderingKey);
+            }
+          }
+          try (PreparedStatement ps = c.prepareStatement(sql.orderCreate)) {
+            bindOrder(ps, tenant, orderingKey);
+            ps.executeUpdate();
+            return 1;
+          } catch (SQLException e) {
+            if (!dialect.isDuplicateKey(e)) {
+              throw e;
+            }
+          }
+        }
+        throw new SQLException("the ordering key's row kept changing", "40001");
+      }
+    }
+  }
+
+  /** The number just taken: the key's next number, read with the lock its update took. */
+  private long readOrder(Connection c, String tenant, String orderingKey) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.orderRead)) {
+      bindOrder(ps, tenant, orderingKey);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw new SQLException("the ordering key's row is not in the table");
+        }
+        return rs.getLong(1) - 1;
+      }
+    }
+  }
+
+  private static void bindOrder(PreparedStatement ps, String tenant, String orderingKey)
+      throws SQLException {
+    ps.setString(1, tenant);
+    ps.setString(2, orderingKey);
+  }
+
   static long nonce() {
     return ThreadLocalRandom.current().nextLong();
   }

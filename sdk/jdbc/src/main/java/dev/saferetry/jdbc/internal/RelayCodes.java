@@ -3,7 +3,7 @@ package dev.saferetry.jdbc.internal;
 import java.sql.SQLException;
 
 /**
- * The codes stored in {@code relay_state} and {@code hold_reason}; never enum ordinals. *
+ * The codes stored in {@code relay_state} and {@code hold_reason}; never enum ordinals.
  *
  * <p>Stateless and thread-safe.
  */
@@ -25,7 +25,9 @@ public final class RelayCodes {
     /** Cannot be sent exactly as stored through the relay's client. */
     UNSENDABLE,
     /** An answer a re-send cannot change and that proves nothing. */
-    UNSETTLED
+    UNSETTLED,
+    /** Claimed as many times as the relay allows without a definitive answer. */
+    TOO_MANY_ATTEMPTS
   }
 
   static int code(Hold reason) {
@@ -35,6 +37,7 @@ public final class RelayCodes {
       case TAMPERED -> 3;
       case UNSENDABLE -> 4;
       case UNSETTLED -> 5;
+      case TOO_MANY_ATTEMPTS -> 6;
     };
   }
 
@@ -45,6 +48,7 @@ public final class RelayCodes {
       case 3 -> Hold.TAMPERED;
       case 4 -> Hold.UNSENDABLE;
       case 5 -> Hold.UNSETTLED;
+      case 6 -> Hold.TOO_MANY_ATTEMPTS;
       default -> throw new SQLException("unknown hold reason code " + code + " in the table");
     };
   }

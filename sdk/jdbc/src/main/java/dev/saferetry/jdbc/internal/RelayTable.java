@@ -2,7 +2,6 @@ package dev.saferetry.jdbc.internal;
 
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
-import dev.saferetry.idempotency.StoredRequest;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -31,6 +30,46 @@ public final class RelayTable {
   private static final String RELEASE =
       ", lease_owner = NULL, lease_expires_ns = NULL, lease_token = lease_token + 1";
 
+  /**
+   * What every hold sets: a held (parked) intent holds its ordering key (later intents of the key
+   * wait behind it) until an operator resolves it or lets the key continue. Meaningless, and
+   * harmless, for an intent without an ordering key.
+   */
+  private static final String HOLD = "relay_state = 2, holds_key = 1, ";
+
+  /**
+   * The head-only predicate of a claim, one self-contained SQL fragment to append to the claim's
+   * WHERE clause with {@code AND}, {@code {table}} replaced by the qualified table name (see {@link
+   * #headOnly}). Its outer references are the claimed table's bare column names {@code tenant},
+   * {@code ordering_key} and {@code ordering_seq} (no alias), so it fits any claim that reads the
+   * table under its own name or an alias, as long as those names resolve to the claimed row; its
+   * subquery is not correlated.
+   *
+   * <p>A row without an ordering key passes. A row with one passes only when it is the head of its
+   * tenant's key: it has the lowest ordering_seq among the intents of that tenant and key that are
+   * still queued ({@code relay_state = 0}: due or not, leased or not, expired or not) or held with
+   * their key held ({@code relay_state = 2 AND holds_key = 1}). A queued row is itself among them,
+   * so it is the head exactly when nothing before it is unfinished. Intents that ended ({@code
+   * relay_state = 1}), were deleted, or are held with {@code holds_key = 0} do not block.
+   *
+   * <p>Under concurrency it only errs on the safe side: the subquery reads without locking (a row
+   * another claim has locked still counts, on PostgreSQL, MariaDB and H2), and a stale snapshot can
+   * only show an earlier intent as still unfinished, never hide one (numbers are taken in commit
+   * order, so no unfinished intent with a lower number can appear after a later one committed,
+   * except by an operator's requeue of an intent whose key was let continue).
+   */
+  public static final String HEAD_ONLY =
+      "(ordering_key IS NULL OR (tenant, ordering_key, ordering_seq) IN"
+          + " (SELECT tenant, ordering_key, MIN(ordering_seq) FROM {table}"
+          + " WHERE ordering_key IS NOT NULL"
+          + " AND (relay_state = 0 OR (relay_state = 2 AND holds_key = 1))"
+          + " GROUP BY tenant, ordering_key))";
+
+  /** {@return {@link #HEAD_ONLY} for the table {@code qualifiedTable}} */
+  public static String headOnly(String qualifiedTable) {
+    return HEAD_ONLY.replace("{table}", qualifiedTable);
+  }
+
   private final String claimSelect;
   private final String claimUpdate;
   private final String complete;
@@ -39,23 +78,6 @@ public final class RelayTable {
   private final String renew;
   private final String holdOverdue;
   private final String holdDamaged;
-  private final String held;
-
-  /**
-   * An intent held for a person, as the table has it.
-   *
-   * @param record the intent
-   * @param request its stored request, or null when it cannot be read back
-   * @param reason why it is held
-   * @param note what the relay last noted, or null
-   * @param attempts how many times it was claimed
-   */
-  public record Held(
-      IntentRecord record,
-      StoredRequest request,
-      RelayCodes.Hold reason,
-      String note,
-      int attempts) {}
 
   /**
    * What a claim did.
@@ -90,9 +112,9 @@ public final class RelayTable {
     claimSelect =
         select
             + " WHERE relay_state = 0 AND next_attempt_ns <= ? AND expires_at_ns > ?"
-            + " AND (lease_expires_ns IS NULL OR lease_expires_ns <= ?)"
+            + " AND (lease_expires_ns IS NULL OR lease_expires_ns <= ?) AND "
+            + headOnly(t)
             + " ORDER BY next_attempt_ns LIMIT ? FOR UPDATE SKIP LOCKED";
-    held = select + " WHERE relay_state = 2 ORDER BY created_at_ns, tenant, operation, intent_id";
     String update = "UPDATE " + t + " SET ";
     claimUpdate =
         update
@@ -102,21 +124,23 @@ public final class RelayTable {
     complete =
         update
             + "state = ?, status = ?, resource_id = ?, relay_state = ?, hold_reason = ?,"
-            + " relay_note = ?"
+            + " holds_key = ?, relay_note = ?"
             + RELEASE
             + FENCE;
     retryAt = update + "next_attempt_ns = ?, relay_note = ?" + RELEASE + FENCE;
-    hold = update + "relay_state = 2, hold_reason = ?, relay_note = ?" + RELEASE + FENCE;
+    hold = update + HOLD + "hold_reason = ?, relay_note = ?" + RELEASE + FENCE;
     renew = update + "lease_expires_ns = ?" + FENCE;
     holdDamaged =
         update
-            + "relay_state = 2, hold_reason = ?, relay_note = ?"
+            + HOLD
+            + "hold_reason = ?, relay_note = ?"
             + RELEASE
             + " WHERE tenant = ? AND operation = ? AND intent_id = ? AND lease_token = ?"
             + " AND relay_state = 0";
     holdOverdue =
         update
-            + "relay_state = 2, hold_reason = 1, relay_note = ?"
+            + HOLD
+            + "hold_reason = 1, relay_note = ?"
             + RELEASE
             + " WHERE relay_state = 0 AND state = 0"
             + " AND (lease_expires_ns IS NULL OR lease_expires_ns <= ?)"
@@ -212,11 +236,13 @@ public final class RelayTable {
       ps.setInt(4, rejected ? RelayCodes.HELD : RelayCodes.DONE);
       if (rejected) {
         ps.setInt(5, RelayCodes.code(RelayCodes.Hold.REJECTED));
+        ps.setInt(6, 1); // a rejected intent holds its ordering key, as every hold does
       } else {
         ps.setNull(5, Types.SMALLINT);
+        ps.setNull(6, Types.SMALLINT);
       }
-      ps.setString(6, note(note));
-      bindFence(ps, 7, lease, lease.token());
+      ps.setString(7, note(note));
+      bindFence(ps, 8, lease, lease.token());
       return ps.executeUpdate() == 1;
     }
   }
@@ -263,35 +289,6 @@ public final class RelayTable {
       ps.setLong(4, IntentRows.nanos("oldest", oldest));
       return ps.executeUpdate();
     }
-  }
-
-  /**
-   * Every intent held for a person, oldest first; a stored request that cannot be read back is
-   * listed as null.
-   */
-  public List<Held> held(Connection c) throws SQLException {
-    List<Held> out = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement(held);
-        ResultSet rs = ps.executeQuery()) {
-      while (rs.next()) {
-        IntentRecord record;
-        try {
-          record = IntentRows.read(rs);
-        } catch (IllegalArgumentException | NullPointerException e) {
-          throw new SQLException(
-              "the record of held intent " + rs.getString(3) + " cannot be read back: " + e);
-        }
-        IntentRows.Readback request = IntentRows.readRequest(rs, null);
-        out.add(
-            new Held(
-                record,
-                request == null ? null : request.request(),
-                RelayCodes.reason(rs.getInt(17)),
-                rs.getString(18),
-                rs.getInt(19)));
-      }
-    }
-    return out;
   }
 
   private static void bindFence(PreparedStatement ps, int at, Lease lease, long token)

@@ -1,0 +1,77 @@
+package dev.saferetry.examples;
+
+import dev.saferetry.RequestOptions;
+import dev.saferetry.SafeRetryClient;
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.Charges;
+import dev.saferetry.examples.support.FlakyChargeApi;
+import dev.saferetry.jdbc.JdbcKeyStore;
+import dev.saferetry.jdbc.OutboxAdmin;
+import dev.saferetry.jdbc.OutboxIntent;
+import dev.saferetry.jdbc.OutboxRelay;
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.Instant;
+import org.h2.jdbcx.JdbcDataSource;
+
+/**
+ * An operator resolves a parked outbox intent. Two charges of one order share an ordering key, so
+ * the relay sends them one at a time in commit order; the provider is down, the first is parked
+ * after its claim limit and the second waits behind it. The operator lists the key's intents and
+ * requeues the parked one (repeating the action changes nothing more); both are then sent, in
+ * order. Embedded H2, in-process provider.
+ */
+public final class OutboxOperator {
+  private OutboxOperator() {}
+
+  /** Runs the scene; prints what the operator sees and what the provider received. */
+  public static void main(String[] args) throws Exception {
+    JdbcDataSource db = new JdbcDataSource();
+    db.setURL("jdbc:h2:mem:operator;DB_CLOSE_DELAY=-1");
+    try (FlakyChargeApi api = new FlakyChargeApi();
+        JdbcKeyStore store = JdbcKeyStore.builder(db).createSchema(true).build();
+        SafeRetryClient client = api.client(store)) { // one attempt per send
+      try (Connection c = db.getConnection()) { // with the order's rows, in its transaction
+        c.setAutoCommit(false);
+        for (String charge : new String[] {"order-42/charge", "order-42/shipping"}) {
+          store
+              .outbox()
+              .enqueue(
+                  c,
+                  "order-42",
+                  client,
+                  Charges.CREATE,
+                  new ChargeCreateParams(4200, "eur", charge, null),
+                  RequestOptions.none().withIntentId(charge),
+                  Instant.now());
+        }
+        c.commit();
+      }
+      api.down(true);
+      OutboxRelay relay =
+          OutboxRelay.builder(store, client)
+              .owner("relay-1")
+              .maxClaims(2)
+              .backoff(Duration.ofMillis(1), Duration.ofMillis(1))
+              .build();
+      while (store.outbox().held().isEmpty()) {
+        relay.runOnce(); // the first charge fails twice, then is parked
+      }
+      OutboxAdmin admin = store.outbox().admin("alice@ops");
+      for (OutboxIntent i : admin.whereOrderingKey("order-42").list(10)) {
+        String state =
+            i.isHeld() ? "parked " + i.reason() + ", holds key " + i.holdsKey() : "queued";
+        System.out.println(i.record().intentId() + ": " + state + ", " + i.note());
+      }
+      api.down(false);
+      OutboxIntent parked = admin.whereHeld().list(1).get(0);
+      OutboxIntent requeued = admin.requeue(parked, "ticket-1234", "provider is back");
+      admin.requeue(parked, "ticket-1234", "provider is back"); // a retried script: no effect
+      System.out.println("requeued: " + requeued.note());
+      while (!store.pending().isEmpty()) {
+        relay.runOnce();
+      }
+      System.out.println("provider received, in order: " + api.received());
+    }
+  }
+}

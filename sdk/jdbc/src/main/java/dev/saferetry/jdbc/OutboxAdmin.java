@@ -1,0 +1,760 @@
+package dev.saferetry.jdbc;
+
+import dev.saferetry.Reconciler;
+import dev.saferetry.Reconciliation;
+import dev.saferetry.SafeRetryClient;
+import dev.saferetry.idempotency.IdempotencyKey;
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentScope;
+import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.jdbc.internal.AdminTable;
+import dev.saferetry.jdbc.internal.StoredText;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.ConcurrentModificationException;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * An operator's view of a {@link JdbcOutbox}, acting as one named person or tool: lists and
+ * inspects intents, and resolves held (parked) ones. Get one with {@link JdbcOutbox#admin(String)}.
+ *
+ * <pre>{@code
+ * OutboxAdmin admin = store.outbox().admin("alice@ops");
+ * for (OutboxIntent parked : admin.whereHeld().whereOrderingKey("order-42").list(50)) {
+ *   admin.requeue(parked, "ticket-1234", "provider outage over");
+ * }
+ * }</pre>
+ *
+ * <p><b>Reading.</b> {@link #find} inspects one intent; {@link #list} lists those the {@code
+ * where...} filters select (each returns a narrowed copy of this view), oldest first (in queue
+ * order for one ordering key), at most a bounded number at a time. Ages are judged at the
+ * database's clock.
+ *
+ * <p><b>Acting.</b> Each action takes the intent <i>as it was read</i> (an {@link OutboxIntent}
+ * from {@link #find} or {@link #list}), or a list of them, and applies only if the intent has not
+ * changed since ({@link OutboxIntent#version()}): a relay that claimed it in between, another
+ * operator who acted first, an outcome recorded meanwhile, or any column of it changed in the table
+ * by other means make it refuse, never overwrite.
+ *
+ * <ul>
+ *   <li>{@link #requeue} puts a held intent back in the queue with its stored key and request, due
+ *       now, with a fresh count of claims. Sending it again is safe: the provider replays the key's
+ *       answer if it acted.
+ *   <li>{@link #abandon} ends a held intent, or a queued one no relay is sending: it is never sent
+ *       again, and a pending one is recorded FAILED (status 0) in the key store, so no re-drive of
+ *       its intent id sends it either. Reconcile with the provider first: it may have acted.
+ *   <li>{@link #releaseKey} lets the later intents of a held intent's ordering key go on while it
+ *       stays held (by default a held intent keeps them waiting: safe for payments, where a refund
+ *       must not overtake its charge).
+ *   <li>{@link #requeueWithNewKey} requeues a held intent under a new key, only when the
+ *       reconciliation it runs proves that the provider has nothing for the old key; the old key is
+ *       kept in the audit.
+ * </ul>
+ *
+ * <p>Every action carries an <b>action id</b> of the caller's choosing (a ticket, a UUID) and a
+ * reason. It is recorded once per intent in the table's audit ({@code {table}_audit}: who, when at
+ * the database's clock, what, why, the state before and after, the old and new key) in the same
+ * transaction as its effect, and the intent's note says who did what. Repeating an action with the
+ * same action id (a retried script, a second click) changes nothing more and returns the intent as
+ * it now is. Of two operators acting on one intent at once, the first to lock its row acts; the
+ * other then sees a changed intent and is refused (or, with the same action id, gets the first's
+ * result). A list is acted on in one transaction, all or nothing.
+ *
+ * <p><b>Refusals</b> change nothing and are typed: {@link ConcurrentModificationException} when the
+ * intent changed since it was read or is gone (read it again and decide again); {@link
+ * IllegalStateException} when the action does not apply to the intent as it is (requeueing a queued
+ * intent, abandoning one a relay is sending, a reconciliation that proves nothing); {@link
+ * IllegalArgumentException} for an unacceptable argument, or an action id already used for another
+ * action on the intent; {@link KeyStoreException} when the database failed.
+ *
+ * <p>Instances are immutable and thread-safe.
+ */
+public final class OutboxAdmin {
+  /** The most intents {@link #list} returns, and a bulk action takes, at once. */
+  public static final int MAX_LIMIT = 1000;
+
+  private static final int MAX_ACTOR = 128;
+  private static final int MAX_ACTION_ID = 128;
+  private static final int MAX_REASON = 1000;
+  private static final int MAX_NOTE = 1000;
+  private static final int QUEUED = 0;
+  private static final int ENDED = 1;
+  private static final int HELD = 2;
+
+  private enum Action {
+    REQUEUE("requeued"),
+    ABANDON("abandoned"),
+    RELEASE_KEY("let its ordering key continue"),
+    REQUEUE_WITH_NEW_KEY("requeued with a new key");
+
+    final String done;
+
+    Action(String done) {
+      this.done = done;
+    }
+  }
+
+  private final JdbcKeyStore store;
+  private final AdminTable table;
+  private final String actor;
+  private final Integer relayState;
+  private final String operation;
+  private final String orderingKey;
+  private final Duration olderThan;
+
+  OutboxAdmin(JdbcKeyStore store, AdminTable table, String actor) {
+    this(store, table, checkText("actor", actor, MAX_ACTOR), null, null, null, null);
+  }
+
+  private OutboxAdmin(
+      JdbcKeyStore store,
+      AdminTable table,
+      String actor,
+      Integer relayState,
+      String operation,
+      String orderingKey,
+      Duration olderThan) {
+    this.store = store;
+    this.table = table;
+    this.actor = actor;
+    this.relayState = relayState;
+    this.operation = operation;
+    this.orderingKey = orderingKey;
+    this.olderThan = olderThan;
+  }
+
+  /** {@return who acts, as recorded in the audit} */
+  public String actor() {
+    return actor;
+  }
+
+  /** {@return this view narrowed to queued intents (replacing any other state filter)} */
+  public OutboxAdmin whereQueued() {
+    return narrowed(QUEUED, operation, orderingKey, olderThan);
+  }
+
+  /** {@return this view narrowed to held (parked) intents (replacing any other state filter)} */
+  public OutboxAdmin whereHeld() {
+    return narrowed(HELD, operation, orderingKey, olderThan);
+  }
+
+  /** {@return this view narrowed to ended intents (replacing any other state filter)} */
+  public OutboxAdmin whereEnded() {
+    return narrowed(ENDED, operation, orderingKey, olderThan);
+  }
+
+  /**
+   * {@return this view narrowed to the intents of one operation}
+   *
+   * @param operation the operation's name (its intents' scope), 1 to 255 characters
+   * @throws IllegalArgumentException if the name is not acceptable
+   */
+  public OutboxAdmin whereOperation(String operation) {
+    return narrowed(relayState, checkText("operation", operation, 255), orderingKey, olderThan);
+  }
+
+  /**
+   * {@return this view narrowed to the intents of one ordering key (of any tenant), listed in the
+   * order they are sent}
+   *
+   * @param orderingKey the ordering key, as accepted by {@link JdbcOutbox#enqueue(Connection,
+   *     String, SafeRetryClient, dev.saferetry.Operation, Object, dev.saferetry.RequestOptions,
+   *     Instant)}
+   * @throws IllegalArgumentException if the key is not acceptable
+   */
+  public OutboxAdmin whereOrderingKey(String orderingKey) {
+    return narrowed(relayState, operation, JdbcOutbox.checkOrderingKey(orderingKey), olderThan);
+  }
+
+  /**
+   * {@return this view narrowed to intents created at least {@code age} ago, by the database's
+   * clock}
+   *
+   * @param age a duration of zero or more, at most 100 years
+   * @throws IllegalArgumentException if the age is negative or longer
+   */
+  public OutboxAdmin whereOlderThan(Duration age) {
+    Objects.requireNonNull(age, "age");
+    if (age.isNegative() || age.compareTo(Duration.ofDays(36_500)) > 0) {
+      throw new IllegalArgumentException("age must be 0 to 100 years");
+    }
+    return narrowed(relayState, operation, orderingKey, age);
+  }
+
+  private OutboxAdmin narrowed(Integer state, String op, String key, Duration age) {
+    return new OutboxAdmin(store, table, actor, state, op, key, age);
+  }
+
+  /**
+   * Lists the intents this view selects, oldest first (in the order they are sent when narrowed to
+   * one ordering key).
+   *
+   * @param limit the most to list, 1 to {@value #MAX_LIMIT}
+   * @return the intents, each as read at one moment
+   * @throws IllegalArgumentException if the limit is out of range
+   * @throws KeyStoreException if the database failed or a row cannot be read back
+   */
+  public List<OutboxIntent> list(int limit) {
+    if (limit < 1 || limit > MAX_LIMIT) {
+      throw new IllegalArgumentException("limit must be 1.." + MAX_LIMIT);
+    }
+    return store
+        .open()
+        .transaction(
+            "list outbox intents",
+            c -> {
+              Instant before = olderThan == null ? null : store.databaseClock(c).minus(olderThan);
+              return table.list(
+                  c, new AdminTable.Query(relayState, operation, orderingKey, before, limit));
+            })
+        .stream()
+        .map(OutboxAdmin::intent)
+        .toList();
+  }
+
+  /**
+   * {@return the outbox intent {@code intentId} of {@code scope}, whatever its state and this
+   * view's filters, or empty when the outbox has none}
+   *
+   * @param scope the intent's tenant and operation
+   * @param intentId the intent's id
+   * @throws IllegalArgumentException if the id is not acceptable
+   * @throws KeyStoreException if the database failed or the row cannot be read back
+   */
+  public Optional<OutboxIntent> find(IntentScope scope, String intentId) {
+    Objects.requireNonNull(scope, "scope");
+    IntentRecord.checkIntentId(intentId);
+    return store
+        .open()
+        .autoCommit("find an outbox intent", c -> table.find(c, scope, intentId))
+        .map(OutboxAdmin::intent);
+  }
+
+  /**
+   * Puts a held intent back in the queue with its stored key and request, due at once, its claims
+   * counted afresh. Refused for an intent whose key's retention has ended (re-sending the old key
+   * could charge twice once the provider forgot it): reconcile it and use {@link
+   * #requeueWithNewKey}.
+   *
+   * @param intent the intent as read
+   * @param actionId the action's id (see the class comment), 1 to 128 characters
+   * @param why why (recorded), 1 to 1000 characters
+   * @return the intent as it now is
+   * @throws ConcurrentModificationException if it changed since it was read, or is gone
+   * @throws IllegalStateException if it is not held, or its key's retention has ended
+   * @throws IllegalArgumentException for an unacceptable argument, or an action id used for another
+   *     action on this intent
+   */
+  public OutboxIntent requeue(OutboxIntent intent, String actionId, String why) {
+    return requeue(List.of(Objects.requireNonNull(intent, "intent")), actionId, why).get(0);
+  }
+
+  /**
+   * Requeues each of {@code intents} as {@link #requeue(OutboxIntent, String, String)} does, all in
+   * one transaction: all of them, or none when any is refused.
+   *
+   * @param intents the intents as read: 1 to {@value #MAX_LIMIT}, each once
+   * @param actionId the action's id, recorded with each intent
+   * @param why why (recorded)
+   * @return the intents as they now are, in the order given
+   * @throws ConcurrentModificationException if any changed since it was read, or is gone
+   * @throws IllegalStateException if any is not held, or its key's retention has ended
+   * @throws IllegalArgumentException for an unacceptable argument
+   */
+  public List<OutboxIntent> requeue(List<OutboxIntent> intents, String actionId, String why) {
+    return act(Action.REQUEUE, intents, actionId, why, null, null);
+  }
+
+  /**
+   * Ends a held intent, or a queued one no relay holds a live lease on: it is never sent again; a
+   * pending one is recorded FAILED with status 0 (the key store's record says it ended; a re-drive
+   * of its intent id is answered with that failure until the record expires). Its ordering key, if
+   * any, goes on with the next intent.
+   *
+   * @param intent the intent as read
+   * @param actionId the action's id, 1 to 128 characters
+   * @param why why (recorded), 1 to 1000 characters
+   * @return the intent as it now is
+   * @throws ConcurrentModificationException if it changed since it was read, or is gone
+   * @throws IllegalStateException if it already ended, or a relay is sending it
+   * @throws IllegalArgumentException for an unacceptable argument, or an action id used for another
+   *     action on this intent
+   */
+  public OutboxIntent abandon(OutboxIntent intent, String actionId, String why) {
+    return abandon(List.of(Objects.requireNonNull(intent, "intent")), actionId, why).get(0);
+  }
+
+  /**
+   * Abandons each of {@code intents} as {@link #abandon(OutboxIntent, String, String)} does, all in
+   * one transaction: all of them, or none when any is refused.
+   *
+   * @param intents the intents as read: 1 to {@value #MAX_LIMIT}, each once
+   * @param actionId the action's id, recorded with each intent
+   * @param why why (recorded)
+   * @return the intents as they now are, in the order given
+   * @throws ConcurrentModificationException if any changed since it was read, or is gone
+   * @throws IllegalStateException if any already ended, or a relay is sending it
+   * @throws IllegalArgumentException for an unacceptable argument
+   */
+  public List<OutboxIntent> abandon(List<OutboxIntent> intents, String actionId, String why) {
+    return act(Action.ABANDON, intents, actionId, why, null, null);
+  }
+
+  /**
+   * Lets the later intents of a held intent's ordering key continue while it stays held: they are
+   * sent in their order without waiting for it. It stays held for a decision; requeued later, it is
+   * sent as the next of its key's queue, after any intent of the key a relay is sending.
+   *
+   * @param intent the intent as read
+   * @param actionId the action's id, 1 to 128 characters
+   * @param why why (recorded), 1 to 1000 characters
+   * @return the intent as it now is
+   * @throws ConcurrentModificationException if it changed since it was read, or is gone
+   * @throws IllegalStateException if it is not held, has no ordering key, or does not hold it
+   * @throws IllegalArgumentException for an unacceptable argument, or an action id used for another
+   *     action on this intent
+   */
+  public OutboxIntent releaseKey(OutboxIntent intent, String actionId, String why) {
+    return releaseKey(List.of(Objects.requireNonNull(intent, "intent")), actionId, why).get(0);
+  }
+
+  /**
+   * Releases the ordering key of each of {@code intents} as {@link #releaseKey(OutboxIntent,
+   * String, String)} does, all in one transaction: all of them, or none when any is refused.
+   *
+   * @param intents the intents as read: 1 to {@value #MAX_LIMIT}, each once
+   * @param actionId the action's id, recorded with each intent
+   * @param why why (recorded)
+   * @return the intents as they now are, in the order given
+   * @throws ConcurrentModificationException if any changed since it was read, or is gone
+   * @throws IllegalStateException if any is not held, or does not hold an ordering key
+   * @throws IllegalArgumentException for an unacceptable argument
+   */
+  public List<OutboxIntent> releaseKey(List<OutboxIntent> intents, String actionId, String why) {
+    return act(Action.RELEASE_KEY, intents, actionId, why, null, null);
+  }
+
+  /**
+   * Requeues a held intent under a <b>new</b> idempotency key, after {@code reconciler} proved,
+   * through {@code client}, that the provider has nothing for its old key ({@link
+   * Reconciliation#isNothingExists()}). Its stored request is kept byte for byte and sealed anew
+   * for the new key; its creation and expiry move to now (by the database's clock), keeping its
+   * retention; the old key is recorded in the audit. A reconciliation that finds the provider's
+   * resource completes the intent instead (and this call is refused: nothing to send); one that
+   * proves nothing is refused, and nothing changes.
+   *
+   * <p>Refused for an intent whose stored request is no longer the one enqueued (held {@link
+   * HoldReason#TAMPERED}) or whose key is carried inside the stored body (re-enqueue the call
+   * instead), and when the action id was already recorded for it the reconciliation is not run
+   * again.
+   *
+   * @param intent the intent as read
+   * @param client a client of the intent's tenant, that the lookup is sent with
+   * @param reconciler the lookup for the intent's operation
+   * @param actionId the action's id, 1 to 128 characters
+   * @param why why (recorded), 1 to 1000 characters
+   * @return the intent as it now is, with its new key
+   * @throws ConcurrentModificationException if it changed since it was read, or is gone
+   * @throws IllegalStateException if it is not held, its request cannot be re-keyed, or the
+   *     reconciliation did not prove that nothing exists at the provider (the message says what it
+   *     found)
+   * @throws IllegalArgumentException for an unacceptable argument, a client of another tenant, or
+   *     an action id used for another action on this intent
+   */
+  public OutboxIntent requeueWithNewKey(
+      OutboxIntent intent,
+      SafeRetryClient client,
+      Reconciler reconciler,
+      String actionId,
+      String why) {
+    return requeueWithNewKey(
+            List.of(Objects.requireNonNull(intent, "intent")), client, reconciler, actionId, why)
+        .get(0);
+  }
+
+  /**
+   * Requeues each of {@code intents} under a new key as {@link #requeueWithNewKey(OutboxIntent,
+   * SafeRetryClient, Reconciler, String, String)} does: each is reconciled first, one after
+   * another; then all are requeued in one transaction, or none when any is refused.
+   *
+   * @param intents the intents as read: 1 to {@value #MAX_LIMIT}, each once, all of the client's
+   *     tenant
+   * @param client a client of the intents' tenant
+   * @param reconciler the lookup for the intents' operation
+   * @param actionId the action's id, recorded with each intent
+   * @param why why (recorded)
+   * @return the intents as they now are, in the order given
+   * @throws ConcurrentModificationException if any changed since it was read, or is gone
+   * @throws IllegalStateException if any is refused as a single one would be
+   * @throws IllegalArgumentException for an unacceptable argument
+   */
+  public List<OutboxIntent> requeueWithNewKey(
+      List<OutboxIntent> intents,
+      SafeRetryClient client,
+      Reconciler reconciler,
+      String actionId,
+      String why) {
+    Objects.requireNonNull(client, "client");
+    Objects.requireNonNull(reconciler, "reconciler");
+    return act(Action.REQUEUE_WITH_NEW_KEY, intents, actionId, why, client, reconciler);
+  }
+
+  private List<OutboxIntent> act(
+      Action action,
+      List<OutboxIntent> intents,
+      String actionId,
+      String why,
+      SafeRetryClient client,
+      Reconciler reconciler) {
+    List<OutboxIntent> seen = checkIntents(intents);
+    String id = checkText("actionId", actionId, MAX_ACTION_ID);
+    String reason = checkText("why", why, MAX_REASON);
+    if (client != null) {
+      for (OutboxIntent s : seen) {
+        if (!s.record().scope().tenant().equals(client.tenant())) {
+          throw new IllegalArgumentException(
+              "client works for another tenant than intent " + name(s.record()));
+        }
+      }
+      reconcileFirst(seen, id, client, reconciler);
+    }
+    List<OutboxIntent> sorted = new ArrayList<>(seen);
+    sorted.sort(ORDER);
+    Map<Pk, OutboxIntent> after =
+        store
+            .open()
+            .transaction(
+                "outbox admin " + action.name().toLowerCase(java.util.Locale.ROOT),
+                c -> inTransaction(c, action, sorted, id, reason));
+    return seen.stream().map(s -> after.get(Pk.of(s.record()))).toList();
+  }
+
+  private Map<Pk, OutboxIntent> inTransaction(
+      Connection c, Action action, List<OutboxIntent> sorted, String actionId, String why)
+      throws SQLException {
+    List<AdminTable.Row> locked = new ArrayList<>();
+    for (OutboxIntent s : sorted) {
+      IntentRecord r = s.record();
+      locked.add(table.lock(c, r.scope(), r.intentId()).orElse(null));
+    }
+    Instant now = store.databaseClock(c);
+    for (int i = 0; i < sorted.size(); i++) {
+      OutboxIntent s = sorted.get(i);
+      AdminTable.Row row = locked.get(i);
+      IntentRecord r = s.record();
+      Optional<AdminTable.Recorded> done = table.recorded(c, actionId, r.scope(), r.intentId());
+      if (done.isPresent()) {
+        if (!done.get().action().equals(action.name())) {
+          throw new IllegalArgumentException(
+              "action id "
+                  + StoredText.printable(actionId)
+                  + " was already used for "
+                  + done.get().action()
+                  + " of intent "
+                  + name(r)
+                  + ": use a new action id");
+        }
+        continue; // done before under this action id: nothing more
+      }
+      apply(c, action, s, row, actionId, why, now);
+    }
+    Map<Pk, OutboxIntent> out = new HashMap<>();
+    for (OutboxIntent s : sorted) {
+      IntentRecord r = s.record();
+      AdminTable.Row row =
+          table
+              .find(c, r.scope(), r.intentId())
+              .orElseThrow(() -> gone(r)); // an action never deletes
+      out.put(Pk.of(r), intent(row));
+    }
+    return out;
+  }
+
+  private void apply(
+      Connection c,
+      Action action,
+      OutboxIntent seen,
+      AdminTable.Row row,
+      String actionId,
+      String why,
+      Instant now)
+      throws SQLException {
+    IntentRecord r = seen.record();
+    if (row == null) {
+      throw gone(r);
+    }
+    if (!intent(row).equals(seen)) {
+      throw new ConcurrentModificationException(
+          "intent "
+              + name(r)
+              + " was changed by someone else since it was read (it is now "
+              + AdminTable.state(row)
+              + "): read it again and decide again");
+    }
+    String note = note(action.done + " by " + actor + ": " + why);
+    String newKey = null;
+    boolean applied;
+    switch (action) {
+      case REQUEUE -> {
+        requireHeld(row, action);
+        if (row.record().isExpired(now)) {
+          throw new IllegalStateException(
+              "intent "
+                  + name(r)
+                  + " is past its key's retention: re-sending its key could charge twice once the"
+                  + " provider forgot it; reconcile it and requeue it with a new key");
+        }
+        applied = table.requeue(c, row, now, note);
+      }
+      case ABANDON -> {
+        if (row.relayState() == ENDED) {
+          throw new IllegalStateException("intent " + name(r) + " already ended");
+        }
+        if (row.relayState() == QUEUED
+            && row.leaseExpiresAt() != null
+            && row.leaseExpiresAt().isAfter(now)) {
+          throw new IllegalStateException(
+              "intent "
+                  + name(r)
+                  + " is being sent by "
+                  + StoredText.printable(row.leaseOwner())
+                  + " until its lease ends at "
+                  + row.leaseExpiresAt()
+                  + ": read it again after that");
+        }
+        applied = table.abandon(c, row, note);
+      }
+      case RELEASE_KEY -> {
+        requireHeld(row, action);
+        if (!row.holdsKey()) {
+          throw new IllegalStateException(
+              "intent "
+                  + name(r)
+                  + (row.orderingKey() == null
+                      ? " has no ordering key"
+                      : " does not hold its ordering key"));
+        }
+        applied = table.releaseKey(c, row, note);
+      }
+      case REQUEUE_WITH_NEW_KEY -> {
+        requireHeld(row, action);
+        requireRekeyable(row);
+        IntentRecord old = row.record();
+        Duration retention = Duration.between(old.createdAt(), old.expiresAt());
+        IntentRecord renewed =
+            new IntentRecord(
+                old.scope(),
+                old.intentId(),
+                IdempotencyKey.random(),
+                old.fingerprint(),
+                IntentState.PENDING,
+                now,
+                now.plus(retention),
+                0,
+                null);
+        newKey = renewed.key().value();
+        applied = table.requeueWithNewKey(c, row, renewed, now, note);
+      }
+      default -> throw new IllegalStateException("unknown action " + action);
+    }
+    if (!applied) {
+      throw new ConcurrentModificationException(
+          "intent " + name(r) + " was changed by someone else while it was being acted on");
+    }
+    String stateAfter =
+        switch (action) {
+          case REQUEUE, REQUEUE_WITH_NEW_KEY -> "QUEUED";
+          case ABANDON ->
+              "ENDED "
+                  + (row.record().state() == IntentState.PENDING
+                      ? IntentState.FAILED
+                      : row.record().state());
+          case RELEASE_KEY -> AdminTable.state(row) + " KEY RELEASED";
+        };
+    if (!table.audit(
+        c,
+        store.open().dialect(),
+        actionId,
+        now,
+        actor,
+        action.name(),
+        row,
+        why,
+        stateAfter,
+        newKey)) {
+      throw new ConcurrentModificationException(
+          "intent " + name(r) + " was acted on under the same action id at the same time");
+    }
+  }
+
+  private static void requireHeld(AdminTable.Row row, Action action) {
+    if (row.relayState() != HELD) {
+      throw new IllegalStateException(
+          "intent "
+              + name(row.record())
+              + " is not held (it is "
+              + AdminTable.state(row)
+              + "): only a held intent can be "
+              + action.done);
+    }
+  }
+
+  private static void requireRekeyable(AdminTable.Row row) {
+    if (row.request() == null || !row.proven()) {
+      throw new IllegalStateException(
+          "intent "
+              + name(row.record())
+              + "'s stored request is not the one enqueued for it: it cannot be re-keyed; find"
+              + " out who changed it, and re-enqueue the call");
+    }
+    if (row.request().keyPlacement().inBody()) {
+      throw new IllegalStateException(
+          "intent "
+              + name(row.record())
+              + " carries its key inside its stored body: it cannot be re-keyed here; abandon it"
+              + " and re-enqueue the call");
+    }
+  }
+
+  /**
+   * Before a re-key, checks each intent as it now is and proves with the provider that nothing
+   * exists for its key; an intent already re-keyed under this action id is not looked up again.
+   */
+  private void reconcileFirst(
+      List<OutboxIntent> seen, String actionId, SafeRetryClient client, Reconciler reconciler) {
+    for (OutboxIntent s : seen) {
+      IntentRecord r = s.record();
+      Optional<Optional<AdminTable.Row>> now =
+          store
+              .open()
+              .autoCommit(
+                  "outbox admin check",
+                  c ->
+                      table.recorded(c, actionId, r.scope(), r.intentId()).isPresent()
+                          ? Optional.empty()
+                          : Optional.of(table.find(c, r.scope(), r.intentId())));
+      if (now.isEmpty()) {
+        continue; // recorded before: the transaction returns it as it is
+      }
+      AdminTable.Row row = now.get().orElseThrow(() -> gone(r));
+      if (!intent(row).equals(s)) {
+        throw new ConcurrentModificationException(
+            "intent "
+                + name(r)
+                + " was changed by someone else since it was read (it is now "
+                + AdminTable.state(row)
+                + "): read it again and decide again");
+      }
+      requireHeld(row, Action.REQUEUE_WITH_NEW_KEY);
+      requireRekeyable(row);
+      Reconciliation found = client.reconcile(row.record(), reconciler);
+      if (!found.isNothingExists()) {
+        throw new IllegalStateException(
+            "intent "
+                + name(r)
+                + " was not requeued with a new key: the reconciliation did not prove that"
+                + " nothing exists at the provider ("
+                + (found.found()
+                    ? "it found resource "
+                        + StoredText.printable(found.resourceId())
+                        + ", and the intent was completed with it"
+                    : "unresolved: " + StoredText.printable(found.note()))
+                + ")");
+      }
+    }
+  }
+
+  private static List<OutboxIntent> checkIntents(List<OutboxIntent> intents) {
+    Objects.requireNonNull(intents, "intents");
+    if (intents.isEmpty() || intents.size() > MAX_LIMIT) {
+      throw new IllegalArgumentException("intents must hold 1.." + MAX_LIMIT + " intents");
+    }
+    Set<Pk> ids = new HashSet<>();
+    for (OutboxIntent i : intents) {
+      Objects.requireNonNull(i, "intents must not hold null");
+      if (!ids.add(Pk.of(i.record()))) {
+        throw new IllegalArgumentException(
+            "intents holds intent " + name(i.record()) + " more than once");
+      }
+    }
+    return List.copyOf(intents);
+  }
+
+  private static String checkText(String what, String text, int max) {
+    StoredText.checkId(what, text, max);
+    if (text.isBlank()) {
+      throw new IllegalArgumentException(what + " must not be blank");
+    }
+    return text;
+  }
+
+  /** A note fits its column: cut at {@value #MAX_NOTE} characters, never inside a pair. */
+  private static String note(String text) {
+    if (text.length() <= MAX_NOTE) {
+      return text;
+    }
+    int end = MAX_NOTE;
+    if (Character.isHighSurrogate(text.charAt(end - 1))) {
+      end--;
+    }
+    return text.substring(0, end);
+  }
+
+  private static ConcurrentModificationException gone(IntentRecord r) {
+    return new ConcurrentModificationException(
+        "intent " + name(r) + " is no longer in the outbox (removed since it was read)");
+  }
+
+  /** An intent's name for messages: printable, bounded, never a body or a key. */
+  private static String name(IntentRecord r) {
+    return StoredText.printable(r.scope().operation())
+        + "/"
+        + StoredText.printable(r.intentId())
+        + " of tenant "
+        + StoredText.printable(r.scope().tenant());
+  }
+
+  /** An intent's identity. */
+  private record Pk(String tenant, String operation, String intentId) {
+    static Pk of(IntentRecord r) {
+      return new Pk(r.scope().tenant(), r.scope().operation(), r.intentId());
+    }
+  }
+
+  private static final Comparator<OutboxIntent> ORDER =
+      Comparator.comparing((OutboxIntent i) -> i.record().scope().tenant())
+          .thenComparing(i -> i.record().scope().operation())
+          .thenComparing(i -> i.record().intentId());
+
+  /** The public view of a row. */
+  static OutboxIntent intent(AdminTable.Row row) {
+    return new OutboxIntent(
+        row.record(),
+        row.request(),
+        row.hold() == null ? null : HoldReason.valueOf(row.hold().name()),
+        row.note(),
+        row.attempts(),
+        row.orderingKey(),
+        row.holdsKey() && row.hold() != null,
+        row.leaseOwner(),
+        row.leaseExpiresAt(),
+        row.dueAt(),
+        row.version());
+  }
+
+  @Override
+  public String toString() {
+    return "OutboxAdmin[" + StoredText.printable(actor) + "]";
+  }
+}
