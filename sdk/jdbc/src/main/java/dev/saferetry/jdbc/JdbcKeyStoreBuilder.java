@@ -115,7 +115,7 @@ public final class JdbcKeyStoreBuilder {
         jdbc,
         intents,
         writes,
-        new RelayTable(schema, table),
+        new RelayTable(intents.dialect(), schema, table),
         SqlNames.qualify(schema, table),
         purgeBatchSize);
   }
