@@ -34,7 +34,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 
 /**
  * How fast a fleet of {@link OutboxRelay}s drains a PostgreSQL outbox, through the public API with
@@ -112,6 +111,7 @@ public final class RelayDrain {
   private final class Trial implements AutoCloseable {
     private final String schema = "sr_drain_" + Long.toHexString(System.nanoTime());
     private final HikariDataSource pool;
+    private final CountingDataSource counted;
     private final JdbcKeyStore store;
     private final Provider provider;
     private final SafeRetryClient client;
@@ -123,8 +123,12 @@ public final class RelayDrain {
       HikariConfig config = new HikariConfig();
       config.setJdbcUrl(url);
       config.setMaximumPoolSize(callers + 16);
+      config.setMinimumIdle(callers + 16);
+      config.addDataSourceProperty("ApplicationName", schema); // to find its server processes
+      config.setConnectionInitSql(System.getenv("SAFERETRY_DRAIN_INIT_SQL")); // e.g. auto_explain
       pool = new HikariDataSource(config);
-      store = JdbcKeyStore.builder(pool).schema(schema).createSchema(true).build();
+      counted = new CountingDataSource(pool);
+      store = JdbcKeyStore.builder(counted).schema(schema).createSchema(true).build();
       provider = Provider.start();
       client =
           SafeRetryClient.builder()
@@ -181,24 +185,27 @@ public final class RelayDrain {
     /** Starts {@code relays} relays on the backlog; prints how fast they drained it. */
     void drain(int relays) throws Exception {
       int n = committed.size();
-      Cpu before = Cpu.now();
+      Cpu before = Cpu.now(backends());
+      long trips = counted.roundTrips();
       long start = System.nanoTime();
       List<OutboxRelay> fleet = startRelays(relays);
       boolean all = provider.awaitKeys(n, 300_000);
       double seconds = (System.nanoTime() - start) / 1e9;
-      Cpu used = Cpu.now().minus(before);
+      Cpu used = Cpu.now(backends()).minus(before);
       stop(fleet);
+      trips = counted.roundTrips() - trips;
       if (relays > 0 && fleets.contains(relays) && n == intents) {
         System.out.printf(
             "%d relay%s: %,.0f intents/s (%d in %.2f s); CPU per intent: JVM %.2f ms,"
-                + " PostgreSQL %s; %s%n",
+                + " PostgreSQL %s; %.2f relay round trips per intent; %s%n",
             relays,
             relays == 1 ? " " : "s",
             n / seconds,
             n,
             seconds,
             used.jvmNanos / 1e6 / n,
-            used.dbNanos < 0 ? "n/a" : String.format("%.2f ms", used.dbNanos / 1e6 / n),
+            used.db() < 0 ? "n/a" : String.format("%.2f ms", used.db() / 1e6 / n),
+            trips / (double) n,
             check(all));
       }
     }
@@ -259,6 +266,21 @@ public final class RelayDrain {
       }
     }
 
+    /** The process ids of this trial's connections on the server (its pool is kept full). */
+    private List<Integer> backends() throws SQLException {
+      List<Integer> pids = new ArrayList<>();
+      try (Connection c = pool.getConnection();
+          Statement st = c.createStatement();
+          ResultSet rs =
+              st.executeQuery(
+                  "SELECT pid FROM pg_stat_activity WHERE application_name = '" + schema + "'")) {
+        while (rs.next()) {
+          pids.add(rs.getInt(1));
+        }
+      }
+      return pids;
+    }
+
     /** Duplicates and missing keys at the provider, and rows the table does not call done. */
     private String check(boolean all) throws SQLException {
       long duplicates = provider.duplicates();
@@ -294,42 +316,45 @@ public final class RelayDrain {
     }
   }
 
-  /** CPU time used so far by this JVM and by the database's processes on this machine. */
-  private record Cpu(long jvmNanos, long dbNanos) {
-    static Cpu now() {
+  /**
+   * CPU time used so far by this JVM and by the given server processes (a trial's connections:
+   * other clients of the server are not counted, nor are its shared background processes, such as
+   * the WAL writer), when they run on this machine.
+   */
+  private record Cpu(long jvmNanos, Map<Integer, Long> dbNanos) {
+    static Cpu now(List<Integer> backends) {
       OperatingSystemMXBean os =
           (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-      return new Cpu(os.getProcessCpuTime(), postgresNanos());
+      Map<Integer, Long> db = new java.util.HashMap<>();
+      for (int pid : backends) {
+        long ns = processNanos(pid);
+        if (ns >= 0) {
+          db.put(pid, ns);
+        }
+      }
+      return new Cpu(os.getProcessCpuTime(), db);
     }
 
     Cpu minus(Cpu earlier) {
-      return new Cpu(jvmNanos - earlier.jvmNanos, dbNanos < 0 ? -1 : dbNanos - earlier.dbNanos);
+      Map<Integer, Long> used = new java.util.HashMap<>();
+      dbNanos.forEach((pid, ns) -> used.put(pid, ns - earlier.dbNanos.getOrDefault(pid, 0L)));
+      return new Cpu(jvmNanos - earlier.jvmNanos, used);
     }
 
-    /** utime + stime of every process named postgres, or -1 when none is visible. */
-    private static long postgresNanos() {
-      long ticks = 0;
-      boolean found = false;
-      try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
-        for (Path p : procs.toList()) {
-          try {
-            String stat = Files.readString(p.resolve("stat"));
-            int open = stat.indexOf('(');
-            int close = stat.lastIndexOf(')');
-            if (open < 0 || !stat.substring(open + 1, close).startsWith("postgres")) {
-              continue;
-            }
-            String[] f = stat.substring(close + 2).split(" ");
-            ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime
-            found = true;
-          } catch (IOException | RuntimeException gone) {
-            // not a process, or it ended meanwhile
-          }
-        }
-      } catch (IOException e) {
+    /** The database's CPU time, or -1 when its processes are not visible here. */
+    long db() {
+      return dbNanos.isEmpty() ? -1 : dbNanos.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** utime + stime of a process, or -1 when it is not visible. */
+    private static long processNanos(int pid) {
+      try {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L; // USER_HZ = 100
+      } catch (IOException | RuntimeException gone) {
         return -1;
       }
-      return found ? ticks * 10_000_000L : -1; // USER_HZ = 100
     }
   }
 

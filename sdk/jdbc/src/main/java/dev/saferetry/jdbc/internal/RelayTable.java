@@ -160,7 +160,9 @@ public final class RelayTable {
             + " resource_id, relay_state, hold_reason, note) WHERE "
             + PK_MATCH
             + " AND t.idempotency_key = v.idempotency_key AND t.lease_token = v.token"
-            + " AND t.relay_state = 0 RETURNING t.tenant, t.operation, t.intent_id";
+            // "+ 0": the queued rows' index must not drive the join (scanning every queued row
+            // once per completion); each row is found by its primary key
+            + " AND t.relay_state + 0 = 0 RETURNING t.tenant, t.operation, t.intent_id";
     held = select + " WHERE relay_state = 2 ORDER BY created_at_ns, tenant, operation, intent_id";
     String update = "UPDATE " + t + " SET ";
     claimUpdate =
