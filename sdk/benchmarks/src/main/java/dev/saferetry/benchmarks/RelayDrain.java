@@ -11,6 +11,7 @@ import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.jdbc.JdbcKeyStore;
 import dev.saferetry.jdbc.OutboxRelay;
+import dev.saferetry.jdbc.OutboxRelayBuilder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -34,6 +35,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 
 /**
  * How fast a fleet of {@link OutboxRelay}s drains a PostgreSQL outbox, through the public API with
@@ -47,7 +49,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <pre>
  * java -cp sdk/benchmarks/target/saferetry-benchmarks.jar dev.saferetry.benchmarks.RelayDrain \
- *   [--intents 5000] [--relays 1,2,4] [--rate 500]
+ *   [--intents 5000] [--relays 1,2,4] [--rate 500] [--batch N] [--concurrency N]
  * </pre>
  *
  * <p>The database is {@code SAFERETRY_PG_URL} (default the local server); each drain uses a fresh
@@ -59,11 +61,14 @@ public final class RelayDrain {
   private final int intents;
   private final List<Integer> fleets;
   private final int rate;
+  private final UnaryOperator<OutboxRelayBuilder> settings;
 
-  private RelayDrain(int intents, List<Integer> fleets, int rate) {
+  private RelayDrain(
+      int intents, List<Integer> fleets, int rate, UnaryOperator<OutboxRelayBuilder> settings) {
     this.intents = intents;
     this.fleets = fleets;
     this.rate = rate;
+    this.settings = settings;
   }
 
   /** Runs the measurement; see the class comment for the arguments. */
@@ -71,19 +76,33 @@ public final class RelayDrain {
     int intents = 5_000;
     List<Integer> fleets = List.of(1, 2, 4);
     int rate = 500;
+    UnaryOperator<OutboxRelayBuilder> settings = b -> b;
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
         case "--intents" -> intents = Integer.parseInt(args[i + 1].replace("_", ""));
         case "--relays" ->
             fleets = Arrays.stream(args[i + 1].split(",")).map(Integer::valueOf).toList();
         case "--rate" -> rate = Integer.parseInt(args[i + 1]);
+        case "--batch" -> {
+          int n = Integer.parseInt(args[i + 1]);
+          settings = andThen(settings, b -> b.batchSize(n));
+        }
+        case "--concurrency" -> {
+          int n = Integer.parseInt(args[i + 1]);
+          settings = andThen(settings, b -> b.concurrency(n));
+        }
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
     System.out.printf(
         "SafeRetry outbox relay drain on PostgreSQL, %d intents (%d cores, Java %s)%n",
         intents, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
-    new RelayDrain(intents, fleets, rate).run();
+    new RelayDrain(intents, fleets, rate, settings).run();
+  }
+
+  private static UnaryOperator<OutboxRelayBuilder> andThen(
+      UnaryOperator<OutboxRelayBuilder> first, UnaryOperator<OutboxRelayBuilder> then) {
+    return b -> then.apply(first.apply(b));
   }
 
   private void run() throws Exception {
@@ -253,7 +272,8 @@ public final class RelayDrain {
     private List<OutboxRelay> startRelays(int relays) {
       List<OutboxRelay> fleet = new ArrayList<>();
       for (int r = 0; r < relays; r++) {
-        OutboxRelay relay = OutboxRelay.builder(store, client).owner("relay-" + r).build();
+        OutboxRelay relay =
+            settings.apply(OutboxRelay.builder(store, client).owner("relay-" + r)).build();
         relay.start();
         fleet.add(relay);
       }

@@ -38,9 +38,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Sends the intents of a {@link JdbcOutbox} through the normal client, from any number of instances
- * at once: each pass claims due intents under a lease, sends each with its stored key and its exact
- * stored bytes (same retries, breaker, budget and listener as any call of the client), and records
- * the outcome under the lease.
+ * at once: each pass claims a batch of due intents under leases, sends them, a few at a time
+ * ({@link OutboxRelayBuilder#concurrency}), each with its stored key and its exact stored bytes
+ * (same retries, breaker, budget and listener as any call of the client), and records their
+ * outcomes together, each under its own lease.
  *
  * <pre>{@code
  * OutboxRelay relay = OutboxRelay.builder(store, client).owner("orders-7f9c").build();
@@ -69,20 +70,29 @@ import org.slf4j.LoggerFactory;
  *       or last renewed; if it cannot be renewed (another instance took the intent over), the call
  *       stops before sending anything more and records nothing. Every record is fenced by the
  *       lease: a completion from an instance that lost its lease is refused.
- *   <li>Each pass first holds, as {@link HoldReason#EXPIRED}, intents older than the maximum age or
- *       past their key's retention (re-sending them could charge twice). With a {@link Reconciler}
- *       for the operation, each held intent is then reconciled: a resource found at the provider
- *       completes it; otherwise it stays held for a person ({@link JdbcOutbox#held()}).
+ *   <li>An intent older than the maximum age or past its key's retention is never claimed
+ *       (re-sending it could charge twice); a pass holds such intents as {@link
+ *       HoldReason#EXPIRED}, at most once per {@link OutboxRelayBuilder#overdueEvery} (the scan
+ *       reads every queued row). With a {@link Reconciler} for the operation, each held intent is
+ *       then reconciled: a resource found at the provider completes it; otherwise it stays held for
+ *       a person ({@link JdbcOutbox#held()}).
+ *   <li><b>Recording.</b> The definitive outcomes of a pass are recorded together, in one
+ *       transaction (on PostgreSQL one statement, whose commit does not wait for its WAL flush: a
+ *       completion lost in a crash leaves the intent leased, due again once the lease ends, and
+ *       re-sent with the same key, which the provider answers from its record), each fenced by its
+ *       own lease; an outcome is recorded sooner when half of its lease has gone by.
  *   <li><b>Time.</b> Every lease decision is made at the database's clock, read in the transaction
  *       that makes it: which intents are due, which leases have expired and may be taken over, when
  *       a granted or renewed lease ends, when a backed-off intent is due again, and which intents
- *       are overdue. Relays on hosts whose clocks disagree, by seconds or by hours, therefore agree
- *       on all of them: one whose clock runs ahead does not take a live lease over early, one whose
- *       clock runs behind does not keep a lease past its end. The relay's own clock ({@link
- *       OutboxRelayBuilder#clock}) only measures elapsed time for its own scheduling — when half of
- *       a lease has gone by and it is time to renew, how often a held intent is reconciled — and is
- *       never compared with a time stored in the table. Its {@link OutboxRelayBuilder#sleeper}
- *       paces the passes of {@link #start()}.
+ *       are overdue. A pass reads it once, in its claim's transaction (the client then judges a
+ *       sent intent's key retention at that reading plus the time elapsed since, see {@link
+ *       JdbcKeyStore#expiryTime}). Relays on hosts whose clocks disagree, by seconds or by hours,
+ *       therefore agree on all of them: one whose clock runs ahead does not take a live lease over
+ *       early, one whose clock runs behind does not keep a lease past its end. The relay's own
+ *       clock ({@link OutboxRelayBuilder#clock}) only measures elapsed time for its own scheduling
+ *       — when half of a lease has gone by and it is time to renew, how often a held intent is
+ *       reconciled, when the overdue scan is due — and is never compared with a time stored in the
+ *       table. Its {@link OutboxRelayBuilder#sleeper} paces the passes of {@link #start()}.
  * </ul>
  *
  * <p>This class is thread-safe; {@link #runOnce()} may be called from any thread, and instances on

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
  * intent in ten is answered 503 first, so it is attempted twice. Not timed.
  */
 class OutboxRelayFleetTest {
-  private static final int INTENTS = 2_000;
+  private static final int INTENTS = 1_000;
   private static final int RELAYS = 4;
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -56,10 +56,10 @@ class OutboxRelayFleetTest {
               .breakerPolicy(BreakerPolicy.disabled())
               .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofMinutes(10)))
               .build()) {
-        for (int from = 1; from <= INTENTS; from += 500) {
+        for (int from = 1; from <= INTENTS; from += 250) {
           try (Connection c = database.pool().getConnection()) {
             c.setAutoCommit(false);
-            for (int n = from; n < from + 500; n++) {
+            for (int n = from; n < from + 250; n++) {
               store
                   .outbox()
                   .enqueue(
