@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -315,8 +316,8 @@ public final class RelayDrain {
         open = rs.getLong(1);
       }
       return String.format(
-          "%d duplicates, %d missing, %d not completed%s",
-          duplicates, missing, open, all ? "" : " (TIMED OUT)");
+          "%d duplicates, %d missing, %d not completed, %d connections%s",
+          duplicates, missing, open, provider.connections(), all ? "" : " (TIMED OUT)");
     }
 
     @Override
@@ -384,6 +385,7 @@ public final class RelayDrain {
     private final ExecutorService executor;
     private final Map<String, Long> first = new ConcurrentHashMap<>();
     private final AtomicLong duplicates = new AtomicLong();
+    private final Set<Integer> connections = ConcurrentHashMap.newKeySet();
     private final Object seen = new Object();
 
     private Provider(HttpServer server, ExecutorService executor) {
@@ -412,6 +414,7 @@ public final class RelayDrain {
 
     private void handle(HttpExchange exchange) throws IOException {
       long at = System.nanoTime();
+      connections.add(exchange.getRemoteAddress().getPort());
       try (InputStream in = exchange.getRequestBody()) {
         in.readAllBytes();
       }
@@ -439,6 +442,11 @@ public final class RelayDrain {
 
     long duplicates() {
       return duplicates.get();
+    }
+
+    /** How many connections the relays' client opened to it so far. */
+    int connections() {
+      return connections.size();
     }
 
     boolean awaitKeys(int n, long timeoutMillis) throws InterruptedException {
