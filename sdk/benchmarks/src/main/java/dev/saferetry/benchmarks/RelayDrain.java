@@ -108,9 +108,11 @@ public final class RelayDrain {
 
   private void run() throws Exception {
     // warm-up: JIT, pools, the server's plans; not printed
-    try (Trial t = new Trial(url, 2)) {
-      t.enqueueBacklog(Math.min(intents, 2_000));
-      t.drain(2);
+    for (int relays : List.of(4, 1)) {
+      try (Trial t = new Trial(url, 4)) {
+        t.enqueueBacklog(Math.min(intents, 5_000));
+        t.drain(relays, false);
+      }
     }
     try (Trial t = new Trial(url, 4)) {
       double perSecond = t.enqueueBacklog(intents);
@@ -119,7 +121,7 @@ public final class RelayDrain {
     for (int relays : fleets) {
       try (Trial t = new Trial(url, 4)) {
         t.enqueueBacklog(intents);
-        t.drain(relays);
+        t.drain(relays, true);
       }
     }
     try (Trial t = new Trial(url, 4)) {
@@ -203,7 +205,7 @@ public final class RelayDrain {
     }
 
     /** Starts {@code relays} relays on the backlog; prints how fast they drained it. */
-    void drain(int relays) throws Exception {
+    void drain(int relays, boolean print) throws Exception {
       int n = committed.size();
       Cpu before = Cpu.now(backends());
       long trips = counted.roundTrips();
@@ -214,7 +216,7 @@ public final class RelayDrain {
       Cpu used = Cpu.now(backends()).minus(before);
       stop(fleet);
       trips = counted.roundTrips() - trips;
-      if (relays > 0 && fleets.contains(relays) && n == intents) {
+      if (print) {
         System.out.printf(
             "%d relay%s: %,.0f intents/s (%d in %.2f s); CPU per intent: JVM %.2f ms,"
                 + " PostgreSQL %s; %.2f relay round trips per intent; %s%n",
