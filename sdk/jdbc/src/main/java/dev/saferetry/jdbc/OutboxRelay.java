@@ -223,7 +223,15 @@ public final class OutboxRelay implements AutoCloseable {
     for (LeasedIntent intent : claimed) {
       Held held = new Held(intent.lease(), asked);
       try {
-        senders.execute(() -> done.add(sendOne(held, intent)));
+        senders.execute(
+            () -> {
+              Sent sent = Sent.ended(Ending.LOST); // an Error in the send: the pass still ends
+              try {
+                sent = sendOne(held, intent);
+              } finally {
+                done.add(sent);
+              }
+            });
         left++;
       } catch (RejectedExecutionException stopped) { // stopped meanwhile: send it here
         pass.add(sendOne(held, intent));
