@@ -7,6 +7,7 @@ import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.jdbc.internal.AdminTable;
 import dev.saferetry.jdbc.internal.Deadline;
+import dev.saferetry.jdbc.internal.Dialect;
 import dev.saferetry.jdbc.internal.IntentRow;
 import dev.saferetry.jdbc.internal.IntentTable;
 import dev.saferetry.jdbc.internal.IntentWrites;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 
 /**
@@ -194,13 +196,44 @@ public final class JdbcKeyStore implements KeyStore {
    * Returns the later of {@code clock} and the database's clock, which every instance sharing the
    * table reads alike: an instance whose clock runs behind, or was stepped back, cannot judge an
    * expired pending intent fresh and re-send its stale key. One query; called when a pending intent
-   * is found.
+   * is found, unless this store read the database's clock less than a second ago (a relay's claim
+   * does, once per pass): then that reading plus the time elapsed since, by this process's
+   * monotonic clock, measured from before the query was sent, so that it never runs behind the
+   * database's clock (unless that clock is stepped forward within the second).
    */
   @Override
   public Instant expiryTime(Instant clock) {
     Objects.requireNonNull(clock, "clock");
-    Instant db = open().autoCommit("read the database clock", this::databaseClock);
+    Instant db = recentDatabaseTime();
+    if (db == null) {
+      db = open().autoCommit("read the database clock", this::databaseClock);
+    }
     return db.isAfter(clock) ? db : clock;
+  }
+
+  /**
+   * How long a reading of the database's clock stands in for another query: the relay's claim reads
+   * it once per pass, and each intent it then sends is judged at that reading plus the time this
+   * process has measured since ({@link System#nanoTime()}), instead of one more query per send.
+   */
+  private static final long CLOCK_READING_NANOS = 1_000_000_000L;
+
+  /** The database's clock as last read, and when by {@link System#nanoTime()}. */
+  private record ClockReading(Instant at, long nanoTime) {}
+
+  private final AtomicReference<ClockReading> lastClock = new AtomicReference<>();
+
+  /**
+   * The database's time now, estimated from a reading taken less than {@link #CLOCK_READING_NANOS}
+   * ago and the monotonic time elapsed since; null without such a reading.
+   */
+  private Instant recentDatabaseTime() {
+    ClockReading r = lastClock.get();
+    if (r == null) {
+      return null;
+    }
+    long elapsed = System.nanoTime() - r.nanoTime();
+    return elapsed >= 0 && elapsed < CLOCK_READING_NANOS ? r.at().plusNanos(elapsed) : null;
   }
 
   /**
@@ -209,6 +242,7 @@ public final class JdbcKeyStore implements KeyStore {
    * transaction's start). Every lease decision of the {@link JdbcOutbox} is made at this time.
    */
   Instant databaseClock(Connection c) throws SQLException {
+    long read = System.nanoTime(); // before the query: the estimate from it never runs behind
     try (Statement s = c.createStatement();
         ResultSet rs = s.executeQuery(jdbc.dialect().clockQuery())) {
       if (!rs.next()) {
@@ -220,7 +254,11 @@ public final class JdbcKeyStore implements KeyStore {
       }
       BigDecimal whole = seconds.setScale(0, RoundingMode.FLOOR);
       int nanos = seconds.subtract(whole).movePointRight(9).intValue();
-      return Instant.ofEpochSecond(whole.longValueExact(), nanos);
+      Instant at = Instant.ofEpochSecond(whole.longValueExact(), nanos);
+      if (jdbc.dialect() != Dialect.H2) { // H2 gives its transaction's start, not the time now
+        lastClock.set(new ClockReading(at, read));
+      }
+      return at;
     }
   }
 

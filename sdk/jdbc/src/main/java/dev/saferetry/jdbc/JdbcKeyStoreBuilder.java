@@ -119,7 +119,7 @@ public final class JdbcKeyStoreBuilder {
         jdbc,
         intents,
         writes,
-        new RelayTable(schema, table),
+        new RelayTable(intents.dialect(), schema, table),
         new AdminTable(schema, table),
         SqlNames.qualify(schema, table),
         purgeBatchSize);

@@ -266,17 +266,27 @@ public final class JdbcOutbox {
    *     {@code leaseFor} (a lease that ran out before its claim returned would be worthless)
    */
   List<LeasedIntent> claim(String owner, Duration leaseFor, int limit) {
-    return claimReporting(owner, leaseFor, limit).claimed();
+    return claimReporting(owner, leaseFor, null, limit).claimed();
   }
 
-  /** As {@link #claim(String, Duration, int)}, also naming the intents held instead. */
-  RelayTable.Claim claimReporting(String owner, Duration leaseFor, int limit) {
+  /**
+   * As {@link #claim(String, Duration, int)}, also naming the intents held instead, and passing
+   * over intents older than {@code maxAge} (null: none) at the database's time.
+   */
+  RelayTable.Claim claimReporting(String owner, Duration leaseFor, Duration maxAge, int limit) {
     checkClaim(owner, limit);
     checkLease(leaseFor);
     return atDatabaseTime(
         "claim",
         Deadline.after(leaseFor),
-        (c, now) -> relay.claim(c, owner, now, now.plus(leaseFor), limit));
+        (c, now) ->
+            relay.claim(
+                c,
+                owner,
+                now,
+                now.plus(leaseFor),
+                maxAge == null ? null : now.minus(maxAge),
+                limit));
   }
 
   /**
@@ -297,7 +307,9 @@ public final class JdbcOutbox {
     return store
         .open()
         .transaction(
-            "claim", Deadline.after(leaseFor), c -> relay.claim(c, owner, now, leaseEnd, limit))
+            "claim",
+            Deadline.after(leaseFor),
+            c -> relay.claim(c, owner, now, leaseEnd, null, limit))
         .claimed();
   }
 
@@ -355,6 +367,32 @@ public final class JdbcOutbox {
    * @throws IllegalArgumentException if the outcome is pending or for another intent or key
    */
   boolean complete(Lease lease, IntentRecord outcome, String note) {
+    checkOutcome(lease, outcome);
+    return store.open().autoCommit("complete", c -> relay.complete(c, lease, outcome, note));
+  }
+
+  /**
+   * Records many definitive outcomes together, as {@link #complete} does for one, in one
+   * transaction; on PostgreSQL in one statement whose commit does not wait for its WAL flush (a
+   * completion lost in a crash leaves the intent leased: due again when the lease ends, and re-sent
+   * with the same key, which the provider replays).
+   *
+   * @param completions the leases and outcomes, of distinct intents
+   * @return for each, in order, whether it was recorded; {@code false} when its lease was lost
+   * @throws IllegalArgumentException if an outcome is pending or for another intent or key
+   */
+  boolean[] completeAll(List<RelayTable.Completion> completions) {
+    for (RelayTable.Completion done : completions) {
+      checkOutcome(done.lease(), done.outcome());
+    }
+    if (completions.isEmpty()) {
+      return new boolean[0];
+    }
+    return store.open().autoCommit("complete", c -> relay.completeAll(c, completions));
+  }
+
+  private static void checkOutcome(Lease lease, IntentRecord outcome) {
+    Objects.requireNonNull(lease, "lease");
     Objects.requireNonNull(outcome, "outcome");
     if (outcome.state() == IntentState.PENDING
         || !outcome.scope().equals(lease.scope())
@@ -362,7 +400,6 @@ public final class JdbcOutbox {
         || !outcome.key().equals(lease.key())) {
       throw new IllegalArgumentException("the outcome must complete the leased intent");
     }
-    return store.open().autoCommit("complete", c -> relay.complete(c, lease, outcome, note));
   }
 
   /**

@@ -21,18 +21,27 @@ import dev.saferetry.resilience.Sleeper;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Sends the intents of a {@link JdbcOutbox} through the normal client, from any number of instances
- * at once: each pass claims due intents under a lease, sends each with its stored key and its exact
- * stored bytes (same retries, breaker, budget and listener as any call of the client), and records
- * the outcome under the lease.
+ * at once: each pass claims a batch of due intents under leases, sends them, a few at a time
+ * ({@link OutboxRelayBuilder#concurrency}), each with its stored key and its exact stored bytes
+ * (same retries, breaker, budget and listener as any call of the client), and records their
+ * outcomes together, each under its own lease.
  *
  * <pre>{@code
  * OutboxRelay relay = OutboxRelay.builder(store, client).owner("orders-7f9c").build();
@@ -65,20 +74,29 @@ import org.slf4j.LoggerFactory;
  *       or last renewed; if it cannot be renewed (another instance took the intent over), the call
  *       stops before sending anything more and records nothing. Every record is fenced by the
  *       lease: a completion from an instance that lost its lease is refused.
- *   <li>Each pass first holds, as {@link HoldReason#EXPIRED}, intents older than the maximum age or
- *       past their key's retention (re-sending them could charge twice). With a {@link Reconciler}
- *       for the operation, each held intent is then reconciled: a resource found at the provider
- *       completes it; otherwise it stays held for a person ({@link JdbcOutbox#held()}).
+ *   <li>An intent older than the maximum age or past its key's retention is never claimed
+ *       (re-sending it could charge twice); a pass holds such intents as {@link
+ *       HoldReason#EXPIRED}, at most once per {@link OutboxRelayBuilder#overdueEvery} (the scan
+ *       reads every queued row). With a {@link Reconciler} for the operation, each held intent is
+ *       then reconciled: a resource found at the provider completes it; otherwise it stays held for
+ *       a person ({@link JdbcOutbox#held()}).
+ *   <li><b>Recording.</b> The definitive outcomes of a pass are recorded together, in one
+ *       transaction (on PostgreSQL one statement, whose commit does not wait for its WAL flush: a
+ *       completion lost in a crash leaves the intent leased, due again once the lease ends, and
+ *       re-sent with the same key, which the provider answers from its record), each fenced by its
+ *       own lease; an outcome is recorded sooner when half of its lease has gone by.
  *   <li><b>Time.</b> Every lease decision is made at the database's clock, read in the transaction
  *       that makes it: which intents are due, which leases have expired and may be taken over, when
  *       a granted or renewed lease ends, when a backed-off intent is due again, and which intents
- *       are overdue. Relays on hosts whose clocks disagree, by seconds or by hours, therefore agree
- *       on all of them: one whose clock runs ahead does not take a live lease over early, one whose
- *       clock runs behind does not keep a lease past its end. The relay's own clock ({@link
- *       OutboxRelayBuilder#clock}) only measures elapsed time for its own scheduling — when half of
- *       a lease has gone by and it is time to renew, how often a held intent is reconciled — and is
- *       never compared with a time stored in the table. Its {@link OutboxRelayBuilder#sleeper}
- *       paces the passes of {@link #start()}.
+ *       are overdue. A pass reads it once, in its claim's transaction (the client then judges a
+ *       sent intent's key retention at that reading plus the time elapsed since, see {@link
+ *       JdbcKeyStore#expiryTime}). Relays on hosts whose clocks disagree, by seconds or by hours,
+ *       therefore agree on all of them: one whose clock runs ahead does not take a live lease over
+ *       early, one whose clock runs behind does not keep a lease past its end. The relay's own
+ *       clock ({@link OutboxRelayBuilder#clock}) only measures elapsed time for its own scheduling
+ *       — when half of a lease has gone by and it is time to renew, how often a held intent is
+ *       reconciled, when the overdue scan is due — and is never compared with a time stored in the
+ *       table. Its {@link OutboxRelayBuilder#sleeper} paces the passes of {@link #start()}.
  * </ul>
  *
  * <p>This class is thread-safe; {@link #runOnce()} may be called from any thread, and instances on
@@ -93,6 +111,8 @@ public final class OutboxRelay implements AutoCloseable {
   private final String owner;
   private final Duration leaseFor;
   private final int batch;
+  private final int concurrency;
+  private final Duration overdueEvery;
   private final Duration maxAge;
   private final Duration backoff;
   private final Duration maxBackoff;
@@ -111,6 +131,8 @@ public final class OutboxRelay implements AutoCloseable {
   }
 
   private Thread worker;
+  private ExecutorService senders;
+  private volatile Instant lastOverdueScan;
   private volatile boolean running;
   private volatile boolean idle;
 
@@ -121,6 +143,8 @@ public final class OutboxRelay implements AutoCloseable {
     this.owner = b.owner;
     this.leaseFor = b.leaseFor;
     this.batch = b.batchSize;
+    this.concurrency = b.concurrency;
+    this.overdueEvery = b.overdueEvery;
     this.maxAge = b.maxAge;
     this.backoff = b.backoff;
     this.maxBackoff = b.maxBackoff;
@@ -142,14 +166,24 @@ public final class OutboxRelay implements AutoCloseable {
   }
 
   /**
-   * Runs one pass: holds overdue intents, reconciles held ones, claims up to a batch of due intents
-   * and sends each. Returns when all claimed intents are recorded.
+   * Runs one pass: holds overdue intents (at most once per {@link
+   * OutboxRelayBuilder#overdueEvery}), reconciles held ones, claims up to a batch of due intents,
+   * sends them, up to {@link OutboxRelayBuilder#concurrency} at a time, and records their outcomes
+   * together. Returns when all claimed intents are recorded.
    *
    * @return what the pass did
    * @throws KeyStoreException if the database failed during the claim or the holds
    */
   public RelayPass runOnce() {
-    int expired = outbox.holdOverdue(maxAge);
+    int expired = 0;
+    Instant started = clock.instant();
+    Instant scanned = lastOverdueScan;
+    if (scanned == null
+        || started.isBefore(scanned)
+        || !started.isBefore(scanned.plus(overdueEvery))) {
+      lastOverdueScan = started;
+      expired = outbox.holdOverdue(maxAge);
+    }
     int reconciled = 0;
     if (!reconcilers.isEmpty()) {
       try {
@@ -160,7 +194,7 @@ public final class OutboxRelay implements AutoCloseable {
       }
     }
     Instant asked = clock.instant(); // the leases were granted no earlier than this
-    RelayTable.Claim claim = outbox.claimReporting(owner, leaseFor, batch);
+    RelayTable.Claim claim = outbox.claimReporting(owner, leaseFor, maxAge, batch);
     for (RelayTable.Tampered t : claim.held()) {
       LOG.warn(
           "intent {} held as TAMPERED, not sent: {}",
@@ -168,19 +202,18 @@ public final class OutboxRelay implements AutoCloseable {
           StoredText.printable(t.problem()));
     }
     List<LeasedIntent> claimed = claim.claimed();
-    int[] counts = new int[Ending.values().length];
-    for (LeasedIntent intent : claimed) {
-      Ending ending;
-      try {
-        ending = send(new Held(intent.lease(), asked), intent);
-      } catch (RuntimeException e) {
-        // The database failed (or a bug): the lease runs out and a later pass takes it over.
-        LOG.warn("could not send or record {}: {}", intent.record().intentId(), e.toString());
-        ending = Ending.LOST;
+    Pass pass = new Pass();
+    if (concurrency == 1 || claimed.size() == 1) {
+      for (LeasedIntent intent : claimed) {
+        pass.add(sendOne(new Held(intent.lease(), asked), intent));
+        pass.recordIfLeasesAgeing();
       }
-      counts[ending.ordinal()]++;
+    } else {
+      sendConcurrently(claimed, asked, pass);
     }
-    RelayPass pass =
+    pass.record();
+    int[] counts = pass.counts;
+    RelayPass done =
         new RelayPass(
             claimed.size(),
             counts[Ending.SUCCEEDED.ordinal()],
@@ -191,8 +224,162 @@ public final class OutboxRelay implements AutoCloseable {
             reconciled,
             claim.held().size() + counts[Ending.HELD.ordinal()],
             counts[Ending.UNSETTLED.ordinal()]);
-    observer.passed(pass);
-    return pass;
+    observer.passed(done);
+    return done;
+  }
+
+  /**
+   * Sends the claimed intents on the relay's senders, at most {@link #concurrency} at a time, and
+   * waits for every one of them, even when interrupted (the interrupt is kept): a pass ends only
+   * when every claimed intent is sent and ready to record.
+   */
+  private void sendConcurrently(List<LeasedIntent> claimed, Instant asked, Pass pass) {
+    BlockingQueue<Sent> done = new LinkedBlockingQueue<>();
+    ExecutorService senders = senders();
+    int left = 0;
+    for (LeasedIntent intent : claimed) {
+      Held held = new Held(intent.lease(), asked);
+      try {
+        senders.execute(
+            () -> {
+              Sent sent = Sent.ended(Ending.LOST); // an Error in the send: the pass still ends
+              try {
+                sent = sendOne(held, intent);
+              } finally {
+                done.add(sent);
+              }
+            });
+        left++;
+      } catch (RejectedExecutionException stopped) { // stopped meanwhile: send it here
+        pass.add(sendOne(held, intent));
+      }
+    }
+    boolean interrupted = false;
+    while (left > 0) {
+      Sent sent;
+      try {
+        sent = done.poll(WAIT_FOR_SENDS_MILLIS, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        interrupted = true;
+        continue;
+      }
+      if (sent != null) {
+        pass.add(sent);
+        left--;
+      }
+      pass.recordIfLeasesAgeing();
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** How often a pass waiting for its sends checks whether its recorded outcomes must wait less. */
+  private static final long WAIT_FOR_SENDS_MILLIS = 250;
+
+  /** The relay's sender threads, started when first needed; idle ones end after a while. */
+  private ExecutorService senders() {
+    synchronized (lifecycle) {
+      if (senders == null) {
+        AtomicInteger n = new AtomicInteger();
+        ThreadPoolExecutor pool =
+            new ThreadPoolExecutor(
+                concurrency,
+                concurrency,
+                30,
+                TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(),
+                r -> {
+                  Thread t =
+                      new Thread(r, "saferetry-relay-" + owner + "-send-" + n.incrementAndGet());
+                  t.setDaemon(true);
+                  return t;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        senders = pool;
+      }
+      return senders;
+    }
+  }
+
+  /** The sends of a pass: their endings so far, and the outcomes waiting to be recorded. */
+  private final class Pass {
+    final int[] counts = new int[Ending.values().length];
+    final List<Sent> toRecord = new ArrayList<>();
+
+    void add(Sent sent) {
+      if (sent.completion == null) {
+        counts[sent.ending.ordinal()]++;
+      } else {
+        toRecord.add(sent);
+      }
+    }
+
+    /**
+     * Records what is waiting now if half a lease has gone by, by this relay's clock, since one of
+     * its leases was granted or renewed: an outcome is never held back until its lease could end.
+     */
+    void recordIfLeasesAgeing() {
+      Instant now = clock.instant();
+      for (Sent sent : toRecord) {
+        if (now.isBefore(sent.held.since)
+            || !now.isBefore(sent.held.since.plus(leaseFor.dividedBy(2)))) {
+          record();
+          return;
+        }
+      }
+    }
+
+    /** Records every outcome waiting, together, each under its own lease. */
+    void record() {
+      if (toRecord.isEmpty()) {
+        return;
+      }
+      List<RelayTable.Completion> completions = new ArrayList<>(toRecord.size());
+      for (Sent sent : toRecord) {
+        completions.add(new RelayTable.Completion(sent.held.lease, sent.completion, sent.note));
+      }
+      boolean[] recorded;
+      try {
+        recorded = outbox.completeAll(completions);
+      } catch (RuntimeException e) {
+        // The database failed (or a bug): the leases run out and a later pass takes them over.
+        LOG.warn("could not record {} outcomes: {}", toRecord.size(), e.toString());
+        recorded = new boolean[toRecord.size()];
+      }
+      for (int i = 0; i < recorded.length; i++) {
+        IntentRecord completion = toRecord.get(i).completion;
+        boolean failed = completion.state() == IntentState.FAILED;
+        Ending ending = !recorded[i] ? Ending.LOST : failed ? Ending.REJECTED : Ending.SUCCEEDED;
+        if (ending == Ending.REJECTED) {
+          LOG.warn(
+              "intent {} rejected with HTTP {}: held", completion.intentId(), completion.status());
+        }
+        counts[ending.ordinal()]++;
+      }
+      toRecord.clear();
+    }
+  }
+
+  /**
+   * How a send ended: an ending already recorded (or nothing to record), or a definitive outcome
+   * still to record under the lease.
+   */
+  private record Sent(Ending ending, Held held, IntentRecord completion, String note) {
+    static Sent ended(Ending ending) {
+      return new Sent(ending, null, null, null);
+    }
+  }
+
+  /** Sends one intent; never throws. */
+  private Sent sendOne(Held held, LeasedIntent intent) {
+    try {
+      return send(held, intent);
+    } catch (RuntimeException e) {
+      // The database failed (or a bug): the lease runs out and a later pass takes it over.
+      LOG.warn("could not send or record {}: {}", intent.record().intentId(), e.toString());
+      return Sent.ended(Ending.LOST);
+    }
   }
 
   private enum Ending {
@@ -219,16 +406,17 @@ public final class OutboxRelay implements AutoCloseable {
     }
   }
 
-  private Ending send(Held lease, LeasedIntent intent) {
+  private Sent send(Held lease, LeasedIntent intent) {
     IntentRecord record = intent.record();
     if (intent.attempts() > maxClaims) {
       // Claimed again after its last allowed claim ended without a record (its relay died).
-      return park(lease, intent, "claimed " + intent.attempts() + " times without an ending");
+      return Sent.ended(
+          park(lease, intent, "claimed " + intent.attempts() + " times without an ending"));
     }
     SafeRetryClient client = clients.get(record.scope().tenant());
     if (client == null) {
       String note = "no client for tenant " + record.scope().tenant() + " in relay " + owner;
-      return retry(lease, intent, maxBackoff, note);
+      return Sent.ended(retry(lease, intent, maxBackoff, note));
     }
     StoredRequest r = intent.request();
     Claim claim = new Claim(record, lease);
@@ -245,14 +433,15 @@ public final class OutboxRelay implements AutoCloseable {
           record.intentId(),
           StoredText.printable(e.getMessage()));
       String note = "not sent: " + e.getMessage();
-      return outbox.hold(lease.lease, HoldReason.UNSENDABLE, note) ? Ending.HELD : Ending.LOST;
+      return Sent.ended(
+          outbox.hold(lease.lease, HoldReason.UNSENDABLE, note) ? Ending.HELD : Ending.LOST);
     } catch (SafeRetryException e) {
       error = e;
     }
     observer.answered(result, error);
     if (claim.lost) {
       LOG.info("lease on {} lost to another relay; nothing recorded", record.intentId());
-      return Ending.LOST;
+      return Sent.ended(Ending.LOST);
     }
     IntentRecord completion = claim.completion;
     if (completion == null && result != null) {
@@ -261,25 +450,21 @@ public final class OutboxRelay implements AutoCloseable {
     if (completion != null) {
       boolean failed = completion.state() == IntentState.FAILED;
       String note = failed ? "HTTP " + completion.status() + " (definitive)" : null;
-      if (!outbox.complete(lease.lease, completion, note)) {
-        return Ending.LOST;
-      }
-      if (failed) {
-        LOG.warn("intent {} rejected with HTTP {}: held", record.intentId(), completion.status());
-      }
-      return failed ? Ending.REJECTED : Ending.SUCCEEDED;
+      return new Sent(null, lease, completion, note); // recorded with the pass's others
     }
     SafeRetryException e = error;
     String note = e.outcome() + " (" + e.reason() + ") after " + e.attempts().size() + " attempts";
     if (e.reason() == Reason.INTENT_EXPIRED) {
-      return outbox.hold(lease.lease, HoldReason.EXPIRED, note) ? Ending.EXPIRED : Ending.LOST;
+      return Sent.ended(
+          outbox.hold(lease.lease, HoldReason.EXPIRED, note) ? Ending.EXPIRED : Ending.LOST);
     }
     if (e.reason().mustReconcile()) {
       // Re-sending would get the same answer forever: a person or the reconciler decides.
       LOG.warn("intent {} unsettled ({}): held for reconciliation", record.intentId(), e.reason());
-      return outbox.hold(lease.lease, HoldReason.UNSETTLED, note) ? Ending.UNSETTLED : Ending.LOST;
+      return Sent.ended(
+          outbox.hold(lease.lease, HoldReason.UNSETTLED, note) ? Ending.UNSETTLED : Ending.LOST);
     }
-    return retry(lease, intent, delay(intent.attempts()), note);
+    return Sent.ended(retry(lease, intent, delay(intent.attempts()), note));
   }
 
   /**
@@ -452,6 +637,14 @@ public final class OutboxRelay implements AutoCloseable {
         t.interrupt();
       }
       t.join();
+    }
+    ExecutorService s;
+    synchronized (lifecycle) {
+      s = senders;
+      senders = null;
+    }
+    if (s != null) {
+      s.shutdown(); // a pass still running elsewhere finishes its sends: they are queued already
     }
   }
 

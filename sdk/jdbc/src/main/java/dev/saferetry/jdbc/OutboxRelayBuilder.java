@@ -25,11 +25,13 @@ public final class OutboxRelayBuilder {
   final Map<String, Reconciler> reconcilers = new HashMap<>();
   String owner = "relay-" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
   Duration leaseFor = Duration.ofMinutes(2);
-  int batchSize = 16;
+  int batchSize = 64;
+  int concurrency = 4;
+  Duration overdueEvery = Duration.ofSeconds(30);
   Duration maxAge = Duration.ofDays(1);
   Duration backoff = Duration.ofSeconds(1);
   Duration maxBackoff = Duration.ofMinutes(5);
-  Duration pollInterval = Duration.ofSeconds(1);
+  Duration pollInterval = Duration.ofMillis(250);
   int maxClaims = DEFAULT_MAX_CLAIMS;
   Clock clock = Clock.systemUTC();
   Sleeper sleeper = Sleeper.system();
@@ -94,7 +96,8 @@ public final class OutboxRelayBuilder {
   }
 
   /**
-   * How many intents one pass claims. Default 16.
+   * How many intents one pass claims (in one statement on PostgreSQL) and records together. Default
+   * 64.
    *
    * @param batchSize 1..1000
    * @return this builder
@@ -104,6 +107,39 @@ public final class OutboxRelayBuilder {
       throw new IllegalArgumentException("batchSize must be 1..1000");
     }
     this.batchSize = batchSize;
+    return this;
+  }
+
+  /**
+   * How many of a pass's intents are sent at once, each on a sender thread of the relay's own (a
+   * pass of one intent is sent on the pass's thread; 1 sends a pass's intents one after another on
+   * it). Every send still asks its lease before each attempt and renews it as it would alone. The
+   * relay's client shares its HTTP connection pool among them, so more than its idle connections
+   * (OkHttp's default keeps 5) opens connections it then closes. Default 4.
+   *
+   * @param concurrency 1..256
+   * @return this builder
+   */
+  public OutboxRelayBuilder concurrency(int concurrency) {
+    if (concurrency < 1 || concurrency > 256) {
+      throw new IllegalArgumentException("concurrency must be 1..256");
+    }
+    this.concurrency = concurrency;
+    return this;
+  }
+
+  /**
+   * How often, at most, a pass first holds intents that became overdue ({@link HoldReason#EXPIRED}:
+   * past their key's retention or older than {@link #maxAge}); the scan reads every queued row, so
+   * it is not run on every pass. An overdue intent is never claimed meanwhile: the claim passes
+   * over it until the scan holds it. The first pass of a relay always scans; the relay's {@link
+   * #clock} measures the interval. Default 30 s.
+   *
+   * @param overdueEvery a positive duration
+   * @return this builder
+   */
+  public OutboxRelayBuilder overdueEvery(Duration overdueEvery) {
+    this.overdueEvery = positive("overdueEvery", overdueEvery);
     return this;
   }
 
@@ -157,7 +193,8 @@ public final class OutboxRelayBuilder {
   }
 
   /**
-   * How long {@link OutboxRelay#start()} waits after a pass that found nothing due. Default 1 s.
+   * How long {@link OutboxRelay#start()} waits after a pass that found nothing due (after a pass
+   * that claimed intents, the next one starts at once). Default 250 ms.
    *
    * @param pollInterval a positive duration
    * @return this builder

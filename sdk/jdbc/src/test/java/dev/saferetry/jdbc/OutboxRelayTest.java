@@ -179,8 +179,13 @@ class OutboxRelayTest {
         .build();
   }
 
+  /**
+   * A relay at fake time that sends a pass's intents one after another, so that the wire order is
+   * the claim order (oldest due first); {@code OutboxRelayFleetTest} sends concurrently.
+   */
   static OutboxRelayBuilder relay(JdbcKeyStore store, SafeRetryClient client, FakeTime time) {
     return OutboxRelay.builder(store, client)
+        .concurrency(1)
         .owner("relay-a")
         .clock(time)
         .sleeper(time)

@@ -166,7 +166,8 @@ class PurgeAtScaleTest {
       assertThat(purgePlan)
           .contains("Tid Scan", "saferetry_intents_expiry")
           .doesNotContain("Seq Scan");
-      String claimPlan = plan(database, counting.claim, ns, ns, ns, 100);
+      // PostgreSQL claims in one statement: owner, lease end, then now, now, oldest, now, limit.
+      String claimPlan = plan(database, counting.claim, "bench", ns, ns, ns, 0L, ns, 100L);
       assertThat(claimPlan).contains("saferetry_intents_relay").doesNotContain("Seq Scan");
       System.out.printf(
           "PurgeAtScaleTest: enqueued %,d intents in %d ms, loaded the other rows and built the"
@@ -198,17 +199,17 @@ class PurgeAtScaleTest {
   }
 
   /** PostgreSQL's plan of a statement for the given parameters (not run). */
-  private static String plan(TestDatabase database, String sql, long... parameters)
+  private static String plan(TestDatabase database, String sql, Object... parameters)
       throws Exception {
     assertThat(sql).isNotNull();
     StringBuilder out = new StringBuilder();
     try (Connection c = database.pool().getConnection();
         PreparedStatement ps = c.prepareStatement("EXPLAIN " + sql)) {
       for (int i = 0; i < parameters.length; i++) {
-        if (parameters[i] <= Integer.MAX_VALUE) {
-          ps.setInt(i + 1, (int) parameters[i]);
+        if (parameters[i] instanceof Long n && n <= Integer.MAX_VALUE) {
+          ps.setInt(i + 1, n.intValue());
         } else {
-          ps.setLong(i + 1, parameters[i]);
+          ps.setObject(i + 1, parameters[i]);
         }
       }
       try (ResultSet rs = ps.executeQuery()) {
@@ -279,7 +280,7 @@ class PurgeAtScaleTest {
         commits.incrementAndGet();
       }
       String sql = method.equals("prepareStatement") ? (String) args[0] : "";
-      if (sql.startsWith("SELECT") && sql.contains("relay_state = 0 AND next_attempt_ns")) {
+      if (sql.contains("relay_state = 0 AND next_attempt_ns") && sql.contains("SKIP LOCKED")) {
         claim = sql;
       }
       if (sql.startsWith("DELETE")) {

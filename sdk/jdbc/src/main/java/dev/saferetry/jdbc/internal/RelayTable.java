@@ -2,6 +2,7 @@ package dev.saferetry.jdbc.internal;
 
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -9,7 +10,11 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The outbox's operations on the key store's table: claims under a lease, and fenced changes.
@@ -70,8 +75,34 @@ public final class RelayTable {
     return HEAD_ONLY.replace("{table}", qualifiedTable);
   }
 
+  /**
+   * The parts of a claim's condition on the table's rows, all joined with {@code AND} (and with
+   * {@link #HEAD_ONLY}): queued and due by now, not past its key's retention, not older than the
+   * relay's maximum age (the claim never hands one out, whether or not an overdue scan held it
+   * yet), and no live lease on it. Parameters, in this order: now, now, the oldest creation time,
+   * now.
+   */
+  private static final List<String> DUE_PARTS =
+      List.of(
+          "relay_state = 0 AND next_attempt_ns <= ?",
+          "expires_at_ns > ?",
+          "created_at_ns > ?",
+          "(lease_expires_ns IS NULL OR lease_expires_ns <= ?)");
+
+  private static final String PK_MATCH =
+      "t.tenant = v.tenant AND t.operation = v.operation AND t.intent_id = v.intent_id";
+
+  /** What a batch of completions binds, one array each, in {@link #completeAllPostgres} order. */
+  private static final List<String> COMPLETED =
+      List.of(
+          "varchar", "varchar", "varchar", "varchar", "int8", "int4", "int4", "varchar", "int4",
+          "int4", "varchar");
+
+  private final Dialect dialect;
   private final String claimSelect;
   private final String claimUpdate;
+  private final String claimPostgres;
+  private final String completeAllPostgres;
   private final String complete;
   private final String retryAt;
   private final String hold;
@@ -105,16 +136,57 @@ public final class RelayTable {
       long token,
       int attempts) {}
 
-  /** The outbox on the table {@code name} in {@code schema} (null: the connection's). */
-  public RelayTable(String schema, String name) {
+  /**
+   * The outbox on the table {@code name} in {@code schema} (null: the connection's), in {@code
+   * dialect}.
+   */
+  public RelayTable(Dialect dialect, String schema, String name) {
+    this.dialect = dialect;
     String t = SqlNames.qualify(schema, name);
     String select = "SELECT " + IntentSql.RECORD + ", " + IntentSql.RELAY + " FROM " + t;
+    // Which rows a claim may take: all of DUE_PARTS, and only the head of each ordering key.
+    String due = String.join(" AND ", DUE_PARTS) + " AND " + headOnly(t);
     claimSelect =
-        select
-            + " WHERE relay_state = 0 AND next_attempt_ns <= ? AND expires_at_ns > ?"
-            + " AND (lease_expires_ns IS NULL OR lease_expires_ns <= ?) AND "
-            + headOnly(t)
-            + " ORDER BY next_attempt_ns LIMIT ? FOR UPDATE SKIP LOCKED";
+        select + " WHERE " + due + " ORDER BY next_attempt_ns LIMIT ? FOR UPDATE SKIP LOCKED";
+    // One statement: the due rows' keys are locked (passing over rows other claimers hold), each is
+    // leased, and the leased rows come back with their new token for the seal to be checked.
+    claimPostgres =
+        "UPDATE "
+            + t
+            + " AS t SET lease_owner = ?, lease_expires_ns = ?, lease_token = t.lease_token + 1,"
+            + " attempts = t.attempts + 1 FROM (SELECT tenant, operation, intent_id FROM "
+            + t
+            + " WHERE "
+            + due
+            + " ORDER BY next_attempt_ns LIMIT ? FOR UPDATE SKIP LOCKED) AS v WHERE "
+            + PK_MATCH
+            + " RETURNING "
+            + qualified("t.", IntentSql.RECORD + ", " + IntentSql.RELAY)
+            + ", t.next_attempt_ns";
+    // Many completions in one statement, each fenced by its own token: the rows it returns are the
+    // ones recorded. The commit does not wait for its WAL flush (a lost completion only makes the
+    // intent due again once its lease ends, and it is re-sent with the same key), and the join is
+    // made by the primary key whatever plan the server cached (see PostgresBatch).
+    completeAllPostgres =
+        "SELECT set_config('synchronous_commit', 'off', true),"
+            + " set_config('enable_seqscan', 'off', true),"
+            + " set_config('enable_hashjoin', 'off', true),"
+            + " set_config('enable_mergejoin', 'off', true); UPDATE "
+            + t
+            + " AS t SET state = v.state, status = v.status, resource_id = v.resource_id,"
+            + " relay_state = v.relay_state, hold_reason = v.hold_reason, relay_note = v.note,"
+            // a rejected intent holds its ordering key, as every hold does
+            + " holds_key = CASE WHEN v.relay_state = 2 THEN 1 END,"
+            + " lease_owner = NULL, lease_expires_ns = NULL, lease_token = t.lease_token + 1"
+            + " FROM unnest("
+            + IntentSql.arrayParameters(COMPLETED)
+            + ") AS v (tenant, operation, intent_id, idempotency_key, token, state, status,"
+            + " resource_id, relay_state, hold_reason, note) WHERE "
+            + PK_MATCH
+            + " AND t.idempotency_key = v.idempotency_key AND t.lease_token = v.token"
+            // "+ 0": the queued rows' index must not drive the join (scanning every queued row
+            // once per completion); each row is found by its primary key
+            + " AND t.relay_state + 0 = 0 RETURNING t.tenant, t.operation, t.intent_id";
     String update = "UPDATE " + t + " SET ";
     claimUpdate =
         update
@@ -148,20 +220,81 @@ public final class RelayTable {
   }
 
   /**
-   * Claims up to {@code limit} due intents for {@code owner}; run in a transaction. A due row whose
-   * stored request cannot be read back, or no longer matches the fingerprint stored with it ({@link
-   * RequestSeal}), is held as {@link RelayCodes.Hold#TAMPERED} in the same transaction and never
-   * handed out: what a sender gets is exactly the request that was enqueued.
+   * Claims up to {@code limit} due intents for {@code owner}, oldest due first; run in a
+   * transaction. A due row whose stored request cannot be read back, or no longer matches the
+   * fingerprint stored with it ({@link RequestSeal}), is held as {@link RelayCodes.Hold#TAMPERED}
+   * in the same transaction and never handed out: what a sender gets is exactly the request that
+   * was enqueued. PostgreSQL locks, leases and returns the rows in one statement; H2 and MariaDB
+   * select the due rows, then lease each one.
+   *
+   * @param oldest intents created at or before it are not claimed (the relay's maximum age), or
+   *     null for no such bound
    */
-  public Claim claim(Connection c, String owner, Instant now, Instant leaseEnd, int limit)
+  public Claim claim(
+      Connection c, String owner, Instant now, Instant leaseEnd, Instant oldest, int limit)
       throws SQLException {
     long at = IntentRows.nanos("now", now);
+    long end = IntentRows.nanos("lease end", leaseEnd);
+    long born = oldest == null ? Long.MIN_VALUE : IntentRows.nanos("oldest", oldest);
+    StoredText.check("owner", owner, 128);
+    return dialect == Dialect.POSTGRESQL
+        ? claimPostgres(c, owner, at, end, born, limit, leaseEnd)
+        : claimInTwoSteps(c, owner, at, end, born, limit, leaseEnd);
+  }
+
+  private static int bindDue(PreparedStatement ps, int from, long at, long born)
+      throws SQLException {
+    ps.setLong(from, at);
+    ps.setLong(from + 1, at);
+    ps.setLong(from + 2, born);
+    ps.setLong(from + 3, at);
+    return from + 4;
+  }
+
+  private Claim claimPostgres(
+      Connection c, String owner, long at, long end, long born, int limit, Instant leaseEnd)
+      throws SQLException {
+    List<Due> leased = new ArrayList<>();
+    List<Long> due = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(claimPostgres)) {
+      ps.setString(1, owner);
+      ps.setLong(2, end);
+      ps.setInt(bindDue(ps, 3, at, born), limit);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          leased.add(due(rs));
+          due.add(rs.getLong(23));
+        }
+      }
+    }
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < leased.size(); i++) {
+      order.add(i);
+    }
+    order.sort(Comparator.comparing(due::get)); // a statement returns its rows in no set order
+    List<LeasedIntent> claimed = new ArrayList<>();
+    List<Tampered> held = new ArrayList<>();
+    for (int i : order) {
+      Due d = leased.get(i);
+      if (d.request().request() == null) {
+        if (holdDamaged(c, d)) { // fenced by the token this claim gave it
+          held.add(new Tampered(d.intentId(), d.request().problem()));
+        }
+        continue;
+      }
+      IntentRecord r = d.record();
+      Lease lease = new Lease(r.scope(), r.intentId(), r.key(), owner, d.token(), leaseEnd);
+      claimed.add(new LeasedIntent(r, d.request().request(), lease, d.attempts()));
+    }
+    return new Claim(claimed, held);
+  }
+
+  private Claim claimInTwoSteps(
+      Connection c, String owner, long at, long end, long born, int limit, Instant leaseEnd)
+      throws SQLException {
     List<Due> due = new ArrayList<>();
     try (PreparedStatement ps = c.prepareStatement(claimSelect)) {
-      ps.setLong(1, at);
-      ps.setLong(2, at);
-      ps.setLong(3, at);
-      ps.setInt(4, limit);
+      ps.setInt(bindDue(ps, 1, at, born), limit);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           due.add(due(rs));
@@ -170,18 +303,18 @@ public final class RelayTable {
     }
     List<LeasedIntent> claimed = new ArrayList<>();
     List<Tampered> held = new ArrayList<>();
-    for (Due d : due) {
-      if (d.request().request() == null) {
-        if (holdDamaged(c, d)) {
-          held.add(new Tampered(d.intentId(), d.request().problem()));
+    try (PreparedStatement ps = c.prepareStatement(claimUpdate)) {
+      for (Due d : due) {
+        if (d.request().request() == null) {
+          if (holdDamaged(c, d)) {
+            held.add(new Tampered(d.intentId(), d.request().problem()));
+          }
+          continue;
         }
-        continue;
-      }
-      IntentRecord r = d.record();
-      Lease lease = new Lease(r.scope(), r.intentId(), r.key(), owner, d.token() + 1, leaseEnd);
-      try (PreparedStatement ps = c.prepareStatement(claimUpdate)) {
-        ps.setString(1, StoredText.check("owner", owner, 128));
-        ps.setLong(2, IntentRows.nanos("lease end", leaseEnd));
+        IntentRecord r = d.record();
+        Lease lease = new Lease(r.scope(), r.intentId(), r.key(), owner, d.token() + 1, leaseEnd);
+        ps.setString(1, owner);
+        ps.setLong(2, end);
         bindFence(ps, 3, lease, d.token());
         if (ps.executeUpdate() == 1) {
           claimed.add(new LeasedIntent(r, d.request().request(), lease, d.attempts() + 1));
@@ -189,6 +322,104 @@ public final class RelayTable {
       }
     }
     return new Claim(claimed, held);
+  }
+
+  /**
+   * A definitive outcome to record under a lease: {@link IntentState#SUCCEEDED} finishes the
+   * intent, {@link IntentState#FAILED} holds it as {@link RelayCodes.Hold#REJECTED}.
+   *
+   * @param lease the lease
+   * @param outcome the outcome, of the leased intent
+   * @param note what to show a person, or null
+   */
+  public record Completion(Lease lease, IntentRecord outcome, String note) {}
+
+  /**
+   * Records every completion, each fenced by its own lease; run in one transaction (PostgreSQL: in
+   * auto-commit mode the statements share one implicit transaction). On PostgreSQL one statement
+   * records them all and the commit does not wait for its WAL flush: a completion lost in a crash
+   * leaves the intent leased, due again when the lease ends, and re-sent with the same key.
+   *
+   * @return for each completion in order, whether it was recorded (false: the lease was lost)
+   */
+  public boolean[] completeAll(Connection c, List<Completion> completions) throws SQLException {
+    boolean[] recorded = new boolean[completions.size()];
+    if (dialect != Dialect.POSTGRESQL || completions.size() == 1) {
+      for (int i = 0; i < recorded.length; i++) {
+        Completion done = completions.get(i);
+        recorded[i] = complete(c, done.lease(), done.outcome(), done.note());
+      }
+      return recorded;
+    }
+    int n = completions.size();
+    Object[][] v = new Object[COMPLETED.size()][n];
+    Set<String> keys = new HashSet<>();
+    for (int i = 0; i < n; i++) {
+      Completion done = completions.get(i);
+      Lease lease = done.lease();
+      IntentRecord r = done.outcome();
+      boolean rejected = r.state() == IntentState.FAILED;
+      v[0][i] = StoredText.check("tenant", lease.scope().tenant(), IntentRows.MAX_TENANT);
+      v[1][i] = StoredText.check("operation", lease.scope().operation(), IntentRows.MAX_OPERATION);
+      v[2][i] = lease.intentId();
+      v[3][i] = lease.key().value();
+      v[4][i] = lease.token();
+      v[5][i] = IntentRows.code(r.state());
+      v[6][i] = r.status();
+      v[7][i] = StoredText.check("resource id", r.resourceId(), IntentRows.MAX_RESOURCE_ID);
+      v[8][i] = rejected ? RelayCodes.HELD : RelayCodes.DONE;
+      v[9][i] = rejected ? RelayCodes.code(RelayCodes.Hold.REJECTED) : null;
+      v[10][i] = note(done.note());
+      if (!keys.add(key(lease.scope().tenant(), lease.scope().operation(), lease.intentId()))) {
+        throw new IllegalArgumentException("an intent is completed twice in one batch");
+      }
+    }
+    Set<String> written = new HashSet<>();
+    try (PreparedStatement ps = c.prepareStatement(completeAllPostgres)) {
+      for (int col = 0; col < COMPLETED.size(); col++) {
+        ps.setArray(col + 1, array(c, COMPLETED.get(col), v[col]));
+      }
+      ps.execute(); // the settings' row first, then the rows recorded
+      if (!ps.getMoreResults()) {
+        throw new SQLException("the batch completion returned no rows");
+      }
+      try (ResultSet rs = ps.getResultSet()) {
+        while (rs.next()) {
+          written.add(key(rs.getString(1), rs.getString(2), rs.getString(3)));
+        }
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      Lease lease = completions.get(i).lease();
+      recorded[i] =
+          written.contains(
+              key(lease.scope().tenant(), lease.scope().operation(), lease.intentId()));
+    }
+    return recorded;
+  }
+
+  private static Array array(Connection c, String type, Object[] values) throws SQLException {
+    Object[] typed =
+        switch (type) {
+          case "int8" -> Arrays.copyOf(values, values.length, Long[].class);
+          case "int4" -> Arrays.copyOf(values, values.length, Integer[].class);
+          default -> Arrays.copyOf(values, values.length, String[].class);
+        };
+    return c.createArrayOf(type, typed);
+  }
+
+  /** Parts joined by NUL, which none of them may contain: distinct intents, distinct keys. */
+  private static String key(String tenant, String operation, String intentId) {
+    return tenant + '\0' + operation + '\0' + intentId;
+  }
+
+  /** Every name in a comma-separated list, with {@code prefix}. */
+  private static String qualified(String prefix, String names) {
+    StringBuilder out = new StringBuilder();
+    for (String name : names.split(",")) {
+      out.append(out.length() == 0 ? "" : ", ").append(prefix).append(name.trim());
+    }
+    return out.toString();
   }
 
   /** Reads a due row; a record or request that cannot be read back is noted, not thrown. */
