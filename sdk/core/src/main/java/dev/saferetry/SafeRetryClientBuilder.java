@@ -38,12 +38,12 @@ import okhttp3.OkHttpClient;
  * <p>Not thread-safe; the clients it builds are.
  */
 public final class SafeRetryClientBuilder {
-  private final ClientConfig.Draft settings;
+  private final ClientDraft settings;
   private final ClientCore parent;
 
   SafeRetryClientBuilder() {
     this.parent = null;
-    this.settings = new ClientConfig.Draft();
+    this.settings = new ClientDraft();
   }
 
   SafeRetryClientBuilder(ClientCore parent) {
