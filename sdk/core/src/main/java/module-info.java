@@ -3,10 +3,10 @@
  * effect. Start with {@link dev.saferetry.SafeRetryClient}.
  *
  * <p>Only API packages are exported; {@code dev.saferetry.internal} and its subpackages are the
- * SDK's machinery. OkHttp ({@code OkHttpClient}, {@code Interceptor}) and Jackson ({@code
- * ObjectMapper}) appear in the client builder's signatures, and the client exposes its resilience4j
- * {@code Retry} and {@code CircuitBreaker}, so those modules are required transitively; SLF4J is
- * used inside only.
+ * SDK's machinery, with the call engine package-private in {@code dev.saferetry}. OkHttp ({@code
+ * OkHttpClient}, {@code Interceptor}) and Jackson ({@code ObjectMapper}) appear in the client
+ * builder's signatures, and the client exposes its resilience4j {@code Retry} and {@code
+ * CircuitBreaker}, so those modules are required transitively; SLF4J is used inside only.
  */
 // resilience4j publishes automatic module names only (no module-info of its own)
 @SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})

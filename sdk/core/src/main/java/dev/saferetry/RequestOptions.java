@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * Per-call options: the caller's own idempotency key or intent id, path variables, query
@@ -44,9 +45,7 @@ import java.util.Objects;
  * at once (before any I/O) and returns new options, leaving these alone.
  */
 public final class RequestOptions {
-  private static final RequestOptions NONE =
-      new RequestOptions(
-          null, null, null, Map.of(), Map.of(), QueryParams.empty(), null, null, 0, null, false);
+  private static final RequestOptions NONE = new RequestOptions(new Copy());
 
   private final IdempotencyKey idempotencyKey;
   private final String intentId;
@@ -60,29 +59,57 @@ public final class RequestOptions {
   private final String apiKey;
   private final boolean keepBody;
 
-  private RequestOptions(
-      IdempotencyKey idempotencyKey,
-      String intentId,
-      IntentRecord redrive,
-      Map<String, String> pathParams,
-      Map<String, String> headers,
-      QueryParams query,
-      Duration deadline,
-      Duration attemptTimeout,
-      int maxAttempts,
-      String apiKey,
-      boolean keepBody) {
-    this.idempotencyKey = idempotencyKey;
-    this.intentId = intentId;
-    this.redrive = redrive;
-    this.pathParams = pathParams;
-    this.headers = headers;
-    this.query = query;
-    this.deadline = deadline;
-    this.attemptTimeout = attemptTimeout;
-    this.maxAttempts = maxAttempts;
-    this.apiKey = apiKey;
-    this.keepBody = keepBody;
+  private RequestOptions(Copy c) {
+    this.idempotencyKey = c.idempotencyKey;
+    this.intentId = c.intentId;
+    this.redrive = c.redrive;
+    this.pathParams = c.pathParams;
+    this.headers = c.headers;
+    this.query = c.query;
+    this.deadline = c.deadline;
+    this.attemptTimeout = c.attemptTimeout;
+    this.maxAttempts = c.maxAttempts;
+    this.apiKey = c.apiKey;
+    this.keepBody = c.keepBody;
+  }
+
+  /** The fields of options being derived: these options' values, then the changes. */
+  private static final class Copy {
+    IdempotencyKey idempotencyKey;
+    String intentId;
+    IntentRecord redrive;
+    Map<String, String> pathParams = Map.of();
+    Map<String, String> headers = Map.of();
+    QueryParams query = QueryParams.empty();
+    Duration deadline;
+    Duration attemptTimeout;
+    int maxAttempts;
+    String apiKey;
+    boolean keepBody;
+
+    /** Nothing set. */
+    Copy() {}
+
+    Copy(RequestOptions o) {
+      idempotencyKey = o.idempotencyKey;
+      intentId = o.intentId;
+      redrive = o.redrive;
+      pathParams = o.pathParams;
+      headers = o.headers;
+      query = o.query;
+      deadline = o.deadline;
+      attemptTimeout = o.attemptTimeout;
+      maxAttempts = o.maxAttempts;
+      apiKey = o.apiKey;
+      keepBody = o.keepBody;
+    }
+  }
+
+  /** {@return a copy of these options with what {@code change} sets changed} */
+  private RequestOptions copy(Consumer<Copy> change) {
+    Copy c = new Copy(this);
+    change.accept(c);
+    return new RequestOptions(c);
   }
 
   /** {@return options with nothing set: the start of every other} */
@@ -95,18 +122,12 @@ public final class RequestOptions {
    * request with the same path variables, query, headers and overrides}
    */
   public RequestOptions withoutIdentity() {
-    return new RequestOptions(
-        null,
-        null,
-        null,
-        pathParams,
-        headers,
-        query,
-        deadline,
-        attemptTimeout,
-        maxAttempts,
-        apiKey,
-        keepBody);
+    return copy(
+        c -> {
+          c.idempotencyKey = null;
+          c.intentId = null;
+          c.redrive = null;
+        });
   }
 
   /**
@@ -140,18 +161,7 @@ public final class RequestOptions {
    */
   public RequestOptions withQuery(QueryParams params) {
     Objects.requireNonNull(params, "params");
-    return new RequestOptions(
-        idempotencyKey,
-        intentId,
-        redrive,
-        pathParams,
-        headers,
-        params,
-        deadline,
-        attemptTimeout,
-        maxAttempts,
-        apiKey,
-        keepBody);
+    return copy(c -> c.query = params);
   }
 
   /**
@@ -161,18 +171,7 @@ public final class RequestOptions {
    * @param duration a positive duration
    */
   public RequestOptions withDeadline(Duration duration) {
-    return new RequestOptions(
-        idempotencyKey,
-        intentId,
-        redrive,
-        pathParams,
-        headers,
-        query,
-        positive("deadline", duration),
-        attemptTimeout,
-        maxAttempts,
-        apiKey,
-        keepBody);
+    return copy(c -> c.deadline = positive("deadline", duration));
   }
 
   /**
@@ -183,18 +182,7 @@ public final class RequestOptions {
    * @param duration a positive duration
    */
   public RequestOptions withAttemptTimeout(Duration duration) {
-    return new RequestOptions(
-        idempotencyKey,
-        intentId,
-        redrive,
-        pathParams,
-        headers,
-        query,
-        deadline,
-        positive("attemptTimeout", duration),
-        maxAttempts,
-        apiKey,
-        keepBody);
+    return copy(c -> c.attemptTimeout = positive("attemptTimeout", duration));
   }
 
   /**
@@ -207,18 +195,7 @@ public final class RequestOptions {
     if (attempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be >= 1");
     }
-    return new RequestOptions(
-        idempotencyKey,
-        intentId,
-        redrive,
-        pathParams,
-        headers,
-        query,
-        deadline,
-        attemptTimeout,
-        attempts,
-        apiKey,
-        keepBody);
+    return copy(c -> c.maxAttempts = attempts);
   }
 
   /**
@@ -233,18 +210,7 @@ public final class RequestOptions {
     if (key.isEmpty() || key.length() > 4096 || !key.chars().allMatch(c -> c > 0x20 && c < 0x7F)) {
       throw new IllegalArgumentException("apiKey must be 1 to 4096 visible ASCII characters");
     }
-    return new RequestOptions(
-        idempotencyKey,
-        intentId,
-        redrive,
-        pathParams,
-        headers,
-        query,
-        deadline,
-        attemptTimeout,
-        maxAttempts,
-        key,
-        keepBody);
+    return copy(c -> c.apiKey = key);
   }
 
   /**
@@ -254,18 +220,7 @@ public final class RequestOptions {
    * @param keep whether to keep the body
    */
   public RequestOptions withKeepBody(boolean keep) {
-    return new RequestOptions(
-        idempotencyKey,
-        intentId,
-        redrive,
-        pathParams,
-        headers,
-        query,
-        deadline,
-        attemptTimeout,
-        maxAttempts,
-        apiKey,
-        keep);
+    return copy(c -> c.keepBody = keep);
   }
 
   private static Duration positive(String what, Duration d) {
@@ -298,18 +253,7 @@ public final class RequestOptions {
   public RequestOptions withIdempotencyKey(IdempotencyKey key) {
     Objects.requireNonNull(key, "key");
     keepsRedrive(intentId, key);
-    return new RequestOptions(
-        key,
-        intentId,
-        redrive,
-        pathParams,
-        headers,
-        query,
-        deadline,
-        attemptTimeout,
-        maxAttempts,
-        apiKey,
-        keepBody);
+    return copy(c -> c.idempotencyKey = key);
   }
 
   /**
@@ -324,18 +268,7 @@ public final class RequestOptions {
   public RequestOptions withIntentId(String id) {
     IntentRecord.checkIntentId(id);
     keepsRedrive(id, idempotencyKey);
-    return new RequestOptions(
-        idempotencyKey,
-        id,
-        redrive,
-        pathParams,
-        headers,
-        query,
-        deadline,
-        attemptTimeout,
-        maxAttempts,
-        apiKey,
-        keepBody);
+    return copy(c -> c.intentId = id);
   }
 
   /**
@@ -352,18 +285,12 @@ public final class RequestOptions {
    */
   public RequestOptions withRedrive(IntentRecord intent) {
     Objects.requireNonNull(intent, "intent");
-    return new RequestOptions(
-        intent.key(),
-        intent.intentId(),
-        intent,
-        pathParams,
-        headers,
-        query,
-        deadline,
-        attemptTimeout,
-        maxAttempts,
-        apiKey,
-        keepBody);
+    return copy(
+        c -> {
+          c.idempotencyKey = intent.key();
+          c.intentId = intent.intentId();
+          c.redrive = intent;
+        });
   }
 
   private void keepsRedrive(String id, IdempotencyKey key) {
@@ -383,18 +310,7 @@ public final class RequestOptions {
   public RequestOptions withPathParam(String name, String value) {
     Map<String, String> params = new LinkedHashMap<>(pathParams);
     params.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
-    return new RequestOptions(
-        idempotencyKey,
-        intentId,
-        redrive,
-        Map.copyOf(params),
-        headers,
-        query,
-        deadline,
-        attemptTimeout,
-        maxAttempts,
-        apiKey,
-        keepBody);
+    return copy(c -> c.pathParams = Map.copyOf(params));
   }
 
   /**
@@ -420,18 +336,7 @@ public final class RequestOptions {
     HttpText.headerValue(name, value);
     Map<String, String> all = new LinkedHashMap<>(headers);
     all.put(name, value);
-    return new RequestOptions(
-        idempotencyKey,
-        intentId,
-        redrive,
-        pathParams,
-        Map.copyOf(all),
-        query,
-        deadline,
-        attemptTimeout,
-        maxAttempts,
-        apiKey,
-        keepBody);
+    return copy(c -> c.headers = Map.copyOf(all));
   }
 
   /** {@return the query parameters, in order; empty when none} */

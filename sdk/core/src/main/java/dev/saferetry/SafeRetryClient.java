@@ -6,8 +6,6 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.idempotency.StoredIntent;
 import dev.saferetry.idempotency.StoredRequest;
-import dev.saferetry.internal.ClientCore;
-import dev.saferetry.internal.Reconciling;
 import dev.saferetry.pagination.PageStyle;
 import dev.saferetry.pagination.PagedIterable;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;

@@ -7,10 +7,6 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.idempotency.KeyStore;
-import dev.saferetry.internal.ClientConfig;
-import dev.saferetry.internal.ClientCore;
-import dev.saferetry.internal.ExistingResource;
-import dev.saferetry.internal.ReplayMarker;
 import dev.saferetry.provider.ApiKeyStyle;
 import dev.saferetry.provider.ErrorMatch;
 import dev.saferetry.provider.ProviderPreset;
@@ -42,12 +38,12 @@ import okhttp3.OkHttpClient;
  * <p>Not thread-safe; the clients it builds are.
  */
 public final class SafeRetryClientBuilder {
-  private final ClientConfig.Draft settings;
+  private final ClientDraft settings;
   private final ClientCore parent;
 
   SafeRetryClientBuilder() {
     this.parent = null;
-    this.settings = new ClientConfig.Draft();
+    this.settings = new ClientDraft();
   }
 
   SafeRetryClientBuilder(ClientCore parent) {

@@ -12,7 +12,7 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.idempotency.KeyStore;
-import dev.saferetry.internal.codec.Fingerprint;
+import dev.saferetry.internal.Fingerprint;
 import dev.saferetry.provider.ProviderPreset;
 import java.math.BigDecimal;
 import java.math.BigInteger;

@@ -2,9 +2,6 @@ package dev.saferetry;
 
 import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.idempotency.KeyPlacement;
-import dev.saferetry.internal.ClientConfig;
-import dev.saferetry.internal.ExistingResource;
-import dev.saferetry.internal.ReplayMarker;
 import dev.saferetry.provider.ApiKeyStyle;
 import dev.saferetry.provider.ErrorMatch;
 import dev.saferetry.provider.ProviderPreset;

@@ -10,8 +10,6 @@ import dev.saferetry.codec.FormStyle;
 import dev.saferetry.codec.QueryParams;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.KeyPlacement;
-import dev.saferetry.internal.ExistingResource;
-import dev.saferetry.internal.ReplayMarker;
 import dev.saferetry.provider.ApiKeyStyle;
 import dev.saferetry.provider.ErrorMatch;
 import dev.saferetry.provider.ProviderPreset;

@@ -1,8 +1,5 @@
 package dev.saferetry.codec;
 
-import dev.saferetry.internal.codec.FormCodec;
-import dev.saferetry.internal.codec.JsonCodec;
-
 /**
  * Turns a request value into the exact bytes of a request body. A call encodes its body once,
  * before the first attempt, and re-sends those bytes on every retry.
@@ -42,14 +39,14 @@ public interface BodyCodec {
    * configuration; a client uses the mapper its builder was given instead}
    */
   static BodyCodec json() {
-    return JsonCodec.defaults();
+    return OwnCodec.JSON;
   }
 
   /**
    * {@return the form codec with Stripe's documented conventions ({@link FormStyle#defaults()})}
    */
   static BodyCodec form() {
-    return FormCodec.defaults();
+    return OwnCodec.FORM;
   }
 
   /**
@@ -58,7 +55,7 @@ public interface BodyCodec {
    * @param style the style
    */
   static BodyCodec form(FormStyle style) {
-    return FormCodec.of(style);
+    return OwnCodec.form(style);
   }
 
   /** {@return the {@code Content-Type} of the bodies this codec writes} */

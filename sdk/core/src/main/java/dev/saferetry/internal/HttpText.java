@@ -46,7 +46,7 @@ public final class HttpText {
   }
 
   /** Returns {@code value} if it is a non-empty HTTP token, else throws naming {@code what}. */
-  static String token(String what, String value) {
+  public static String token(String what, String value) {
     Objects.requireNonNull(value, what);
     if (value.isEmpty()
         || !value

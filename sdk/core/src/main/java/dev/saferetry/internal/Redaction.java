@@ -3,6 +3,7 @@ package dev.saferetry.internal;
 import dev.saferetry.internal.stored.StoredHeaders;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -38,10 +39,15 @@ public final class Redaction {
   private final List<String> secrets;
   private final Set<String> grams;
 
+  /** The sorted hashes of {@link #grams}, to find a window that may be one without a string. */
+  private final int[] gramHashes;
+
   /** The secrets' UTF-8 bytes, one char per byte (ISO-8859-1), to mask raw bytes the same way. */
   private final List<String> byteSecrets;
 
   private final Set<String> byteGrams;
+
+  private final int[] byteGramHashes;
 
   private Redaction(List<String> secrets) {
     this.secrets = secrets;
@@ -52,6 +58,8 @@ public final class Redaction {
     }
     this.byteSecrets = bytes.equals(secrets) ? secrets : List.copyOf(bytes);
     this.byteGrams = bytes.equals(secrets) ? grams : grams(byteSecrets);
+    this.gramHashes = hashes(grams);
+    this.byteGramHashes = hashes(byteGrams);
   }
 
   private static Set<String> grams(List<String> secrets) {
@@ -65,12 +73,12 @@ public final class Redaction {
   }
 
   /** Returns a redaction of the client's API key (which may be null). */
-  static Redaction ofApiKey(String apiKey) {
+  public static Redaction ofApiKey(String apiKey) {
     return apiKey == null || apiKey.length() < MIN_SECRET ? NONE : new Redaction(List.of(apiKey));
   }
 
   /** Returns this redaction plus the credentials in a call's own headers (itself if none). */
-  Redaction withHeaders(Map<String, String> headers) {
+  public Redaction withHeaders(Map<String, String> headers) {
     List<String> more = null;
     for (Map.Entry<String, String> h : headers.entrySet()) {
       if (isCredentialHeader(h.getKey())) {
@@ -87,7 +95,7 @@ public final class Redaction {
   }
 
   /** Returns this redaction plus one more secret (a call's own API key). */
-  Redaction withSecret(String secret) {
+  public Redaction withSecret(String secret) {
     if (secret == null || secret.length() < MIN_SECRET || secrets.contains(secret)) {
       return this;
     }
@@ -103,7 +111,7 @@ public final class Redaction {
 
   /** Returns the text with every echoed secret replaced by {@value #MASK}; null stays null. */
   public String mask(String text) {
-    return mask(text, secrets, grams);
+    return mask(text, secrets, grams, gramHashes);
   }
 
   /**
@@ -116,7 +124,7 @@ public final class Redaction {
       return bytes;
     }
     String raw = new String(bytes, StandardCharsets.ISO_8859_1);
-    String masked = mask(raw, byteSecrets, byteGrams);
+    String masked = mask(raw, byteSecrets, byteGrams, byteGramHashes);
     return masked == raw ? bytes : masked.getBytes(StandardCharsets.ISO_8859_1);
   }
 
@@ -134,7 +142,7 @@ public final class Redaction {
     return out;
   }
 
-  private static String mask(String text, List<String> secrets, Set<String> grams) {
+  private static String mask(String text, List<String> secrets, Set<String> grams, int[] hashes) {
     if (text == null || secrets.isEmpty() || text.length() < MIN_SECRET) {
       return text;
     }
@@ -144,10 +152,8 @@ public final class Redaction {
         hit = mark(hit, text.length(), i, s.length());
       }
     }
-    for (int i = 0; !grams.isEmpty() && i + GRAM <= text.length(); i++) {
-      if (grams.contains(text.substring(i, i + GRAM))) {
-        hit = mark(hit, text.length(), i, GRAM);
-      }
+    if (!grams.isEmpty() && text.length() >= GRAM) {
+      hit = markGrams(text, grams, hashes, hit);
     }
     if (hit == null) {
       return text;
@@ -161,6 +167,43 @@ public final class Redaction {
       }
     }
     return out.toString();
+  }
+
+  /**
+   * Marks every window of {@link #GRAM} characters of {@code text} that is one of {@code grams}. A
+   * window's {@link String#hashCode} is rolled along the text, so that only a window whose hash is
+   * a gram's is cut out and looked up: no string per window.
+   */
+  private static boolean[] markGrams(String text, Set<String> grams, int[] hashes, boolean[] hit) {
+    int h = 0;
+    for (int i = 0; i < GRAM; i++) {
+      h = 31 * h + text.charAt(i);
+    }
+    for (int i = 0; ; i++) {
+      if (Arrays.binarySearch(hashes, h) >= 0 && grams.contains(text.substring(i, i + GRAM))) {
+        hit = mark(hit, text.length(), i, GRAM);
+      }
+      if (i + GRAM >= text.length()) {
+        return hit;
+      }
+      h = 31 * (h - text.charAt(i) * POWER) + text.charAt(i + GRAM);
+    }
+  }
+
+  /** 31 to the power {@link #GRAM - 1}: the weight of a window's first character in its hash. */
+  private static final int POWER = power();
+
+  private static int power() {
+    int p = 1;
+    for (int i = 1; i < GRAM; i++) {
+      p *= 31;
+    }
+    return p;
+  }
+
+  /** The sorted hashes of {@code grams}. */
+  private static int[] hashes(Set<String> grams) {
+    return grams.stream().mapToInt(String::hashCode).sorted().toArray();
   }
 
   private static boolean[] mark(boolean[] hit, int size, int from, int length) {

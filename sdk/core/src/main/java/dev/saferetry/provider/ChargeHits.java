@@ -18,7 +18,7 @@ final class ChargeHits {
   private ChargeHits() {}
 
   static Reconciliation judge(
-      JsonNode answer, String metadataKey, String intentId, StripeReconciler.ExpectedCharge want) {
+      JsonNode answer, String metadataKey, String intentId, ExpectedCharge want) {
     if (answer == null
         || !answer.isObject()
         || !answer.path("object").asText("").equals("search_result")
@@ -39,7 +39,7 @@ final class ChargeHits {
   }
 
   private static Reconciliation one(
-      JsonNode charge, String metadataKey, String intentId, StripeReconciler.ExpectedCharge want) {
+      JsonNode charge, String metadataKey, String intentId, ExpectedCharge want) {
     if (!charge.isObject() || !charge.path("object").asText("").equals("charge")) {
       return Reconciliation.unresolved("the hit is not a charge");
     }

@@ -9,9 +9,6 @@ import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.codec.TypeRef;
 import dev.saferetry.idempotency.IntentRecord;
-import dev.saferetry.internal.ServerIds;
-import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
@@ -25,18 +22,23 @@ import org.slf4j.LoggerFactory;
  * metadata['<key>']:'<intent id>'}, and accepts it only when it provably is the intent's charge.
  *
  * <pre>{@code
- * StripeReconciler reconciler = StripeReconciler.charges("intent_id",
+ * // One intent whose request is known:
+ * Reconciliation found =
+ *     client.reconcile(intent, StripeReconciler.charge("intent_id", 1000, "eur").onAccount(acct));
+ *
+ * // Any intent, its expectation looked up in your own records:
+ * Reconciler reconciler = StripeReconciler.charges(
  *     intent -> orders.find(intent.intentId())                 // your record of the request
- *         .map(o -> ExpectedCharge.of(o.amountMinor(), o.currency()).onAccount(o.stripeAccount()))
+ *         .map(o -> StripeReconciler.charge("intent_id", o.amountMinor(), o.currency())
+ *             .onAccount(o.stripeAccount()))
  *         .orElse(null));                                      // null: unknown, UNRESOLVED
- * Reconciliation found = client.reconcile(intent, reconciler);
  * }</pre>
  *
  * <p>For it to work, every charge request puts the intent id in that metadata entry (for example
  * {@code metadata[intent_id]=order-42/charge}). An intent record keeps only a fingerprint of its
  * request, never the request, so what the charge must be — amount, currency, and the connected
- * account or context it was made in — comes from the caller, per intent, as an {@link
- * ExpectedCharge}: exactly the values the intent's request carried.
+ * account or context it was made in — comes from the caller, per intent: exactly the values the
+ * intent's request carried, given to {@link #charge}, {@link #onAccount} and {@link #inContext}.
  *
  * <p>The search is sent through the client (its credentials, retries, breaker), scoped like the
  * intent's request: with the expected {@code Stripe-Account} and {@code Stripe-Context} headers
@@ -73,8 +75,7 @@ import org.slf4j.LoggerFactory;
  * \'}, as Stripe's query language documents; it documents no literal form of a backslash, so an
  * intent id holding one is not searched ({@code UNRESOLVED}). Whatever the search returns is
  * checked against the intent before it counts, so no query quirk can make a charge count. Search is
- * not available to merchants in India; use a lookup of your own there. Immutable and thread-safe if
- * the expectation function is.
+ * not available to merchants in India; use a lookup of your own there. Immutable and thread-safe.
  */
 public final class StripeReconciler implements Reconciler {
   private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry");
@@ -85,32 +86,68 @@ public final class StripeReconciler implements Reconciler {
       Operation.get("/v1/charges/search", TypeRef.of(JsonNode.class)).named("lookup");
 
   private final String metadataKey;
-  private final Function<? super IntentRecord, ExpectedCharge> expected;
+  private final ExpectedCharge want;
 
-  private StripeReconciler(
-      String metadataKey, Function<? super IntentRecord, ExpectedCharge> expected) {
+  private StripeReconciler(String metadataKey, ExpectedCharge want) {
     this.metadataKey = metadataKey;
-    this.expected = expected;
+    this.want = want;
   }
 
   /**
-   * A reconciler of charges carrying the intent id in the metadata entry {@code metadataKey}.
+   * The reconciler of an intent whose request created a charge of {@code amount} in {@code
+   * currency}, carrying the intent id in the metadata entry {@code metadataKey}, made without a
+   * {@code Stripe-Account} or {@code Stripe-Context} of its own ({@link #onAccount} and {@link
+   * #inContext} add them).
    *
    * @param metadataKey the metadata entry's name: 1..40 letters, digits, {@code _ . -}
-   * @param expected what each intent's charge must be: the amount, currency and account its request
-   *     carried; it answers {@code null} (or throws) when that is not known, and the intent is then
-   *     {@code UNRESOLVED}
+   * @param amount the amount in the currency's minor unit, as the request sent it; positive
+   * @param currency the three-letter ISO currency code (compared lower case, as Stripe answers it)
    * @return the reconciler
-   * @throws IllegalArgumentException if the metadata key is not acceptable
+   * @throws IllegalArgumentException if the metadata key is not acceptable, the amount is not
+   *     positive or the currency is not three ASCII letters
    */
-  public static StripeReconciler charges(
-      String metadataKey, Function<? super IntentRecord, ExpectedCharge> expected) {
+  public static StripeReconciler charge(String metadataKey, long amount, String currency) {
     Objects.requireNonNull(metadataKey, "metadataKey");
-    Objects.requireNonNull(expected, "expected");
     if (!KEY.matcher(metadataKey).matches()) {
       throw new IllegalArgumentException("metadataKey must be 1..40 letters, digits, _ . or -");
     }
-    return new StripeReconciler(metadataKey, expected);
+    return new StripeReconciler(metadataKey, new ExpectedCharge(amount, currency, null, null));
+  }
+
+  /**
+   * {@return a copy for a charge made on the connected account {@code account} ({@code
+   * Stripe-Account})}
+   *
+   * @param account the account id, e.g. {@code acct_1032D82eZvKYlo2C}, or {@code null} for none
+   * @throws IllegalArgumentException if the account is not 1..255 visible ASCII characters
+   */
+  public StripeReconciler onAccount(String account) {
+    return new StripeReconciler(
+        metadataKey, new ExpectedCharge(want.amount(), want.currency(), account, want.context()));
+  }
+
+  /**
+   * {@return a copy for a charge made in the context {@code context} ({@code Stripe-Context})}
+   *
+   * @param context the context, or {@code null} for none
+   * @throws IllegalArgumentException if the context is not 1..255 visible ASCII characters
+   */
+  public StripeReconciler inContext(String context) {
+    return new StripeReconciler(
+        metadataKey, new ExpectedCharge(want.amount(), want.currency(), want.account(), context));
+  }
+
+  /**
+   * A reconciler of any intent: {@code expected} gives, per intent, the reconciler of the charge
+   * its request created ({@link #charge}), from the caller's own record of the request.
+   *
+   * @param expected each intent's reconciler; it answers {@code null} (or throws) when the charge
+   *     is not known, and the intent is then {@code UNRESOLVED}
+   * @return the reconciler
+   */
+  public static Reconciler charges(Function<? super IntentRecord, StripeReconciler> expected) {
+    Objects.requireNonNull(expected, "expected");
+    return new PerIntent(expected);
   }
 
   @Override
@@ -119,20 +156,7 @@ public final class StripeReconciler implements Reconciler {
     Objects.requireNonNull(client, "client");
     String intentId = intent.intentId();
     if (intentId.indexOf('\\') >= 0) {
-      return Reconciliation.unresolved(
-          "the intent id holds a backslash, which Stripe's search query language gives no"
-              + " documented literal form; look the charge up by hand");
-    }
-    ExpectedCharge want;
-    try {
-      want = expected.apply(intent);
-    } catch (RuntimeException e) {
-      LOG.warn("the expected charge of intent {} could not be determined", intentId, e);
-      return Reconciliation.unresolved(
-          "the expected charge could not be determined (" + e.getClass().getSimpleName() + ")");
-    }
-    if (want == null) {
-      return Reconciliation.unresolved("no expected charge is known for the intent");
+      return backslash();
     }
     RequestOptions search = RequestOptions.none().withQueryParam("query", query(intentId));
     for (Map.Entry<String, String> h : want.scope().entrySet()) {
@@ -142,6 +166,12 @@ public final class StripeReconciler implements Reconciler {
     return ChargeHits.judge(found.value(), metadataKey, intentId, want);
   }
 
+  private static Reconciliation backslash() {
+    return Reconciliation.unresolved(
+        "the intent id holds a backslash, which Stripe's search query language gives no"
+            + " documented literal form; look the charge up by hand");
+  }
+
   /** The search's query: the intent id quoted, {@code '} escaped. */
   private String query(String intentId) {
     return "metadata['" + metadataKey + "']:'" + intentId.replace("'", "\\'") + "'";
@@ -149,93 +179,42 @@ public final class StripeReconciler implements Reconciler {
 
   @Override
   public String toString() {
-    return "StripeReconciler[charges, metadata " + metadataKey + "]";
+    return "StripeReconciler[charge, metadata " + metadataKey + "]";
   }
 
-  /**
-   * What the charge an intent created must be: the values its request carried. Every field is
-   * compared exactly with the charge found.
-   *
-   * <p>Instances are immutable and thread-safe.
-   *
-   * @param amount the amount in the currency's minor unit, as the request sent it; positive
-   * @param currency the three-letter ISO currency code; stored lower case, as Stripe answers it
-   * @param account the {@code Stripe-Account} the request was sent with (a connected account), or
-   *     {@code null} when the request set none of its own
-   * @param context the {@code Stripe-Context} the request was sent with, or {@code null} when the
-   *     request set none of its own
-   */
-  public record ExpectedCharge(long amount, String currency, String account, String context) {
+  /** Asks for each intent's reconciler, then runs it. Thread-safe if the function is. */
+  private static final class PerIntent implements Reconciler {
+    private final Function<? super IntentRecord, StripeReconciler> expected;
 
-    /**
-     * Validates the expectation.
-     *
-     * @param amount the amount in the currency's minor unit; positive
-     * @param currency the three-letter ISO currency code
-     * @param account the {@code Stripe-Account} of the request, or {@code null}
-     * @param context the {@code Stripe-Context} of the request, or {@code null}
-     * @throws IllegalArgumentException if the amount is not positive, the currency is not three
-     *     ASCII letters, or the account or context is not 1..255 visible ASCII characters
-     */
-    public ExpectedCharge {
-      if (amount <= 0) {
-        throw new IllegalArgumentException("amount must be positive, was " + amount);
-      }
-      Objects.requireNonNull(currency, "currency");
-      if (!currency.matches("[A-Za-z]{3}")) {
-        throw new IllegalArgumentException("currency must be three ASCII letters");
-      }
-      currency = currency.toLowerCase(Locale.ROOT);
-      checkScope("account", account);
-      checkScope("context", context);
+    PerIntent(Function<? super IntentRecord, StripeReconciler> expected) {
+      this.expected = expected;
     }
 
-    /**
-     * An expectation of a charge made without a {@code Stripe-Account} or {@code Stripe-Context} of
-     * its own.
-     *
-     * @param amount the amount in the currency's minor unit; positive
-     * @param currency the three-letter ISO currency code
-     * @return the expectation
-     */
-    public static ExpectedCharge of(long amount, String currency) {
-      return new ExpectedCharge(amount, currency, null, null);
-    }
-
-    /**
-     * {@return a copy made on the connected account {@code account} ({@code Stripe-Account})}
-     *
-     * @param account the account id, e.g. {@code acct_1032D82eZvKYlo2C}, or {@code null} for none
-     */
-    public ExpectedCharge onAccount(String account) {
-      return new ExpectedCharge(amount, currency, account, context);
-    }
-
-    /**
-     * {@return a copy made in the context {@code context} ({@code Stripe-Context})}
-     *
-     * @param context the context, or {@code null} for none
-     */
-    public ExpectedCharge inContext(String context) {
-      return new ExpectedCharge(amount, currency, account, context);
-    }
-
-    /** The headers that scope the search as the request was scoped. */
-    Map<String, String> scope() {
-      Map<String, String> headers = new LinkedHashMap<>();
-      if (account != null) {
-        headers.put("Stripe-Account", account);
+    @Override
+    public Reconciliation reconcile(IntentRecord intent, SafeRetryClient client) {
+      Objects.requireNonNull(intent, "intent");
+      Objects.requireNonNull(client, "client");
+      String intentId = intent.intentId();
+      if (intentId.indexOf('\\') >= 0) {
+        return backslash();
       }
-      if (context != null) {
-        headers.put("Stripe-Context", context);
+      StripeReconciler want;
+      try {
+        want = expected.apply(intent);
+      } catch (RuntimeException e) {
+        LOG.warn("the expected charge of intent {} could not be determined", intentId, e);
+        return Reconciliation.unresolved(
+            "the expected charge could not be determined (" + e.getClass().getSimpleName() + ")");
       }
-      return headers;
+      if (want == null) {
+        return Reconciliation.unresolved("no expected charge is known for the intent");
+      }
+      return want.reconcile(intent, client);
     }
 
-    private static void checkScope(String name, String value) {
-      if (value != null && !ServerIds.isUsable(value)) {
-        throw new IllegalArgumentException(name + " must be 1..255 visible ASCII characters");
-      }
+    @Override
+    public String toString() {
+      return "StripeReconciler[charges]";
     }
   }
 }

@@ -94,13 +94,17 @@ public final class EncodeInChildMain {
     Map<String, BodyCodec> codecs = new java.util.LinkedHashMap<>();
     codecs.put("JSON", BodyCodec.json());
     codecs.put("FORM", BodyCodec.form());
-    codecs.put("JSON_TEXT_DATES", JsonCodec.of(textDates));
-    codecs.put("FORM_TEXT_DATES", FormCodec.of(textDates, FormStyle.defaults()));
+    codecs.put("JSON_TEXT_DATES", new OwnCodec(JsonCodec.of(textDates), "JsonCodec"));
+    codecs.put(
+        "FORM_TEXT_DATES",
+        OwnCodec.form(FormCodec.of(textDates, false, false), FormStyle.defaults()));
     // The common idiom: a SimpleDateFormat in this JVM's default time zone and locale.
     ObjectMapper ownFormat =
         new ObjectMapper().setDateFormat(new SimpleDateFormat("EEE d MMM yyyy HH:mm"));
-    codecs.put("JSON_OWN_FORMAT", JsonCodec.of(ownFormat));
-    codecs.put("FORM_OWN_FORMAT", FormCodec.of(ownFormat, FormStyle.defaults()));
+    codecs.put("JSON_OWN_FORMAT", new OwnCodec(JsonCodec.of(ownFormat), "JsonCodec"));
+    codecs.put(
+        "FORM_OWN_FORMAT",
+        OwnCodec.form(FormCodec.of(ownFormat, false, false), FormStyle.defaults()));
     System.out.println("ITERATION " + p.tags() + " " + p.methods() + " " + p.fixed());
     codecs.forEach(
         (name, codec) -> {

@@ -82,11 +82,12 @@ class FieldNamesAndDatesTest {
             "day", new java.sql.Date(86_400_000L),
             "time", new java.sql.Time(3_600_000L),
             "at", new Date(0));
-    assertThat(text(JsonCodec.of(textDates), body))
+    assertThat(text(new OwnCodec(JsonCodec.of(textDates), "JsonCodec"), body))
         .isEqualTo(
             "{\"at\":\"1970-01-01T00:00:00.000+00:00\",\"day\":\"1970-01-02T00:00:00.000+00:00\","
                 + "\"time\":\"1970-01-01T01:00:00.000+00:00\"}");
-    assertThat(text(FormCodec.of(textDates, FormStyle.defaults()), body))
+    assertThat(
+            text(OwnCodec.form(FormCodec.of(textDates, false, false), FormStyle.defaults()), body))
         .isEqualTo(
             "at=1970-01-01T00%3A00%3A00.000%2B00%3A00&day=1970-01-02T00%3A00%3A00.000%2B00%3A00"
                 + "&time=1970-01-01T01%3A00%3A00.000%2B00%3A00");
@@ -106,7 +107,7 @@ class FieldNamesAndDatesTest {
     assumeFalse(Locale.getDefault().equals(Locale.FRANCE));
     assertThat(
             text(
-                JsonCodec.of(new ObjectMapper().setDateFormat(paris)),
+                new OwnCodec(JsonCodec.of(new ObjectMapper().setDateFormat(paris)), "JsonCodec"),
                 Fields.of("at", new Date(0))))
         .isEqualTo("{\"at\":\"jeudi 1 janvier 1970 01:00\"}");
   }
@@ -129,8 +130,9 @@ class FieldNamesAndDatesTest {
   void datePatternsAreWrittenInEnglishWhateverTheJvmsOrTheMappersLocale() {
     ObjectMapper german = new ObjectMapper().setLocale(Locale.GERMANY);
     Scheduled body = new Scheduled(new Date(0));
-    assertThat(text(JsonCodec.of(german), body)).isEqualTo("{\"day\":\"Thursday 1 January 1970\"}");
-    assertThat(text(FormCodec.of(german, FormStyle.defaults()), body))
+    assertThat(text(new OwnCodec(JsonCodec.of(german), "JsonCodec"), body))
+        .isEqualTo("{\"day\":\"Thursday 1 January 1970\"}");
+    assertThat(text(OwnCodec.form(FormCodec.of(german, false, false), FormStyle.defaults()), body))
         .isEqualTo("day=Thursday+1+January+1970");
   }
 }

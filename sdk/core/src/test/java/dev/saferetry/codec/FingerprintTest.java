@@ -3,7 +3,7 @@ package dev.saferetry.codec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.saferetry.internal.codec.Fingerprint;
+import dev.saferetry.internal.Fingerprint;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -55,7 +55,7 @@ class JsonCodecTest {
   void theCallersMapperConfigurationApplies() {
     ObjectMapper snake =
         new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
-    assertThat(json(JsonCodec.of(snake), new CamelCase(100, "L1")))
+    assertThat(json(new OwnCodec(JsonCodec.of(snake), "JsonCodec"), new CamelCase(100, "L1")))
         .isEqualTo("{\"amount_money\":100,\"location_id\":\"L1\"}");
   }
 

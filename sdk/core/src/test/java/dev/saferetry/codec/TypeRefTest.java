@@ -7,7 +7,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.saferetry.examples.payments.Charge;
-import dev.saferetry.internal.codec.ResponseReader;
+import dev.saferetry.internal.ResponseReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -3,7 +3,6 @@ package dev.saferetry.provider;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.saferetry.provider.StripeReconciler.ExpectedCharge;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -12,24 +11,25 @@ import org.junit.jupiter.api.Test;
  * into a header as it is.
  */
 class ExpectedChargeTest {
-  static final ExpectedCharge EUR_10 = ExpectedCharge.of(1000, "EUR");
+  static final StripeReconciler EUR_10 = StripeReconciler.charge("intent_id", 1000, "EUR");
 
   @Test
   void anExpectationIsValidatedAndNormalised() {
-    assertThat(ExpectedCharge.of(1000, "EUR").currency()).isEqualTo("eur");
-    assertThat(ExpectedCharge.of(Long.MAX_VALUE, "usd").amount()).isEqualTo(Long.MAX_VALUE);
-    assertThat(ExpectedCharge.of(1, "usd").onAccount(null).account()).isNull();
+    assertThat(new ExpectedCharge(1000, "EUR", null, null).currency()).isEqualTo("eur");
+    assertThat(new ExpectedCharge(Long.MAX_VALUE, "usd", null, null).amount())
+        .isEqualTo(Long.MAX_VALUE);
+    assertThat(StripeReconciler.charge("intent_id", 1, "usd").onAccount(null)).isNotNull();
     for (long amount : new long[] {0, -1, Long.MIN_VALUE}) {
-      assertThatThrownBy(() -> ExpectedCharge.of(amount, "eur"))
+      assertThatThrownBy(() -> StripeReconciler.charge("intent_id", amount, "eur"))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("amount");
     }
     for (String currency : new String[] {"eu", "euro", "e1r", "\u0435ur", "eur\n", ""}) {
-      assertThatThrownBy(() -> ExpectedCharge.of(1000, currency))
+      assertThatThrownBy(() -> StripeReconciler.charge("intent_id", 1000, currency))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("currency");
     }
-    assertThatThrownBy(() -> ExpectedCharge.of(1000, null))
+    assertThatThrownBy(() -> StripeReconciler.charge("intent_id", 1000, null))
         .isInstanceOf(NullPointerException.class);
     for (String account :
         new String[] {
@@ -43,9 +43,14 @@ class ExpectedChargeTest {
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("context");
     }
-    assertThatThrownBy(() -> StripeReconciler.charges("intent id", r -> EUR_10))
-        .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> StripeReconciler.charges("intent_id", null))
+    for (String key : new String[] {"intent id", "", "k".repeat(41), "\uD800", "id\n"}) {
+      assertThatThrownBy(() -> StripeReconciler.charge(key, 1000, "eur"))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("metadataKey");
+    }
+    assertThatThrownBy(() -> StripeReconciler.charge(null, 1000, "eur"))
+        .isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> StripeReconciler.charges(null))
         .isInstanceOf(NullPointerException.class);
   }
 }

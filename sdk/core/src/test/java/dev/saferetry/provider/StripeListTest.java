@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.saferetry.codec.TypeRef;
 import dev.saferetry.examples.payments.Charge;
-import dev.saferetry.internal.codec.ResponseReader;
+import dev.saferetry.internal.ResponseReader;
 import dev.saferetry.pagination.PageRequest;
 import dev.saferetry.pagination.PagedIterable;
 import java.io.IOException;

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.Operation;
+import dev.saferetry.Reconciler;
 import dev.saferetry.Reconciliation;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
@@ -14,7 +15,6 @@ import dev.saferetry.SafeRetryClientBuilder;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
-import dev.saferetry.provider.StripeReconciler.ExpectedCharge;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.testing.FakeTime;
 import java.time.Duration;
@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
  */
 class StripeReconcilerTest {
   static final String KEY = "sk_test_reconcile_0123456789";
-  static final ExpectedCharge EUR_10 = ExpectedCharge.of(1000, "EUR");
+  static final StripeReconciler EUR_10 = StripeReconciler.charge("intent_id", 1000, "EUR");
 
   @SuppressWarnings("unchecked")
   static final Class<Map<String, Object>> MAP = (Class<Map<String, Object>>) (Class<?>) Map.class;
@@ -45,7 +45,7 @@ class StripeReconcilerTest {
   final FakeTime time = new FakeTime();
   MockWebServer server;
   SafeRetryClient client;
-  final StripeReconciler reconciler = StripeReconciler.charges("intent_id", intent -> EUR_10);
+  final Reconciler reconciler = StripeReconciler.charges(intent -> EUR_10);
 
   @BeforeEach
   void start() throws Exception {
@@ -334,9 +334,8 @@ class StripeReconcilerTest {
                 account == null ? searchResult(charge("id", "\"ch_platform\"")) : searchResult());
           }
         });
-    StripeReconciler scoped =
+    Reconciler scoped =
         StripeReconciler.charges(
-            "intent_id",
             r -> r.intentId().equals(intent.intentId()) ? EUR_10.onAccount("acct_A") : null);
 
     Reconciliation found = client.reconcile(intent, scoped);
@@ -360,9 +359,8 @@ class StripeReconcilerTest {
 
       IntentRecord other = unknownIntent(withDefault, "order-2/charge", "acct_B");
       server.enqueue(json(200, searchResult()));
-      StripeReconciler onB =
-          StripeReconciler.charges(
-              "intent_id", r -> EUR_10.onAccount("acct_B").inContext("ctx_org/acct_B"));
+      Reconciler onB =
+          StripeReconciler.charges(r -> EUR_10.onAccount("acct_B").inContext("ctx_org/acct_B"));
       withDefault.reconcile(other, onB);
       RecordedRequest lookup = server.takeRequest(1, TimeUnit.SECONDS);
       assertThat(lookup.getHeaders().values("Stripe-Account")).containsExactly("acct_B");
@@ -401,14 +399,12 @@ class StripeReconcilerTest {
   void anIntentWithoutAKnownExpectationProvesNothingAndSendsNothing() throws Exception {
     IntentRecord intent = unknownIntent("order-1/charge");
     int before = server.getRequestCount();
-    Reconciliation unknown =
-        client.reconcile(intent, StripeReconciler.charges("intent_id", r -> null));
+    Reconciliation unknown = client.reconcile(intent, StripeReconciler.charges(r -> null));
     assertThat(unknown.isUnresolved()).isTrue();
     Reconciliation broken =
         client.reconcile(
             intent,
             StripeReconciler.charges(
-                "intent_id",
                 r -> {
                   throw new IllegalStateException("orders database down: secret-dsn");
                 }));

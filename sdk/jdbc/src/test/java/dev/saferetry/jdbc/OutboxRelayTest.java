@@ -15,7 +15,6 @@ import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.provider.StripeReconciler;
-import dev.saferetry.provider.StripeReconciler.ExpectedCharge;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.testing.Answers;
@@ -361,10 +360,10 @@ class OutboxRelayTest {
                   .reconciler(
                       Charges.CREATE,
                       StripeReconciler.charges(
-                          "intent_id",
                           r -> {
                             int n = Integer.parseInt(r.intentId().substring("order-".length()));
-                            return ExpectedCharge.of(1000L * n, "eur").onAccount("acct_" + n);
+                            return StripeReconciler.charge("intent_id", 1000L * n, "eur")
+                                .onAccount("acct_" + n);
                           }))
                   .build();
           RelayPass pass = relay.runOnce();

@@ -13,7 +13,6 @@ import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.provider.StripeReconciler;
-import dev.saferetry.provider.StripeReconciler.ExpectedCharge;
 import dev.saferetry.testing.Answers;
 import java.time.Duration;
 import java.util.List;
@@ -107,7 +106,7 @@ class OutboxRelayUnsettledTest {
                   .reconciler(
                       Charges.CREATE,
                       StripeReconciler.charges(
-                          "intent_id", intent -> ExpectedCharge.of(1000, "eur")))
+                          intent -> StripeReconciler.charge("intent_id", 1000, "eur")))
                   .build();
           assertThat(relay.runOnce().unsettled()).isEqualTo(1);
           server.enqueue(

@@ -6,9 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.util.TokenBuffer;
-import dev.saferetry.codec.BodyCodec;
-import dev.saferetry.codec.EncodedBody;
-import dev.saferetry.codec.FormStyle;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -21,25 +18,27 @@ import java.util.Objects;
  * codec's ({@link CheckedGenerator}), and its tokens are flattened by {@link FormWriter} as they
  * are read.
  */
-public final class FormCodec implements BodyCodec {
+public final class FormCodec implements Encoder {
   /** What Stripe's Java library sends. */
   public static final String CONTENT_TYPE = "application/x-www-form-urlencoded;charset=UTF-8";
 
-  private static final FormCodec DEFAULTS = new FormCodec(new ObjectMapper(), FormStyle.defaults());
+  private static final FormCodec DEFAULTS = new FormCodec(new ObjectMapper(), false, false);
 
   private final ObjectMapper mapper;
   private final ObjectWriter writer;
   private final boolean bigDecimals;
-  private final FormStyle style;
+  private final boolean indexedLists;
+  private final boolean emptyNulls;
 
-  private FormCodec(ObjectMapper mapper, FormStyle style) {
+  private FormCodec(ObjectMapper mapper, boolean indexedLists, boolean emptyNulls) {
     // Keys in order, sets sorted, numbers checked (CanonicalMappers); decimals as given (the tokens
     // keep 1.50 as 1.50).
     this.mapper = CanonicalMappers.configure(mapper.copy());
     this.writer = this.mapper.writer().without(SerializationFeature.WRAP_ROOT_VALUE);
     // Floating-point numbers as decimals if the mapper reads them so, as a Jackson tree holds them.
     this.bigDecimals = this.mapper.isEnabled(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
-    this.style = style;
+    this.indexedLists = indexedLists;
+    this.emptyNulls = emptyNulls;
   }
 
   /** Returns the codec with Stripe's conventions and a default mapper. */
@@ -47,20 +46,16 @@ public final class FormCodec implements BodyCodec {
     return DEFAULTS;
   }
 
-  /** Returns a codec with the given conventions and a default mapper. */
-  public static FormCodec of(FormStyle style) {
-    return new FormCodec(new ObjectMapper(), Objects.requireNonNull(style, "style"));
+  /**
+   * Returns a codec with the given conventions (those of a {@code FormStyle}) and a default mapper.
+   */
+  public static FormCodec of(boolean indexedLists, boolean emptyNulls) {
+    return new FormCodec(new ObjectMapper(), indexedLists, emptyNulls);
   }
 
   /** Returns a codec using a copy of {@code mapper}, e.g. the one a client builder was given. */
-  public static FormCodec of(ObjectMapper mapper, FormStyle style) {
-    return new FormCodec(
-        Objects.requireNonNull(mapper, "mapper"), Objects.requireNonNull(style, "style"));
-  }
-
-  /** Returns the conventions of this codec. */
-  public FormStyle style() {
-    return style;
+  public static FormCodec of(ObjectMapper mapper, boolean indexedLists, boolean emptyNulls) {
+    return new FormCodec(Objects.requireNonNull(mapper, "mapper"), indexedLists, emptyNulls);
   }
 
   @Override
@@ -69,13 +64,13 @@ public final class FormCodec implements BodyCodec {
   }
 
   @Override
-  public EncodedBody encode(Object value) {
+  public byte[] encode(Object value) {
     Objects.requireNonNull(value, "value");
     return body(write(value));
   }
 
   @Override
-  public EncodedBody encode(Object value, String fieldName, String fieldValue) {
+  public byte[] encode(Object value, String fieldName, String fieldValue) {
     Objects.requireNonNull(fieldName, "fieldName");
     Objects.requireNonNull(fieldValue, "fieldValue");
     FormWriter writer = write(value == null ? Map.of() : value);
@@ -83,11 +78,6 @@ public final class FormCodec implements BodyCodec {
       throw JsonCodec.fieldTaken(fieldName);
     }
     return body(writer.topLevel(fieldName, fieldValue));
-  }
-
-  @Override
-  public boolean canAddTopLevelField() {
-    return true;
   }
 
   /**
@@ -102,7 +92,7 @@ public final class FormCodec implements BodyCodec {
     try {
       writer.writeValue(new CheckedGenerator(tokens), value);
       try (JsonParser p = tokens.asParser()) {
-        return new FormWriter(style).fields(p);
+        return new FormWriter(indexedLists, emptyNulls).fields(p);
       }
     } catch (IOException | IllegalArgumentException e) {
       BodyRefusal refusal = BodyRefusal.in(e);
@@ -119,12 +109,16 @@ public final class FormCodec implements BodyCodec {
     }
   }
 
-  private static EncodedBody body(FormWriter writer) {
-    return EncodedBody.of(writer.text().getBytes(StandardCharsets.US_ASCII), CONTENT_TYPE);
+  private static byte[] body(FormWriter writer) {
+    return writer.text().getBytes(StandardCharsets.US_ASCII);
   }
 
   @Override
   public String toString() {
-    return "FormCodec[" + style + "]";
+    return "FormCodec[lists="
+        + (indexedLists ? "INDEXED" : "BRACKETS")
+        + ", nulls="
+        + (emptyNulls ? "EMPTY" : "OMIT")
+        + "]";
   }
 }

@@ -2,7 +2,6 @@ package dev.saferetry.internal.codec;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.saferetry.codec.FormStyle;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -23,12 +22,14 @@ final class FormWriter {
   /** Deeper nesting than this is a mistake (or a cycle), not a payment parameter. */
   static final int MAX_DEPTH = 32;
 
-  private final FormStyle style;
+  private final boolean indexedLists;
+  private final boolean emptyNulls;
   private final StringBuilder out = new StringBuilder(128);
   private final Set<String> topLevelNames = new HashSet<>();
 
-  FormWriter(FormStyle style) {
-    this.style = style;
+  FormWriter(boolean indexedLists, boolean emptyNulls) {
+    this.indexedLists = indexedLists;
+    this.emptyNulls = emptyNulls;
   }
 
   /**
@@ -93,7 +94,7 @@ final class FormWriter {
     } else if (t == JsonToken.START_ARRAY) {
       list(p, key, path, depth + 1);
     } else if (t == JsonToken.VALUE_NULL) {
-      if (style.emptyNulls()) {
+      if (emptyNulls) {
         pair(key, "", path);
       }
     } else {
@@ -126,13 +127,13 @@ final class FormWriter {
   private void list(JsonParser p, String key, String path, int depth) throws IOException {
     checkDepth(depth, path);
     List<String> plain = new ArrayList<>(); // null: a null element written as empty
-    boolean indexed = style.indexedLists();
+    boolean indexed = indexedLists;
     boolean flushed = false;
     int i = 0;
     for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
       String elementPath = path + '[' + i + ']';
       String elementKey = key + '[' + i + ']';
-      if (t == JsonToken.VALUE_NULL && !style.emptyNulls()) {
+      if (t == JsonToken.VALUE_NULL && !emptyNulls) {
         throw new IllegalArgumentException(
             elementPath + " is null; a list element cannot be omitted without renumbering");
       }

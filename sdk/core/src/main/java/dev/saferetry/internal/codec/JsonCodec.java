@@ -8,8 +8,6 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
-import dev.saferetry.codec.BodyCodec;
-import dev.saferetry.codec.EncodedBody;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Map;
@@ -31,7 +29,7 @@ import java.util.Set;
  * before the closing brace: the body's own bytes are exactly those of {@link #encode(Object)},
  * never re-read and re-written, so no number or text changes form on the way.
  */
-public final class JsonCodec implements BodyCodec {
+public final class JsonCodec implements Encoder {
   public static final String CONTENT_TYPE = "application/json; charset=utf-8";
   private static final JsonCodec DEFAULTS = new JsonCodec(new ObjectMapper());
 
@@ -70,13 +68,13 @@ public final class JsonCodec implements BodyCodec {
   }
 
   @Override
-  public EncodedBody encode(Object value) {
+  public byte[] encode(Object value) {
     Objects.requireNonNull(value, "value");
-    return EncodedBody.of(write(value).bytes(), CONTENT_TYPE);
+    return write(value).bytes();
   }
 
   @Override
-  public EncodedBody encode(Object value, String fieldName, String fieldValue) {
+  public byte[] encode(Object value, String fieldName, String fieldValue) {
     Objects.requireNonNull(fieldName, "fieldName");
     Objects.requireNonNull(fieldValue, "fieldValue");
     Written body = write(value == null ? Map.of() : value);
@@ -107,12 +105,7 @@ public final class JsonCodec implements BodyCodec {
     out.write(bytes, close, bytes.length - close);
     byte[] withField = out.toByteArray();
     requireNoLoneSurrogates(withField);
-    return EncodedBody.of(withField, CONTENT_TYPE);
-  }
-
-  @Override
-  public boolean canAddTopLevelField() {
-    return true;
+    return withField;
   }
 
   /** Returns the value as a tree, as it will be written. */

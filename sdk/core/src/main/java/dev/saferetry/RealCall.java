@@ -1,0 +1,546 @@
+package dev.saferetry;
+
+import dev.saferetry.error.Reason;
+import dev.saferetry.error.SafeRetryException;
+import dev.saferetry.event.AttemptFinished;
+import dev.saferetry.event.AttemptStarted;
+import dev.saferetry.event.CallFinished;
+import dev.saferetry.event.CallStarted;
+import dev.saferetry.event.RetryScheduled;
+import dev.saferetry.idempotency.IdempotencyKey;
+import dev.saferetry.idempotency.IntentClaim;
+import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.internal.Redaction;
+import dev.saferetry.internal.codec.ErrorBodies;
+import io.github.resilience4j.retry.Retry;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One call, from its prepared request to its ending. It owns the key (fixed once, by the claim,
+ * before the first attempt), the attempts, the retry decisions and the ending — the result or the
+ * one exception that describes it — and it reports every step to the listener.
+ *
+ * <p>The same steps run synchronously ({@link #execute()}: attempts and waits on the calling
+ * thread) or asynchronously ({@link #start()}: each blocking step on the client's I/O executor,
+ * waits on the sleeper's timer, holding no thread), so both paths give the same outcomes and the
+ * same attempt history. Confined to one thread at a time; only {@link #cancel()} comes from
+ * elsewhere.
+ */
+final class RealCall<R> {
+  private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry");
+
+  /** What the call does next: wait and attempt again, or end with a result or an exception. */
+  private record Step<R>(CallResult<R> result, SafeRetryException error, Duration delay) {
+    boolean waits() {
+      return delay != null;
+    }
+
+    CallResult<R> resultOrThrow() {
+      if (error != null) {
+        throw error;
+      }
+      return result;
+    }
+  }
+
+  /** The longest time one attempt can be given: what the wire's nanosecond clock can count. */
+  private static final Duration LONGEST_ATTEMPT = Duration.ofNanos(Long.MAX_VALUE);
+
+  private final CallParts parts;
+  private final Operation<?, R> op;
+  private final Object body;
+  private final RequestOptions options;
+  private final String callId = newId("call_");
+  private final Instant started;
+
+  /** The holder of an intent recorded earlier whose stored request this call sends, or null. */
+  private final IntentClaim held;
+
+  private final List<Attempt> attempts = new ArrayList<>();
+  private PreparedRequest request;
+  private Intents.Claim claim = Intents.Claim.NONE;
+  private Retry.AsyncContext<Object> retries;
+  private Instant deadline;
+  private AttemptOutcome last;
+
+  private volatile boolean cancelled;
+  private volatile Wire.Exchange inFlight;
+  private volatile CompletableFuture<Void> waiting;
+  private CallFuture<R> future;
+
+  RealCall(
+      CallParts parts,
+      Operation<?, R> op,
+      Object body,
+      RequestOptions options,
+      PreparedRequest request) {
+    this(parts, op, body, options, request, null);
+  }
+
+  /**
+   * A call that sends the stored request of an intent {@code held} holds: its key fixed by the
+   * holder's record, each attempt sent only while it still holds it, its outcome handed to it.
+   */
+  RealCall(
+      CallParts parts,
+      Operation<?, R> op,
+      Object body,
+      RequestOptions options,
+      PreparedRequest request,
+      IntentClaim held) {
+    this.held = held;
+    this.parts = parts;
+    this.op = op;
+    this.body = body;
+    this.options = options;
+    this.request = request;
+    this.started = parts.config().clock().instant();
+    parts
+        .listener()
+        .onCallStart(new CallStarted(callId, op.name(), op.method(), options.intentId()));
+  }
+
+  /** Runs the call on the calling thread. */
+  CallResult<R> execute() {
+    Step<R> step = begin();
+    while (step.waits()) {
+      try {
+        parts.config().sleeper().sleep(step.delay());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        cancelled = true;
+      }
+      step = attempt(step.delay());
+    }
+    return step.resultOrThrow();
+  }
+
+  /** Starts the call on the client's I/O executor and returns its future. */
+  CompletableFuture<CallResult<R>> start() {
+    future = new CallFuture<>(this);
+    submit(() -> deliver(begin()));
+    return future;
+  }
+
+  /**
+   * Cancels the call: an attempt in flight fails at once, a wait ends, and no further attempt
+   * starts. The intent is left as it is: pending when anything may have been sent.
+   */
+  void cancel() {
+    cancelled = true;
+    Wire.Exchange exchange = inFlight;
+    if (exchange != null) {
+      exchange.cancel();
+    }
+    CompletableFuture<Void> wait = waiting;
+    if (wait != null) {
+      wait.cancel(false);
+    }
+  }
+
+  private void submit(Runnable task) {
+    try {
+      parts
+          .io()
+          .execute(
+              () -> {
+                try {
+                  task.run();
+                } catch (RuntimeException | Error e) {
+                  future.completeExceptionally(e); // a bug must not leave the caller waiting
+                }
+              });
+    } catch (RuntimeException rejected) {
+      cancelled = true;
+      deliver(attempt(Duration.ZERO)); // ends at once as cancelled: the client was closed
+    }
+  }
+
+  private void deliver(Step<R> step) {
+    if (!step.waits()) {
+      if (step.error() != null) {
+        future.completeExceptionally(step.error());
+      } else {
+        future.complete(step.result());
+      }
+      return;
+    }
+    CompletableFuture<Void> wait = parts.config().sleeper().after(step.delay());
+    waiting = wait;
+    if (cancelled) {
+      wait.cancel(false);
+    }
+    wait.whenComplete((done, failed) -> submit(() -> deliver(attempt(step.delay()))));
+  }
+
+  /**
+   * Fixes the key (recording the intent, if the call names one) and makes the first attempt. The
+   * deadline runs from here: the key store's wait to record the intent counts against it.
+   */
+  private Step<R> begin() {
+    if (cancelled) {
+      return attempt(Duration.ZERO); // ends at once, before anything is recorded
+    }
+    Duration deadline =
+        options.deadline() != null ? options.deadline() : parts.config().retryPolicy().deadline();
+    Instant deadlineAt = later(parts.config().clock().instant(), deadline);
+    if (op.carriesKey()) {
+      try {
+        claim =
+            held != null
+                ? parts.intents().claimHeld(held.intent())
+                : parts
+                    .intents()
+                    .claim(op.name(), options, request.key(), request.fingerprint(), deadline);
+      } catch (SafeRetryException e) {
+        return end(e);
+      } catch (KeyStoreException e) {
+        return end(
+            Errors.unknown(
+                Reason.KEY_STORE_FAILED,
+                "the key store could not confirm the intent's state; nothing was sent by this call",
+                null,
+                new Errors.Trail(options.idempotencyKey(), options.intentId(), List.of()),
+                e));
+      }
+      if (!claim.key().equals(request.key())) {
+        request = parts.requests().withKey(request, body, options, claim.key());
+      }
+    }
+    this.deadline = deadlineAt;
+    retries = parts.retry().asyncContext();
+    return attempt(Duration.ZERO);
+  }
+
+  /**
+   * Sends one attempt (if the call is still on and the breaker allows) and decides what follows.
+   */
+  private Step<R> attempt(Duration delayBefore) {
+    if (cancelled) {
+      return end(
+          Outcomes.cancelled(
+              anyAmbiguous(), "the call was cancelled, or its client closed", trail()));
+    }
+    if (!parts.breaker().tryAcquire()) {
+      return end(Outcomes.circuitOpen(anyAmbiguous(), trail()));
+    }
+    if (held != null && !held.stillOwned()) {
+      cancelled = true;
+      parts.breaker().release(); // says nothing about the server
+      return end(
+          Outcomes.cancelled(
+              anyAmbiguous(),
+              "the call's hold on its intent was lost; nothing more sent",
+              trail()));
+    }
+    int n = attempts.size() + 1;
+    AttemptStarted start =
+        new AttemptStarted(callId, op.name(), options.intentId(), claim.key(), n, newRequestId());
+    parts.listener().onAttemptStart(start);
+    Wire.Exchange exchange = parts.wire().exchange(request.forAttempt(start));
+    inFlight = exchange;
+    if (cancelled) {
+      exchange.cancel(); // cancel() ran before the exchange was visible to it
+    }
+    Wire.Sent sent = exchange.send(remaining(), request.redaction());
+    inFlight = null;
+    Attempt attempt = Wire.attempt(n, start.requestId(), sent, delayBefore);
+    last = AttemptOutcome.of(attempt, sent);
+    attempts.add(attempt);
+    log(last);
+    parts
+        .listener()
+        .onAttemptEnd(
+            new AttemptFinished(callId, op.name(), options.intentId(), claim.key(), attempt));
+    if (cancelled) {
+      parts.breaker().release(); // says nothing about the server
+      return end(
+          Outcomes.cancelled(
+              anyAmbiguous(), "the call was cancelled, or its client closed", trail()));
+    }
+    boolean replayed =
+        last.response() != null
+            && op.carriesKey()
+            && parts.config().rules().isReplay(last.response());
+    parts.breaker().record(last, replayed, sent.duration().toNanos());
+    Decision.Rules decisionRules = parts.decisionRules();
+    Decision.Next next = Decision.decide(facts(parts.budget().hasToken()), decisionRules);
+    if (next instanceof Decision.Retry && !parts.budget().tryAcquireRetry()) {
+      next = Decision.decide(facts(false), decisionRules); // another call took the last token
+    }
+    return follow(next);
+  }
+
+  /** What this call knows for the decision after its last attempt. */
+  private Decision.Facts facts(boolean budgetLeft) {
+    int maxAttempts =
+        options.maxAttempts() > 0
+            ? options.maxAttempts()
+            : parts.config().retryPolicy().maxAttempts();
+    return new Decision.Facts(
+        n(),
+        maxAttempts,
+        last.response(),
+        last.failure(),
+        op.carriesKey(),
+        earlierAttemptMayHaveExecuted(),
+        anyAmbiguous(),
+        parts.config().clock().instant(),
+        deadline,
+        parts.breaker().isOpen(),
+        budgetLeft);
+  }
+
+  /**
+   * Acts on the decision: tells resilience4j's retry (its events and metrics describe the calls),
+   * then succeeds, schedules the next attempt, or ends.
+   */
+  private Step<R> follow(Decision.Next next) {
+    if (next instanceof Decision.Succeed s) {
+      retries.onComplete();
+      parts.budget().onSuccess();
+      return succeed(last, s.existingResourceId());
+    }
+    if (next instanceof Decision.Retry r) {
+      retries.onError(RetryEvents.retrying(r.delay()));
+      parts
+          .listener()
+          .onRetryScheduled(
+              new RetryScheduled(
+                  callId, op.name(), claim.key(), n() + 1, r.delay(), r.serverHint()));
+      return new Step<>(null, null, r.delay());
+    }
+    Decision.End e = (Decision.End) next;
+    retries.onError(e.retriesStopped() ? RetryEvents.STOPPED : RetryEvents.DEFINITIVE);
+    if (e.lostAnswer()) {
+      parts.breaker().callEndedWithoutAnswer();
+    }
+    return end(ending(e));
+  }
+
+  private SafeRetryException ending(Decision.End e) {
+    if (e.reason() == Reason.REJECTED || e.reason() == Reason.KEY_REUSED) {
+      complete(IntentState.FAILED, last.status(), null);
+      return Outcomes.rejected(
+          last,
+          e.reason() == Reason.KEY_REUSED,
+          parts.config().mapper(),
+          request.redaction(),
+          trail());
+    }
+    if (e.reason().outcome() == Outcome.FAILED) {
+      return Errors.failed(e.reason(), e.why(), trail(), last.error());
+    }
+    return Errors.unknown(e.reason(), e.why(), e.retryAfter(), trail(), last.error());
+  }
+
+  private Step<R> succeed(AttemptOutcome out, String existingResourceId) {
+    int status = out.status();
+    ClientConfig c = parts.config();
+    // One view of the answer, for the result and for the trail of an unreadable body alike.
+    ResponseView view = view(out);
+    SuccessBody<R> body;
+    try {
+      body =
+          SuccessBody.read(
+              out,
+              existingResourceId,
+              c,
+              parts.reader(),
+              op.responseType(),
+              claim.record() != null,
+              trail(view));
+    } catch (SafeRetryException unreadable) {
+      complete(IntentState.SUCCEEDED, status, null);
+      return end(unreadable);
+    }
+    complete(IntentState.SUCCEEDED, status, body.resourceId());
+    finished(Outcome.SUCCEEDED, null);
+    return new Step<>(
+        new CallResult<>(
+            body.value(),
+            status,
+            claim.key(),
+            options.intentId(),
+            view.replayed(),
+            attempts,
+            view,
+            existingResourceId),
+        null,
+        null);
+  }
+
+  private void complete(IntentState state, int status, String resourceId) {
+    if (held != null) {
+      parts.intents().completeHeld(held, claim, state, status, resourceId, op.name());
+      return;
+    }
+    Duration left = Duration.between(parts.config().clock().instant(), deadline);
+    parts
+        .intents()
+        .complete(
+            claim, state, status, resourceId, op.name(), left.isNegative() ? Duration.ZERO : left);
+  }
+
+  /** Ends with an exception: logs an unknown outcome, reports the end. */
+  private Step<R> end(SafeRetryException e) {
+    if (e.reason().outcome() == Outcome.UNKNOWN) {
+      Reason unknown = e.reason();
+      LOG.warn(
+          "outcome unknown for {} ({}, idempotency key {}, {} attempts): {}",
+          op.name(),
+          unknown,
+          e.key(),
+          attempts.size(),
+          unknown.mustReconcile()
+              ? "reconcile the intent with the provider"
+              : "retry the same intent");
+    }
+    finished(e.outcome(), e);
+    return new Step<>(null, e, null);
+  }
+
+  private void finished(Outcome outcome, SafeRetryException e) {
+    Duration took = Duration.between(started, parts.config().clock().instant());
+    parts
+        .listener()
+        .onCallEnd(
+            new CallFinished(
+                callId,
+                op.name(),
+                options.intentId(),
+                e != null ? e.key() : claim.key(),
+                outcome,
+                e == null ? null : e.reason(),
+                last == null ? 0 : last.status(),
+                attempts.size(),
+                took));
+  }
+
+  /**
+   * Whether anything of this intent may have reached the server: an earlier call of the intent left
+   * it pending, or an attempt got an answer or failed after handing the request over.
+   */
+  private boolean anyAmbiguous() {
+    return claim.priorPending()
+        || attempts.stream()
+            .anyMatch(a -> a.failure() == null || a.failure().mayHaveReachedServer());
+  }
+
+  /**
+   * Whether an attempt before the last one may have been executed: a failure after the request may
+   * have reached the server, or an answer that does not prove the request had no effect (a
+   * redirect, 408, 409, 429 or a 5xx).
+   */
+  private boolean earlierAttemptMayHaveExecuted() {
+    for (Attempt a : attempts.subList(0, attempts.size() - 1)) {
+      if (a.failure() != null
+          ? a.failure().mayHaveReachedServer()
+          : !StatusProof.provesNoEffect(a.status())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private Errors.Trail trail() {
+    return trail(view(last));
+  }
+
+  private Errors.Trail trail(ResponseView lastAnswer) {
+    return new Errors.Trail(claim.key(), options.intentId(), attempts, lastAnswer);
+  }
+
+  /**
+   * The answer of an attempt as the caller sees it, or null after a transport failure. A credential
+   * the server echoes is masked in all of it, headers and kept body too, by the one rule that masks
+   * messages, error fields and request ids.
+   */
+  private ResponseView view(AttemptOutcome out) {
+    if (out == null || out.response() == null) {
+      return null;
+    }
+    ResponseRules rules = parts.config().rules();
+    Redaction redaction = request.redaction();
+    String requestId = out.attempt().serverRequestId();
+    String errorBody = out.response().errorBody();
+    if (requestId == null && rules.errorRequestIdField() != null && !errorBody.isEmpty()) {
+      requestId =
+          ErrorBodies.text(errorBody, rules.errorRequestIdField())
+              .map(redaction::printableMasked)
+              .orElse(null);
+    }
+    return new ResponseView(
+        out.status(),
+        redaction.mask(out.response().headers()),
+        requestId,
+        rules.isReplay(out.response()),
+        options.keepBody() ? redaction.mask(out.body()) : null);
+  }
+
+  /** {@code now + d}, or the end of time when that is beyond what an instant can hold. */
+  private static Instant later(Instant now, Duration d) {
+    try {
+      return now.plus(d);
+    } catch (DateTimeException | ArithmeticException beyondTime) {
+      return Instant.MAX;
+    }
+  }
+
+  private int n() {
+    return attempts.size();
+  }
+
+  /** What this attempt may take: what is left of the deadline, at most the attempt timeout. */
+  private Duration remaining() {
+    Duration left = Duration.between(parts.config().clock().instant(), deadline);
+    Duration perAttempt = options.attemptTimeout();
+    if (perAttempt != null && perAttempt.compareTo(left) < 0) {
+      left = perAttempt;
+    }
+    if (left.compareTo(LONGEST_ATTEMPT) > 0) {
+      return LONGEST_ATTEMPT; // a deadline beyond the end of time: the wire counts nanoseconds
+    }
+    return left.isNegative() ? Duration.ofMillis(1) : left;
+  }
+
+  private void log(AttemptOutcome out) {
+    if (LOG.isDebugEnabled()) {
+      Attempt a = out.attempt();
+      LOG.debug(
+          "{} {} attempt {}/{} -> {} in {} ms (request id {}, server request id {}, key {})",
+          op.method(),
+          op.pathTemplate(),
+          a.number(),
+          parts.config().retryPolicy().maxAttempts(),
+          a.failure() != null ? a.failure() : a.status(),
+          a.duration().toMillis(),
+          a.requestId(),
+          a.serverRequestId(),
+          claim.key());
+    }
+  }
+
+  /** A fresh request id; never equal to the call's key. */
+  private String newRequestId() {
+    IdempotencyKey key = claim.key();
+    String id = newId("req_");
+    return key != null && id.equals(key.value()) ? newRequestId() : id;
+  }
+
+  private static String newId(String prefix) {
+    ThreadLocalRandom r = ThreadLocalRandom.current();
+    return prefix
+        + Long.toHexString(r.nextLong() | Long.MIN_VALUE)
+        + Long.toHexString(r.nextLong() | Long.MIN_VALUE);
+  }
+}
