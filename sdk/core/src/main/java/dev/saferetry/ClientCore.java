@@ -27,7 +27,9 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import okhttp3.ConnectionPool;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 
@@ -375,15 +377,22 @@ final class ClientCore implements AutoCloseable {
         });
   }
 
+  /** How many idle connections the SDK's own HTTP client keeps for reuse. */
+  static final int IDLE_CONNECTIONS = 32;
+
   /**
    * The client the SDK creates when the caller brings none: 10 s connect, 30 s read and write.
    * OkHttp's fast fallback (racing connects to several addresses) is off: it runs each racing
    * connect on a platform thread of OkHttp's own, so thousands of calls connecting at once would
    * start as many platform threads; without it a call connects on its own thread (a virtual thread
-   * for {@code executeAsync} on JDK 21 and newer), trying the addresses in order.
+   * for {@code executeAsync} on JDK 21 and newer), trying the addresses in order. Its pool keeps up
+   * to {@value #IDLE_CONNECTIONS} idle connections for 5 minutes (OkHttp's own default keeps 5): a
+   * service calling a provider from many threads at once, or running several outbox relays on one
+   * client, would otherwise close and reopen connections between bursts.
    */
   static OkHttpClient defaultHttpClient() {
     return new OkHttpClient.Builder()
+        .connectionPool(new ConnectionPool(IDLE_CONNECTIONS, 5, TimeUnit.MINUTES))
         .connectTimeout(Duration.ofSeconds(10))
         .readTimeout(Duration.ofSeconds(30))
         .writeTimeout(Duration.ofSeconds(30))
