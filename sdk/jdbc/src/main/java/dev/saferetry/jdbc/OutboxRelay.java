@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -124,7 +125,12 @@ public final class OutboxRelay implements AutoCloseable {
   private final Object lifecycle = new Object();
 
   /** Told of every answer and pass (see {@link SafeRetryMeters}). */
-  volatile RelayObserver observer = RelayObserver.NONE;
+  private final CopyOnWriteArrayList<RelayObserver> observers = new CopyOnWriteArrayList<>();
+
+  /** Adds an observer (each once): every {@link SafeRetryMeters} bound to this relay counts. */
+  void observe(RelayObserver observer) {
+    observers.addIfAbsent(observer);
+  }
 
   String owner() {
     return owner;
@@ -224,7 +230,7 @@ public final class OutboxRelay implements AutoCloseable {
             reconciled,
             claim.held().size() + counts[Ending.HELD.ordinal()],
             counts[Ending.UNSETTLED.ordinal()]);
-    observer.passed(done);
+    observers.forEach(o -> o.passed(done));
     return done;
   }
 
@@ -438,7 +444,9 @@ public final class OutboxRelay implements AutoCloseable {
     } catch (SafeRetryException e) {
       error = e;
     }
-    observer.answered(result, error);
+    for (RelayObserver o : observers) {
+      o.answered(result, error);
+    }
     if (claim.lost) {
       LOG.info("lease on {} lost to another relay; nothing recorded", record.intentId());
       return Sent.ended(Ending.LOST);

@@ -184,7 +184,7 @@ public final class SafeRetryMeters implements MeterBinder {
     for (int i = 0; i < relays.size(); i++) {
       OutboxRelay relay = relays.get(i);
       observers.get(i).counters.add(new Counters(registry, relay.owner()));
-      relay.observer = observers.get(i);
+      relay.observe(observers.get(i));
     }
   }
 

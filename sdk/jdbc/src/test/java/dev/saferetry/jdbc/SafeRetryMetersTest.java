@@ -70,6 +70,9 @@ class SafeRetryMetersTest {
           SafeRetryMeters meters = SafeRetryMeters.of(store, relay).cachedFor(Duration.ZERO);
           meters.bindTo(registry);
           meters.bindTo(registry); // again: nothing counted twice
+          // Meters of their own for a second registry (another backend): both count.
+          SimpleMeterRegistry second = new SimpleMeterRegistry();
+          SafeRetryMeters.of(store, relay).bindTo(second);
 
           assertThat(intents(registry, "queued_due", "none")).isEqualTo(3);
           assertThat(intents(registry, "queued_later", "none")).isZero();
@@ -92,6 +95,8 @@ class SafeRetryMetersTest {
           assertThat(count(registry, "saferetry.relay.endings", "ending", "rejected")).isEqualTo(1);
           assertThat(count(registry, "saferetry.relay.endings", "ending", "retried")).isEqualTo(1);
           assertThat(count(registry, "saferetry.relay.endings", "ending", "held")).isZero();
+          assertThat(count(second, "saferetry.relay.sends")).isEqualTo(3);
+          assertThat(count(second, "saferetry.relay.endings", "ending", "succeeded")).isEqualTo(1);
 
           assertThat(intents(registry, "queued_due", "none")).isZero();
           assertThat(intents(registry, "queued_later", "none")).isEqualTo(1);
