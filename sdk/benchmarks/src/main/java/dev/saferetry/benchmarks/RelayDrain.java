@@ -323,7 +323,7 @@ public final class RelayDrain {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() throws SQLException {
       client.close();
       store.close();
       provider.close();

@@ -67,6 +67,8 @@ import org.slf4j.LoggerFactory;
  * <p>Bind one instance per store and its relays, to any number of registries; a relay reports to
  * the instance bound last. Thread-safe; its settings are immutable.
  */
+// Micrometer is an optional dependency, not re-exported: whoever binds the meters has it.
+@SuppressWarnings("exports")
 public final class SafeRetryMeters implements MeterBinder {
   private static final Logger LOG = LoggerFactory.getLogger(SafeRetryMeters.class);
   private static final Duration DEFAULT_CACHE = Duration.ofSeconds(10);
