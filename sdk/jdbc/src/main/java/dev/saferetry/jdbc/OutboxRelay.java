@@ -25,15 +25,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -137,7 +130,7 @@ public final class OutboxRelay implements AutoCloseable {
   }
 
   private Thread worker;
-  private ExecutorService senders;
+  private final RelaySenders senders;
   private volatile Instant lastOverdueScan;
   private volatile boolean running;
   private volatile boolean idle;
@@ -158,6 +151,7 @@ public final class OutboxRelay implements AutoCloseable {
     this.maxClaims = b.maxClaims;
     this.clock = b.clock;
     this.sleeper = b.sleeper;
+    this.senders = new RelaySenders(concurrency, owner);
   }
 
   /**
@@ -240,72 +234,12 @@ public final class OutboxRelay implements AutoCloseable {
    * when every claimed intent is sent and ready to record.
    */
   private void sendConcurrently(List<LeasedIntent> claimed, Instant asked, Pass pass) {
-    BlockingQueue<Sent> done = new LinkedBlockingQueue<>();
-    ExecutorService senders = senders();
-    int left = 0;
-    for (LeasedIntent intent : claimed) {
-      Held held = new Held(intent.lease(), asked);
-      try {
-        senders.execute(
-            () -> {
-              Sent sent = Sent.ended(Ending.LOST); // an Error in the send: the pass still ends
-              try {
-                sent = sendOne(held, intent);
-              } finally {
-                done.add(sent);
-              }
-            });
-        left++;
-      } catch (RejectedExecutionException stopped) { // stopped meanwhile: send it here
-        pass.add(sendOne(held, intent));
-      }
-    }
-    boolean interrupted = false;
-    while (left > 0) {
-      Sent sent;
-      try {
-        sent = done.poll(WAIT_FOR_SENDS_MILLIS, TimeUnit.MILLISECONDS);
-      } catch (InterruptedException e) {
-        interrupted = true;
-        continue;
-      }
-      if (sent != null) {
-        pass.add(sent);
-        left--;
-      }
-      pass.recordIfLeasesAgeing();
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  /** How often a pass waiting for its sends checks whether its recorded outcomes must wait less. */
-  private static final long WAIT_FOR_SENDS_MILLIS = 250;
-
-  /** The relay's sender threads, started when first needed; idle ones end after a while. */
-  private ExecutorService senders() {
-    synchronized (lifecycle) {
-      if (senders == null) {
-        AtomicInteger n = new AtomicInteger();
-        ThreadPoolExecutor pool =
-            new ThreadPoolExecutor(
-                concurrency,
-                concurrency,
-                30,
-                TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(),
-                r -> {
-                  Thread t =
-                      new Thread(r, "saferetry-relay-" + owner + "-send-" + n.incrementAndGet());
-                  t.setDaemon(true);
-                  return t;
-                });
-        pool.allowCoreThreadTimeOut(true);
-        senders = pool;
-      }
-      return senders;
-    }
+    senders.runAll(
+        claimed,
+        intent -> sendOne(new Held(intent.lease(), asked), intent),
+        Sent.ended(Ending.LOST), // an Error in the send: the pass still ends
+        pass::add,
+        pass::recordIfLeasesAgeing);
   }
 
   /** The sends of a pass: their endings so far, and the outcomes waiting to be recorded. */
@@ -646,14 +580,7 @@ public final class OutboxRelay implements AutoCloseable {
       }
       t.join();
     }
-    ExecutorService s;
-    synchronized (lifecycle) {
-      s = senders;
-      senders = null;
-    }
-    if (s != null) {
-      s.shutdown(); // a pass still running elsewhere finishes its sends: they are queued already
-    }
+    senders.shutdown();
   }
 
   /** Stops the passes, as {@link #stop()}; the store and clients are left open. */
