@@ -10,8 +10,10 @@ import java.util.Objects;
  * @param id stable id, e.g. {@code replay.same-payload}
  * @param level default level (a profile may override it with {@code level.<id>})
  * @param description one line: what a conforming server does
- * @param dependsOn ids of earlier cases this one builds on: when one of them FAILED, this case is
- *     NOT RUN with a reason naming it, instead of failing with a message that blames something else
+ * @param dependsOn ids of earlier cases this one builds on. The case runs whatever they ended with;
+ *     when one of them FAILED, a check of this case that needs it ({@link Check#requireReplay})
+ *     ends the case NOT RUN naming it, instead of failing with a message that blames something
+ *     else, while a check that shows a flaw of its own (a second side effect) still fails it
  * @param body the case; it ends normally on a pass, or throws {@link CaseFailure} or {@link NotRun}
  */
 record CaseSpec(String id, Level level, String description, List<String> dependsOn, Body body) {
@@ -42,7 +44,7 @@ record CaseSpec(String id, Level level, String description, List<String> depends
     return new CaseSpec(id, Level.MAY, description, List.of(), body);
   }
 
-  /** This case, NOT RUN whenever one of {@code ids} FAILED earlier in the run. */
+  /** This case, built on {@code ids}: see {@link #dependsOn()}. */
   CaseSpec after(String... ids) {
     return new CaseSpec(id, level, description, List.of(ids), body);
   }

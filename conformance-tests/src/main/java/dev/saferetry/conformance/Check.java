@@ -15,6 +15,19 @@ final class Check {
     }
   }
 
+  /**
+   * Fails the case with {@code message} unless {@code condition} holds — a check that needs a
+   * working basic replay to mean anything (status, body or headers of a replay, a retry that is
+   * rejected). When {@code replay.basic} FAILED in the same run, the failure is reported as NOT RUN
+   * naming it, not as a second finding that blames something else. Never for a check that shows a
+   * second side effect or a second resource.
+   */
+  static void requireReplay(boolean condition, String message) {
+    if (!condition) {
+      throw new CaseFailure(message, ReplayCases.BASIC);
+    }
+  }
+
   /** Ends the case as NOT RUN with {@code reason} unless {@code condition} holds. */
   static void runOnlyIf(boolean condition, String reason) {
     if (!condition) {

@@ -1,6 +1,6 @@
 package dev.saferetry.conformance;
 
-import static dev.saferetry.conformance.Check.require;
+import static dev.saferetry.conformance.Check.requireReplay;
 import static dev.saferetry.conformance.Check.runOnlyIf;
 
 /**
@@ -40,7 +40,7 @@ final class ErrorReplay {
       if (!fired) {
         t.hooks().disarm(FaultKind.FAIL_BEFORE_COMMIT);
       }
-      require(
+      requireReplay(
           !fired,
           "the retry of the "
               + first.status()
@@ -49,7 +49,7 @@ final class ErrorReplay {
               + injected
               + ")");
     }
-    require(
+    requireReplay(
         retry.sameOutcomeAs(first),
         "the retry of a 4xx outcome differs: status "
             + retry.brief()
@@ -102,7 +102,7 @@ final class ErrorReplay {
     i.created("a create, to see whether replays are marked");
     Answer replay = i.replay("its replay");
     runOnlyIf(replay.header(marker) != null, NO_EVIDENCE);
-    require(
+    requireReplay(
         false,
         "the retry of the 4xx was executed again, not replayed: a replayed create carries "
             + marker

@@ -1,6 +1,7 @@
 package dev.saferetry.conformance;
 
 import static dev.saferetry.conformance.Check.require;
+import static dev.saferetry.conformance.Check.requireReplay;
 import static dev.saferetry.conformance.Check.runOnlyIf;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -101,15 +102,34 @@ final class ReplayCases {
     t.effects().expect(1, "one key", i.payload);
   }
 
-  /** Requires status, body and id of {@code replay} to equal {@code first}'s. */
+  /**
+   * Requires status, body and id of {@code replay} to equal {@code first}'s. A replay that created
+   * another resource is a second execution, a failure whatever else failed; the other differences
+   * need a working replay to mean anything ({@link Check#requireReplay}).
+   */
   static void requireSameOutcome(Probe t, Answer first, Answer replay, String what) {
-    require(
+    requireNotExecutedAgain(t, first, replay, what);
+    requireReplay(
         replay.status() == first.status(),
         what + " answered " + replay.brief() + ", the original " + first.status());
-    require(
+    requireReplay(
         Objects.equals(t.id(first), t.id(replay)),
         what + " carries id " + t.id(replay) + ", the original " + t.id(first));
-    require(replay.sameBodyAs(first), what + " differs from the original: " + diff(first, replay));
+    requireReplay(
+        replay.sameBodyAs(first), what + " differs from the original: " + diff(first, replay));
+  }
+
+  /**
+   * Fails when {@code retry} succeeded with another resource than {@code first}'s: executed again.
+   */
+  static void requireNotExecutedAgain(Probe t, Answer first, Answer retry, String what) {
+    require(
+        !(retry.ok() && t.id(retry) != null && !t.id(retry).equals(t.id(first))),
+        what
+            + " was executed again: it created "
+            + t.id(retry)
+            + " besides the original "
+            + t.id(first));
   }
 
   /** Says how two bodies differ, without quoting them (the exchanges carry them, redacted). */
@@ -134,7 +154,7 @@ final class ReplayCases {
     runOnlyIf(
         replay.status() == first.status(),
         "the replay answered " + replay.brief() + ", the original " + first.status());
-    require(
+    requireReplay(
         replay.mediaType().equals(first.mediaType()),
         "the replay's Content-Type is '"
             + replay.mediaType()
@@ -177,7 +197,8 @@ final class ReplayCases {
         read.ok() && read.json() != null && !read.json().equals(first.json()),
         "a read after the change shows no change, so a replay could not tell the original apart");
     Answer replay = i.replay("replay");
-    require(
+    requireNotExecutedAgain(t, first, replay, "the replay after the change");
+    requireReplay(
         replay.json() == null || !replay.json().equals(read.json()),
         "the replay returns the resource as it is now, not the original outcome");
     requireSameOutcome(t, first, replay, "the replay after the change");
@@ -188,7 +209,8 @@ final class ReplayCases {
     Answer first = i.created("first");
     runOnlyIf(first.header("Location") != null, "the original response has no Location header");
     Answer replay = i.replay("replay");
-    require(
+    requireNotExecutedAgain(t, first, replay, "the replay");
+    requireReplay(
         Objects.equals(first.header("Location"), replay.header("Location")),
         "the replay's Location is "
             + replay.header("Location")
@@ -202,7 +224,8 @@ final class ReplayCases {
     Answer first = i.created("first");
     Answer replay = i.replay("replay");
     t.note(header + ": original=" + first.header(header) + " replay=" + replay.header(header));
-    require(replay.header(header) != null, "the replay has no " + header + " header");
+    requireNotExecutedAgain(t, first, replay, "the replay");
+    requireReplay(replay.header(header) != null, "the replay has no " + header + " header");
     require(first.header(header) == null, "the original response already carries " + header);
   }
 
@@ -214,7 +237,8 @@ final class ReplayCases {
     Answer first = i.created("first");
     Answer replay =
         i.sendWith("reordered", new Payload(i.payload.marker(), reordered(i.payload.json())));
-    require(
+    requireNotExecutedAgain(t, first, replay, "the same JSON with other key order and whitespace");
+    requireReplay(
         replay.status() == first.status() && Objects.equals(t.id(first), t.id(replay)),
         "the same JSON with other key order and whitespace answered "
             + replay.status()

@@ -50,13 +50,9 @@ final class SuiteRun {
         List<CaseSpec> cases = contract.cases();
         for (CaseSpec spec : cases) {
           long start = System.nanoTime();
-          CaseResult failedDependency = failedDependency(spec, results);
-          CaseResult r =
-              !selected(spec)
-                  ? excluded(spec)
-                  : failedDependency != null
-                      ? notRunBecause(spec, failedDependency)
-                      : runCase(session, spec);
+          // A case built on one that FAILED still runs: it may show a flaw of its own (a second
+          // side effect). Only its checks that need the failed case are reported NOT RUN.
+          CaseResult r = !selected(spec) ? excluded(spec) : runCase(session, spec, results);
           results.add(r);
           progress(results.size(), cases.size(), r, System.nanoTime() - start);
         }
@@ -91,7 +87,7 @@ final class SuiteRun {
     }
   }
 
-  private CaseResult runCase(Session session, CaseSpec spec) {
+  private CaseResult runCase(Session session, CaseSpec spec, List<CaseResult> earlier) {
     Level level = config.level(spec.id(), spec.level());
     try (Probe probe = new Probe(session)) {
       Verdict verdict;
@@ -101,8 +97,9 @@ final class SuiteRun {
         spec.body().run(probe);
         verdict = Verdict.PASS;
       } catch (CaseFailure e) {
-        verdict = Verdict.FAIL;
-        message = e.getMessage();
+        CaseResult explaining = failed(e.builtOn(), earlier);
+        verdict = explaining == null ? Verdict.FAIL : Verdict.NOT_RUN;
+        message = explaining == null ? e.getMessage() : explainedBy(explaining, e.getMessage());
       } catch (NotRun e) {
         verdict = Verdict.NOT_RUN;
         message = e.getMessage();
@@ -172,30 +169,31 @@ final class SuiteRun {
     return notRun(spec, "excluded by the cases/levels filter");
   }
 
-  /** The first case {@code spec} depends on that FAILED in this run, or null. */
-  private static CaseResult failedDependency(CaseSpec spec, List<CaseResult> results) {
-    for (String id : spec.dependsOn()) {
-      for (CaseResult r : results) {
-        if (r.id().equals(id) && r.verdict() == Verdict.FAIL) {
-          return r;
-        }
+  /** The result of case {@code id} if it FAILED earlier in this run, else null. */
+  private static CaseResult failed(String id, List<CaseResult> earlier) {
+    if (id == null) {
+      return null;
+    }
+    for (CaseResult r : earlier) {
+      if (r.id().equals(id) && r.verdict() == Verdict.FAIL) {
+        return r;
       }
     }
     return null;
   }
 
   /**
-   * NOT RUN because a case it builds on failed: its own checks would only fail again, for the same
-   * reason, and blame something else.
+   * The reason of a check NOT RUN because the case it needs FAILED: its failure would only repeat
+   * that one and blame something else.
    */
-  private CaseResult notRunBecause(CaseSpec spec, CaseResult failed) {
-    return notRun(
-        spec,
-        DEPENDS_ON
-            + failed.id()
-            + ", which FAILED ("
-            + Redaction.cut(failed.message(), 200)
-            + "): the case would only repeat that failure");
+  static String explainedBy(CaseResult failed, String check) {
+    return DEPENDS_ON
+        + failed.id()
+        + ", which FAILED ("
+        + Redaction.cut(failed.message(), 200)
+        + "): this case's check needs it to work, and only repeated that failure ("
+        + Redaction.cut(check, 300)
+        + ")";
   }
 
   private CaseResult notRun(CaseSpec spec, String reason) {

@@ -36,9 +36,26 @@ public enum BrokenServer {
       CheckThenActFlow::new),
   /** Executes but never keeps the record: nothing to replay. */
   NOTHING_STORED(
-      // The cases that build on a replay are NOT RUN ("depends on replay.basic"); the takeover
-      // case fails on its own: a completion that stores nothing cannot check it still owns the key.
-      Set.of("replay.basic", "mismatch.rejected", "lock.slow-request-takeover"),
+      // Every case built on a replay still runs and shows its own second charge (a retry, a
+      // query string, a path variant, a lost response, a 5xx, a hung request, a restart, a retry
+      // within retention: each executes again); the takeover case fails as well: a completion
+      // that stores nothing cannot check it still owns the key.
+      Set.of(
+          "replay.basic",
+          "replay.same-payload",
+          "replay.after-change",
+          "mismatch.rejected",
+          "scope.query-string",
+          "scope.path-variants",
+          "concurrent.one-effect",
+          "lost-response.retry-replays",
+          "fault.5xx-after-commit",
+          "fault.5xx-before-commit",
+          "fault.unhandled-exception",
+          "lock.never-finishing-request",
+          "lock.slow-request-takeover",
+          "durability.restart",
+          "expiry.kept-until-retention"),
       ctx ->
           new IdempotencyFlow(ctx) {
             @Override

@@ -6,7 +6,7 @@ import java.sql.SQLException;
  * Broken: the mutation commits in its own transaction and the result is stored in a second one; a
  * failure in between releases the key although the effect already happened.
  */
-final class NonAtomicFlow extends IdempotencyFlow {
+class NonAtomicFlow extends IdempotencyFlow {
   NonAtomicFlow(FlowContext ctx) {
     super(ctx);
   }
