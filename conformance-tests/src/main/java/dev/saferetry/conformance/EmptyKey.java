@@ -76,10 +76,14 @@ final class EmptyKey {
   }
 
   /**
-   * A rejection is a pass when the same payload is then accepted with a real key. A 5xx counts as a
-   * rejection only when the counter shows it created nothing.
+   * A rejection is a pass when the case can show it rejected its own request for its key: it is
+   * about the request (not throttling or authentication), it is not the server's answer to a used
+   * key (which a record left under the empty key by an earlier run or another client would get),
+   * the same payload is then accepted with a real key, and — with a counter — the rejected request
+   * created nothing. A 5xx counts as a rejection only when the counter shows it created nothing.
    */
   private static void requireRejectedForItsKey(Probe t, Answer a, Payload payload) {
+    Rejections.requireAboutTheRequest(a, "a request with an empty key");
     boolean rejected = a.status() >= 400 && a.status() < 500;
     if (!rejected && a.status() >= 500 && t.effects().counted()) {
       rejected = t.effects().count("what a 5xx to an empty key created", payload) == 0;
@@ -87,6 +91,11 @@ final class EmptyKey {
     runOnlyIf(
         rejected,
         "a request with an empty key answered " + a.brief() + ", neither accepted nor rejected");
+    Rejections rejections = new Rejections(t);
+    if (a.status() < 500) {
+      requireNotAnsweredAsAUsedKey(
+          t, rejections, a, "a request with an empty key and a fresh payload", "the empty key");
+    }
     t.note("the empty key was rejected");
     Answer fresh = t.create("same payload, a real key", t.newKey(), payload.json());
     runOnlyIf(
@@ -94,5 +103,54 @@ final class EmptyKey {
         "the same payload is rejected with a real key too ("
             + fresh.status()
             + "), so the rejection proves nothing");
+    t.effects()
+        .expect(
+            1,
+            rejections.sampleEffects(),
+            "the request refused for its empty key and the same payload with a real key",
+            payload);
+  }
+
+  /**
+   * Fails, or ends NOT RUN, when {@code a} — a refusal of a request whose key ({@code key}: the
+   * empty key, no key) was never used by this case — carries the server's reason for another
+   * payload under a used key: that key already holds a record the case did not create, so it is one
+   * key shared by every such request. NOT RUN when the server refuses every request alike (a
+   * request that fails validation gets the same answer): then no refusal can be told from one
+   * caused by such a record, and the case does not pass on it either.
+   */
+  static void requireNotAnsweredAsAUsedKey(
+      Probe t, Rejections rejections, Answer a, String what, String key) {
+    int inProgress = t.cfg.getInt("status.in-progress", 409);
+    runOnlyIf(
+        a.status() != inProgress || inProgress == t.cfg.getInt("status.invalid-key", 400),
+        what
+            + " answered the in-progress status ("
+            + inProgress
+            + "): "
+            + key
+            + " is held by a request this case did not send, so the refusal is not about it");
+    if (!rejections.answersAsAUsedKey(a)) {
+      return;
+    }
+    runOnlyIf(
+        rejections.usedKeyAnswerIsSpecific(),
+        what
+            + " was refused with "
+            + a.status()
+            + " exactly as another payload under a used key is, and as a request that fails"
+            + " validation is: the case cannot tell a refusal of "
+            + key
+            + " from a record left under it by an earlier run or another client");
+    require(
+        false,
+        what
+            + " was answered "
+            + a.status()
+            + " with the server's reason for another payload under a used key, not a refusal of"
+            + " its key: "
+            + key
+            + " already holds a record this case did not create (left by an earlier run or another"
+            + " client), so it is one key shared by every such request");
   }
 }

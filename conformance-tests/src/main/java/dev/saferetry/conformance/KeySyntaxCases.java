@@ -46,14 +46,14 @@ final class KeySyntaxCases {
     runOnlyIf(
         t.cfg.getBoolean("require-key", true),
         "the target does not require keys (require-key=false)");
-    rejected(t, null, "status.missing-key", "no key");
+    rejected(t, null, "status.missing-key", "no key", true);
   }
 
   static void emptyKeyIsRejected(Probe t) {
     runOnlyIf(
         t.cfg.getBoolean("require-key", true),
         "keys are optional (require-key=false): an empty key may be treated as absent");
-    rejected(t, "", "status.invalid-key", "an empty key");
+    rejected(t, "", "status.invalid-key", "an empty key", true);
   }
 
   static void overLongKeyIsRejected(Probe t) {
@@ -69,7 +69,12 @@ final class KeySyntaxCases {
     Answer accepted = t.create("key of " + max + " characters", longKey(t, max), atMax.json());
     require(
         accepted.ok(), "a key of " + max + " characters was rejected with " + accepted.status());
-    rejected(t, longKey(t, max + 1), "status.invalid-key", "a key of " + (max + 1) + " characters");
+    rejected(
+        t,
+        longKey(t, max + 1),
+        "status.invalid-key",
+        "a key of " + (max + 1) + " characters",
+        false);
   }
 
   /** A key unique to this run, padded to exactly {@code length} characters. */
@@ -91,16 +96,32 @@ final class KeySyntaxCases {
     Answer quoted = t.create("quoted key", "\"" + key + "\"", p.json());
     require(quoted.ok(), "a quoted key was rejected with " + quoted.status());
     Answer bare = t.retry("bare key", "POST", t.config("create.path"), p.json(), key, t.tenant1());
+    String what = "\"" + key + "\" and " + key;
     require(
+        !(bare.ok() && !Objects.equals(t.id(quoted), t.id(bare))),
+        what + " were taken for two keys: the same payload was executed twice");
+    Check.requireReplay(
         bare.ok() && Objects.equals(t.id(quoted), t.id(bare)),
-        "\"" + key + "\" and " + key + " were not treated as one key");
+        what + " were not treated as one key: the bare key answered " + bare.brief());
   }
 
-  /** The request is rejected with the profile's status, and the payload works with a real key. */
-  private static void rejected(Probe t, String key, String statusKey, String what) {
+  /**
+   * The request is rejected with the profile's status, for its key, and the payload works with a
+   * real key. {@code neverUsedByThisCase}: the key (none, the empty key) is one this case cannot
+   * have used first, so a record an earlier run or another client left under it must not pass for a
+   * rejection (see {@link Rejections}).
+   */
+  private static void rejected(
+      Probe t, String key, String statusKey, String what, boolean neverUsedByThisCase) {
     t.effects().begin();
     Payload p = t.newPayload();
     Answer response = t.create(what, key, p.json());
+    Rejections.requireAboutTheRequest(response, "a request with " + what);
+    Rejections rejections = new Rejections(t);
+    if (neverUsedByThisCase && !response.ok()) {
+      EmptyKey.requireNotAnsweredAsAUsedKey(
+          t, rejections, response, "a request with " + what, key == null ? "no key" : what);
+    }
     int expected = t.cfg.getInt(statusKey, 400);
     require(
         response.status() == expected,
@@ -116,6 +137,6 @@ final class KeySyntaxCases {
         "the same payload is rejected with a valid key too ("
             + fresh.status()
             + "), so the rejection proves nothing");
-    t.effects().require(1, "the rejected request and the valid one", p);
+    t.effects().require(1, rejections.sampleEffects(), "the rejected request and the valid one", p);
   }
 }

@@ -61,6 +61,7 @@ final class ScopeCases {
     Payload other = t.newPayload();
     Answer reuse = i.sendWith("same key, other payload", other);
     require(!reuse.ok(), "another payload under a used key was accepted with " + reuse.status());
+    Rejections.requireAboutTheRequest(reuse, "another payload under a used key");
     Answer fresh = t.create("other payload, fresh key", t.newKey(), other.json());
     runOnlyIf(
         fresh.ok(),
@@ -117,6 +118,9 @@ final class ScopeCases {
     String expected = t.cfg.all().getOrDefault("scope.other-endpoint", "either").strip();
     boolean executed = pair[1].ok() && !Objects.equals(pair[0].json(), pair[1].json());
     boolean rejected = pair[1].status() >= 400 && pair[1].status() < 500;
+    if (rejected) {
+      Rejections.requireAboutTheRequest(pair[1], "the same key on another operation");
+    }
     t.note(
         "other operation "
             + (executed ? "executed" : rejected ? "rejected" : "answered " + pair[1].status()));
@@ -208,6 +212,7 @@ final class ScopeCases {
         bad.status() >= 400 && bad.status() < 500,
         "the invalid payload answered " + bad.status() + ", not a 4xx");
     Answer good = i.send("same key, valid payload");
+    Rejections.requireAboutTheRequest(good, "the valid payload under the key of the invalid one");
     boolean stored = !good.ok();
     t.note("validation failure " + (stored ? "stored" : "not stored"));
     String expected = t.cfg.all().getOrDefault("validation-failure", "either").strip();

@@ -1,0 +1,92 @@
+package dev.saferetry.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.saferetry.conformance.server.BrokenServer;
+import dev.saferetry.conformance.server.FlawedServers;
+import dev.saferetry.conformance.server.ReferenceServer;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A case never passes on state it did not create: run twice in a row against one server, whose
+ * first run left records behind, the suite gives the same, correct verdicts.
+ */
+class LeftoverStateTest {
+
+  @Test
+  void anEmptyKeyTakenForOneKeyFailsTheSecondRunAsItFailedTheFirst() {
+    try (ReferenceServer server = BrokenServer.EMPTY_KEY_IS_ONE_KEY.build().start()) {
+      Map<String, String> settings =
+          Map.of("require-key", "false", "cases", "key.empty-not-shared");
+      RunResult first = SuiteRuns.against(server, "leftover-empty-key-1", settings);
+      RunResult second = SuiteRuns.against(server, "leftover-empty-key-2", settings);
+
+      assertThat(first.result("key.empty-not-shared").verdict()).isEqualTo(Verdict.FAIL);
+      CaseResult again = second.result("key.empty-not-shared");
+      assertThat(again.verdict()).as(SuiteRuns.problems(second)).isEqualTo(Verdict.FAIL);
+      assertThat(again.message())
+          .startsWith(
+              "a request with an empty key and a fresh payload was answered 422 with the"
+                  + " server's reason for another payload under a used key")
+          .contains("already holds a record this case did not create");
+      assertThat(verdicts(second)).isEqualTo(verdicts(first));
+      assertThat(second.exitStatus()).isEqualTo(ExitStatus.MUST_FAILED);
+    }
+  }
+
+  @Test
+  void aUsedKeyAnsweredWithTheInvalidKeyStatusIsNotARefusalOfTheEmptyKeyOnAnyRun() {
+    // Stripe's shape: a used key and an invalid key are both answered 400.
+    try (ReferenceServer server = FlawedServers.emptyKeySharedUsedKeyAnswered400().start()) {
+      Map<String, String> settings = new LinkedHashMap<>(FlawedServers.USED_KEY_400);
+      settings.put("cases", "key.*,mismatch.*");
+      RunResult first = SuiteRuns.against(server, "leftover-used-key-400-1", settings);
+      RunResult second = SuiteRuns.against(server, "leftover-used-key-400-2", settings);
+
+      for (RunResult run : new RunResult[] {first, second}) {
+        assertThat(run.result("key.empty-not-shared").verdict())
+            .as(SuiteRuns.problems(run))
+            .isEqualTo(Verdict.FAIL);
+        assertThat(run.result("key.empty").verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(run.result("key.missing").verdict()).isEqualTo(Verdict.PASS);
+        assertThat(run.result("mismatch.rejected").verdict()).isEqualTo(Verdict.PASS);
+        assertThat(run.result("mismatch.status").verdict()).isEqualTo(Verdict.PASS);
+      }
+      assertThat(second.result("key.empty").message())
+          .contains("with the server's reason for another payload under a used key");
+      assertThat(verdicts(second)).isEqualTo(verdicts(first));
+    }
+  }
+
+  @Test
+  void aCorrectServerGetsTheSameVerdictsOnEveryRun() {
+    try (ReferenceServer server = ReferenceServer.builder().build().start()) {
+      Map<String, String> settings =
+          Map.of("cases", "key*,mismatch.*,scope.*,replay.*,payload.*,validation.*");
+      RunResult first = SuiteRuns.against(server, "leftover-reference-1", settings);
+      RunResult second = SuiteRuns.against(server, "leftover-reference-2", settings);
+
+      for (RunResult run : new RunResult[] {first, second}) {
+        assertThat(
+                run.results().stream()
+                    .filter(r -> !r.message().startsWith("excluded"))
+                    .filter(r -> r.verdict() != Verdict.PASS)
+                    .map(CaseResult::id))
+            .as(SuiteRuns.problems(run))
+            .isEmpty();
+      }
+      assertThat(first.result("key.empty-not-shared").verdict()).isEqualTo(Verdict.PASS);
+      assertThat(verdicts(second)).isEqualTo(verdicts(first));
+    }
+  }
+
+  /** Every case's verdict, by id. */
+  static Map<String, Verdict> verdicts(RunResult run) {
+    Map<String, Verdict> out = new TreeMap<>();
+    run.results().forEach(r -> out.put(r.id(), r.verdict()));
+    return out;
+  }
+}
