@@ -21,14 +21,35 @@ import java.util.Map;
  * ietf|stripe|reference|webhook|file.properties[,...]} (default {@code ietf}), {@code --set
  * key=value} (any property, repeatable), {@code --report-dir DIR} (default {@code
  * conformance-report}), {@code --list}. System properties {@code -Dsaferetry.<key>=value} work too.
- * Exit status (see {@link ExitStatus}): 0 every MUST case ran and passed; 1 a MUST case failed; 2
- * configuration or infrastructure error (including usage errors); 3 MUST cases did not run. Writes
- * {@code conformance-report.md} and {@code junit-xml/TEST-saferetry-conformance.xml} into the
- * report directory.
+ * {@code --help} prints the usage and exits 0. Exit status (see {@link ExitStatus}): 0 every MUST
+ * case ran and passed; 1 a MUST case failed; 2 configuration or infrastructure error (including
+ * usage errors); 3 MUST cases did not run. Writes {@code conformance-report.md} and {@code
+ * junit-xml/TEST-saferetry-conformance.xml} into the report directory.
  *
  * <p>Thread-safe: each {@link #run} call is independent.
  */
 public final class ConformanceRunner {
+  /** What {@code --help} prints, and a usage error before its message. */
+  static final String USAGE =
+      String.join(
+          System.lineSeparator(),
+          "usage: java -jar saferetry-conformance-<version>-all.jar [options]",
+          "",
+          "Grades a server against the Idempotency-Key contract (or, with --profile webhook, a",
+          "webhook receiver) and exits with the verdict.",
+          "",
+          "  --target URL          the server's base URL (default: the reference server, in-process)",
+          "  --profile NAMES       ietf (default), stripe, reference, webhook or FILE.properties,",
+          "                        comma-separated, applied left to right",
+          "  --set key=value       any property (repeatable); wins over every profile",
+          "  --report-dir DIR      where the reports go (default conformance-report)",
+          "  --list                print every case with its effective level, run nothing",
+          "  -h, --help            print this and exit",
+          "",
+          "Exit status: 0 every MUST case ran and passed; 1 a MUST case FAILED; 2 configuration or",
+          "infrastructure error (the server was not graded); 3 MUST cases did not run.",
+          "");
+
   private ConformanceRunner() {}
 
   /**
@@ -59,6 +80,10 @@ public final class ConformanceRunner {
           case "--profile" -> explicit.put("profile", args[++i]);
           case "--report-dir" -> reportDir = Path.of(args[++i]);
           case "--set" -> put(explicit, args[++i]);
+          case "--help", "-h" -> {
+            out.print(USAGE);
+            return 0;
+          }
           case "--list" -> {
             list(explicit, out);
             return 0;
@@ -68,9 +93,7 @@ public final class ConformanceRunner {
       }
       return run(SuiteConfig.resolve(explicit), reportDir, out).exitStatus().code();
     } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
-      out.println(
-          "usage: --target URL --profile ietf|stripe|reference|webhook|FILE[,...] --set key=value"
-              + " --report-dir DIR --list");
+      out.print(USAGE);
       return error(out, explicit, "configuration error: " + e.getMessage());
     } catch (RuntimeException e) {
       // Never let an unexpected failure exit 1, which means "a MUST case failed".

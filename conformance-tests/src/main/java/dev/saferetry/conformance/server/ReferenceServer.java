@@ -191,7 +191,9 @@ public final class ReferenceServer implements AutoCloseable {
    *
    * @param args {@code --port N} (default 8080), {@code --host H}, {@code --jdbc-url URL}, {@code
    *     --key-header H}, {@code --key-body-field F}, {@code --retention-seconds S}, {@code
-   *     --lock-timeout-seconds S}, {@code --test-hooks}, {@code --no-require-key}
+   *     --lock-timeout-seconds S}, {@code --test-hooks}, {@code --no-require-key}; {@code --help}
+   *     prints the usage and exits 0, a malformed option prints its message and the usage and exits
+   *     2
    * @throws InterruptedException if the main thread is interrupted while serving
    */
   public static void main(String[] args) throws InterruptedException {
