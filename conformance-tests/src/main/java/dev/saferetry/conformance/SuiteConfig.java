@@ -55,7 +55,9 @@ public final class SuiteConfig {
    * @param explicit the overrides; they win over every profile, and {@code profile} names the
    *     profiles to apply ({@code ietf} when absent)
    * @return the resolved configuration
-   * @throws IllegalArgumentException if a named profile does not exist
+   * @throws IllegalArgumentException if a named profile does not exist, or a property, a case id in
+   *     {@code cases} or a level in {@code levels} is not one the suite knows (the message names
+   *     the nearest known one)
    * @throws UncheckedIOException if a profile file cannot be read
    */
   public static SuiteConfig resolve(Map<String, String> explicit) {
@@ -72,6 +74,7 @@ public final class SuiteConfig {
     }
     merged.putAll(explicit);
     merged.putIfAbsent("profile", profiles);
+    KnownProperties.check(merged);
     return new SuiteConfig(merged);
   }
 
@@ -259,7 +262,8 @@ public final class SuiteConfig {
     /**
      * {@return the configuration: built-in defaults, then the profiles, then the properties set}
      *
-     * @throws IllegalArgumentException if a named profile does not exist
+     * @throws IllegalArgumentException if a named profile does not exist, or a property is not one
+     *     the suite knows
      * @throws UncheckedIOException if a profile file cannot be read
      */
     public SuiteConfig build() {

@@ -67,7 +67,7 @@ class RunnerTest {
 
       assertThat(cli.status()).isEqualTo(2);
       assertThat(cli.output())
-          .contains("effects.count answered 404")
+          .contains("hook.fault.reset answered 404")
           .doesNotContainPattern("MUST\\s+FAIL");
     }
   }
@@ -118,6 +118,54 @@ class RunnerTest {
     assertThat(Cli.run(dir, "--profile", "nope").status()).isEqualTo(2);
     assertThat(Cli.run(dir, "--frobnicate").status()).isEqualTo(2);
     assertThat(Cli.run(dir, "--set", "level.key.empty=SOMETIMES").status()).isEqualTo(2);
+  }
+
+  @Test
+  void helpPrintsTheUsageAndExitsZero() {
+    for (String help : new String[] {"--help", "-h"}) {
+      Cli cli = Cli.run(dir, help);
+
+      assertThat(cli.status()).isZero();
+      assertThat(cli.output())
+          .startsWith("usage: java -jar saferetry-conformance-<version>-all.jar [options]")
+          .contains("--target URL", "-h, --help", "Exit status: 0")
+          .doesNotContain("unknown option", "configuration error", "MUST:");
+    }
+  }
+
+  @Test
+  void aMistypedPropertyIsRefusedWithTheNearestKnownNameBeforeAnyCase() {
+    Cli counter =
+        Cli.run(dir, "--set", "effects.cout=GET /_test/side-effects?description=${marker}");
+    Cli hook = Cli.run(dir, "--set", "hook.fault.hangs=POST /_test/faults {\"fault\":\"hang\"}");
+    Cli level = Cli.run(dir, "--set", "level.replay.basc=SHOULD");
+    Cli header = Cli.run(dir, "--set", "header.Authorization=Bearer t");
+    Cli cases = Cli.run(dir, "--set", "cases=replay.basc,key.*");
+
+    assertThat(counter.status()).isEqualTo(2);
+    assertThat(counter.output())
+        .contains("unknown property effects.cout (did you mean effects.count?)")
+        .doesNotContain("MUST:");
+    assertThat(hook.output())
+        .contains("unknown property hook.fault.hangs (did you mean hook.fault.hang?)");
+    assertThat(level.output())
+        .contains("unknown property level.replay.basc (did you mean level.replay.basic?)");
+    assertThat(header.output())
+        .contains("unknown property header.Authorization (did you mean headers.Authorization?)");
+    assertThat(cases.status()).isEqualTo(2);
+    assertThat(cases.output())
+        .contains("cases names replay.basc, which matches no case (did you mean replay.basic?)");
+  }
+
+  @Test
+  void aMistypedPropertyInAProfileFileIsRefusedToo() throws Exception {
+    Path profile = dir.resolve("typo.properties");
+    Files.writeString(profile, "retention-second=86400\nheaders.X-Anything=fine\n");
+    Cli cli = Cli.run(dir, "--profile", "ietf," + profile);
+
+    assertThat(cli.status()).isEqualTo(2);
+    assertThat(cli.output())
+        .contains("unknown property retention-second (did you mean retention-seconds?)");
   }
 
   @Test
