@@ -43,6 +43,37 @@ class NothingProvenTest {
     }
   }
 
+  @Test
+  void aThrottledRetryIsNotARefusalOfAnotherPayloadUnderAUsedKey() {
+    Set<String> seenKeys = ConcurrentHashMap.newKeySet();
+    try (ReferenceServer server = ReferenceServer.builder().build().start();
+        InterceptingProxy proxy =
+            InterceptingProxy.start(
+                server.baseUrl(),
+                seen -> {
+                  // Throttles every request whose key it has seen: any request may get a 429.
+                  String key = seen.header("Idempotency-Key");
+                  boolean again = seen.method().equals("POST") && key != null && !seenKeys.add(key);
+                  return again
+                      ? new InterceptingProxy.Canned(429, "{\"error\":\"slow down\"}")
+                      : null;
+                })) {
+      RunResult run =
+          SuiteRuns.run(
+              "throttled-reuse",
+              Map.of(
+                  "target", proxy.baseUrl(),
+                  "profile", "ietf,reference",
+                  "cases", "mismatch.rejected"));
+
+      assertThat(run.result("mismatch.rejected").verdict()).isEqualTo(Verdict.NOT_RUN);
+      assertThat(run.result("mismatch.rejected").message())
+          .isEqualTo(
+              "another payload under a used key answered 429, which any request may get: it says"
+                  + " nothing about it");
+    }
+  }
+
   /** Cases whose description promises that something was not created, or created once. */
   static final List<String> PROMISE_EFFECTS =
       List.of(
