@@ -3,11 +3,13 @@
 #
 #   conformance-tests/third-party/grade.sh NAME [suite options...]
 #
-# NAME: express-idempotency | node-idempotency-nestjs | node-idempotency-nestjs-short-ttl
+# NAME: express-idempotency | node-idempotency-nestjs | node-idempotency-nestjs-short-ttl |
+#       aws-lambda-powertools-idempotency | node-idempotency-core
 # Installs the pinned packages (package.json, package-lock.json) into conformance-tests/target/
 # third-party with `npm ci --ignore-scripts` (never into the repository), starts the tiny app
 # around the middleware on 127.0.0.1, runs the suite jar against it with the app's profile,
-# stops the app and exits with the suite's status. Needs Node 20+, npm and the suite jar
+# stops the app and exits with the suite's status (RUNS=2: two runs in a row against the same app,
+# the last run's status). Needs Node 20+, npm and the suite jar
 # (`mvn -B verify`, or `mvn -B -pl conformance-tests -am package -DskipTests`). Not part of CI.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,13 +20,21 @@ shift || true
 profile="ietf,$here/$name.properties"
 case "$name" in
   express-idempotency | node-idempotency-nestjs) app=$name ;;
+  aws-lambda-powertools-idempotency)
+    app=$name
+    export LAMBDA_TIMEOUT_MS=10000 EXPIRES_AFTER_SECONDS=15
+    ;;
+  node-idempotency-core)
+    app=$name
+    export CACHE_TTL_MS=15000
+    ;;
   node-idempotency-nestjs-short-ttl)
     app=node-idempotency-nestjs
     profile="ietf,$here/$app.properties,$here/$name.properties"
     export CACHE_TTL_MS=8000
     ;;
   *)
-    echo "usage: grade.sh express-idempotency|node-idempotency-nestjs|node-idempotency-nestjs-short-ttl [suite options]" >&2
+    echo "usage: grade.sh express-idempotency|node-idempotency-nestjs|node-idempotency-nestjs-short-ttl|aws-lambda-powertools-idempotency|node-idempotency-core [suite options]" >&2
     exit 2
     ;;
 esac
@@ -56,8 +66,15 @@ if [ -z "$url" ]; then
   exit 2
 fi
 echo "$app ($name) listening on $url, log $log"
+# RUNS=2 grades the same app (the same state) twice in a row: a case must never pass on what an
+# earlier run left behind, so the verdicts must not differ.
+runs=${RUNS:-1}
 set +e
-java -jar "$jar" --target "$url" --profile "$profile" \
-  --report-dir "$module/target/third-party-reports/$name" "$@"
-status=$?
+for run in $(seq 1 "$runs"); do
+  reports="$module/target/third-party-reports/$name"
+  [ "$runs" -gt 1 ] && reports="$reports/run-$run"
+  java -jar "$jar" --target "$url" --profile "$profile" --report-dir "$reports" "$@"
+  status=$?
+  echo "run $run of $runs: exit $status, reports in $reports"
+done
 exit "$status"

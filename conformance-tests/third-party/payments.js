@@ -43,7 +43,8 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const never = () => new Promise(() => {});
 
 // Runs one mutation with the armed fault, if any: { status, body, location } or never resolves.
-async function execute(commit) {
+// guard, when given, throws when the mutation may no longer commit (a timed-out invocation).
+async function execute(commit, guard) {
   const fault = takeFault();
   if (fault && fault.kind === 'hang') {
     return never();
@@ -57,6 +58,9 @@ async function execute(commit) {
   if (fault && fault.kind === 'throw') {
     // A bug in the handler: nothing committed, the framework's error handling answers.
     throw new Error('Injected unhandled exception');
+  }
+  if (guard) {
+    guard();
   }
   const result = commit();
   if (result.status < 300) {
@@ -78,7 +82,7 @@ function validCharge(body) {
   return null;
 }
 
-function createCharge(tenant, body) {
+function createCharge(tenant, body, guard) {
   const invalid = validCharge(body);
   if (invalid) {
     return Promise.resolve(error(400, 'invalid_request_error', invalid));
@@ -96,10 +100,10 @@ function createCharge(tenant, body) {
     };
     charges.set(charge.id, { tenant, charge });
     return { status: 201, body: charge, location: '/v1/charges/' + charge.id };
-  });
+  }, guard);
 }
 
-function createRefund(tenant, body) {
+function createRefund(tenant, body, guard) {
   if (!body || typeof body.charge !== 'string' || body.charge === '') {
     return Promise.resolve(error(400, 'invalid_request_error', 'charge is required'));
   }
@@ -116,7 +120,7 @@ function createRefund(tenant, body) {
     c.amount_refunded += amount;
     const refund = { id: newId('re'), object: 'refund', charge: c.id, amount, status: 'succeeded' };
     return { status: 201, body: refund };
-  });
+  }, guard);
 }
 
 function getCharge(tenant, id) {
@@ -136,6 +140,7 @@ function listCharges(tenant, description) {
 
 module.exports = {
   tenantOf,
+  newRequestId: () => newId('req'),
   armFault,
   clearFault,
   createCharge,
