@@ -160,7 +160,12 @@ final class Rejections {
             + created.brief()
             + ": no used-key answer to compare this case's refusal with");
     sampleEffects++;
-    return i.sendWith("used-key sample " + n + ": another payload, same key", t.newPayload());
+    Answer reused =
+        i.sendWith("used-key sample " + n + ": another payload, same key", t.newPayload());
+    if (reused.ok() && t.id(reused) != null && !t.id(reused).equals(t.id(created))) {
+      sampleEffects++; // executed: a global counter sees it too (mismatch.rejected grades that)
+    }
+    return reused;
   }
 
   /** Every scalar of a JSON document by its JSON pointer. */
