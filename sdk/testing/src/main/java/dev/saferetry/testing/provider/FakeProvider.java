@@ -72,6 +72,7 @@ public final class FakeProvider implements AutoCloseable {
             resetState);
     this.server = new MockWebServer();
     server.setDispatcher(engine);
+    server.setServerSocketFactory(new NoDelaySockets());
     server.setBodyLimit(Call.MAX_BODY + 1L);
     try {
       server.start(InetAddress.getLoopbackAddress(), 0);
