@@ -25,7 +25,9 @@ record OperationPattern(String method, List<String> segments, String text) {
     }
     if (!path.startsWith("/") || path.contains(" ") || path.contains("?") || path.contains("//")) {
       throw new IllegalArgumentException(
-          "operation's path must start with / and have no spaces, query or empty segment: " + text);
+          "operation must be \"METHOD /path\" or \"/path\", the path without spaces, query or"
+              + " empty segment: "
+              + text);
     }
     List<String> segments = segments(path);
     for (String s : segments) {
