@@ -86,13 +86,18 @@ public final class FakeProviderExtension
   }
 
   @Override
-  public void beforeEach(ExtensionContext context) throws IllegalAccessException {
+  public void beforeEach(ExtensionContext context) {
     FakeProvider provider = settings == null ? FakeProvider.start() : settings.start();
     context.getStore(NAMESPACE).put(PROVIDER, provider);
     for (Object instance : context.getRequiredTestInstances().getAllInstances()) {
       for (Field field : providerFields(instance.getClass())) {
-        field.setAccessible(true);
-        field.set(instance, provider);
+        try {
+          field.setAccessible(true);
+          field.set(instance, provider);
+        } catch (IllegalAccessException | RuntimeException e) {
+          throw new ExtensionConfigurationException(
+              "cannot set the FakeProvider field " + field.getName() + ": " + e.getMessage(), e);
+        }
       }
     }
   }

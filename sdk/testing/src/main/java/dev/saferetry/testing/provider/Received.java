@@ -38,9 +38,12 @@ public record Received(
    * @param status the status answered
    * @param replayed whether it was a replay
    * @param fault the fault applied, or null
+   * @throws IllegalArgumentException if {@code operation} has no method
    */
   public Received {
-    Objects.requireNonNull(operation, "operation");
+    if (Objects.requireNonNull(operation, "operation").indexOf(' ') < 1) {
+      throw new IllegalArgumentException("operation must be \"METHOD /path\": " + operation);
+    }
     Objects.requireNonNull(path, "path");
     parameters = Values.freeze(Objects.requireNonNull(parameters, "parameters"));
   }
