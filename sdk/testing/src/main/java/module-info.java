@@ -11,7 +11,7 @@ module dev.saferetry.testing {
   requires mockwebserver3;
   requires okhttp3;
   requires com.fasterxml.jackson.databind;
-  requires static org.junit.jupiter.api;
+  requires static transitive org.junit.jupiter.api; // its types are in the extension's signatures
 
   exports dev.saferetry.testing.provider;
 }
