@@ -36,6 +36,13 @@ final class Engine extends Dispatcher {
   final Keys keys = new Keys();
   final Ids requestIds = new Ids();
 
+  /**
+   * Moves on at every reset and at close: a request held across one does no work, and is not
+   * recorded.
+   */
+  private final java.util.concurrent.atomic.AtomicLong generation =
+      new java.util.concurrent.atomic.AtomicLong();
+
   Engine(
       Shape shape,
       List<Route> routes,
@@ -55,6 +62,7 @@ final class Engine extends Dispatcher {
 
   @Override
   public MockResponse dispatch(RecordedRequest request) {
+    long born = generation.get();
     Call call = Call.of(request);
     Route route = null;
     Map<String, String> variables = Map.of();
@@ -73,9 +81,13 @@ final class Engine extends Dispatcher {
     if (kind == Fault.Kind.RATE_LIMIT || kind == Fault.Kind.FAIL_BEFORE_COMMIT) {
       result = refusedByFault(call, fault);
     } else {
-      result = process(call, operation, route, variables, kind == Fault.Kind.HANG_BEFORE_COMMIT);
+      result =
+          process(call, operation, route, variables, kind == Fault.Kind.HANG_BEFORE_COMMIT, born);
     }
     Answer sent = kind == Fault.Kind.FAIL_AFTER_COMMIT ? faulty(fault) : result.answer();
+    if (generation.get() != born) {
+      return respond(call, sent, false); // held across a reset: the new state never sees it
+    }
     journal.received(
         new Received(
             operation,
@@ -120,7 +132,12 @@ final class Engine extends Dispatcher {
   }
 
   private Result process(
-      Call call, String operation, Route route, Map<String, String> vars, boolean holdFirst) {
+      Call call,
+      String operation,
+      Route route,
+      Map<String, String> vars,
+      boolean holdFirst,
+      long born) {
     Answer refused = shape.checkHeaders(call);
     if (refused == null && call.bodySize() > Call.MAX_BODY) {
       refused = shape.invalid("Request bodies are limited to " + Call.MAX_BODY + " bytes.", null);
@@ -158,8 +175,8 @@ final class Engine extends Dispatcher {
             shape.account(call),
             key);
     if (key == null || !call.isWrite()) {
-      if (holdFirst) {
-        holds.hold();
+      if (holdFirst && !holdUntilReleased(born)) {
+        return new Result(shape.failed(503), key, params, false);
       }
       return new Result(run(call, operation, route, request), key, params, false);
     }
@@ -176,8 +193,9 @@ final class Engine extends Dispatcher {
         return new Result(d.stored(), key, params, true);
       default:
         try {
-          if (holdFirst) {
-            holds.hold();
+          if (holdFirst && !holdUntilReleased(born)) {
+            keys.release(d.claim());
+            return new Result(shape.failed(503), key, params, false);
           }
           Answer answer = run(call, operation, route, request);
           keys.complete(d.claim(), answer);
@@ -187,6 +205,12 @@ final class Engine extends Dispatcher {
           throw e;
         }
     }
+  }
+
+  /** Holds the request; false when a reset or close released it: then it must do nothing. */
+  private boolean holdUntilReleased(long born) {
+    holds.hold();
+    return generation.get() == born;
   }
 
   /** Runs the endpoint and records the effect of a write that was carried out. */
@@ -239,6 +263,7 @@ final class Engine extends Dispatcher {
 
   /** Forgets every key, request, effect, object and armed fault; lets every held request go. */
   void reset() {
+    generation.incrementAndGet();
     faults.clear();
     holds.releaseAll();
     keys.clear();
@@ -247,8 +272,10 @@ final class Engine extends Dispatcher {
     resetState.run();
   }
 
+  /** Lets every held request go, without doing its work. */
   @Override
   public void close() {
+    generation.incrementAndGet();
     holds.releaseAll();
   }
 }

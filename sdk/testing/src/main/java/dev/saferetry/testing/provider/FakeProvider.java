@@ -220,16 +220,20 @@ public final class FakeProvider implements AutoCloseable {
 
   /**
    * Makes the provider as new, on the same port: forgets every key, object, request and effect,
-   * disarms every fault and lets every held request go. For a provider shared by several tests.
+   * disarms every fault and lets every held request go. A request held before commit then does
+   * nothing (it is answered 503) and a request held across the reset is not recorded, so nothing of
+   * one test reaches the next. For a provider shared by several tests.
    */
   public void reset() {
     engine.reset();
   }
 
-  /** Stops the server; lets every held request go. Idempotent. */
+  /**
+   * Stops the server; lets every held request go (one held before commit does nothing). Idempotent.
+   */
   @Override
   public void close() {
-    engine.holds.releaseAll();
+    engine.close();
     server.close();
   }
 
