@@ -76,7 +76,10 @@ class FaultsThroughAClientTest {
 
     assertThat(charge.attempts()).extracting(Attempt::status).containsExactly(500, 201);
     assertThat(charge.replayed()).isTrue();
-    assertThat(provider.received()).extracting(Received::key).containsOnly(charge.key().value());
+    assertThat(provider.received())
+        .extracting(Received::key)
+        .hasSize(2)
+        .containsOnly(charge.key().value());
     assertThat(provider.effects()).hasSize(1);
     assertThat(provider.effectsPerKey())
         .containsExactly(java.util.Map.entry(charge.key().value(), 1));
@@ -130,6 +133,7 @@ class FaultsThroughAClientTest {
     assertThat(charge.attempts()).extracting(Attempt::status).containsExactly(429, 201);
     assertThat(time.sleeps()).containsExactly(Duration.ofSeconds(3));
     assertThat(provider.received()).extracting(Received::status).containsExactly(429, 201);
+    assertThat(provider.received()).extracting(Received::key).containsOnly(charge.key().value());
     assertThat(provider.effects()).hasSize(1);
   }
 
