@@ -113,6 +113,15 @@ public final class FakeProvider implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Disarms every fault still armed, leaving keys, objects and records as they are: for a fault
+   * armed for "many" requests (an outage, {@code Fault.failBeforeCommit(503).times(1000)}) that a
+   * test ends when it likes.
+   */
+  public void disarm() {
+    engine.faults.clear();
+  }
+
   /** {@return the faults still armed, each with the uses it has left, in the order armed} */
   public List<Fault> armed() {
     return engine.faults.armed();

@@ -61,6 +61,24 @@ class FaultArmingTest {
   }
 
   @Test
+  void anOutageLastsUntilDisarmedAndKeysAndEffectsStay() {
+    raw.json("POST", "/v1/charges", CHARGE, "Idempotency-Key", "before");
+    provider.arm(Fault.failBeforeCommit(503).times(1000));
+
+    RawHttp.Reply during = raw.json("POST", "/v1/charges", CHARGE, "Idempotency-Key", "during");
+    provider.disarm();
+    RawHttp.Reply after = raw.json("POST", "/v1/charges", CHARGE, "Idempotency-Key", "during");
+    RawHttp.Reply replay = raw.json("POST", "/v1/charges", CHARGE, "Idempotency-Key", "before");
+
+    assertThat(during.status()).isEqualTo(503);
+    assertThat(after.status()).isEqualTo(201);
+    assertThat(replay.header("Idempotent-Replayed")).isEqualTo("true");
+    assertThat(provider.armed()).isEmpty();
+    assertThat(provider.received()).hasSize(4);
+    assertThat(provider.effectsPerKey()).containsOnlyKeys("before", "during");
+  }
+
+  @Test
   void pathVariablesAndWildcardsMatchExactlyOneSegment() {
     provider.arm(Fault.failBeforeCommit(500).on("GET /v1/charges/{id}"));
     provider.arm(Fault.failBeforeCommit(502).on("/v1/*"));
