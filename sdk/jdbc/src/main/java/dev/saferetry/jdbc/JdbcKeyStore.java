@@ -293,7 +293,9 @@ public final class JdbcKeyStore implements KeyStore {
    * Deletes completed records expired by the database's clock, in transactions of at most {@link
    * JdbcKeyStoreBuilder#purgeBatchSize} rows each; rows another instance is purging are skipped,
    * not waited for. Pending intents, intents held for a person and intents an operator abandoned
-   * are never purged.
+   * are never purged. Then deletes the outbox's ordering keys ({@code {table}_order}) that no
+   * intent left in the table uses, in batches of the same size (the operator's audit has a purge of
+   * its own, with a longer retention: {@link JdbcOutbox#purgeAuditOlderThan}).
    *
    * <p>{@code now} can only make the purge more cautious: records are judged at the earlier of
    * {@code now} and the database's clock, so a host whose clock runs ahead (or a caller passing a
@@ -307,7 +309,29 @@ public final class JdbcKeyStore implements KeyStore {
     Objects.requireNonNull(now, "now");
     Instant db = timeNoLaterThanDatabase(Deadline.NONE);
     Instant bound = now.isBefore(db) ? now : db;
-    return open().inBatches("purge", purgeBatch, c -> table.purgeBatch(c, bound, purgeBatch));
+    int purged = open().inBatches("purge", purgeBatch, c -> table.purgeBatch(c, bound, purgeBatch));
+    purgeOrderingKeys();
+    return purged;
+  }
+
+  /**
+   * Deletes the ordering keys ({@code {table}_order}) no intent uses any more, in transactions
+   * looking at {@link JdbcKeyStoreBuilder#purgeBatchSize} keys each, in key order; keys an enqueue
+   * holds are skipped.
+   */
+  private void purgeOrderingKeys() {
+    String[] after = null;
+    do {
+      String[] from = after;
+      after =
+          open()
+              .transaction("purge ordering keys", c -> table.purgeOrderBatch(c, from, purgeBatch));
+    } while (after != null);
+  }
+
+  /** The most rows one purge transaction deletes. */
+  int purgeBatchSize() {
+    return purgeBatch;
   }
 
   /** {@return the outbox: intents recorded with their request, sent later under leases} */

@@ -562,6 +562,45 @@ public final class JdbcOutbox {
     return listing.rows().stream().map(OutboxAdmin::intent).toList();
   }
 
+  /** The shortest age {@link #purgeAuditOlderThan} accepts. */
+  static final Duration MIN_AUDIT_AGE = Duration.ofDays(30);
+
+  /**
+   * Deletes the operators' audit rows ({@code {table}_audit}) recorded more than {@code age} ago by
+   * the database's clock whose intent is no longer in the table, in transactions of at most {@link
+   * JdbcKeyStoreBuilder#purgeBatchSize} rows; rows another instance is purging are skipped. The
+   * audit of an intent still in the table (queued, held, abandoned, or ended but not yet purged) is
+   * kept whatever its age: it is what names who abandoned an intent when a call of it is refused.
+   *
+   * <p>Keep the audit much longer than the intents (their retention is a day or so): as long as
+   * your own record-keeping asks (a year or more is common). Run it from any instance, for example
+   * daily.
+   *
+   * @param age how old a row must be to be deleted; 30 days or more
+   * @return how many rows were deleted
+   * @throws IllegalArgumentException if {@code age} is shorter than 30 days
+   * @throws KeyStoreException if the database failed; batches already committed stay deleted
+   */
+  public int purgeAuditOlderThan(Duration age) {
+    Objects.requireNonNull(age, "age");
+    if (age.compareTo(MIN_AUDIT_AGE) < 0) {
+      throw new IllegalArgumentException(
+          "age must be at least 30 days: the audit is kept much longer than the intents");
+    }
+    Instant now = store.timeNoLaterThanDatabase(Deadline.NONE);
+    Instant bound;
+    try {
+      bound = now.minus(age);
+      AdminTable.checkTime(bound);
+    } catch (IllegalArgumentException | java.time.DateTimeException | ArithmeticException e) {
+      return 0; // older than anything the table can hold
+    }
+    int batch = store.purgeBatchSize();
+    return store
+        .open()
+        .inBatches("purge the audit", batch, c -> admin.purgeAuditBatch(c, bound, batch));
+  }
+
   /** Logs each row of a listing that cannot be read back (the listing leaves it out). */
   static void logUnreadable(AdminTable.Listing listing) {
     for (AdminTable.Unreadable u : listing.unreadable()) {

@@ -43,6 +43,8 @@ public final class AdminTable {
   private final String releaseKey;
   private final String auditFind;
   private final String auditUses;
+  private final String auditExpired;
+  private final String auditDelete;
   private final String auditInsert;
 
   /**
@@ -142,7 +144,7 @@ public final class AdminTable {
   public record Recorded(String action, String newKey) {}
 
   /** The outbox on the table {@code name} in {@code schema} (null: the connection's). */
-  public AdminTable(String schema, String name) {
+  public AdminTable(Dialect dialect, String schema, String name) {
     String t = SqlNames.qualify(schema, name);
     select = "SELECT " + IntentSql.RECORD + ", " + IntentSql.RELAY + LISTED + " FROM " + t;
     lock = select + PK + " AND relay_state IS NOT NULL FOR UPDATE";
@@ -177,6 +179,20 @@ public final class AdminTable {
         "SELECT action, new_key FROM "
             + audit
             + " WHERE action_id = ? AND tenant = ? AND operation = ? AND intent_id = ?";
+    // Oldest first along the primary key; an action on an intent still in the table is kept.
+    auditExpired =
+        "SELECT audit_id FROM "
+            + audit
+            + " a WHERE a.at_ns <= ? AND NOT EXISTS (SELECT 1 FROM "
+            + t
+            + " i WHERE i.tenant = a.tenant AND i.operation = a.operation"
+            + " AND i.intent_id = a.intent_id) ORDER BY a.audit_id LIMIT ? FOR UPDATE SKIP LOCKED";
+    auditDelete =
+        "DELETE FROM "
+            + audit
+            + " WHERE audit_id = CAST(? AS "
+            + (dialect == Dialect.MARIADB ? "SIGNED" : "BIGINT")
+            + ") AND at_ns <= ?";
     auditUses =
         "SELECT action, actor, reason, tenant, operation, intent_id FROM "
             + audit
@@ -340,6 +356,26 @@ public final class AdminTable {
       }
     }
     return out;
+  }
+
+  /**
+   * Deletes up to {@code limit} audit rows recorded at or before {@code bound} (by the database's
+   * clock) whose intent is no longer in the table, oldest first, skipping rows another purge holds;
+   * run in a transaction (see {@link Purge}).
+   *
+   * @return how many rows were picked, all of which were deleted
+   */
+  public int purgeAuditBatch(Connection c, Instant bound, int limit) throws SQLException {
+    return Purge.batch(c, auditExpired, auditDelete, IntentRows.nanos("bound", bound), limit);
+  }
+
+  /**
+   * Checks that the table can hold {@code t}.
+   *
+   * @throws IllegalArgumentException if it lies outside the years 1677 to 2262
+   */
+  public static void checkTime(Instant t) {
+    IntentRows.nanos("time", t);
   }
 
   /** The action recorded under {@code actionId} for this intent, or empty. */

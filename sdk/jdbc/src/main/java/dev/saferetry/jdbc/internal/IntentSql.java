@@ -114,6 +114,22 @@ final class IntentSql {
   /** Records a new intent's ordering key and number. */
   final String setOrder;
 
+  /**
+   * The next ordering keys after a given one (tenant, key), in key order, locked, skipping keys
+   * another transaction holds (an enqueue taking a number); parameters: the tenant twice, the key,
+   * the limit.
+   */
+  final String orderKeysAfter;
+
+  /** The first ordering keys, as {@link #orderKeysAfter}; parameter: the limit. */
+  final String orderKeysFirst;
+
+  /**
+   * Deletes an ordering key's row when no intent of its tenant and key is left in the table;
+   * parameters: tenant, key, tenant, key.
+   */
+  final String orderDeleteUnused;
+
   IntentSql(String table) {
     this.table = table;
     insert =
@@ -214,6 +230,16 @@ final class IntentSql {
             + " SET ordering_key = ?, ordering_seq = ?, holds_key = NULL"
             + PK
             + " AND idempotency_key = ?";
+    String keys = "SELECT tenant, ordering_key FROM " + order;
+    String inKeyOrder = " ORDER BY tenant, ordering_key LIMIT ? FOR UPDATE SKIP LOCKED";
+    orderKeysFirst = keys + inKeyOrder;
+    orderKeysAfter = keys + " WHERE tenant > ? OR (tenant = ? AND ordering_key > ?)" + inKeyOrder;
+    orderDeleteUnused =
+        "DELETE FROM "
+            + order
+            + " WHERE tenant = ? AND ordering_key = ? AND NOT EXISTS (SELECT 1 FROM "
+            + table
+            + " WHERE tenant = ? AND ordering_key = ?)";
     probes =
         List.of(
             "SELECT "

@@ -407,6 +407,47 @@ public final class IntentTable implements SchemaGate.Tables {
   }
 
   /**
+   * Deletes the rows of {@code {table}_order} whose ordering key no intent in the table uses any
+   * more, looking at up to {@code limit} keys after {@code after} (null: from the first), in key
+   * order, locked and skipping keys an enqueue holds; run in a transaction. A key is deleted only
+   * while no intent of its tenant and key is left, in any state (so numbers never restart below an
+   * intent that has one); the next enqueue of it starts again at 1.
+   *
+   * @return the last key looked at (tenant, key) when there may be more, else null
+   */
+  public String[] purgeOrderBatch(Connection c, String[] after, int limit) throws SQLException {
+    List<String[]> keys = new ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(after == null ? sql.orderKeysFirst : sql.orderKeysAfter)) {
+      int at = 1;
+      if (after != null) {
+        ps.setString(at++, after[0]);
+        ps.setString(at++, after[0]);
+        ps.setString(at++, after[1]);
+      }
+      ps.setInt(at, limit);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          keys.add(new String[] {rs.getString(1), rs.getString(2)});
+        }
+      }
+    }
+    if (keys.isEmpty()) {
+      return null;
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql.orderDeleteUnused)) {
+      for (String[] key : keys) {
+        ps.setString(1, key[0]);
+        ps.setString(2, key[1]);
+        ps.setString(3, key[0]);
+        ps.setString(4, key[1]);
+        ps.executeUpdate();
+      }
+    }
+    return keys.size() < limit ? null : keys.get(keys.size() - 1);
+  }
+
+  /**
    * Deletes up to {@code limit} completed records expired at {@code now}, skipping rows another
    * transaction holds (so purges from many instances do not wait for each other) and intents held
    * for a person. Run in a transaction; returns how many rows it found, all of which it deleted.
