@@ -23,9 +23,16 @@ import java.util.Optional;
 public final class IntentRefusedException extends IllegalStateException {
   private static final long serialVersionUID = 1L;
 
+  /** Whether an operator abandoned the intent. */
   private final boolean abandoned;
+
+  /** Who abandoned it, or the relay whose lease holds it; null when unknown. */
   private final String actor;
+
+  /** The reason recorded for the abandonment, or null. */
   private final String why;
+
+  /** When it was abandoned, or when the lease holding it ends; null when unknown. */
   private final transient Instant at;
 
   /**

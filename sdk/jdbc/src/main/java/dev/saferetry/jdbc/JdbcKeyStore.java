@@ -111,6 +111,11 @@ public final class JdbcKeyStore implements KeyStore {
    * therefore cannot replace a record the database still calls fresh, and one whose clock runs
    * behind records nothing that expires early. The record returned is the one recorded, with those
    * times.
+   *
+   * <p>An existing intent the outbox owns is refused with an {@link
+   * dev.saferetry.idempotency.IntentRefusedException}: one an operator abandoned, one parked for a
+   * person, and one queued with an ordering key (only the relays send it, in its key's order). A
+   * queued intent without an ordering key is returned, to be sent with its key.
    */
   @Override
   public BeginResult begin(IntentRecord candidate) {
@@ -160,8 +165,11 @@ public final class JdbcKeyStore implements KeyStore {
    *
    * @param candidate the candidate
    * @param transaction a connection to this store's database with auto-commit off
-   * @return the candidate with {@code created} true, or the existing record
+   * @return the candidate as recorded (at the database's time) with {@code created} true, or the
+   *     existing record
    * @throws IllegalArgumentException if the connection is in auto-commit mode
+   * @throws dev.saferetry.idempotency.IntentRefusedException if the intent exists and the outbox
+   *     owns it: abandoned by an operator, parked, or queued with an ordering key
    * @throws KeyStoreException if the database refused the statement; the caller's transaction
    *     should then be rolled back
    */

@@ -120,9 +120,12 @@ public final class JdbcOutbox {
    * @param firstAttempt when a relay may first send it, by the clock {@code candidate} was created
    *     at: the relay may send it that long after the database's time of the enqueue (later than
    *     now to give the code that committed it time to send it itself)
-   * @return the candidate with {@code created} true, or the existing record
+   * @return the candidate as recorded (at the database's time) with {@code created} true, or the
+   *     existing record
    * @throws IllegalArgumentException if the connection is in auto-commit mode, or the body does not
    *     carry the candidate's key where the request's key placement says
+   * @throws dev.saferetry.idempotency.IntentRefusedException if the intent exists and an operator
+   *     abandoned it (nothing is enqueued until an operator requeues it)
    * @throws KeyStoreException if the database refused the statement
    */
   public BeginResult enqueue(
@@ -241,6 +244,10 @@ public final class JdbcOutbox {
    * @return the intent recorded, or the one recorded earlier under its id
    * @throws IllegalArgumentException if the ordering key is not acceptable, or as {@link
    *     #enqueue(Connection, SafeRetryClient, Operation, Object, RequestOptions, Instant)}
+   * @throws IllegalStateException if the intent is already recorded without this ordering key
+   *     (queued without one, with another, or begun by a call of its own): it would be sent outside
+   *     the key's order; or (an {@link dev.saferetry.idempotency.IntentRefusedException}) if an
+   *     operator abandoned it
    * @throws KeyStoreException as {@link #enqueue(Connection, SafeRetryClient, Operation, Object,
    *     RequestOptions, Instant)}; a wait for another transaction of the same key is bounded by the
    *     same deadline
