@@ -6,6 +6,7 @@ import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentClaim;
 import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentRefusedException;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStore;
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * <p>Intent time never runs backwards: it is the latest time the clock has shown this client, so a
  * clock stepped back cannot make an expired pending intent look fresh and re-send its stale key. A
  * pending intent found in the store is judged at the store's {@link KeyStore#expiryTime}, which
- * keeps that floor across restarts and, for a shared store, across instances.
+ * keeps that floor across restarts or, for a store shared by instances, is the clock they share (a
+ * database's), whichever way this client's clock is off.
  *
  * <p>Thread-safe.
  */
@@ -81,15 +83,19 @@ final class Intents {
   }
 
   /**
-   * The time a pending intent's expiry is judged at: this client's {@link #now()}, raised to the
-   * store's floor (the latest time it recorded, kept across restarts; a shared store's own clock),
-   * which later intent times then never precede.
+   * The time a pending intent's expiry is judged at: the store's ({@link KeyStore#expiryTime}) —
+   * this client's {@link #now()} raised to the store's floor (the latest time it recorded, kept
+   * across restarts), which later intent times then never precede; or, for a store shared by
+   * instances, the clock they share (a database's), earlier or later than this client's.
    */
   private Instant expiryTime() {
     Instant now = now();
     Instant judged = store.expiryTime(now);
-    if (judged == null || judged.isBefore(now)) {
-      return now; // a store that breaks its contract cannot move time back either
+    if (judged == null) {
+      return now;
+    }
+    if (judged.isBefore(now)) {
+      return judged; // the store's own clock: this client's clock runs ahead of it
     }
     return latest.accumulateAndGet(judged, LATER);
   }
@@ -100,7 +106,8 @@ final class Intents {
    *
    * @param maxWait the longest the store may wait to record the intent: the call's deadline
    * @throws SafeRetryException FAILED when the intent is recorded with another request or another
-   *     key, UNKNOWN when it is pending and expired; nothing was sent
+   *     key, UNKNOWN when it is pending and expired or the store refuses it (abandoned, held for
+   *     another sender or a person); nothing was sent
    * @throws dev.saferetry.idempotency.KeyStoreException if the store cannot record the intent, or
    *     its wait ran past {@code maxWait}
    */
@@ -116,7 +123,17 @@ final class Intents {
     }
     IntentRecord proposed =
         IntentRecord.pending(scope(operation), intentId, candidate, fingerprint, now(), retention);
-    BeginResult begun = store.begin(proposed, maxWait);
+    BeginResult begun;
+    try {
+      begun = store.begin(proposed, maxWait);
+    } catch (IntentRefusedException e) {
+      throw Errors.unknown(
+          e.abandoned() ? Reason.INTENT_ABANDONED : Reason.INTENT_HELD,
+          e.getMessage() + "; nothing was sent by this call",
+          null,
+          new Errors.Trail(options.idempotencyKey(), intentId, List.of()),
+          e);
+    }
     IntentRecord record = begun.record();
     if (begun.created()) {
       return new Claim(candidate, record, false);

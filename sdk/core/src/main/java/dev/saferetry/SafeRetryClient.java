@@ -217,6 +217,8 @@ public final class SafeRetryClient implements AutoCloseable {
    * @return whether the intent was removed
    * @throws IllegalArgumentException if the intent belongs to another tenant
    * @throws dev.saferetry.idempotency.KeyStoreException if the removal could not be made durable
+   * @throws dev.saferetry.idempotency.IntentRefusedException if the store refuses: an outbox holds
+   *     the intent (queued, parked, or abandoned by an operator), which only its operator resolves
    */
   public boolean abandonIntent(IntentRecord intent) {
     return core.abandon(Objects.requireNonNull(intent, "intent"));
@@ -231,6 +233,8 @@ public final class SafeRetryClient implements AutoCloseable {
    * @return whether an intent was removed
    * @throws IllegalArgumentException if the intent id is not acceptable
    * @throws dev.saferetry.idempotency.KeyStoreException if the removal could not be made durable
+   * @throws dev.saferetry.idempotency.IntentRefusedException if the store refuses: an outbox holds
+   *     the intent (queued, parked, or abandoned by an operator), which only its operator resolves
    */
   public boolean abandonIntent(Operation<?, ?> op, String intentId) {
     Objects.requireNonNull(op, "op");
@@ -278,10 +282,11 @@ public final class SafeRetryClient implements AutoCloseable {
    * unknown — one that ended UNKNOWN, outlived its key's retention while pending, or was held by
    * the outbox relay — and records what the answer proves: a found resource completes the intent in
    * the key store (status 0). When the finding is {@link Reconciliation#nothingExists() nothing
-   * exists} and nothing can still send the intent with its old key (no call of it is running, the
-   * relay holds it), {@link #abandonIntent(IntentRecord)} lets the next call of the intent id
-   * record it again with a new key. A lookup that fails is {@link Reconciliation#unresolved
-   * unresolved}.
+   * exists} and nothing can still send the intent with its old key (no call of it is running),
+   * {@link #abandonIntent(IntentRecord)} lets the next call of the intent id record it again with a
+   * new key; an intent an outbox holds is resolved through its operator instead ({@code
+   * OutboxAdmin.requeueWithNewKey}, which reconciles and records the new key). A lookup that fails
+   * is {@link Reconciliation#unresolved unresolved}.
    *
    * @param intent the intent, as listed ({@link #pendingIntents()}, an outbox's held intents)
    * @param reconciler the lookup for the intent's operation

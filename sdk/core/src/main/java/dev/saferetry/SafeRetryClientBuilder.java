@@ -371,6 +371,14 @@ public final class SafeRetryClientBuilder {
    * h is the common floor). Must be positive and at most {@link IntentRecord#MAX_RETENTION}
    * (checked by {@link #build()}). Default: 24 h.
    *
+   * <p><b>Whose clock.</b> The in-memory and file stores measure the retention by this client's
+   * {@link #clock} (the host's): a clock stepped <i>ahead</i> by more than the retention lets a
+   * completed intent be recorded again with a new key — a second charge if the server still keeps
+   * the first — and purges it early; a clock stepped <i>behind</i> keeps completed intents longer,
+   * and never lets a pending intent's stale key be re-sent (intent time never runs backwards). Keep
+   * the host's clock synchronised, or use a shared store: {@code JdbcKeyStore} measures the
+   * retention by the database's clock, whatever the clients' clocks say.
+   *
    * @param retention the retention
    * @return this builder
    */

@@ -11,8 +11,9 @@ import org.junit.jupiter.api.Test;
  * public type or member fails here until that file is updated in the same commit.
  */
 class ApiSignatureTest {
-  // core 56 + jdbc 17 + webhook 7: the SDK stays within 80 public types in all
-  private static final int TYPE_BUDGET = 56;
+  // core 57 + jdbc 17 + webhook 7: the SDK stays within 81 public types in all (the 81st: a key
+  // store's typed refusal of an intent someone else holds, IntentRefusedException)
+  private static final int TYPE_BUDGET = 57;
 
   private final ApiSurface surface =
       ApiSurface.of(Path.of("target", "classes"), SafeRetryClient.class.getClassLoader());

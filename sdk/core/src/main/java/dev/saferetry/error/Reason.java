@@ -104,6 +104,21 @@ public enum Reason {
    */
   INTENT_EXPIRED(Outcome.UNKNOWN),
   /**
+   * An operator abandoned the intent (in an outbox: {@code OutboxAdmin.abandon}): it is never sent
+   * again under its intent id until an operator releases it with an action that is itself recorded,
+   * so this call sent nothing. The provider may have acted on it before the abandonment; the
+   * message and the cause (an {@link dev.saferetry.idempotency.IntentRefusedException}) say who
+   * abandoned it, when and why. Reconcile it with the provider; do not retry it.
+   */
+  INTENT_ABANDONED(Outcome.UNKNOWN),
+  /**
+   * The key store holds the intent for another sender or for a person — an outbox's relays send it
+   * in its ordering key's order, or it is parked until an operator resolves it — so this call sent
+   * nothing. Its outcome is whatever that sender or person ends it with: call the same intent again
+   * later for its recorded outcome, or look at it in the outbox.
+   */
+  INTENT_HELD(Outcome.UNKNOWN),
+  /**
    * The key store could not confirm the intent's state: whether it holds the intent, and with which
    * key, is not known (its cause is the {@link dev.saferetry.idempotency.KeyStoreException}; the
    * write may or may not have landed). Nothing was sent by this call, but an earlier call of the
@@ -184,7 +199,7 @@ public enum Reason {
    * {@return whether sending the intent again cannot settle its outcome, so that it must be
    * reconciled with the provider (looked up there) rather than retried: true for {@link
    * #PROVIDER_STORED_ERROR}, {@link #SERVER_SAID_DO_NOT_RETRY}, {@link #INTENT_EXPIRED}, {@link
-   * #REJECTED_AFTER_AMBIGUOUS_ATTEMPT}, {@link #REDIRECTED} and {@link
+   * #INTENT_ABANDONED}, {@link #REJECTED_AFTER_AMBIGUOUS_ATTEMPT}, {@link #REDIRECTED} and {@link
    * #EXISTING_RESOURCE_ID_UNUSABLE}, all of them {@link Outcome#UNKNOWN}; false for every other
    * reason}
    */
@@ -192,6 +207,7 @@ public enum Reason {
     return this == PROVIDER_STORED_ERROR
         || this == SERVER_SAID_DO_NOT_RETRY
         || this == INTENT_EXPIRED
+        || this == INTENT_ABANDONED
         || this == REJECTED_AFTER_AMBIGUOUS_ATTEMPT
         || this == REDIRECTED
         || this == EXISTING_RESOURCE_ID_UNUSABLE;

@@ -79,6 +79,14 @@ import java.util.Optional;
  * also drops completed records past their expiry: call it periodically (for example hourly, with
  * the client's clock). If a compaction fails (a full disk), the log in use is intact.
  *
+ * <p><b>Time: the host's clock only.</b> Every expiry is judged at the times the client gives (its
+ * clock, see {@code SafeRetryClientBuilder.intentRetention}): a clock stepped ahead by more than
+ * the retention lets a completed intent be recorded again with a new key and purges it early; a
+ * clock stepped behind keeps completed intents longer, and never makes an expired pending intent
+ * look fresh (see {@link #expiryTime}). Keep the host's clock synchronised; for instances sharing
+ * intents, or a host whose clock cannot be trusted, use the JDBC store, which judges at the
+ * database's clock.
+ *
  * <p>This class is thread-safe.
  */
 public final class FileKeyStore implements KeyStore {

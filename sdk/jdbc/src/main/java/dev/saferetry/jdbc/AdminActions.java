@@ -5,6 +5,7 @@ import dev.saferetry.Reconciliation;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentRefusedException;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.internal.AdminTable;
 import dev.saferetry.jdbc.internal.StoredText;
@@ -20,7 +21,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -37,6 +37,7 @@ final class AdminActions {
   static final int QUEUED = 0;
   static final int ENDED = 1;
   static final int HELD = 2;
+  static final int ABANDONED = 3;
 
   enum Action {
     REQUEUE("requeued"),
@@ -54,11 +55,13 @@ final class AdminActions {
   private final JdbcKeyStore store;
   private final AdminTable table;
   private final String actor;
+  private final Duration maxAge;
 
-  AdminActions(JdbcKeyStore store, AdminTable table, String actor) {
+  AdminActions(JdbcKeyStore store, AdminTable table, String actor, Duration maxAge) {
     this.store = store;
     this.table = table;
     this.actor = actor;
+    this.maxAge = maxAge;
   }
 
   List<OutboxIntent> act(
@@ -78,7 +81,7 @@ final class AdminActions {
               "client works for another tenant than intent " + name(s.record()));
         }
       }
-      reconcileFirst(seen, id, client, reconciler);
+      reconcileFirst(action, seen, id, reason, client, reconciler);
     }
     List<OutboxIntent> sorted = new ArrayList<>(seen);
     sorted.sort(ORDER);
@@ -100,25 +103,10 @@ final class AdminActions {
       locked.add(table.lock(c, r.scope(), r.intentId()).orElse(null));
     }
     Instant now = store.databaseClock(c);
-    for (int i = 0; i < sorted.size(); i++) {
-      OutboxIntent s = sorted.get(i);
-      AdminTable.Row row = locked.get(i);
-      IntentRecord r = s.record();
-      Optional<AdminTable.Recorded> done = table.recorded(c, actionId, r.scope(), r.intentId());
-      if (done.isPresent()) {
-        if (!done.get().action().equals(action.name())) {
-          throw new IllegalArgumentException(
-              "action id "
-                  + StoredText.printable(actionId)
-                  + " was already used for "
-                  + done.get().action()
-                  + " of intent "
-                  + name(r)
-                  + ": use a new action id");
-        }
-        continue; // done before under this action id: nothing more
+    if (!alreadyDone(table.uses(c, actionId), action, sorted, actionId, why)) {
+      for (int i = 0; i < sorted.size(); i++) {
+        apply(c, action, sorted.get(i), locked.get(i), actionId, why, now);
       }
-      apply(c, action, s, row, actionId, why, now);
     }
     Map<Pk, OutboxIntent> out = new HashMap<>();
     for (OutboxIntent s : sorted) {
@@ -130,6 +118,58 @@ final class AdminActions {
       out.put(Pk.of(r), OutboxAdmin.intent(row));
     }
     return out;
+  }
+
+  /**
+   * Whether this very request — the action, its intents and its reason — was applied before under
+   * {@code actionId} (a retried script, a second click, a second operator on the same ticket): then
+   * nothing more is done. An action id recorded for anything else (another action, another set of
+   * intents, another reason) is refused: reusing it would silently do nothing, or record two
+   * different acts under one id.
+   *
+   * @throws IllegalArgumentException if the action id was used for another request
+   */
+  private boolean alreadyDone(
+      List<AdminTable.Use> uses,
+      Action action,
+      List<OutboxIntent> intents,
+      String actionId,
+      String why) {
+    if (uses.isEmpty()) {
+      return false;
+    }
+    Set<Pk> asked = new HashSet<>();
+    intents.forEach(i -> asked.add(Pk.of(i.record())));
+    Set<Pk> recorded = new HashSet<>();
+    AdminTable.Use first = uses.get(0);
+    boolean same = true;
+    for (AdminTable.Use u : uses) {
+      recorded.add(new Pk(u.tenant(), u.operation(), u.intentId()));
+      same &= u.action().equals(action.name()) && u.reason().equals(why);
+    }
+    if (same && recorded.equals(asked)) {
+      return true;
+    }
+    throw new IllegalArgumentException(
+        "action id "
+            + StoredText.printable(actionId)
+            + " was already used for "
+            + StoredText.printable(first.action())
+            + " of "
+            + (recorded.size() == 1
+                ? "intent "
+                    + StoredText.printable(first.operation())
+                    + "/"
+                    + StoredText.printable(first.intentId())
+                    + " of tenant "
+                    + StoredText.printable(first.tenant())
+                : recorded.size() + " intents")
+            + " by "
+            + StoredText.printable(first.actor())
+            + (first.action().equals(action.name()) && recorded.equals(asked)
+                ? " with another reason"
+                : "")
+            + ": an action id names one request; use a new action id");
   }
 
   private void apply(
@@ -153,12 +193,28 @@ final class AdminActions {
               + AdminTable.state(row)
               + "): read it again and decide again");
     }
+    if (row.leaseExpiresAt() != null && row.leaseExpiresAt().isAfter(now)) {
+      throw new IntentRefusedException(
+          "intent "
+              + name(r)
+              + " may be being sent by "
+              + StoredText.printable(row.leaseOwner())
+              + ": its lease ends at "
+              + row.leaseExpiresAt()
+              + " by the database's clock; nothing was "
+              + action.done
+              + ", read it again after that",
+          false,
+          row.leaseOwner(),
+          null,
+          row.leaseExpiresAt());
+    }
     String note = note(action.done + " by " + actor + ": " + why);
     String newKey = null;
     boolean applied;
     switch (action) {
       case REQUEUE -> {
-        requireHeld(row, action);
+        requireHeldOrAbandoned(row, action);
         if (row.record().isExpired(now)) {
           throw new IllegalStateException(
               "intent "
@@ -166,23 +222,23 @@ final class AdminActions {
                   + " is past its key's retention: re-sending its key could charge twice once the"
                   + " provider forgot it; reconcile it and requeue it with a new key");
         }
-        applied = table.requeue(c, row, now, note);
+        if (!row.record().createdAt().isAfter(now.minus(maxAge))) {
+          throw new IllegalStateException(
+              "intent "
+                  + name(r)
+                  + " is older than the relays' maximum age ("
+                  + maxAge
+                  + ", by the database's clock): a relay would hold it EXPIRED again without"
+                  + " sending it; reconcile it and requeue it with a new key");
+        }
+        applied = table.requeue(c, row, now, place(c, row), note);
       }
       case ABANDON -> {
         if (row.relayState() == ENDED) {
           throw new IllegalStateException("intent " + name(r) + " already ended");
         }
-        if (row.relayState() == QUEUED
-            && row.leaseExpiresAt() != null
-            && row.leaseExpiresAt().isAfter(now)) {
-          throw new IllegalStateException(
-              "intent "
-                  + name(r)
-                  + " is being sent by "
-                  + StoredText.printable(row.leaseOwner())
-                  + " until its lease ends at "
-                  + row.leaseExpiresAt()
-                  + ": read it again after that");
+        if (row.relayState() == ABANDONED) {
+          throw new IllegalStateException("intent " + name(r) + " is already abandoned");
         }
         applied = table.abandon(c, row, note);
       }
@@ -199,7 +255,7 @@ final class AdminActions {
         applied = table.releaseKey(c, row, note);
       }
       case REQUEUE_WITH_NEW_KEY -> {
-        requireHeld(row, action);
+        requireHeldOrAbandoned(row, action);
         requireRekeyable(row);
         IntentRecord old = row.record();
         Duration retention = Duration.between(old.createdAt(), old.expiresAt());
@@ -215,7 +271,7 @@ final class AdminActions {
                 0,
                 null);
         newKey = renewed.key().value();
-        applied = table.requeueWithNewKey(c, row, renewed, now, note);
+        applied = table.requeueWithNewKey(c, row, renewed, now, place(c, row), note);
       }
       default -> throw new IllegalStateException("unknown action " + action);
     }
@@ -226,11 +282,7 @@ final class AdminActions {
     String stateAfter =
         switch (action) {
           case REQUEUE, REQUEUE_WITH_NEW_KEY -> "QUEUED";
-          case ABANDON ->
-              "ENDED "
-                  + (row.record().state() == IntentState.PENDING
-                      ? IntentState.FAILED
-                      : row.record().state());
+          case ABANDON -> "ABANDONED " + row.record().state();
           case RELEASE_KEY -> AdminTable.state(row) + " KEY RELEASED";
         };
     if (!table.audit(
@@ -246,6 +298,34 @@ final class AdminActions {
         newKey)) {
       throw new ConcurrentModificationException(
           "intent " + name(r) + " was acted on under the same action id at the same time");
+    }
+  }
+
+  /**
+   * The ordering number a requeued intent takes: its own while it still holds its key (nothing of
+   * its key went on meanwhile: it is still the head), else a new one, at the end of its key's queue
+   * as if enqueued now — its key went on without it, and a later intent of the key may be in
+   * flight, which it must not overtake.
+   */
+  private long place(Connection c, AdminTable.Row row) throws SQLException {
+    if (row.orderingKey() == null) {
+      return 0;
+    }
+    if (row.relayState() == HELD && row.holdsKey()) {
+      return row.orderingSeq();
+    }
+    return store.intents().nextNumber(c, row.record().scope().tenant(), row.orderingKey());
+  }
+
+  private static void requireHeldOrAbandoned(AdminTable.Row row, Action action) {
+    if (row.relayState() != HELD && row.relayState() != ABANDONED) {
+      throw new IllegalStateException(
+          "intent "
+              + name(row.record())
+              + " is not held (nor abandoned: it is "
+              + AdminTable.state(row)
+              + "): only a held or abandoned intent can be "
+              + action.done);
     }
   }
 
@@ -283,22 +363,24 @@ final class AdminActions {
    * exists for its key; an intent already re-keyed under this action id is not looked up again.
    */
   private void reconcileFirst(
-      List<OutboxIntent> seen, String actionId, SafeRetryClient client, Reconciler reconciler) {
+      Action action,
+      List<OutboxIntent> seen,
+      String actionId,
+      String why,
+      SafeRetryClient client,
+      Reconciler reconciler) {
+    List<AdminTable.Use> uses =
+        store.open().autoCommit("outbox admin check", c -> table.uses(c, actionId));
+    if (alreadyDone(uses, action, seen, actionId, why)) {
+      return; // recorded before: the transaction returns the intents as they are
+    }
     for (OutboxIntent s : seen) {
       IntentRecord r = s.record();
-      Optional<Optional<AdminTable.Row>> now =
+      AdminTable.Row row =
           store
               .open()
-              .autoCommit(
-                  "outbox admin check",
-                  c ->
-                      table.recorded(c, actionId, r.scope(), r.intentId()).isPresent()
-                          ? Optional.empty()
-                          : Optional.of(table.find(c, r.scope(), r.intentId())));
-      if (now.isEmpty()) {
-        continue; // recorded before: the transaction returns it as it is
-      }
-      AdminTable.Row row = now.get().orElseThrow(() -> gone(r));
+              .autoCommit("outbox admin check", c -> table.find(c, r.scope(), r.intentId()))
+              .orElseThrow(() -> gone(r));
       if (!OutboxAdmin.intent(row).equals(s)) {
         throw new ConcurrentModificationException(
             "intent "
@@ -307,7 +389,7 @@ final class AdminActions {
                 + AdminTable.state(row)
                 + "): read it again and decide again");
       }
-      requireHeld(row, Action.REQUEUE_WITH_NEW_KEY);
+      requireHeldOrAbandoned(row, Action.REQUEUE_WITH_NEW_KEY);
       requireRekeyable(row);
       Reconciliation found = client.reconcile(row.record(), reconciler);
       if (!found.isNothingExists()) {
@@ -343,10 +425,33 @@ final class AdminActions {
     return List.copyOf(intents);
   }
 
+  /**
+   * Checks a text recorded in the audit or shown to people: 1 to {@code max} characters, not blank,
+   * no control characters, no format characters (the bidirectional overrides and isolates U+202A to
+   * U+202E and U+2066 to U+2069, zero-width characters, ...) and no line or paragraph separators,
+   * which could make a recorded actor or reason read as something else.
+   */
   static String checkText(String what, String text, int max) {
     StoredText.checkId(what, text, max);
     if (text.isBlank()) {
       throw new IllegalArgumentException(what + " must not be blank");
+    }
+    for (int i = 0; i < text.length(); ) {
+      int cp = text.codePointAt(i);
+      int type = Character.getType(cp);
+      if (type == Character.FORMAT
+          || type == Character.CONTROL
+          || type == Character.LINE_SEPARATOR
+          || type == Character.PARAGRAPH_SEPARATOR) {
+        throw new IllegalArgumentException(
+            what
+                + " contains a control or format character (U+"
+                + String.format(java.util.Locale.ROOT, "%04X", cp)
+                + " at index "
+                + i
+                + "): it could make the recorded text read as something else");
+      }
+      i += Character.charCount(cp);
     }
     return text;
   }

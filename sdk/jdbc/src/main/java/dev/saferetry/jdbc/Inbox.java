@@ -1,5 +1,6 @@
 package dev.saferetry.jdbc;
 
+import dev.saferetry.jdbc.internal.DatabaseTime;
 import dev.saferetry.jdbc.internal.Jdbc;
 import dev.saferetry.jdbc.internal.JdbcSecrets;
 import dev.saferetry.jdbc.internal.Purge;
@@ -156,11 +157,14 @@ public final class Inbox {
   }
 
   /**
-   * Deletes the receipts recorded more than {@code age} ago by this inbox's clock, in transactions
-   * of at most {@link Builder#purgeBatchSize} receipts; receipts another instance is purging are
-   * skipped, not waited for, so every instance may run it at once. The high-water marks are never
-   * deleted: an event older than what its resource already saw stays {@link InboxOutcome#STALE}
-   * however old its receipt.
+   * Deletes the receipts recorded more than {@code age} ago, judged at the earlier of this inbox's
+   * clock and the database's (receipts are recorded at the later of the two): a host whose clock
+   * runs ahead, or one whose clock ran behind when it recorded, never deletes a receipt younger
+   * than {@code age} by the database's clock. In transactions of at most {@link
+   * Builder#purgeBatchSize} receipts; receipts another instance is purging are skipped, not waited
+   * for, so every instance may run it at once. The high-water marks are never deleted: an event
+   * older than what its resource already saw stays {@link InboxOutcome#STALE} however old its
+   * receipt.
    *
    * <p>A message whose receipt was purged is no longer recognised: a delivery after that runs the
    * handler again. Keep receipts at least as long as any sender may deliver a message again, with a
@@ -179,9 +183,13 @@ public final class Inbox {
     if (age.isNegative() || age.isZero()) {
       throw new IllegalArgumentException("age must be positive");
     }
+    long now = clock.millis();
+    long db =
+        jdbc.autoCommit(
+            "read the database clock", c -> DatabaseTime.query(c, jdbc.dialect()).toEpochMilli());
     long before;
     try {
-      before = Math.subtractExact(clock.millis(), age.toMillis());
+      before = Math.subtractExact(Math.min(now, db), age.toMillis());
     } catch (ArithmeticException e) {
       return 0; // older than anything a clock can have recorded
     }
@@ -300,7 +308,8 @@ public final class Inbox {
 
     /**
      * Sets the clock for receipt and mark times and for retention. Default {@link
-     * Clock#systemUTC()}.
+     * Clock#systemUTC()}. It can only make retention more cautious: a receipt is recorded at the
+     * later of this clock and the database's, and purged by the earlier of the two.
      *
      * @param clock the clock
      * @return this builder

@@ -64,7 +64,9 @@ final class InboxTables implements SchemaGate.Tables {
     String insert =
         "INSERT INTO "
             + receipts
-            + " (subscriber, message_id, outcome, received_at) VALUES (?, ?, ?, ?)";
+            + " (subscriber, message_id, outcome, received_at) VALUES (?, ?, ?, GREATEST(?, "
+            + dialect.clockMillis()
+            + "))";
     // PostgreSQL: a duplicate must not raise an error, which would abort the whole transaction.
     this.insert =
         dialect == Dialect.POSTGRESQL
@@ -105,7 +107,9 @@ final class InboxTables implements SchemaGate.Tables {
   }
 
   /**
-   * Records the receipt as {@link #RECEIVING}; returns what identifies the transaction that
+   * Records the receipt as {@link #RECEIVING}, received at the later of {@code receivedAt} (the
+   * inbox's clock) and the database's clock, so that a host whose clock runs behind never records a
+   * receipt that retention then deletes early; returns what identifies the transaction that
    * recorded it, or null when the message was already recorded (after waiting for a concurrent
    * transaction that recorded it to end). PostgreSQL: the transaction id, from the insert itself.
    * H2: the transaction id, read next. MariaDB, which shows no transaction id without the {@code

@@ -6,26 +6,22 @@ import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.jdbc.internal.AdminTable;
+import dev.saferetry.jdbc.internal.DatabaseTime;
 import dev.saferetry.jdbc.internal.Deadline;
-import dev.saferetry.jdbc.internal.Dialect;
 import dev.saferetry.jdbc.internal.IntentRow;
 import dev.saferetry.jdbc.internal.IntentTable;
 import dev.saferetry.jdbc.internal.IntentWrites;
 import dev.saferetry.jdbc.internal.Jdbc;
+import dev.saferetry.jdbc.internal.OutboxOwnership;
 import dev.saferetry.jdbc.internal.RelayTable;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 
 /**
@@ -79,6 +75,7 @@ public final class JdbcKeyStore implements KeyStore {
   private final int purgeBatch;
   private final JdbcOutbox outbox;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final DatabaseTime time;
 
   JdbcKeyStore(
       Jdbc jdbc,
@@ -94,6 +91,7 @@ public final class JdbcKeyStore implements KeyStore {
     this.name = name;
     this.purgeBatch = purgeBatch;
     this.outbox = new JdbcOutbox(this, table, relay, admin);
+    this.time = new DatabaseTime(jdbc.dialect());
   }
 
   /**
@@ -105,10 +103,40 @@ public final class JdbcKeyStore implements KeyStore {
     return new JdbcKeyStoreBuilder(dataSource);
   }
 
+  /**
+   * Records the candidate unless a live record exists, as the SPI says, at the database's clock:
+   * the record is created at the database's time (never the caller's), expires the candidate's
+   * retention ({@code expiresAt - createdAt}) after it, and an existing completed record is
+   * replaced only once it expired by the database's clock. A client whose clock runs ahead
+   * therefore cannot replace a record the database still calls fresh, and one whose clock runs
+   * behind records nothing that expires early. The record returned is the one recorded, with those
+   * times.
+   *
+   * <p>An existing intent the outbox owns is refused with an {@link
+   * dev.saferetry.idempotency.IntentRefusedException}: one an operator abandoned, one parked for a
+   * person, and one queued with an ordering key (only the relays send it, in its key's order). A
+   * queued intent without an ordering key is returned, to be sent with its key.
+   */
   @Override
   public BeginResult begin(IntentRecord candidate) {
+    return begin(candidate, Deadline.NONE);
+  }
+
+  private BeginResult begin(IntentRecord candidate, Deadline deadline) {
+    IntentRow row = IntentRow.direct(candidate);
     open();
-    return writes.begin(IntentRow.direct(candidate), Deadline.NONE);
+    IntentWrites.check(row);
+    BeginResult result = writes.begin(row.at(timeNoLaterThanDatabase(deadline)), deadline);
+    if (!result.created()) {
+      jdbc.autoCommit(
+          "begin",
+          deadline,
+          c -> {
+            OutboxOwnership.checkSend(c, table, result.record());
+            return null;
+          });
+    }
+    return result;
   }
 
   /**
@@ -126,8 +154,7 @@ public final class JdbcKeyStore implements KeyStore {
    */
   @Override
   public BeginResult begin(IntentRecord candidate, Duration maxWait) {
-    open();
-    return writes.begin(IntentRow.direct(candidate), Deadline.after(maxWait));
+    return begin(candidate, Deadline.after(maxWait));
   }
 
   /**
@@ -138,15 +165,27 @@ public final class JdbcKeyStore implements KeyStore {
    *
    * @param candidate the candidate
    * @param transaction a connection to this store's database with auto-commit off
-   * @return the candidate with {@code created} true, or the existing record
+   * @return the candidate as recorded (at the database's time) with {@code created} true, or the
+   *     existing record
    * @throws IllegalArgumentException if the connection is in auto-commit mode
+   * @throws dev.saferetry.idempotency.IntentRefusedException if the intent exists and the outbox
+   *     owns it: abandoned by an operator, parked, or queued with an ordering key
    * @throws KeyStoreException if the database refused the statement; the caller's transaction
    *     should then be rolled back
    */
   public BeginResult begin(Connection transaction, IntentRecord candidate) {
     IntentRow row = IntentRow.direct(candidate);
     IntentWrites.check(row);
-    return inTransaction(transaction, "begin", c -> table.begin(c, row));
+    return inTransaction(
+        transaction,
+        "begin",
+        c -> {
+          BeginResult result = table.begin(c, checked(row.at(timeNoLaterThanDatabase(c))));
+          if (!result.created()) {
+            OutboxOwnership.checkSend(c, table, result.record());
+          }
+          return result;
+        });
   }
 
   @Override
@@ -187,53 +226,66 @@ public final class JdbcKeyStore implements KeyStore {
     return open().autoCommit("pending", table::pending);
   }
 
+  /**
+   * Forgets an intent, as the SPI says — unless the outbox owns it: an intent queued for the relays
+   * (one may be sending it), held (parked) for a person, or abandoned by an operator is refused
+   * with an {@link dev.saferetry.idempotency.IntentRefusedException} and kept; resolve it through
+   * {@link OutboxAdmin}, which records who did what. An outbox intent that ended is forgotten like
+   * any other.
+   *
+   * @throws dev.saferetry.idempotency.IntentRefusedException if the outbox owns the intent
+   */
   @Override
   public boolean abandon(IntentScope scope, String intentId) {
-    return open().autoCommit("abandon", c -> table.abandon(c, scope, intentId));
+    return open()
+        .autoCommit(
+            "abandon",
+            c -> {
+              if (table.abandon(c, scope, intentId)) {
+                return true;
+              }
+              OutboxOwnership.checkForget(c, table, scope, intentId);
+              return false;
+            });
   }
 
   /**
-   * Returns the later of {@code clock} and the database's clock, which every instance sharing the
-   * table reads alike: an instance whose clock runs behind, or was stepped back, cannot judge an
-   * expired pending intent fresh and re-send its stale key. One query; called when a pending intent
-   * is found, unless this store read the database's clock less than a second ago (a relay's claim
-   * does, once per pass): then that reading plus the time elapsed since, by this process's
-   * monotonic clock, measured from before the query was sent, so that it never runs behind the
-   * database's clock (unless that clock is stepped forward within the second).
+   * Returns the database's clock, which every instance sharing the table reads alike, whatever
+   * {@code clock} says: an instance whose clock runs behind, or was stepped back, cannot judge an
+   * expired pending intent fresh and re-send its stale key, and one whose clock runs ahead cannot
+   * judge a fresh one expired. One query; called when a pending intent is found, unless this store
+   * read the database's clock less than a second ago (a relay's claim does, once per pass, and so
+   * does every begin): then that reading plus the time elapsed since, by this process's monotonic
+   * clock, measured from before the query was sent, so that it never runs behind the database's
+   * clock (unless that clock is stepped forward within the second).
+   *
+   * @param clock the caller's clock reading; it does not move the result
    */
   @Override
   public Instant expiryTime(Instant clock) {
     Objects.requireNonNull(clock, "clock");
-    Instant db = recentDatabaseTime();
-    if (db == null) {
-      db = open().autoCommit("read the database clock", this::databaseClock);
-    }
-    return db.isAfter(clock) ? db : clock;
+    Instant db = time.notAfter();
+    return db != null ? db : open().autoCommit("read the database clock", c -> time.read(c, true));
   }
 
   /**
-   * How long a reading of the database's clock stands in for another query: the relay's claim reads
-   * it once per pass, and each intent it then sends is judged at that reading plus the time this
-   * process has measured since ({@link System#nanoTime()}), instead of one more query per send.
+   * The database's time now, never later than its clock: a reading less than a second old, else a
+   * new one on a connection of the store's own, its wait bounded by {@code deadline}.
    */
-  private static final long CLOCK_READING_NANOS = 1_000_000_000L;
-
-  /** The database's clock as last read, and when by {@link System#nanoTime()}. */
-  private record ClockReading(Instant at, long nanoTime) {}
-
-  private final AtomicReference<ClockReading> lastClock = new AtomicReference<>();
+  Instant timeNoLaterThanDatabase(Deadline deadline) {
+    Instant db = time.notBefore();
+    return db != null
+        ? db
+        : open().autoCommit("read the database clock", deadline, c -> time.read(c, true));
+  }
 
   /**
-   * The database's time now, estimated from a reading taken less than {@link #CLOCK_READING_NANOS}
-   * ago and the monotonic time elapsed since; null without such a reading.
+   * The database's time now, never later than its clock: a reading less than a second old, else a
+   * new one on the caller's {@code transaction} (on H2: the transaction's start).
    */
-  private Instant recentDatabaseTime() {
-    ClockReading r = lastClock.get();
-    if (r == null) {
-      return null;
-    }
-    long elapsed = System.nanoTime() - r.nanoTime();
-    return elapsed >= 0 && elapsed < CLOCK_READING_NANOS ? r.at().plusNanos(elapsed) : null;
+  Instant timeNoLaterThanDatabase(Connection transaction) throws SQLException {
+    Instant db = time.notBefore();
+    return db != null ? db : time.read(transaction, false);
   }
 
   /**
@@ -242,35 +294,52 @@ public final class JdbcKeyStore implements KeyStore {
    * transaction's start). Every lease decision of the {@link JdbcOutbox} is made at this time.
    */
   Instant databaseClock(Connection c) throws SQLException {
-    long read = System.nanoTime(); // before the query: the estimate from it never runs behind
-    try (Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(jdbc.dialect().clockQuery())) {
-      if (!rs.next()) {
-        throw new SQLException("the database returned no time");
-      }
-      BigDecimal seconds = rs.getBigDecimal(1);
-      if (seconds == null) {
-        throw new SQLException("the database returned no time");
-      }
-      BigDecimal whole = seconds.setScale(0, RoundingMode.FLOOR);
-      int nanos = seconds.subtract(whole).movePointRight(9).intValue();
-      Instant at = Instant.ofEpochSecond(whole.longValueExact(), nanos);
-      if (jdbc.dialect() != Dialect.H2) { // H2 gives its transaction's start, not the time now
-        lastClock.set(new ClockReading(at, read));
-      }
-      return at;
-    }
+    return time.read(c, false);
   }
 
   /**
-   * Deletes completed records expired at {@code now}, in transactions of at most {@link
+   * Deletes completed records expired by the database's clock, in transactions of at most {@link
    * JdbcKeyStoreBuilder#purgeBatchSize} rows each; rows another instance is purging are skipped,
-   * not waited for. Pending intents and intents held for a person are never purged.
+   * not waited for. Pending intents, intents held for a person and intents an operator abandoned
+   * are never purged. Then deletes the outbox's ordering keys ({@code {table}_order}) that no
+   * intent left in the table uses, in batches of the same size (the operator's audit has a purge of
+   * its own, with a longer retention: {@link JdbcOutbox#purgeAuditOlderThan}).
+   *
+   * <p>{@code now} can only make the purge more cautious: records are judged at the earlier of
+   * {@code now} and the database's clock, so a host whose clock runs ahead (or a caller passing a
+   * later time) never deletes a record the database's clock still keeps, while a host whose clock
+   * runs behind deletes only what its clock too calls expired.
+   *
+   * @param now the caller's time; the database's clock decides when it is later
    */
   @Override
   public int purgeExpired(Instant now) {
     Objects.requireNonNull(now, "now");
-    return open().inBatches("purge", purgeBatch, c -> table.purgeBatch(c, now, purgeBatch));
+    Instant db = timeNoLaterThanDatabase(Deadline.NONE);
+    Instant bound = now.isBefore(db) ? now : db;
+    int purged = open().inBatches("purge", purgeBatch, c -> table.purgeBatch(c, bound, purgeBatch));
+    purgeOrderingKeys();
+    return purged;
+  }
+
+  /**
+   * Deletes the ordering keys ({@code {table}_order}) no intent uses any more, in transactions
+   * looking at {@link JdbcKeyStoreBuilder#purgeBatchSize} keys each, in key order; keys an enqueue
+   * holds are skipped.
+   */
+  private void purgeOrderingKeys() {
+    String[] after = null;
+    do {
+      String[] from = after;
+      after =
+          open()
+              .transaction("purge ordering keys", c -> table.purgeOrderBatch(c, from, purgeBatch));
+    } while (after != null);
+  }
+
+  /** The most rows one purge transaction deletes. */
+  int purgeBatchSize() {
+    return purgeBatch;
   }
 
   /** {@return the outbox: intents recorded with their request, sent later under leases} */
@@ -307,6 +376,17 @@ public final class JdbcKeyStore implements KeyStore {
     } catch (SQLException e) {
       throw jdbc.failed(operation, e);
     }
+  }
+
+  /** The row, checked again once its times are the database's (they may now be out of range). */
+  static IntentRow checked(IntentRow row) {
+    IntentWrites.check(row);
+    return row;
+  }
+
+  /** The key store's operations on its table. */
+  IntentTable intents() {
+    return table;
   }
 
   /** The table's name, qualified as configured. */

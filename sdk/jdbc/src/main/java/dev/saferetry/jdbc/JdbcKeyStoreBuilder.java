@@ -120,7 +120,7 @@ public final class JdbcKeyStoreBuilder {
         intents,
         writes,
         new RelayTable(intents.dialect(), schema, table),
-        new AdminTable(schema, table),
+        new AdminTable(intents.dialect(), schema, table),
         SqlNames.qualify(schema, table),
         purgeBatchSize);
   }

@@ -16,6 +16,7 @@ import dev.saferetry.jdbc.internal.IntentTable;
 import dev.saferetry.jdbc.internal.IntentWrites;
 import dev.saferetry.jdbc.internal.Lease;
 import dev.saferetry.jdbc.internal.LeasedIntent;
+import dev.saferetry.jdbc.internal.OutboxOwnership;
 import dev.saferetry.jdbc.internal.RelayCodes;
 import dev.saferetry.jdbc.internal.RelayTable;
 import dev.saferetry.jdbc.internal.StoredText;
@@ -26,6 +27,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The transactional outbox of a {@link JdbcKeyStore}: intents recorded together with the exact
@@ -63,12 +66,17 @@ import java.util.Optional;
  * which lease is live and which intent is due: a relay whose clock runs ahead does not take a live
  * lease over early, and one whose clock runs behind neither holds leases longer nor judges due
  * intents late. {@link #holdOverdue(Instant, Duration)} judges at the caller's time instead (tools,
- * tests). The times an intent carries from its enqueuer — its creation, its key's expiry and its
- * first due time — are written at the enqueuer's clock.
+ * tests). The times an intent carries from its enqueuer are the database's too: it is created at
+ * the database's time, its key expires the client's retention after that, and it is first due as
+ * long after that as the enqueuer asked ({@code firstAttempt} minus the candidate's creation, by
+ * the enqueuer's clock): an enqueuer whose clock runs behind or ahead records the same times as one
+ * whose clock is right.
  *
  * <p>This class is thread-safe.
  */
 public final class JdbcOutbox {
+  private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry.jdbc");
+
   /** The longest ordering key, in characters. */
   static final int MAX_ORDERING_KEY = 255;
 
@@ -109,11 +117,15 @@ public final class JdbcOutbox {
    * @param request the request; if its key goes in a body field, the body must carry the
    *     candidate's key there (see {@link StoredRequest})
    * @param transaction a connection to the store's database with auto-commit off
-   * @param firstAttempt when a relay may first send it (later than now to give the code that
-   *     committed it time to send it itself)
-   * @return the candidate with {@code created} true, or the existing record
+   * @param firstAttempt when a relay may first send it, by the clock {@code candidate} was created
+   *     at: the relay may send it that long after the database's time of the enqueue (later than
+   *     now to give the code that committed it time to send it itself)
+   * @return the candidate as recorded (at the database's time) with {@code created} true, or the
+   *     existing record
    * @throws IllegalArgumentException if the connection is in auto-commit mode, or the body does not
    *     carry the candidate's key where the request's key placement says
+   * @throws dev.saferetry.idempotency.IntentRefusedException if the intent exists and an operator
+   *     abandoned it (nothing is enqueued until an operator requeues it)
    * @throws KeyStoreException if the database refused the statement
    */
   public BeginResult enqueue(
@@ -140,9 +152,17 @@ public final class JdbcOutbox {
         "enqueue",
         deadline,
         c -> {
-          BeginResult result = table.begin(c, row);
-          if (orderingKey != null && result.created()) {
-            table.order(c, result.record(), orderingKey);
+          BeginResult result =
+              table.begin(c, JdbcKeyStore.checked(row.at(store.timeNoLaterThanDatabase(c))));
+          if (result.created()) {
+            if (orderingKey != null) {
+              table.order(c, result.record(), orderingKey);
+            }
+            return result;
+          }
+          OutboxOwnership.checkEnqueue(c, table, result.record());
+          if (orderingKey != null) {
+            checkSameOrder(c, result.record(), orderingKey);
           }
           return result;
         });
@@ -170,7 +190,8 @@ public final class JdbcOutbox {
    * @param op the operation; it must carry an idempotency key
    * @param body the request body
    * @param options the call's options; they must name an intent id
-   * @param firstAttempt when a relay may first send it
+   * @param firstAttempt when a relay may first send it, by the client's clock: the relay may send
+   *     it that long after the database's time of the enqueue
    * @return the intent recorded, or the one recorded earlier under its id
    * @throws IllegalArgumentException if the call names no intent, cannot be sent as given, carries
    *     a credential header or a per-call API key (credentials are never stored: the relay's client
@@ -218,10 +239,15 @@ public final class JdbcOutbox {
    * @param op the operation; it must carry an idempotency key
    * @param body the request body
    * @param options the call's options; they must name an intent id
-   * @param firstAttempt when a relay may first send it
+   * @param firstAttempt when a relay may first send it, by the client's clock: the relay may send
+   *     it that long after the database's time of the enqueue
    * @return the intent recorded, or the one recorded earlier under its id
    * @throws IllegalArgumentException if the ordering key is not acceptable, or as {@link
    *     #enqueue(Connection, SafeRetryClient, Operation, Object, RequestOptions, Instant)}
+   * @throws IllegalStateException if the intent is already recorded without this ordering key
+   *     (queued without one, with another, or begun by a call of its own): it would be sent outside
+   *     the key's order; or (an {@link dev.saferetry.idempotency.IntentRefusedException}) if an
+   *     operator abandoned it
    * @throws KeyStoreException as {@link #enqueue(Connection, SafeRetryClient, Operation, Object,
    *     RequestOptions, Instant)}; a wait for another transaction of the same key is bounded by the
    *     same deadline
@@ -240,6 +266,39 @@ public final class JdbcOutbox {
             .prepare(Objects.requireNonNull(op, "op"), body, options);
     return enqueue(
         transaction, p.record(), p.request(), firstAttempt, Deadline.after(p.deadline()), key);
+  }
+
+  /**
+   * Refuses an ordered enqueue of an intent recorded earlier without that ordering key: returning
+   * it as if enqueued would let it be sent outside the key's order (or, recorded by a call of its
+   * own, by that call at any time).
+   */
+  private void checkSameOrder(Connection c, IntentRecord existing, String orderingKey)
+      throws SQLException {
+    IntentTable.OutboxState s =
+        table.outboxState(c, existing.scope(), existing.intentId()).orElse(null);
+    if (s == null) {
+      return; // gone since it was found: the caller's transaction sees no intent to refuse
+    }
+    if (s.relayState() != null && orderingKey.equals(s.orderingKey())) {
+      return; // the same intent, enqueued again under its key: nothing changes
+    }
+    throw new IllegalStateException(
+        "intent "
+            + StoredText.printable(existing.scope().operation())
+            + "/"
+            + StoredText.printable(existing.intentId())
+            + " of tenant "
+            + StoredText.printable(existing.scope().tenant())
+            + (s.relayState() == null
+                ? " was recorded by a call of its own, outside the outbox"
+                : s.orderingKey() == null
+                    ? " is already in the outbox without an ordering key"
+                    : " is already in the outbox with ordering key "
+                        + StoredText.printable(s.orderingKey()))
+            + ": it cannot join the order of "
+            + StoredText.printable(orderingKey)
+            + "; nothing was enqueued (use a new intent id, or enqueue it with its key)");
   }
 
   /** The ordering key, checked: 1..255 characters, not blank, stored exactly. */
@@ -500,13 +559,60 @@ public final class JdbcOutbox {
 
   /**
    * {@return every intent held (parked) for a person, oldest first} {@link OutboxAdmin} lists them
-   * with filters and a limit, and acts on them.
+   * with filters and a limit, and acts on them. A row that cannot be read back as an intent is left
+   * out and logged, not allowed to hide the others ({@link OutboxAdmin#listUnreadable} names it).
    */
   public List<OutboxIntent> held() {
     AdminTable.Query all = new AdminTable.Query(2, null, null, null, Integer.MAX_VALUE);
-    return store.open().autoCommit("held", c -> admin.list(c, all)).stream()
-        .map(OutboxAdmin::intent)
-        .toList();
+    AdminTable.Listing listing = store.open().autoCommit("held", c -> admin.listing(c, all));
+    logUnreadable(listing);
+    return listing.rows().stream().map(OutboxAdmin::intent).toList();
+  }
+
+  /** The shortest age {@link #purgeAuditOlderThan} accepts. */
+  static final Duration MIN_AUDIT_AGE = Duration.ofDays(30);
+
+  /**
+   * Deletes the operators' audit rows ({@code {table}_audit}) recorded more than {@code age} ago by
+   * the database's clock whose intent is no longer in the table, in transactions of at most {@link
+   * JdbcKeyStoreBuilder#purgeBatchSize} rows; rows another instance is purging are skipped. The
+   * audit of an intent still in the table (queued, held, abandoned, or ended but not yet purged) is
+   * kept whatever its age: it is what names who abandoned an intent when a call of it is refused.
+   *
+   * <p>Keep the audit much longer than the intents (their retention is a day or so): as long as
+   * your own record-keeping asks (a year or more is common). Run it from any instance, for example
+   * daily.
+   *
+   * @param age how old a row must be to be deleted; 30 days or more
+   * @return how many rows were deleted
+   * @throws IllegalArgumentException if {@code age} is shorter than 30 days
+   * @throws KeyStoreException if the database failed; batches already committed stay deleted
+   */
+  public int purgeAuditOlderThan(Duration age) {
+    Objects.requireNonNull(age, "age");
+    if (age.compareTo(MIN_AUDIT_AGE) < 0) {
+      throw new IllegalArgumentException(
+          "age must be at least 30 days: the audit is kept much longer than the intents");
+    }
+    Instant now = store.timeNoLaterThanDatabase(Deadline.NONE);
+    Instant bound;
+    try {
+      bound = now.minus(age);
+      AdminTable.checkTime(bound);
+    } catch (IllegalArgumentException | java.time.DateTimeException | ArithmeticException e) {
+      return 0; // older than anything the table can hold
+    }
+    int batch = store.purgeBatchSize();
+    return store
+        .open()
+        .inBatches("purge the audit", batch, c -> admin.purgeAuditBatch(c, bound, batch));
+  }
+
+  /** Logs each row of a listing that cannot be read back (the listing leaves it out). */
+  static void logUnreadable(AdminTable.Listing listing) {
+    for (AdminTable.Unreadable u : listing.unreadable()) {
+      LOG.warn("{} (OutboxAdmin.listUnreadable names such rows)", AdminTable.describe(u));
+    }
   }
 
   private static Instant leaseEnd(Instant now, Duration leaseFor) {

@@ -75,6 +75,12 @@ public final class OutboxAdmin {
   /** The most intents {@link #list} returns, and a bulk action takes, at once. */
   public static final int MAX_LIMIT = 1000;
 
+  /**
+   * The relays' maximum age an admin assumes unless told otherwise ({@link #assumingMaxAge}): the
+   * default of {@link OutboxRelayBuilder#maxAge}.
+   */
+  public static final Duration DEFAULT_MAX_AGE = Duration.ofDays(1);
+
   private static final int MAX_ACTOR = 128;
 
   private final JdbcKeyStore store;
@@ -84,9 +90,18 @@ public final class OutboxAdmin {
   private final String operation;
   private final String orderingKey;
   private final Duration olderThan;
+  private final Duration maxAge;
 
   OutboxAdmin(JdbcKeyStore store, AdminTable table, String actor) {
-    this(store, table, AdminActions.checkText("actor", actor, MAX_ACTOR), null, null, null, null);
+    this(
+        store,
+        table,
+        AdminActions.checkText("actor", actor, MAX_ACTOR),
+        null,
+        null,
+        null,
+        null,
+        DEFAULT_MAX_AGE);
   }
 
   private OutboxAdmin(
@@ -96,7 +111,8 @@ public final class OutboxAdmin {
       Integer relayState,
       String operation,
       String orderingKey,
-      Duration olderThan) {
+      Duration olderThan,
+      Duration maxAge) {
     this.store = store;
     this.table = table;
     this.actor = actor;
@@ -104,6 +120,7 @@ public final class OutboxAdmin {
     this.operation = operation;
     this.orderingKey = orderingKey;
     this.olderThan = olderThan;
+    this.maxAge = maxAge;
   }
 
   /** {@return who acts, as recorded in the audit} */
@@ -121,9 +138,38 @@ public final class OutboxAdmin {
     return narrowed(AdminActions.HELD, operation, orderingKey, olderThan);
   }
 
-  /** {@return this view narrowed to ended intents (replacing any other state filter)} */
+  /**
+   * {@return this view narrowed to ended intents, abandoned ones included (replacing any other
+   * state filter)}
+   */
   public OutboxAdmin whereEnded() {
     return narrowed(AdminActions.ENDED, operation, orderingKey, olderThan);
+  }
+
+  /**
+   * {@return this view narrowed to the intents an operator abandoned (replacing any other state
+   * filter)}
+   */
+  public OutboxAdmin whereAbandoned() {
+    return narrowed(AdminActions.ABANDONED, operation, orderingKey, olderThan);
+  }
+
+  /**
+   * {@return this view, acting as if the relays' maximum age ({@link OutboxRelayBuilder#maxAge})
+   * were {@code maxAge}} {@link #requeue} refuses an intent older than it, which a relay would hold
+   * {@link HoldReason#EXPIRED} again without sending. Default {@link #DEFAULT_MAX_AGE}, the relays'
+   * default: set it to what your relays use.
+   *
+   * @param maxAge a positive duration
+   * @throws IllegalArgumentException if it is not positive
+   */
+  public OutboxAdmin assumingMaxAge(Duration maxAge) {
+    Objects.requireNonNull(maxAge, "maxAge");
+    if (maxAge.isNegative() || maxAge.isZero()) {
+      throw new IllegalArgumentException("maxAge must be positive");
+    }
+    return new OutboxAdmin(
+        store, table, actor, relayState, operation, orderingKey, olderThan, maxAge);
   }
 
   /**
@@ -166,11 +212,11 @@ public final class OutboxAdmin {
   }
 
   private AdminActions actions() {
-    return new AdminActions(store, table, actor);
+    return new AdminActions(store, table, actor, maxAge);
   }
 
   private OutboxAdmin narrowed(Integer state, String op, String key, Duration age) {
-    return new OutboxAdmin(store, table, actor, state, op, key, age);
+    return new OutboxAdmin(store, table, actor, state, op, key, age, maxAge);
   }
 
   /**
@@ -183,21 +229,44 @@ public final class OutboxAdmin {
    * @throws KeyStoreException if the database failed or a row cannot be read back
    */
   public List<OutboxIntent> list(int limit) {
+    return listing(limit).rows().stream().map(OutboxAdmin::intent).toList();
+  }
+
+  /**
+   * Lists the rows this view selects that cannot be read back as outbox intents — a value changed
+   * in the table to one no intent can have — each named by its key with what cannot be read, in the
+   * order {@link #list} meets them. {@link #list} and {@link JdbcOutbox#held()} leave such rows out
+   * (and log each) rather than fail for all; a relay never sends one (it holds it {@link
+   * HoldReason#TAMPERED}).
+   *
+   * @param limit how many rows to look through, 1 to {@value #MAX_LIMIT}, as {@link #list} does
+   * @return an error per row that cannot be read, possibly none
+   * @throws IllegalArgumentException if the limit is out of range
+   * @throws KeyStoreException if the database failed
+   */
+  public List<KeyStoreException> listUnreadable(int limit) {
+    return listing(limit).unreadable().stream()
+        .map(u -> new KeyStoreException(AdminTable.describe(u)))
+        .toList();
+  }
+
+  private AdminTable.Listing listing(int limit) {
     if (limit < 1 || limit > MAX_LIMIT) {
       throw new IllegalArgumentException("limit must be 1.." + MAX_LIMIT);
     }
-    return store
-        .open()
-        .transaction(
-            "list outbox intents",
-            c -> {
-              Instant before = olderThan == null ? null : store.databaseClock(c).minus(olderThan);
-              return table.list(
-                  c, new AdminTable.Query(relayState, operation, orderingKey, before, limit));
-            })
-        .stream()
-        .map(OutboxAdmin::intent)
-        .toList();
+    AdminTable.Listing listing =
+        store
+            .open()
+            .transaction(
+                "list outbox intents",
+                c -> {
+                  Instant before =
+                      olderThan == null ? null : store.databaseClock(c).minus(olderThan);
+                  return table.listing(
+                      c, new AdminTable.Query(relayState, operation, orderingKey, before, limit));
+                });
+    JdbcOutbox.logUnreadable(listing);
+    return listing;
   }
 
   /**
@@ -401,7 +470,8 @@ public final class OutboxAdmin {
         row.leaseOwner(),
         row.leaseExpiresAt(),
         row.dueAt(),
-        row.version());
+        row.version(),
+        row.abandoned());
   }
 
   @Override

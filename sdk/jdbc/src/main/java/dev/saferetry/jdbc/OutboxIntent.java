@@ -8,15 +8,17 @@ import java.util.Objects;
 
 /**
  * An outbox intent as the table holds it, read at one moment: queued for the relay, held (parked)
- * for a person, or ended. {@link JdbcOutbox#held()} lists the held ones; {@link OutboxAdmin} lists
- * and inspects any of them and acts on them. An action names the intent as it was read, and applies
- * only if the intent has not changed since ({@link #version()}).
+ * for a person, or ended — by its outcome, or abandoned by an operator. {@link JdbcOutbox#held()}
+ * lists the held ones; {@link OutboxAdmin} lists and inspects any of them and acts on them. An
+ * action names the intent as it was read, and applies only if the intent has not changed since
+ * ({@link #version()}).
  *
  * <p>Instances are immutable and thread-safe.
  *
  * @param record the intent: pending while queued, and when held {@link HoldReason#EXPIRED}, {@link
  *     HoldReason#UNSETTLED} or {@link HoldReason#TOO_MANY_ATTEMPTS}; failed with the provider's
- *     status when held {@link HoldReason#REJECTED}; succeeded or failed once ended
+ *     status when held {@link HoldReason#REJECTED}; succeeded or failed once ended; as it was when
+ *     abandoned (pending: its outcome is unknown) until it is reconciled
  * @param request the request that is to be sent, or {@code null} when the row's stored request
  *     cannot be read back as one (held as {@link HoldReason#TAMPERED}; the note says why)
  * @param reason why it is held (parked), or {@code null} when it is not held
@@ -32,6 +34,8 @@ import java.util.Objects;
  * @param dueAt when a relay may next claim it, by the database's clock, or {@code null}
  * @param version its version: it changes whenever the intent changes (a claim, an outcome, a hold,
  *     an operator's action)
+ * @param abandoned whether an operator abandoned it ({@link OutboxAdmin#abandon}): it is never sent
+ *     again under its intent id, and a call of it is refused, until an operator requeues it
  */
 public record OutboxIntent(
     IntentRecord record,
@@ -44,7 +48,8 @@ public record OutboxIntent(
     String leaseOwner,
     Instant leaseExpiresAt,
     Instant dueAt,
-    long version) {
+    long version,
+    boolean abandoned) {
 
   /**
    * Validates the entry.
@@ -60,8 +65,9 @@ public record OutboxIntent(
    * @param leaseExpiresAt when that lease ends, by the database's clock, or {@code null}
    * @param dueAt when a relay may next claim it, by the database's clock, or {@code null}
    * @param version its version
-   * @throws IllegalArgumentException if {@code attempts} is negative, or {@code holdsKey} is set on
-   *     an intent that is not held or has no ordering key
+   * @param abandoned whether an operator abandoned it
+   * @throws IllegalArgumentException if {@code attempts} is negative, {@code holdsKey} is set on an
+   *     intent that is not held or has no ordering key, or an abandoned intent is held
    */
   public OutboxIntent {
     Objects.requireNonNull(record, "record");
@@ -71,6 +77,9 @@ public record OutboxIntent(
     if (holdsKey && (reason == null || orderingKey == null)) {
       throw new IllegalArgumentException("only a held intent with an ordering key holds its key");
     }
+    if (abandoned && reason != null) {
+      throw new IllegalArgumentException("an abandoned intent is not held");
+    }
   }
 
   /** {@return whether it is held (parked) for a person: {@link #reason()} is set} */
@@ -78,13 +87,16 @@ public record OutboxIntent(
     return reason != null;
   }
 
-  /** {@return whether it is queued for a relay: not held and still pending} */
+  /** {@return whether it is queued for a relay: not held, not abandoned and still pending} */
   public boolean isQueued() {
-    return reason == null && record.state() == IntentState.PENDING;
+    return reason == null && !abandoned && record.state() == IntentState.PENDING;
   }
 
-  /** {@return whether it ended: not held and completed (succeeded, failed or abandoned)} */
+  /**
+   * {@return whether it ended: not held, and completed (succeeded or failed) or abandoned (then its
+   * record may still be pending: its outcome is unknown)}
+   */
   public boolean isEnded() {
-    return reason == null && record.state() != IntentState.PENDING;
+    return reason == null && (abandoned || record.state() != IntentState.PENDING);
   }
 }

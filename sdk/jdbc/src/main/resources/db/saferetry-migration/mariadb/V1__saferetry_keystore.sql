@@ -22,7 +22,9 @@ CREATE TABLE IF NOT EXISTS saferetry_schema (
 -- 1677 and 2262 round-trips exactly. state: 0 pending, 1 succeeded, 2 failed.
 -- The request_* and relay columns are filled only for intents recorded for later sending (the
 -- outbox); text is compared byte for byte (utf8mb4_nopad_bin: 'A' <> 'a', 'a' <> 'a ').
--- relay_state: 0 queued, 1 done, 2 held for a person (hold_reason 1 expired, 2 rejected,
+-- relay_state: 0 queued, 1 done, 3 abandoned by an operator (never sent again under its intent id
+-- until an operator releases it; state keeps what is known: 0 while the outcome is unknown),
+-- 2 held for a person (hold_reason 1 expired, 2 rejected,
 -- 3 tampered, 4 unsendable, 5 unsettled, 6 too many attempts). request_key_placement says where the key goes
 -- ('header:<name>', 'structured-header:<name>' or 'body-field:<name>'), request_fingerprint is the
 -- hex SHA-256 over the intent, key, method, target, placement, headers, content type and body: a
@@ -50,7 +52,7 @@ CREATE TABLE IF NOT EXISTS saferetry_intents (
   request_headers  MEDIUMTEXT,
   request_type     VARCHAR(255),
   request_body     MEDIUMBLOB,
-  relay_state      SMALLINT      CHECK (relay_state IN (0, 1, 2)),
+  relay_state      SMALLINT      CHECK (relay_state IN (0, 1, 2, 3)),
   hold_reason      SMALLINT,
   relay_note       VARCHAR(1000),
   attempts         INTEGER       NOT NULL DEFAULT 0,

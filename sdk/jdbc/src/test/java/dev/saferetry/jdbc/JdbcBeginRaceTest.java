@@ -96,6 +96,7 @@ class JdbcBeginRaceTest {
       IntentRecord old = candidate("order-1", "fp", T0);
       store.begin(old);
       store.complete(old.complete(IntentState.SUCCEEDED, 201, "ch_1"));
+      JdbcRetentionClockSkewTest.age(database, Duration.ofHours(2)); // expired by its clock
       Instant later = T0.plus(Duration.ofHours(2));
 
       List<BeginResult> results = race(t -> store.begin(candidate("order-1", "fp", later)));

@@ -37,13 +37,14 @@ class JdbcClockSkewTest {
         MockWebServer server = new MockWebServer()) {
       server.start(0);
       Instant now = Instant.now(); // the database's clock, on this machine
-      FakeTime earlier = at(now.minus(Duration.ofHours(3)));
       try (JdbcKeyStore storeA = database.builder().build();
-          SafeRetryClient a = client(server, earlier, storeA)) {
-        server.enqueue(status(503)); // three hours ago the answer was lost: order-1 stays pending
+          SafeRetryClient a = client(server, at(now), storeA)) {
+        server.enqueue(status(503)); // the answer is lost: order-1 stays pending
         assertThatThrownBy(() -> a.execute(Charges.CREATE, PARAMS, ORDER_1))
             .isInstanceOf(OutcomeUnknownException.class);
-      } // it expired an hour later, two hours ago
+      }
+      // That was three hours ago by the database's clock; it expired an hour later, two hours ago.
+      JdbcRetentionClockSkewTest.age(database, Duration.ofHours(3));
 
       FakeTime behind = at(now.minus(Duration.ofMinutes(150))); // a clock 2.5 hours behind
       server.enqueue(charge());

@@ -33,8 +33,7 @@ class JdbcConnectionHygieneTest {
             JdbcKeyStore.builder(database.newPool(1, shortLockWait))
                 .schema(database.schema)
                 .build()) {
-      IntentRecord intent = candidate("order-1", "fp", T0);
-      setup.begin(intent);
+      IntentRecord intent = setup.begin(candidate("order-1", "fp", T0)).record();
       IntentRecord done = intent.complete(IntentState.SUCCEEDED, 201, "ch_1");
       try (Connection other = database.pool().getConnection();
           Statement st = other.createStatement()) {

@@ -6,6 +6,7 @@ import static dev.saferetry.jdbc.JdbcBeginRaceTest.candidate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
@@ -39,7 +40,7 @@ class JdbcExactValuesTest {
 
   @ParameterizedTest
   @EnumSource(Db.class)
-  void textBeyondTheBasicPlaneAndOldOrPreciseInstantsRoundTrip(Db db) throws Exception {
+  void textBeyondTheBasicPlaneAndTheRecordedInstantsRoundTripExactly(Db db) throws Exception {
     try (TestDatabase database = db.open();
         JdbcKeyStore store = database.builder().build()) {
       IntentScope scope = new IntentScope("t\uD83D\uDE00-".repeat(32), "POST /v1/\u00fcber");
@@ -51,10 +52,14 @@ class JdbcExactValuesTest {
               IdempotencyKey.of("k".repeat(255)),
               "f".repeat(512),
               created,
-              Duration.ofDays(365 * 300));
-      assertThat(store.begin(r).created()).isTrue();
-      assertThat(store.find(scope, r.intentId())).contains(r);
-      IntentRecord done = r.complete(IntentState.SUCCEEDED, 201, "ch_\u00e9".repeat(5000));
+              Duration.ofDays(365 * 200).plusNanos(1));
+      BeginResult begun = store.begin(r);
+      assertThat(begun.created()).isTrue();
+      IntentRecord recorded = begun.record(); // at the database's time, with its retention
+      assertThat(Duration.between(recorded.createdAt(), recorded.expiresAt()))
+          .isEqualTo(Duration.ofDays(365 * 200).plusNanos(1));
+      assertThat(store.find(scope, r.intentId())).contains(recorded);
+      IntentRecord done = recorded.complete(IntentState.SUCCEEDED, 201, "ch_\u00e9".repeat(5000));
       store.complete(done);
       assertThat(store.find(scope, r.intentId())).contains(done);
     }
@@ -77,8 +82,9 @@ class JdbcExactValuesTest {
         candidate("order-1", "f".repeat(513), T0),
         IntentRecord.pending(longTenant, "o", IdempotencyKey.random(), "fp", T0, Duration.ZERO),
         IntentRecord.pending(longOperation, "o", IdempotencyKey.random(), "fp", T0, Duration.ZERO),
-        candidate("order-1", "fp", Instant.parse("2262-04-12T00:00:00Z")),
-        candidate("order-1", "fp", Instant.parse("1677-09-21T00:00:00Z")),
+        // recorded at the database's time, a retention of 240 years ends after 2262
+        IntentRecord.pending(
+            SCOPE, "order-1", IdempotencyKey.random(), "fp", T0, Duration.ofDays(365 * 240)),
       };
       for (IntentRecord r : refused) {
         assertThatThrownBy(() -> store.begin(r))
@@ -94,8 +100,7 @@ class JdbcExactValuesTest {
   void anOutcomeThatCannotBeStoredExactlyLeavesTheIntentPending(Db db) throws Exception {
     try (TestDatabase database = db.open();
         JdbcKeyStore store = database.builder().build()) {
-      IntentRecord r = candidate("order-1", "fp", T0);
-      store.begin(r);
+      IntentRecord r = store.begin(candidate("order-1", "fp", T0)).record();
       assertThatThrownBy(() -> store.complete(r.complete(IntentState.SUCCEEDED, 201, "ch_\u0000")))
           .isInstanceOf(KeyStoreException.class)
           .hasMessageContaining("NUL");
@@ -125,7 +130,11 @@ class JdbcExactValuesTest {
         store.outbox().enqueue(c, candidate("order-1", "fp", T0), request, T0);
         c.commit();
       }
-      LeasedIntent leased = store.outbox().claim("relay", T0, Duration.ofSeconds(30), 1).get(0);
+      LeasedIntent leased =
+          store
+              .outbox()
+              .claim("relay", OutboxRelayTest.databaseTime(store), Duration.ofSeconds(30), 1)
+              .get(0);
       assertThat(leased.request()).isEqualTo(request);
       assertThat(leased.request().body()).isEqualTo(body);
     }

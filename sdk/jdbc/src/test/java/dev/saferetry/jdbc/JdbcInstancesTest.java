@@ -37,7 +37,7 @@ class JdbcInstancesTest {
       for (int i = 0; i < intents; i++) {
         ids[i] = "order-" + i;
       }
-      JdbcOutboxLeaseTest.enqueue(database, store, ids);
+      Instant now = JdbcOutboxLeaseTest.enqueue(database, store, ids);
       Map<String, Integer> claims = new ConcurrentHashMap<>();
       AtomicInteger done = new AtomicInteger();
 
@@ -47,7 +47,7 @@ class JdbcInstancesTest {
           (instance, n) -> {
             for (int round = 0; done.get() < intents && round < 5_000; round++) {
               for (LeasedIntent l :
-                  instance.outbox().claim("relay-" + n, T0, Duration.ofMinutes(10), 7)) {
+                  instance.outbox().claim("relay-" + n, now, Duration.ofMinutes(10), 7)) {
                 claims.merge(l.record().intentId(), 1, Integer::sum);
                 IntentRecord ok = l.record().complete(IntentState.SUCCEEDED, 201, "ch_" + n);
                 assertThat(instance.outbox().complete(l.lease(), ok, null)).isTrue();
@@ -73,12 +73,13 @@ class JdbcInstancesTest {
         store.begin(r);
         store.complete(r.complete(IntentState.SUCCEEDED, 201, null));
       }
-      IntentRecord open = candidate("open", "fp", T0);
-      store.begin(open);
-      IntentRecord recent = candidate("recent", "fp", T0.plus(Duration.ofHours(2)));
-      store.begin(recent);
+      store.begin(candidate("open", "fp", T0));
+      // Two hours go by on the database's clock: the records so far expired an hour ago.
+      JdbcRetentionClockSkewTest.age(database, Duration.ofHours(2));
+      IntentRecord open = store.find(SCOPE, "open").orElseThrow();
+      IntentRecord recent = store.begin(candidate("recent", "fp", T0)).record();
       store.complete(recent.complete(IntentState.FAILED, 400, null));
-      Instant now = T0.plus(Duration.ofHours(2)); // the T0 records expired an hour ago
+      Instant now = Instant.parse("2200-01-01T00:00:00Z"); // later than the database's clock
       List<Integer> purged = new ArrayList<>();
 
       onInstances(

@@ -3,6 +3,7 @@ package dev.saferetry.jdbc;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.testing.KeyStoreContract;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 
 /**
@@ -25,6 +26,23 @@ abstract class JdbcKeyStoreContract extends KeyStoreContract {
   protected KeyStore reopen(KeyStore current) {
     current.close();
     return database.builder().createSchema(false).build();
+  }
+
+  @Override
+  protected boolean ownClock() {
+    return true; // the database's
+  }
+
+  @Override
+  protected void age(Duration d) throws Exception {
+    long ns = d.toNanos();
+    database.execute(
+        "UPDATE "
+            + database.table(JdbcKeyStoreBuilder.DEFAULT_TABLE)
+            + " SET created_at_ns = created_at_ns - "
+            + ns
+            + ", expires_at_ns = expires_at_ns - "
+            + ns);
   }
 
   @AfterEach

@@ -190,7 +190,8 @@ class OutboxAdminTest {
 
   @ParameterizedTest
   @EnumSource(Db.class)
-  void anAbandonedIntentEndsIsNeverSentAndItsKeyGoesOn(Db db) throws Exception {
+  void anAbandonedIntentEndsIsNeverSentItsKeyGoesOnAndItsOutcomeStaysUnknown(Db db)
+      throws Exception {
     withServer(
         db,
         intent -> intent.equals("order-1") ? status(503) : charge(),
@@ -199,9 +200,11 @@ class OutboxAdminTest {
           OutboxIntent ended =
               store.outbox().admin("bob").abandon(parked, "t-7", "refunded by hand");
           assertThat(ended.isEnded()).isTrue();
-          assertThat(ended.record().state()).isEqualTo(IntentState.FAILED);
+          assertThat(ended.abandoned()).isTrue();
+          assertThat(ended.isQueued()).isFalse();
+          // It may have been charged: its outcome stays unknown, never FAILED.
+          assertThat(ended.record().state()).isEqualTo(IntentState.PENDING);
           assertThat(ended.record().status()).isZero();
-          assertThat(store.pending()).extracting(IntentRecord::intentId).containsExactly("order-2");
           OutboxRelay relay = relay(store, client, time).build();
           relay.runOnce();
           elapse(database, time, Duration.ofHours(1));
@@ -213,12 +216,19 @@ class OutboxAdminTest {
                   a ->
                       assertThat(a)
                           .containsEntry("action", "ABANDON")
-                          .containsEntry("state_after", "ENDED FAILED"));
+                          .containsEntry("state_before", "HELD TOO_MANY_ATTEMPTS")
+                          .containsEntry("state_after", "ABANDONED PENDING"));
           OutboxIntent reread = store.outbox().admin("bob").find(SCOPE, "order-1").orElseThrow();
-          assertThat(reread.isEnded()).isTrue();
+          assertThat(reread.abandoned()).isTrue();
+          assertThat(reread.version()).isEqualTo(ended.version()); // no relay touched it
+          assertThat(store.outbox().admin("bob").whereAbandoned().list(10)).containsExactly(reread);
+          assertThat(store.outbox().admin("bob").whereEnded().list(10))
+              .extracting(i -> i.record().intentId())
+              .containsExactly("order-1", "order-2");
+          assertThat(store.outbox().held()).isEmpty();
           assertThatThrownBy(() -> store.outbox().admin("bob").abandon(reread, "t-8", "twice"))
               .isInstanceOf(IllegalStateException.class)
-              .hasMessageContaining("already ended");
+              .hasMessageContaining("already abandoned");
         });
   }
 
@@ -439,8 +449,13 @@ class OutboxAdminTest {
               .isInstanceOf(ConcurrentModificationException.class);
           assertThat(admin.find(SCOPE, "order-1").orElseThrow()).isEqualTo(parked);
           assertThat(audit(database)).isEmpty();
-          // Gone: abandoned through the key store.
-          store.abandon(SCOPE, "order-1");
+          // The key store does not forget it behind the outbox's back; deleted by hand, it is gone.
+          assertThatThrownBy(() -> store.abandon(SCOPE, "order-1"))
+              .isInstanceOf(dev.saferetry.idempotency.IntentRefusedException.class);
+          database.execute(
+              "DELETE FROM "
+                  + database.table("saferetry_intents")
+                  + " WHERE intent_id = 'order-1'");
           assertThatThrownBy(() -> admin.requeue(parked, "t-5", "requeue"))
               .isInstanceOf(ConcurrentModificationException.class)
               .hasMessageContaining("no longer in the outbox");
@@ -561,7 +576,8 @@ class OutboxAdminTest {
                   null,
                   null,
                   null,
-                  parked.version() + 7);
+                  parked.version() + 7,
+                  false);
           assertThatThrownBy(() -> admin.requeue(forged, "t", "w"))
               .isInstanceOf(ConcurrentModificationException.class);
           IntentRecord otherTenant =
@@ -587,7 +603,8 @@ class OutboxAdminTest {
                   null,
                   null,
                   null,
-                  parked.version());
+                  parked.version(),
+                  false);
           assertThatThrownBy(() -> admin.requeueWithNewKey(foreign, client, NOTHING, "t", "w"))
               .isInstanceOf(IllegalArgumentException.class)
               .hasMessageContaining("another tenant");
@@ -596,18 +613,41 @@ class OutboxAdminTest {
           assertThatThrownBy(
                   () ->
                       new OutboxIntent(
-                          parked.record(), null, null, null, -1, null, false, null, null, null, 0))
+                          parked.record(),
+                          null,
+                          null,
+                          null,
+                          -1,
+                          null,
+                          false,
+                          null,
+                          null,
+                          null,
+                          0,
+                          false))
               .isInstanceOf(IllegalArgumentException.class)
               .hasMessageContaining("attempts");
           assertThatThrownBy(
                   () ->
                       new OutboxIntent(
-                          parked.record(), null, null, null, 0, "k", true, null, null, null, 0))
+                          parked.record(),
+                          null,
+                          null,
+                          null,
+                          0,
+                          "k",
+                          true,
+                          null,
+                          null,
+                          null,
+                          0,
+                          false))
               .isInstanceOf(IllegalArgumentException.class)
               .hasMessageContaining("held");
           assertThatThrownBy(
                   () ->
-                      new OutboxIntent(null, null, null, null, 0, null, false, null, null, null, 0))
+                      new OutboxIntent(
+                          null, null, null, null, 0, null, false, null, null, null, 0, false))
               .isInstanceOf(NullPointerException.class)
               .hasMessageContaining("record");
           // Nothing was changed or recorded by any of it.

@@ -3,6 +3,7 @@ package dev.saferetry.jdbc;
 import static dev.saferetry.jdbc.OutboxRelayTest.atDatabaseTime;
 import static dev.saferetry.jdbc.OutboxRelayTest.elapse;
 import static dev.saferetry.jdbc.OutboxRelayTest.relay;
+import static dev.saferetry.jdbc.OutboxRelayTest.stored;
 import static dev.saferetry.testing.Answers.charge;
 import static dev.saferetry.testing.Answers.status;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -13,6 +14,7 @@ import dev.saferetry.SafeRetryClient;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.idempotency.BeginResult;
+import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.TestDatabase.Db;
@@ -103,19 +105,27 @@ class OutboxOrderingTest {
       server.start(0);
       FakeTime time = atDatabaseTime();
       try (SafeRetryClient client = oneAttempt(server, time, store)) {
-        // order-2 commits first, enqueued by an instance whose clock runs 30 s ahead; order-1 is
-        // enqueued afterwards by one with the right clock: it was created, and is due, 30 s before
-        // order-2, yet it committed last.
-        FakeTime ahead = atDatabaseTime();
-        ahead.advance(Duration.ofSeconds(30));
-        try (SafeRetryClient other = oneAttempt(server, ahead, store)) {
-          commit(database, store, other, ahead, "order-42", "order-2", 2000);
+        // order-2 commits first, due 30 s after its enqueue; order-1 is enqueued afterwards, due
+        // at once: it is due 30 s before order-2, yet it committed last.
+        try (Connection c = database.pool().getConnection()) {
+          c.setAutoCommit(false);
+          store
+              .outbox()
+              .enqueue(
+                  c,
+                  "order-42",
+                  client,
+                  Charges.CREATE,
+                  new ChargeCreateParams(2000, "eur", "order-2", null),
+                  RequestOptions.none().withIntentId("order-2"),
+                  time.instant().plusSeconds(30));
+          c.commit();
         }
         commit(database, store, client, time, "order-42", "order-1", 1000);
         commit(database, store, client, time, null, "free-1", 10);
         commit(database, store, client, time, "order-43", "other-1", 20);
-        assertThat(store.find(SCOPE, "order-1").orElseThrow().createdAt())
-            .isBefore(store.find(SCOPE, "order-2").orElseThrow().createdAt());
+        assertThat(stored(database, "next_attempt_ns", "order-1"))
+            .isBefore(stored(database, "next_attempt_ns", "order-2"));
         elapse(database, time, Duration.ofMinutes(1)); // both due
 
         String first = store.find(SCOPE, "order-2").orElseThrow().key().value();
@@ -206,7 +216,7 @@ class OutboxOrderingTest {
 
   @ParameterizedTest
   @EnumSource(Db.class)
-  void anIntentAlreadyRecordedKeepsItsNumberAndAnUnorderedOneNoneAfterAReplacement(Db db)
+  void anOrderedEnqueueOfAnIntentRecordedWithoutItsKeyOrWithAnotherIsRefusedAndChangesNothing(Db db)
       throws Exception {
     try (TestDatabase database = db.open();
         JdbcKeyStore store = database.builder().build();
@@ -215,14 +225,40 @@ class OutboxOrderingTest {
       FakeTime time = atDatabaseTime();
       try (SafeRetryClient client = oneAttempt(server, time, store)) {
         commit(database, store, client, time, "order-9", "order-9-charge", 900);
-        BeginResult again =
-            commit(database, store, client, time, "order-10", "order-9-charge", 900);
+        // The same intent under its own key again: nothing changes, as for any enqueue.
+        BeginResult again = commit(database, store, client, time, "order-9", "order-9-charge", 900);
         assertThat(again.created()).isFalse();
+        // Under another key, it would be sent outside that key's order: refused.
+        assertThatThrownBy(
+                () -> commit(database, store, client, time, "order-10", "order-9-charge", 900))
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("already in the outbox with ordering key order-9")
+            .hasMessageContaining("nothing was enqueued");
+        // Queued without a key, or recorded by a call of its own: refused too.
+        commit(database, store, client, time, null, "free-charge", 901);
+        assertThatThrownBy(
+                () -> commit(database, store, client, time, "order-9", "free-charge", 901))
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("without an ordering key");
+        store.begin(
+            IntentRecord.pending(
+                SCOPE,
+                "direct-charge",
+                dev.saferetry.idempotency.IdempotencyKey.random(),
+                "fp",
+                time.instant(),
+                Duration.ofDays(1)));
+        assertThatThrownBy(
+                () -> commit(database, store, client, time, "order-9", "direct-charge", 902))
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("by a call of its own");
         assertThat(RelayRows.text(database, "order-9-charge", "ordering_key")).isEqualTo("order-9");
         assertThat(seq(database, "order-9-charge")).isEqualTo(1);
+        assertThat(RelayRows.text(database, "free-charge", "ordering_key")).isNull();
         assertThat(
                 database.count("SELECT COUNT(*) FROM " + database.table("saferetry_intents_order")))
             .isEqualTo(1);
+        assertThat(server.getRequestCount()).isZero();
       }
     }
   }

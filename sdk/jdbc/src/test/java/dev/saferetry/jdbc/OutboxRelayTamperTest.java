@@ -1,5 +1,6 @@
 package dev.saferetry.jdbc;
 
+import static dev.saferetry.jdbc.OutboxOrderingTest.SCOPE;
 import static dev.saferetry.jdbc.OutboxRelayTest.answer;
 import static dev.saferetry.jdbc.OutboxRelayTest.relay;
 import static dev.saferetry.jdbc.OutboxRelayTest.withRelay;
@@ -135,7 +136,14 @@ class OutboxRelayTamperTest {
           assertThat(pass.succeeded()).isEqualTo(1);
           assertThat(descriptions(server)).containsExactly("good");
           assertThat(RelayRows.text(database, "bad-key", "hold_reason")).isEqualTo("3");
-          assertThatThrownBy(() -> store.outbox().held()).isInstanceOf(KeyStoreException.class);
+          // Listed as what it is, not allowed to hide the other held intents.
+          assertThat(store.outbox().held()).isEmpty();
+          assertThat(store.outbox().admin("x").listUnreadable(10))
+              .singleElement()
+              .satisfies(e -> assertThat(e).hasMessageContaining("bad-key"));
+          assertThatThrownBy(() -> store.outbox().admin("x").find(SCOPE, "bad-key"))
+              .isInstanceOf(KeyStoreException.class)
+              .hasMessageContaining("cannot be read back");
           assertThat(relay(store, client, time).build().runOnce().claimed()).isZero();
         });
   }

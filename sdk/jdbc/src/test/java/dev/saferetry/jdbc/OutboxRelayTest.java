@@ -322,10 +322,12 @@ class OutboxRelayTest {
     withRelay(
         db,
         (database, store, server, time, client) -> {
-          // This instance's clock runs 30 h behind the database's; the 24 h retention has
-          // passed by the database's clock, not by the relay's own.
-          time.advance(Duration.ofHours(-30));
+          // The intent was enqueued 30 h ago by the database's clock: its 24 h retention has
+          // passed. This instance's clock runs 30 h behind the database's: by its own clock the
+          // intent is brand new.
           enqueue(database, store, client, time, true, 1);
+          JdbcRetentionClockSkewTest.age(database, Duration.ofHours(30));
+          time.advance(Duration.ofHours(-30));
           server.enqueue(charge()); // what a stale re-send would get
           RelayPass pass = relay(store, client, time).build().runOnce();
           assertThat(pass.expired()).isEqualTo(1);

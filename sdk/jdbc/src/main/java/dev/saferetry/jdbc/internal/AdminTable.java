@@ -2,6 +2,7 @@ package dev.saferetry.jdbc.internal;
 
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
+import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.idempotency.StoredRequest;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -41,6 +42,9 @@ public final class AdminTable {
   private final String abandon;
   private final String releaseKey;
   private final String auditFind;
+  private final String auditUses;
+  private final String auditExpired;
+  private final String auditDelete;
   private final String auditInsert;
 
   /**
@@ -60,6 +64,7 @@ public final class AdminTable {
    * @param leaseExpiresAt the lease's end, or null
    * @param dueAt when it is next due, or null
    * @param version the lease token
+   * @param orderingSeq its number in its ordering key's queue, or 0 without a key
    */
   public record Row(
       IntentRecord record,
@@ -74,7 +79,45 @@ public final class AdminTable {
       String leaseOwner,
       Instant leaseExpiresAt,
       Instant dueAt,
-      long version) {}
+      long version,
+      long orderingSeq) {
+
+    /** Whether an operator abandoned it. */
+    public boolean abandoned() {
+      return relayState == RelayCodes.ABANDONED;
+    }
+  }
+
+  /**
+   * A row that cannot be read back as an outbox intent (a value changed in the table to one no
+   * intent can have), named by its key.
+   *
+   * @param tenant its tenant, as stored
+   * @param operation its operation, as stored
+   * @param intentId its intent id, as stored
+   * @param problem what cannot be read (names a column or a rule, never quotes a value)
+   */
+  public record Unreadable(String tenant, String operation, String intentId, String problem) {}
+
+  /**
+   * What a listing read: the rows, and the rows that could not be read back, in the order met.
+   *
+   * @param rows the rows read
+   * @param unreadable the rows that cannot be read back
+   */
+  public record Listing(List<Row> rows, List<Unreadable> unreadable) {}
+
+  /** A row that cannot be read back, while it is being read. */
+  private static final class UnreadableRow extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    final transient Unreadable row;
+
+    UnreadableRow(Unreadable row) {
+      super(row.problem(), null, false, false);
+      this.row = row;
+    }
+  }
 
   /**
    * What to list.
@@ -101,15 +144,16 @@ public final class AdminTable {
   public record Recorded(String action, String newKey) {}
 
   /** The outbox on the table {@code name} in {@code schema} (null: the connection's). */
-  public AdminTable(String schema, String name) {
+  public AdminTable(Dialect dialect, String schema, String name) {
     String t = SqlNames.qualify(schema, name);
     select = "SELECT " + IntentSql.RECORD + ", " + IntentSql.RELAY + LISTED + " FROM " + t;
     lock = select + PK + " AND relay_state IS NOT NULL FOR UPDATE";
     String update = "UPDATE " + t + " SET ";
     String backInQueue =
         "state = 0, status = 0, resource_id = NULL, relay_state = 0, hold_reason = NULL,"
-            + " holds_key = NULL, relay_note = ?, attempts = 0, next_attempt_ns = ?";
-    requeue = update + backInQueue + CLEAR_LEASE + FENCE + " AND relay_state = 2";
+            + " holds_key = NULL, relay_note = ?, attempts = 0, next_attempt_ns = ?,"
+            + " ordering_seq = ?";
+    requeue = update + backInQueue + CLEAR_LEASE + FENCE + " AND relay_state IN (2, 3)";
     newKey =
         update
             + "idempotency_key = ?, request_fingerprint = ?, created_at_ns = ?,"
@@ -117,11 +161,11 @@ public final class AdminTable {
             + backInQueue
             + CLEAR_LEASE
             + FENCE
-            + " AND relay_state = 2";
+            + " AND relay_state IN (2, 3)";
+    // The record keeps what is known of the outcome: a pending intent stays pending (unknown).
     abandon =
         update
-            + "state = CASE WHEN state = 0 THEN 2 ELSE state END, relay_state = 1,"
-            + " hold_reason = NULL, holds_key = NULL, relay_note = ?"
+            + "relay_state = 3, hold_reason = NULL, holds_key = NULL, relay_note = ?"
             + CLEAR_LEASE
             + FENCE
             + " AND relay_state IN (0, 2)";
@@ -135,6 +179,24 @@ public final class AdminTable {
         "SELECT action, new_key FROM "
             + audit
             + " WHERE action_id = ? AND tenant = ? AND operation = ? AND intent_id = ?";
+    // Oldest first along the primary key; an action on an intent still in the table is kept.
+    auditExpired =
+        "SELECT audit_id FROM "
+            + audit
+            + " a WHERE a.at_ns <= ? AND NOT EXISTS (SELECT 1 FROM "
+            + t
+            + " i WHERE i.tenant = a.tenant AND i.operation = a.operation"
+            + " AND i.intent_id = a.intent_id) ORDER BY a.audit_id LIMIT ? FOR UPDATE SKIP LOCKED";
+    auditDelete =
+        "DELETE FROM "
+            + audit
+            + " WHERE audit_id = CAST(? AS "
+            + (dialect == Dialect.MARIADB ? "SIGNED" : "BIGINT")
+            + ") AND at_ns <= ?";
+    auditUses =
+        "SELECT action, actor, reason, tenant, operation, intent_id FROM "
+            + audit
+            + " WHERE action_id = ?";
     auditInsert =
         "INSERT INTO "
             + audit
@@ -143,11 +205,25 @@ public final class AdminTable {
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   }
 
-  /** Lists outbox rows, oldest first (in queue order when one ordering key is asked for). */
+  /**
+   * Lists outbox rows, oldest first (in queue order when one ordering key is asked for), leaving
+   * out the rows that cannot be read back (see {@link #listing}).
+   */
   public List<Row> list(Connection c, Query q) throws SQLException {
+    return listing(c, q).rows();
+  }
+
+  /**
+   * Lists outbox rows as {@link #list} does, and names each row that cannot be read back instead of
+   * failing the listing: one damaged row does not hide the others. Such rows count toward the
+   * limit.
+   */
+  public Listing listing(Connection c, Query q) throws SQLException {
     StringBuilder sql = new StringBuilder(select).append(" WHERE relay_state IS NOT NULL");
     List<Object> args = new ArrayList<>();
-    if (q.relayState() != null) {
+    if (q.relayState() != null && q.relayState() == RelayCodes.DONE) {
+      sql.append(" AND relay_state IN (1, 3)"); // ended: done, or abandoned
+    } else if (q.relayState() != null) {
       sql.append(" AND relay_state = ?");
       args.add(q.relayState());
     }
@@ -170,6 +246,7 @@ public final class AdminTable {
     sql.append(" LIMIT ?");
     args.add(q.limit());
     List<Row> out = new ArrayList<>();
+    List<Unreadable> unreadable = new ArrayList<>();
     try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
       for (int i = 0; i < args.size(); i++) {
         Object a = args.get(i);
@@ -183,11 +260,15 @@ public final class AdminTable {
       }
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          out.add(row(rs));
+          try {
+            out.add(row(rs));
+          } catch (UnreadableRow e) {
+            unreadable.add(e.row);
+          }
         }
       }
     }
-    return out;
+    return new Listing(List.copyOf(out), List.copyOf(unreadable));
   }
 
   /** One outbox row, or empty. */
@@ -195,9 +276,34 @@ public final class AdminTable {
     try (PreparedStatement ps = c.prepareStatement(select + PK + " AND relay_state IS NOT NULL")) {
       IntentRows.bindPk(ps, 1, scope, intentId);
       try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? Optional.of(row(rs)) : Optional.empty();
+        return rs.next() ? Optional.of(readable(rs)) : Optional.empty();
       }
     }
+  }
+
+  /**
+   * Reads a row that must be readable: one that is not is refused with a {@link KeyStoreException}
+   * naming it and what cannot be read.
+   */
+  private static Row readable(ResultSet rs) throws SQLException {
+    try {
+      return row(rs);
+    } catch (UnreadableRow e) {
+      throw new KeyStoreException(describe(e.row));
+    }
+  }
+
+  /** A message naming an unreadable row and its problem: printable, never a value. */
+  public static String describe(Unreadable u) {
+    return "outbox intent "
+        + StoredText.printable(u.operation())
+        + "/"
+        + StoredText.printable(u.intentId())
+        + " of tenant "
+        + StoredText.printable(u.tenant())
+        + " cannot be read back: "
+        + u.problem()
+        + "; it is held as it is (find out who changed it; a relay never sends it)";
   }
 
   /**
@@ -208,9 +314,68 @@ public final class AdminTable {
     try (PreparedStatement ps = c.prepareStatement(lock)) {
       IntentRows.bindPk(ps, 1, scope, intentId);
       try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? Optional.of(row(rs)) : Optional.empty();
+        return rs.next() ? Optional.of(readable(rs)) : Optional.empty();
       }
     }
+  }
+
+  /**
+   * A use of an action id, as the audit records it.
+   *
+   * @param action the action's name
+   * @param actor who acted
+   * @param reason why
+   * @param tenant the intent's tenant
+   * @param operation the intent's operation
+   * @param intentId the intent's id
+   */
+  public record Use(
+      String action,
+      String actor,
+      String reason,
+      String tenant,
+      String operation,
+      String intentId) {}
+
+  /** Every use of {@code actionId} in the audit, on any intent. */
+  public List<Use> uses(Connection c, String actionId) throws SQLException {
+    List<Use> out = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(auditUses)) {
+      ps.setString(1, actionId);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(
+              new Use(
+                  rs.getString(1),
+                  rs.getString(2),
+                  rs.getString(3),
+                  rs.getString(4),
+                  rs.getString(5),
+                  rs.getString(6)));
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Deletes up to {@code limit} audit rows recorded at or before {@code bound} (by the database's
+   * clock) whose intent is no longer in the table, oldest first, skipping rows another purge holds;
+   * run in a transaction (see {@link Purge}).
+   *
+   * @return how many rows were picked, all of which were deleted
+   */
+  public int purgeAuditBatch(Connection c, Instant bound, int limit) throws SQLException {
+    return Purge.batch(c, auditExpired, auditDelete, IntentRows.nanos("bound", bound), limit);
+  }
+
+  /**
+   * Checks that the table can hold {@code t}.
+   *
+   * @throws IllegalArgumentException if it lies outside the years 1677 to 2262
+   */
+  public static void checkTime(Instant t) {
+    IntentRows.nanos("time", t);
   }
 
   /** The action recorded under {@code actionId} for this intent, or empty. */
@@ -227,13 +392,28 @@ public final class AdminTable {
     }
   }
 
-  /** Puts a held intent back in the queue with its key, due at {@code now}. */
-  public boolean requeue(Connection c, Row seen, Instant now, String note) throws SQLException {
+  /**
+   * Puts a held or abandoned intent back in the queue with its key, due at {@code now}, with the
+   * ordering number {@code seq} (its own, or a new one at the end of its key's queue; ignored
+   * without an ordering key).
+   */
+  public boolean requeue(Connection c, Row seen, Instant now, long seq, String note)
+      throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(requeue)) {
       ps.setString(1, note);
       ps.setLong(2, IntentRows.nanos("now", now));
-      bindFence(ps, 3, seen);
+      bindSeq(ps, 3, seen, seq);
+      bindFence(ps, 4, seen);
       return ps.executeUpdate() == 1;
+    }
+  }
+
+  private static void bindSeq(PreparedStatement ps, int at, Row seen, long seq)
+      throws SQLException {
+    if (seen.orderingKey() == null) {
+      ps.setNull(at, Types.BIGINT);
+    } else {
+      ps.setLong(at, seq);
     }
   }
 
@@ -242,7 +422,8 @@ public final class AdminTable {
    * times), its stored request sealed anew for it, due at {@code now}.
    */
   public boolean requeueWithNewKey(
-      Connection c, Row seen, IntentRecord renewed, Instant now, String note) throws SQLException {
+      Connection c, Row seen, IntentRecord renewed, Instant now, long seq, String note)
+      throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(newKey)) {
       ps.setString(1, renewed.key().value());
       ps.setString(2, RequestSeal.of(renewed, seen.request()));
@@ -250,12 +431,16 @@ public final class AdminTable {
       ps.setLong(4, IntentRows.nanos("expiresAt", renewed.expiresAt()));
       ps.setString(5, note);
       ps.setLong(6, IntentRows.nanos("now", now));
-      bindFence(ps, 7, seen);
+      bindSeq(ps, 7, seen, seq);
+      bindFence(ps, 8, seen);
       return ps.executeUpdate() == 1;
     }
   }
 
-  /** Ends a queued or held intent: a pending one is recorded FAILED; never sent again. */
+  /**
+   * Abandons a queued or held intent: never sent again under its intent id until an operator
+   * releases it; its record keeps what is known (a pending one stays pending: unknown).
+   */
   public boolean abandon(Connection c, Row seen, String note) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(abandon)) {
       ps.setString(1, note);
@@ -328,6 +513,7 @@ public final class AdminTable {
               "HELD "
                   + (row.hold() == null ? "?" : row.hold().name())
                   + (row.orderingKey() == null || row.holdsKey() ? "" : " KEY RELEASED");
+          case RelayCodes.ABANDONED -> "ABANDONED " + row.record().state();
           default -> "ENDED " + row.record().state();
         };
     return s.length() > 64 ? s.substring(0, 64) : s;
@@ -339,22 +525,29 @@ public final class AdminTable {
     ps.setLong(at + 4, seen.version());
   }
 
-  private static Row row(ResultSet rs) throws SQLException {
+  private static Row row(ResultSet rs) throws SQLException, UnreadableRow {
     IntentRecord record;
     try {
       record = IntentRows.read(rs);
-    } catch (IllegalArgumentException | NullPointerException e) {
-      throw new SQLException(
-          "the record of outbox intent "
-              + StoredText.printable(rs.getString(3))
-              + " cannot be read back: "
-              + e.getMessage());
+    } catch (IllegalArgumentException | NullPointerException | SQLException e) {
+      throw unreadable(rs, "its intent record is not valid (" + e.getMessage() + ")");
     }
     IntentRows.Readback stored = IntentRows.readRequest(rs, null);
     IntentRows.Readback proof = IntentRows.readRequest(rs, record);
     int relayState = rs.getInt(16);
     int hold = rs.getInt(17);
     boolean noHold = rs.wasNull();
+    RelayCodes.Hold reason = null;
+    if (relayState == RelayCodes.HELD && !noHold) {
+      try {
+        reason = RelayCodes.reason(hold);
+      } catch (SQLException e) {
+        throw unreadable(rs, "its hold reason is not one this code knows");
+      }
+    }
+    if (relayState < RelayCodes.QUEUED || relayState > RelayCodes.ABANDONED) {
+      throw unreadable(rs, "its relay state is not one this code knows");
+    }
     String orderingKey = rs.getString(23);
     int holdsKey = rs.getInt(24);
     boolean held = relayState == RelayCodes.HELD;
@@ -367,7 +560,7 @@ public final class AdminTable {
         stored == null ? null : stored.request(),
         proof != null && proof.request() != null,
         relayState,
-        held && !noHold ? RelayCodes.reason(hold) : null,
+        reason,
         rs.getString(18),
         rs.getInt(19),
         orderingKey,
@@ -375,6 +568,12 @@ public final class AdminTable {
         rs.getString(25),
         leaseExpiresAt,
         dueAt,
-        rs.getLong(20));
+        rs.getLong(20),
+        rs.getLong(28));
+  }
+
+  private static UnreadableRow unreadable(ResultSet rs, String problem) throws SQLException {
+    return new UnreadableRow(
+        new Unreadable(rs.getString(1), rs.getString(2), rs.getString(3), problem));
   }
 }

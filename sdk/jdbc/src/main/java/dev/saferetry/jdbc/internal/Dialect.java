@@ -84,6 +84,18 @@ public enum Dialect {
     };
   }
 
+  /**
+   * An SQL expression of the database's clock in whole milliseconds since the epoch (a BIGINT), as
+   * {@link #clockQuery()} reads it, for a statement to record its own time.
+   */
+  public String clockMillis() {
+    return switch (this) {
+      case POSTGRESQL -> "CAST(FLOOR(EXTRACT(EPOCH FROM CLOCK_TIMESTAMP()) * 1000) AS BIGINT)";
+      case H2 -> "CAST(FLOOR(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000) AS BIGINT)";
+      case MARIADB -> "CAST(FLOOR(UNIX_TIMESTAMP(NOW(6)) * 1000) AS SIGNED)";
+    };
+  }
+
   /** The folder of this database's migrations, e.g. {@code db/saferetry-migration/postgresql/}. */
   public String scriptName() {
     return scriptName;

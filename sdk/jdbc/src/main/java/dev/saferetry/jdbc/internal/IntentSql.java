@@ -36,6 +36,13 @@ final class IntentSql {
 
   private static final String PK = " WHERE tenant = ? AND operation = ? AND intent_id = ?";
 
+  /**
+   * Rows a key store operation may replace, delete or purge: an intent its caller sends itself (not
+   * in the outbox), or an outbox intent that ended. A queued or held outbox intent is the outbox's,
+   * and one an operator abandoned stays until an operator releases it.
+   */
+  static final String OWN_OR_ENDED = "(relay_state IS NULL OR relay_state = 1)";
+
   /** What replacing an expired, completed record overwrites, bound like {@link #INSERTED}. */
   private static final List<String> REPLACED =
       List.of(
@@ -69,6 +76,16 @@ final class IntentSql {
   final String insertOrReturn;
   final String replaceIfExpired;
   final String find;
+
+  /** The record and its relay_state (null: not an outbox intent), for a begin that found it. */
+  final String findForBegin;
+
+  /** What the outbox holds of an intent: relay state, hold reason, ordering key, lease, note. */
+  final String outboxState;
+
+  /** The latest abandonment of an intent in the audit: actor, reason, time; newest first. */
+  final String lastAbandon;
+
   final String findRelay;
   final String pending;
   final String complete;
@@ -97,6 +114,22 @@ final class IntentSql {
   /** Records a new intent's ordering key and number. */
   final String setOrder;
 
+  /**
+   * The next ordering keys after a given one (tenant, key), in key order, locked, skipping keys
+   * another transaction holds (an enqueue taking a number); parameters: the tenant twice, the key,
+   * the limit.
+   */
+  final String orderKeysAfter;
+
+  /** The first ordering keys, as {@link #orderKeysAfter}; parameter: the limit. */
+  final String orderKeysFirst;
+
+  /**
+   * Deletes an ordering key's row when no intent of its tenant and key is left in the table;
+   * parameters: tenant, key, tenant, key.
+   */
+  final String orderDeleteUnused;
+
   IntentSql(String table) {
     this.table = table;
     insert =
@@ -109,7 +142,10 @@ final class IntentSql {
             + ")";
     upsertIfReplaceable = postgresUpsert(table);
     insertOrReturn =
-        insert + " ON DUPLICATE KEY UPDATE tenant = tenant RETURNING " + RECORD + ", begin_nonce";
+        insert
+            + " ON DUPLICATE KEY UPDATE tenant = tenant RETURNING "
+            + RECORD
+            + ", begin_nonce, relay_state";
     replaceIfExpired =
         "UPDATE "
             + table
@@ -118,8 +154,20 @@ final class IntentSql {
             + RESET
             + "lease_token + 1"
             + PK
-            + " AND idempotency_key = ? AND state <> 0 AND expires_at_ns <= ?";
+            + " AND idempotency_key = ? AND state <> 0 AND expires_at_ns <= ? AND "
+            + OWN_OR_ENDED;
     find = "SELECT " + RECORD + " FROM " + table + PK;
+    findForBegin = "SELECT " + RECORD + ", relay_state FROM " + table + PK;
+    outboxState =
+        "SELECT relay_state, hold_reason, ordering_key, lease_owner, lease_expires_ns,"
+            + " relay_note FROM "
+            + table
+            + PK;
+    lastAbandon =
+        "SELECT actor, reason, at_ns FROM "
+            + table
+            + "_audit WHERE tenant = ? AND operation = ? AND intent_id = ? AND action = 'ABANDON'"
+            + " ORDER BY audit_id DESC";
     findRelay = "SELECT " + RECORD + ", " + RELAY + " FROM " + table + PK;
     pending =
         "SELECT "
@@ -131,7 +179,8 @@ final class IntentSql {
         "UPDATE "
             + table
             + " SET state = ?, status = ?, resource_id = ?,"
-            + " relay_state = CASE WHEN relay_state IS NULL THEN NULL ELSE 1 END,"
+            + " relay_state = CASE WHEN relay_state IS NULL THEN NULL WHEN relay_state = 3 THEN 3"
+            + " ELSE 1 END,"
             + " lease_owner = NULL, lease_expires_ns = NULL, lease_token = lease_token + 1"
             + PK
             + " AND idempotency_key = ?";
@@ -139,14 +188,15 @@ final class IntentSql {
     // same key), so PostgreSQL does not wait for its WAL flush. Sent as one round trip: the driver
     // runs both statements in one implicit transaction, to which the setting is local.
     completeAsync = "SELECT set_config('synchronous_commit', 'off', true); " + complete;
-    abandon = "DELETE FROM " + table + PK;
-    // Oldest first along the expiry index; held intents (relay_state 2) are kept, and queued ones
-    // are pending (state 0).
+    abandon = "DELETE FROM " + table + PK + " AND " + OWN_OR_ENDED;
+    // Oldest first along the expiry index; held intents (relay_state 2) and abandoned ones (3) are
+    // kept, and queued ones are pending (state 0).
     expiredBatch =
         "SELECT tenant, operation, intent_id FROM "
             + table
-            + " WHERE state <> 0 AND expires_at_ns <= ? AND (relay_state IS NULL OR relay_state <>"
-            + " 2) ORDER BY expires_at_ns LIMIT ? FOR UPDATE SKIP LOCKED";
+            + " WHERE state <> 0 AND expires_at_ns <= ? AND "
+            + OWN_OR_ENDED
+            + " ORDER BY expires_at_ns LIMIT ? FOR UPDATE SKIP LOCKED";
     deleteExpired = abandon + " AND state <> 0 AND expires_at_ns <= ?";
     // By the locked rows' ctids (a TID scan; a row this transaction locked cannot move), not by
     // key: PostgreSQL would plan IN (subquery) as a hash join over the whole table.
@@ -155,7 +205,8 @@ final class IntentSql {
             + table
             + " WHERE ctid = ANY(ARRAY("
             + expiredBatch.replace("tenant, operation, intent_id", "ctid")
-            + ")) AND state <> 0 AND expires_at_ns <= ?";
+            + ")) AND state <> 0 AND expires_at_ns <= ? AND "
+            + OWN_OR_ENDED;
     String order = table + "_order";
     orderNextPostgres =
         "INSERT INTO "
@@ -179,6 +230,16 @@ final class IntentSql {
             + " SET ordering_key = ?, ordering_seq = ?, holds_key = NULL"
             + PK
             + " AND idempotency_key = ?";
+    String keys = "SELECT tenant, ordering_key FROM " + order;
+    String inKeyOrder = " ORDER BY tenant, ordering_key LIMIT ? FOR UPDATE SKIP LOCKED";
+    orderKeysFirst = keys + inKeyOrder;
+    orderKeysAfter = keys + " WHERE tenant > ? OR (tenant = ? AND ordering_key > ?)" + inKeyOrder;
+    orderDeleteUnused =
+        "DELETE FROM "
+            + order
+            + " WHERE tenant = ? AND ordering_key = ? AND NOT EXISTS (SELECT 1 FROM "
+            + table
+            + " WHERE tenant = ? AND ordering_key = ?)";
     probes =
         List.of(
             "SELECT "
@@ -242,7 +303,8 @@ final class IntentSql {
     return " ON CONFLICT (tenant, operation, intent_id) DO UPDATE SET "
         + assignments("EXCLUDED.")
         + RESET
-        + "t.lease_token + 1 WHERE t.state <> 0 AND t.expires_at_ns <= EXCLUDED.created_at_ns";
+        + "t.lease_token + 1 WHERE t.state <> 0 AND t.expires_at_ns <= EXCLUDED.created_at_ns"
+        + " AND (t.relay_state IS NULL OR t.relay_state = 1)";
   }
 
   /** {@code column = ?} (or {@code column = EXCLUDED.column}) for every replaced column. */

@@ -135,6 +135,7 @@ public final class IntentTable implements SchemaGate.Tables {
   private BeginResult beginMariaDb(Connection c, IntentRow row) throws SQLException {
     long nonce = nonce();
     IntentRecord found;
+    Object relayState;
     try (PreparedStatement ps = c.prepareStatement(sql.insertOrReturn)) {
       IntentRows.bindInsert(ps, 1, row, nonce);
       try (ResultSet rs = ps.executeQuery()) {
@@ -145,9 +146,10 @@ public final class IntentTable implements SchemaGate.Tables {
           return BeginResult.created(row.record());
         }
         found = IntentRows.read(rs);
+        relayState = rs.getObject(12);
       }
     }
-    return replaceOrKeep(c, row, found);
+    return replaceOrKeep(c, row, found, relayState);
   }
 
   private BeginResult beginH2(Connection c, IntentRow row) throws SQLException {
@@ -160,14 +162,25 @@ public final class IntentTable implements SchemaGate.Tables {
         throw e;
       }
     }
-    Optional<IntentRecord> found = find(c, row.record().scope(), row.record().intentId());
-    return found.isEmpty() ? null : replaceOrKeep(c, row, found.get());
+    try (PreparedStatement ps = c.prepareStatement(sql.findForBegin)) {
+      IntentRows.bindPk(ps, 1, row.record().scope(), row.record().intentId());
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? replaceOrKeep(c, row, IntentRows.read(rs), rs.getObject(11)) : null;
+      }
+    }
   }
 
-  private BeginResult replaceOrKeep(Connection c, IntentRow row, IntentRecord found)
-      throws SQLException {
+  /**
+   * Replaces {@code found} with the row's candidate if it is completed and expired at the
+   * candidate's creation time (the database's) and is the key store's to replace: not an outbox
+   * intent that is queued, held or abandoned ({@code relayState} 0, 2 or 3), which only the
+   * outbox's own rules change.
+   */
+  private BeginResult replaceOrKeep(
+      Connection c, IntentRow row, IntentRecord found, Object relayState) throws SQLException {
     Instant now = row.record().createdAt();
-    if (found.state() == IntentState.PENDING || !found.isExpired(now)) {
+    boolean outboxOwned = relayState != null && ((Number) relayState).intValue() != RelayCodes.DONE;
+    if (found.state() == IntentState.PENDING || !found.isExpired(now) || outboxOwned) {
       return BeginResult.existing(found);
     }
     try (PreparedStatement ps = c.prepareStatement(sql.replaceIfExpired)) {
@@ -202,6 +215,15 @@ public final class IntentTable implements SchemaGate.Tables {
       }
     }
     return seq;
+  }
+
+  /**
+   * Takes the next number of a tenant's ordering key, as an enqueue does (the key's row in {@code
+   * {table}_order} stays locked until the caller's transaction ends): a requeued intent that let
+   * its key go on takes its place at the end of the key's queue with it.
+   */
+  public long nextNumber(Connection c, String tenant, String orderingKey) throws SQLException {
+    return nextInOrder(c, tenant, orderingKey);
   }
 
   private long nextInOrder(Connection c, String tenant, String orderingKey) throws SQLException {
@@ -281,6 +303,72 @@ public final class IntentTable implements SchemaGate.Tables {
     }
   }
 
+  /**
+   * What the outbox holds of an intent, as {@link #outboxState} reads it.
+   *
+   * @param relayState 0 queued, 1 ended, 2 held, 3 abandoned; null for an intent its caller sends
+   *     itself
+   * @param hold why it is held, or null
+   * @param orderingKey its ordering key, or null
+   * @param leaseOwner the owner of its lease, or null
+   * @param leaseEnd when that lease ends, or null
+   * @param note the last note, or null
+   */
+  public record OutboxState(
+      Integer relayState,
+      RelayCodes.Hold hold,
+      String orderingKey,
+      String leaseOwner,
+      Instant leaseEnd,
+      String note) {}
+
+  /** What the outbox holds of an intent, or empty when the table has no such intent. */
+  public Optional<OutboxState> outboxState(Connection c, IntentScope scope, String intentId)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.outboxState)) {
+      IntentRows.bindPk(ps, 1, scope, intentId);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.empty();
+        }
+        int state = rs.getInt(1);
+        Integer relayState = rs.wasNull() ? null : state;
+        int hold = rs.getInt(2);
+        RelayCodes.Hold reason = rs.wasNull() ? null : RelayCodes.reason(hold);
+        long end = rs.getLong(5);
+        Instant leaseEnd = rs.wasNull() ? null : IntentRows.instant(end);
+        return Optional.of(
+            new OutboxState(
+                relayState, reason, rs.getString(3), rs.getString(4), leaseEnd, rs.getString(6)));
+      }
+    }
+  }
+
+  /**
+   * The latest abandonment of an intent, as the audit records it.
+   *
+   * @param actor who abandoned it
+   * @param why the reason recorded
+   * @param at when, by the database's clock
+   */
+  public record Abandonment(String actor, String why, Instant at) {}
+
+  /** The latest abandonment of an intent in the audit, or empty when none is recorded. */
+  public Optional<Abandonment> lastAbandonment(Connection c, IntentScope scope, String intentId)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.lastAbandon)) {
+      ps.setMaxRows(1);
+      IntentRows.bindPk(ps, 1, scope, intentId);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next()
+            ? Optional.of(
+                new Abandonment(
+                    rs.getString(1), rs.getString(2), IntentRows.instant(rs.getLong(3))))
+            : Optional.empty();
+      }
+    }
+  }
+
   /** Every pending record, oldest first. */
   public List<IntentRecord> pending(Connection c) throws SQLException {
     List<IntentRecord> out = new ArrayList<>();
@@ -316,6 +404,47 @@ public final class IntentTable implements SchemaGate.Tables {
       IntentRows.bindPk(ps, 1, scope, intentId);
       return ps.executeUpdate() > 0;
     }
+  }
+
+  /**
+   * Deletes the rows of {@code {table}_order} whose ordering key no intent in the table uses any
+   * more, looking at up to {@code limit} keys after {@code after} (null: from the first), in key
+   * order, locked and skipping keys an enqueue holds; run in a transaction. A key is deleted only
+   * while no intent of its tenant and key is left, in any state (so numbers never restart below an
+   * intent that has one); the next enqueue of it starts again at 1.
+   *
+   * @return the last key looked at (tenant, key) when there may be more, else null
+   */
+  public String[] purgeOrderBatch(Connection c, String[] after, int limit) throws SQLException {
+    List<String[]> keys = new ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(after == null ? sql.orderKeysFirst : sql.orderKeysAfter)) {
+      int at = 1;
+      if (after != null) {
+        ps.setString(at++, after[0]);
+        ps.setString(at++, after[0]);
+        ps.setString(at++, after[1]);
+      }
+      ps.setInt(at, limit);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          keys.add(new String[] {rs.getString(1), rs.getString(2)});
+        }
+      }
+    }
+    if (keys.isEmpty()) {
+      return null;
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql.orderDeleteUnused)) {
+      for (String[] key : keys) {
+        ps.setString(1, key[0]);
+        ps.setString(2, key[1]);
+        ps.setString(3, key[0]);
+        ps.setString(4, key[1]);
+        ps.executeUpdate();
+      }
+    }
+    return keys.size() < limit ? null : keys.get(keys.size() - 1);
   }
 
   /**

@@ -224,7 +224,8 @@ final class PostgresBatch {
     return "UPDATE "
         + table
         + " AS t SET state = v.state, status = v.status, resource_id = v.resource_id,"
-        + " relay_state = CASE WHEN t.relay_state IS NULL THEN NULL ELSE 1 END,"
+        + " relay_state = CASE WHEN t.relay_state IS NULL THEN NULL WHEN t.relay_state = 3 THEN 3"
+        + " ELSE 1 END,"
         + " lease_owner = NULL, lease_expires_ns = NULL, lease_token = t.lease_token + 1"
         + " FROM unnest("
         + IntentSql.arrayParameters(types)

@@ -11,6 +11,7 @@ public final class RelayCodes {
   static final int QUEUED = 0;
   static final int DONE = 1;
   static final int HELD = 2;
+  static final int ABANDONED = 3;
 
   private RelayCodes() {}
 

@@ -1,8 +1,10 @@
 package dev.saferetry.jdbc.internal;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.sql.Statement;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.BiFunction;
@@ -117,6 +119,17 @@ public final class SchemaGate {
       throws SQLException {
     String qualified = SqlNames.qualify(schema, name);
     String component = name.toLowerCase(Locale.ROOT);
+    if (!component.equals(name) && dialect == Dialect.MARIADB && caseSensitiveNames(c)) {
+      throw refused(
+          qualified,
+          -1,
+          String.format(
+              "has upper-case letters, and this MariaDB tells table names apart by case"
+                  + " (lower_case_table_names = 0): %s and %s would be two tables, while SafeRetry"
+                  + " records its tables' schema versions in %s by lower-case name, so one would"
+                  + " be taken for the other; name the table in lower case (%s)",
+              name, component, SchemaVersions.TABLE, component));
+    }
     if (create) {
       try {
         versions.install(c, component, version, minReader, tables::script);
@@ -139,6 +152,17 @@ public final class SchemaGate {
               "is recorded as schema version %d but lacks its columns (SQL state %s): was it"
                   + " created by hand or altered?",
               found, e.getSQLState()));
+    }
+  }
+
+  /**
+   * Whether the server tells table names apart by case: MariaDB's {@code lower_case_table_names} is
+   * 0 (the default on Linux); 1 and 2 compare them in lower case.
+   */
+  private static boolean caseSensitiveNames(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT @@lower_case_table_names")) {
+      return rs.next() && rs.getInt(1) == 0;
     }
   }
 
