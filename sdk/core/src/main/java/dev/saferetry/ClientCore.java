@@ -13,6 +13,7 @@ import dev.saferetry.internal.Redaction;
 import dev.saferetry.internal.ResponseReader;
 import dev.saferetry.internal.codec.Links;
 import dev.saferetry.internal.stored.StoredHeaders;
+import dev.saferetry.internal.stored.StoredSecrets;
 import dev.saferetry.pagination.PageRequest;
 import dev.saferetry.pagination.PageStyle;
 import dev.saferetry.pagination.PagedIterable;
@@ -53,6 +54,7 @@ final class ClientCore implements AutoCloseable {
   private final Breaker breaker;
   private final Retry retry;
   private final CallParts parts;
+  private final StoredSecrets secrets;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private ClientCore(ClientConfig config, ClientCore parent) {
@@ -72,6 +74,9 @@ final class ClientCore implements AutoCloseable {
     this.breaker = new Breaker(config.name(), circuitBreaker);
     this.retry = shares(parent, Part.BREAKER) ? parent.retry : RetryEvents.create(config.name());
     Redaction redaction = Redaction.ofApiKey(config.apiKey()).withHeaders(config.headers());
+    this.secrets =
+        StoredSecrets.of(
+            config.apiKey(), config.apiKeyStyle().headerName(), config.headers(), config.baseUrl());
     this.parts =
         new CallParts(
             config,
@@ -235,9 +240,10 @@ final class ClientCore implements AutoCloseable {
     if (!path.startsWith(basePath) && !(path + "/").equals(basePath)) {
       throw new IllegalArgumentException("the call's URL leaves the base URL's path");
     }
+    String query = callQuery(p.url());
     String target =
         path.substring(Math.min(basePath.length(), path.length()))
-            + (p.url().encodedQuery() == null ? "" : "?" + p.url().encodedQuery());
+            + (query == null ? "" : "?" + query);
     // The client's default headers (an API version) as they are now, then the call's own; a
     // default header that carries a credential is left out: the sender adds its own.
     Map<String, String> headers = new LinkedHashMap<>();
@@ -253,6 +259,11 @@ final class ClientCore implements AutoCloseable {
             });
     headers.putAll(o.headers());
     EncodedBody b = p.body();
+    secrets.check(
+        o.intentId(),
+        headers,
+        p.url().newBuilder().encodedQuery(query).build(),
+        b == null ? null : b.bytes());
     StoredRequest request =
         new StoredRequest(
             op.method(),
@@ -263,6 +274,26 @@ final class ClientCore implements AutoCloseable {
             b == null ? null : b.bytes());
     Duration deadline = o.deadline() != null ? o.deadline() : config.retryPolicy().deadline();
     return new StoredIntent(record, request, deadline);
+  }
+
+  /**
+   * The call's own query, without the base URL's, which comes first (see {@link RequestFactory}): a
+   * stored target is relative to the base URL's query as to its path, and the sender puts its own
+   * first.
+   */
+  private String callQuery(HttpUrl url) {
+    String all = url.encodedQuery();
+    String base = config.baseUrl().encodedQuery();
+    if (all == null || base == null || base.isEmpty()) {
+      return all;
+    }
+    if (all.equals(base)) {
+      return null;
+    }
+    if (!all.startsWith(base + "&")) {
+      throw new IllegalArgumentException("the call's query does not follow the base URL's");
+    }
+    return all.substring(base.length() + 1);
   }
 
   /**

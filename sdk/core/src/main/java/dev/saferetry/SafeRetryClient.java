@@ -302,7 +302,11 @@ public final class SafeRetryClient implements AutoCloseable {
    * <p>The request holds this client's default headers (an API version) as they are now and the
    * call's own headers, <b>without any credential</b>: default headers that carry one (the API
    * key's header, names like {@code X-Auth-Token}) are left out, and a call header among them is
-   * refused. Whoever sends it adds their own.
+   * refused, as is a query parameter of such a name. Nor does it hold what the client knows to be
+   * secret in any other shape — its API key, its credential headers' values, credentials in its
+   * base URL's query — in another header, a query parameter, the path, the body or the intent id:
+   * the call is refused naming where. The target is relative to the base URL's query as to its
+   * path: it holds the call's own query only. Whoever sends it adds their own.
    *
    * @param <Q> the request body type
    * @param op the operation; it must carry an idempotency key
@@ -310,7 +314,8 @@ public final class SafeRetryClient implements AutoCloseable {
    * @param options the call's options; they must name an intent id and no per-call API key
    * @return the pending intent and the exact request to store with it
    * @throws IllegalArgumentException if the call names no intent, carries a credential header or a
-   *     per-call API key, or cannot be sent as given; the message names the header, never its value
+   *     per-call API key, carries one of the client's secrets anywhere, or cannot be sent as given;
+   *     the message names the header, parameter or part, never its value
    */
   public <Q> StoredIntent prepare(Operation<Q, ?> op, Q body, RequestOptions options) {
     return core.prepare(op, body, options);
@@ -320,10 +325,10 @@ public final class SafeRetryClient implements AutoCloseable {
    * Sends a stored request of an intent recorded earlier and held by {@code claim}, through the
    * same steps as {@link #execute} — breaker, retries, budget, deadline, listener — with the
    * intent's key on every attempt, placed where the stored request says (whatever this client does
-   * with its own calls), and the stored bytes. This client adds its own credentials; no stored
-   * header replaces them. The key store is not written: the claim is asked before each attempt
-   * whether it still holds the intent (the call stops, as cancelled, when it does not) and is
-   * handed the definitive outcome to record.
+   * with its own calls), and the stored bytes. This client adds its own credentials, and its base
+   * URL's query before the stored target's; no stored header replaces them. The key store is not
+   * written: the claim is asked before each attempt whether it still holds the intent (the call
+   * stops, as cancelled, when it does not) and is handed the definitive outcome to record.
    *
    * @param request the stored request, as {@link #prepare} made it
    * @param claim the holder of the pending intent the request belongs to, of this client's tenant

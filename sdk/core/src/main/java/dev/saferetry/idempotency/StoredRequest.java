@@ -30,9 +30,11 @@ import java.util.regex.Pattern;
  * Content-Length}, {@code Content-Type}, {@code Transfer-Encoding}, {@code Connection}, {@code
  * X-Request-Id}, {@code Idempotency-Key}, ...).
  *
- * <p><b>The target</b> stays under the sender's base URL: it is judged as every server on the way
- * might read it (percent-escapes decoded any number of times, {@code ;} parameters dropped), and
- * judged again by the sender after its HTTP client's normalisation against its real base URL.
+ * <p><b>The target</b> is relative to the sender's base URL, its query included (the sender puts
+ * its own base URL's query first), and carries no query parameter named as a credential. It stays
+ * under the sender's base URL: it is judged as every server on the way might read it
+ * (percent-escapes decoded any number of times, {@code ;} parameters dropped), and judged again by
+ * the sender after its HTTP client's normalisation against its real base URL.
  *
  * <p>Instances are immutable and thread-safe.
  *

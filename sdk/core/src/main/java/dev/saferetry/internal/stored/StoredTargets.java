@@ -15,7 +15,8 @@ import okhttp3.HttpUrl;
  * percent-escapes (once or repeatedly), drops {@code ;} parameters or treats a backslash as a slash
  * would read it; and when it is sent, after {@link HttpUrl}'s own normalisation of the URL the
  * sender will really request, whose path must stay under the base URL's path on the same scheme,
- * host and port.
+ * host and port. A target is relative to the base URL's query too: it never holds the query of the
+ * client that stored it, and the sender puts its own base URL's query first, as on its own calls.
  *
  * <p>Stateless and thread-safe.
  */
@@ -34,9 +35,11 @@ public final class StoredTargets {
   /**
    * Checks a target on its own: relative, visible ASCII, no fragment, and no path segment that
    * reads as {@code .} or {@code ..} or hides a slash, a backslash or a control character under any
-   * number of percent-decodings or behind a {@code ;} parameter.
+   * number of percent-decodings or behind a {@code ;} parameter, and no query parameter named as a
+   * credential.
    *
-   * @throws IllegalArgumentException naming what is wrong, never quoting the target
+   * @throws IllegalArgumentException naming what is wrong (a query parameter by its name), never
+   *     quoting the target
    */
   public static void check(String target) {
     resolve(PROBE, target);
@@ -46,7 +49,7 @@ public final class StoredTargets {
    * Returns the URL a sender with base URL {@code base} requests for {@code target}, after checking
    * the target as {@link #check} does and the URL after {@link HttpUrl}'s normalisation: same
    * scheme, host and port as the base, its path the base's path followed by exactly the target's
-   * segments.
+   * segments, its query the base URL's own query followed by the target's.
    *
    * @throws IllegalArgumentException naming what is wrong, never quoting the target
    */
@@ -56,6 +59,7 @@ public final class StoredTargets {
     for (String segment : segments) {
       checkSegment(segment);
     }
+    checkQuery(target);
     HttpUrl root = base.newBuilder().query(null).fragment(null).build();
     String prefix = root.toString().endsWith("/") ? root.toString() : root.toString() + "/";
     HttpUrl url = HttpUrl.parse(prefix + target);
@@ -75,7 +79,46 @@ public final class StoredTargets {
     for (String segment : sent.subList(kept, sent.size())) {
       checkSegment(segment);
     }
-    return url;
+    String own = base.encodedQuery();
+    if (own == null || own.isEmpty()) {
+      return url;
+    }
+    // The sender's base URL's query goes first, as on every call it makes itself; a stored target
+    // never holds another client's (SafeRetryClient.prepare leaves it out).
+    String query = url.encodedQuery() == null ? own : own + "&" + url.encodedQuery();
+    return url.newBuilder().encodedQuery(query).build();
+  }
+
+  /**
+   * Refuses a query parameter whose name, decoded, is one the SDK treats as a credential's ({@link
+   * StoredHeaders#isCredential}): a stored target carries none, as stored headers carry none.
+   */
+  private static void checkQuery(String target) {
+    int at = target.indexOf('?');
+    if (at < 0) {
+      return;
+    }
+    for (String pair : target.substring(at + 1).split("&")) {
+      int eq = pair.indexOf('=');
+      String name = eq < 0 ? pair : pair.substring(0, eq);
+      String decoded = decode(name.replace('+', ' '));
+      if (StoredHeaders.isCredential(decoded == null ? name : decoded)) {
+        throw new IllegalArgumentException(
+            "query parameter "
+                + name
+                + " carries a credential, which is never stored: the relay's client adds its own");
+      }
+    }
+  }
+
+  /** Text safe to name in a message: non-printable-ASCII characters as {@code ?}, at most 64. */
+  static String printable(String text) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < text.length() && i < 64; i++) {
+      char c = text.charAt(i);
+      out.append(c >= 0x20 && c < 0x7F ? c : '?');
+    }
+    return text.length() > 64 ? out.append("...").toString() : out.toString();
   }
 
   /** Checks the characters and the shape; returns the path part (before any query). */

@@ -33,6 +33,9 @@ class StoredTargetsTest {
         assertThat(url.port()).isEqualTo(b.port());
         assertThat(url.scheme()).isEqualTo(b.scheme());
         assertThat(url.encodedPath()).as(target).startsWith(prefix);
+        if (b.encodedQuery() != null) {
+          assertThat(url.encodedQuery()).startsWith(b.encodedQuery());
+        }
         assertThat(url.encodedPathSegments().size())
             .isEqualTo(
                 prefix.split("/", -1).length - 2 + target.split("\\?")[0].split("/", -1).length);
@@ -40,7 +43,26 @@ class StoredTargetsTest {
       HttpUrl charges = StoredTargets.resolve(b, "v1/charges?expand[]=customer");
       assertThat(charges.encodedPath()).isEqualTo(prefix + "v1/charges");
       assertThat(charges.queryParameter("expand[]")).isEqualTo("customer");
-      assertThat(charges.querySize()).isEqualTo(1); // the base URL's own query is not added
+      // The sender's base URL's own query comes first, as on every call it makes itself.
+      String own = b.encodedQuery() == null ? "" : b.encodedQuery() + "&";
+      assertThat(charges.encodedQuery()).isEqualTo(own + "expand[]=customer");
+    }
+  }
+
+  @Test
+  void aTargetsQueryParameterNamedAsACredentialIsRefusedNamingIt() {
+    for (String target :
+        List.of(
+            "v1/charges?access_token=abc123",
+            "v1/charges?expand[]=x&API_KEY=abc123",
+            "v1/charges?client%5Fsecret=abc123",
+            "v1/charges?sig=1&X-Amz-Signature=abc123")) {
+      assertThatThrownBy(() -> StoredTargets.check(target))
+          .as(target)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("query parameter")
+          .hasMessageContaining("credential")
+          .hasMessageNotContaining("abc123");
     }
   }
 }
