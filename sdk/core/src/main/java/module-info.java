@@ -27,5 +27,5 @@ module dev.saferetry {
   exports dev.saferetry.pagination;
   exports dev.saferetry.provider;
   exports dev.saferetry.resilience;
-  exports dev.saferetry.store;
+  exports dev.saferetry.filestore;
 }

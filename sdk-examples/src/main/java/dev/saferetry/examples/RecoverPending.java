@@ -8,8 +8,8 @@ import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.examples.payments.PaymentsClient;
+import dev.saferetry.filestore.FileKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
-import dev.saferetry.store.FileKeyStore;
 import java.nio.file.Path;
 
 /**

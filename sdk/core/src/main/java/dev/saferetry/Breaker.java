@@ -83,7 +83,7 @@ final class Breaker {
    * Counts one attempt (its permission is used up either way); {@code replayed} when the answer is
    * marked as the key's stored result.
    */
-  void record(AttemptOutcome out, boolean replayed, long nanos) {
+  void record(AttemptResult out, boolean replayed, long nanos) {
     if (Decision.isLostAnswer(out.failure())) {
       breaker.releasePermission(); // judged when the call ends: see callEndedWithoutAnswer
       return;

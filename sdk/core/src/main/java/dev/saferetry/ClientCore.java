@@ -12,8 +12,8 @@ import dev.saferetry.idempotency.StoredRequest;
 import dev.saferetry.internal.Redaction;
 import dev.saferetry.internal.ResponseReader;
 import dev.saferetry.internal.codec.Links;
-import dev.saferetry.internal.stored.StoredHeaders;
-import dev.saferetry.internal.stored.StoredSecrets;
+import dev.saferetry.internal.storedrequest.StoredHeaders;
+import dev.saferetry.internal.storedrequest.StoredSecrets;
 import dev.saferetry.pagination.PageRequest;
 import dev.saferetry.pagination.PageStyle;
 import dev.saferetry.pagination.PagedIterable;
@@ -46,14 +46,14 @@ import okhttp3.OkHttpClient;
  */
 final class ClientCore implements AutoCloseable {
   private final ClientConfig config;
-  private final Shared<OkHttpClient> http;
+  private final RefCounted<OkHttpClient> http;
   private final CircuitBreaker circuitBreaker;
   private final RetryBudget budget;
-  private final Shared<Executor> io;
+  private final RefCounted<Executor> io;
   private final Intents intents;
   private final Breaker breaker;
   private final Retry retry;
-  private final CallParts parts;
+  private final ClientParts parts;
   private final StoredSecrets secrets;
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -78,11 +78,11 @@ final class ClientCore implements AutoCloseable {
         StoredSecrets.of(
             config.apiKey(), config.apiKeyStyle().headerName(), config.headers(), config.baseUrl());
     this.parts =
-        new CallParts(
+        new ClientParts(
             config,
             new RequestFactory(config, redaction),
             intents,
-            new Wire(
+            new Transport(
                 http.get(),
                 config.clock(),
                 config.maxResponseBytes(),
@@ -327,6 +327,12 @@ final class ClientCore implements AutoCloseable {
     return new RealCall<>(parts, op, null, options, request, held).execute();
   }
 
+  /** Reconciles a listed intent; see {@code SafeRetryClient#reconcile}. */
+  public Reconciliation reconcile(
+      IntentRecord intent, Reconciler reconciler, SafeRetryClient client) {
+    return intents.reconcile(intent, reconciler, client);
+  }
+
   /** This client's tenant's pending intents, oldest first. */
   public List<IntentRecord> pendingIntents() {
     return intents.pending();
@@ -394,13 +400,13 @@ final class ClientCore implements AutoCloseable {
     }
   }
 
-  private static Shared<OkHttpClient> newHttp(ClientConfig config) {
+  private static RefCounted<OkHttpClient> newHttp(ClientConfig config) {
     if (config.okHttpClient() != null) {
       // Derived from the caller's: shares their pool and dispatcher, which they close.
-      return Shared.borrowed(FollowUps.sdkOwned(config.okHttpClient()));
+      return RefCounted.borrowed(OneRequestPerAttempt.sdkOwned(config.okHttpClient()));
     }
-    OkHttpClient own = FollowUps.sdkOwned(defaultHttpClient());
-    return Shared.owned(
+    OkHttpClient own = OneRequestPerAttempt.sdkOwned(defaultHttpClient());
+    return RefCounted.owned(
         own,
         () -> {
           own.dispatcher().executorService().shutdown();
@@ -431,11 +437,11 @@ final class ClientCore implements AutoCloseable {
         .build();
   }
 
-  private static Shared<Executor> newIo(ClientConfig config) {
+  private static RefCounted<Executor> newIo(ClientConfig config) {
     if (config.asyncExecutor() != null) {
-      return Shared.borrowed(config.asyncExecutor());
+      return RefCounted.borrowed(config.asyncExecutor());
     }
     ExecutorService own = AsyncIo.create(config.name(), config.asyncConcurrency());
-    return Shared.owned(own, own::shutdown);
+    return RefCounted.owned(own, own::shutdown);
   }
 }

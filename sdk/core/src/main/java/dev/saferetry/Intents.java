@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -121,9 +122,9 @@ final class Intents {
     if (begun.created()) {
       return new Claim(candidate, record, false);
     }
-    Errors.Trail trail = new Errors.Trail(record.key(), intentId, List.of());
+    Endings.Trail trail = new Endings.Trail(record.key(), intentId, List.of());
     if (options.idempotencyKey() != null && !record.key().equals(options.idempotencyKey())) {
-      throw Errors.failed(
+      throw Endings.failed(
           Reason.INTENT_KEY_CONFLICT,
           "intent is already recorded with another idempotency key than the one given; not"
               + " sent",
@@ -131,7 +132,7 @@ final class Intents {
           null);
     }
     if (!record.fingerprint().equals(fingerprint)) {
-      throw Errors.failed(
+      throw Endings.failed(
           Reason.INTENT_MISMATCH,
           "intent is recorded with a different request fingerprint; not sent",
           trail,
@@ -139,7 +140,7 @@ final class Intents {
     }
     boolean pending = record.state() == IntentState.PENDING;
     if (pending && record.isExpired(expiryTime())) {
-      throw Errors.unknown(
+      throw Endings.unknown(
           Reason.INTENT_EXPIRED,
           "pending intent is older than the key retention and was not re-sent with its stale"
               + " key; reconcile its outcome with the provider, then abandon it",
@@ -158,12 +159,12 @@ final class Intents {
    */
   Claim claimHeld(IntentRecord record) {
     if (record.state() == IntentState.PENDING && record.isExpired(expiryTime())) {
-      throw Errors.unknown(
+      throw Endings.unknown(
           Reason.INTENT_EXPIRED,
           "pending intent is older than the key retention and was not re-sent with its stale"
               + " key; reconcile its outcome with the provider, then abandon it",
           null,
-          new Errors.Trail(record.key(), record.intentId(), List.of()),
+          new Endings.Trail(record.key(), record.intentId(), List.of()),
           null);
     }
     return new Claim(record.key(), record, record.state() == IntentState.PENDING);
@@ -235,6 +236,44 @@ final class Intents {
               + tenant
               + "'; use a client built with that tenant");
     }
+  }
+
+  /**
+   * Runs {@code reconciler} for a listed intent of this tenant through {@code client} and records
+   * what it proves: a found resource completes the intent, if the store still holds it pending with
+   * the listed key (status 0: settled by a lookup, not by an answer to the intent's request). A
+   * lookup that fails is {@code UNRESOLVED}.
+   *
+   * @throws IllegalArgumentException if the intent belongs to another tenant
+   */
+  Reconciliation reconcile(IntentRecord listed, Reconciler reconciler, SafeRetryClient client) {
+    Objects.requireNonNull(listed, "intent");
+    Objects.requireNonNull(reconciler, "reconciler");
+    checkTenant(listed);
+    Reconciliation found;
+    try {
+      found = Objects.requireNonNull(reconciler.reconcile(listed, client), "reconciliation");
+    } catch (SafeRetryException e) {
+      found =
+          Reconciliation.unresolved("the lookup failed: " + e.outcome() + " (" + e.reason() + ")");
+    }
+    Optional<IntentRecord> stored =
+        found.found() ? store.find(listed.scope(), listed.intentId()) : Optional.empty();
+    if (stored.isPresent()
+        && stored.get().key().equals(listed.key())
+        && stored.get().state() == IntentState.PENDING) {
+      IntentState state = found.isSucceeded() ? IntentState.SUCCEEDED : IntentState.FAILED;
+      String id = storable(found.resourceId()) ? found.resourceId() : null;
+      store.complete(stored.get().complete(state, 0, id));
+      LOG.info(
+          "intent {} of {} reconciled as {} (resource {}, idempotency key {})",
+          listed.intentId(),
+          listed.scope().operation(),
+          state,
+          id,
+          listed.key());
+    }
+    return found;
   }
 
   /** This client's tenant's pending intents, oldest first. */

@@ -55,7 +55,7 @@ final class RealCall<R> {
   /** The longest time one attempt can be given: what the wire's nanosecond clock can count. */
   private static final Duration LONGEST_ATTEMPT = Duration.ofNanos(Long.MAX_VALUE);
 
-  private final CallParts parts;
+  private final ClientParts parts;
   private final Operation<?, R> op;
   private final Object body;
   private final RequestOptions options;
@@ -70,15 +70,15 @@ final class RealCall<R> {
   private Intents.Claim claim = Intents.Claim.NONE;
   private Retry.AsyncContext<Object> retries;
   private Instant deadline;
-  private AttemptOutcome last;
+  private AttemptResult last;
 
   private volatile boolean cancelled;
-  private volatile Wire.Exchange inFlight;
+  private volatile Transport.Exchange inFlight;
   private volatile CompletableFuture<Void> waiting;
   private CallFuture<R> future;
 
   RealCall(
-      CallParts parts,
+      ClientParts parts,
       Operation<?, R> op,
       Object body,
       RequestOptions options,
@@ -91,7 +91,7 @@ final class RealCall<R> {
    * holder's record, each attempt sent only while it still holds it, its outcome handed to it.
    */
   RealCall(
-      CallParts parts,
+      ClientParts parts,
       Operation<?, R> op,
       Object body,
       RequestOptions options,
@@ -137,7 +137,7 @@ final class RealCall<R> {
    */
   void cancel() {
     cancelled = true;
-    Wire.Exchange exchange = inFlight;
+    Transport.Exchange exchange = inFlight;
     if (exchange != null) {
       exchange.cancel();
     }
@@ -205,11 +205,11 @@ final class RealCall<R> {
         return end(e);
       } catch (KeyStoreException e) {
         return end(
-            Errors.unknown(
+            Endings.unknown(
                 Reason.KEY_STORE_FAILED,
                 "the key store could not confirm the intent's state; nothing was sent by this call",
                 null,
-                new Errors.Trail(options.idempotencyKey(), options.intentId(), List.of()),
+                new Endings.Trail(options.idempotencyKey(), options.intentId(), List.of()),
                 e));
       }
       if (!claim.key().equals(request.key())) {
@@ -227,17 +227,17 @@ final class RealCall<R> {
   private Step<R> attempt(Duration delayBefore) {
     if (cancelled) {
       return end(
-          Outcomes.cancelled(
+          Endings.cancelled(
               anyAmbiguous(), "the call was cancelled, or its client closed", trail()));
     }
     if (!parts.breaker().tryAcquire()) {
-      return end(Outcomes.circuitOpen(anyAmbiguous(), trail()));
+      return end(Endings.circuitOpen(anyAmbiguous(), trail()));
     }
     if (held != null && !held.stillOwned()) {
       cancelled = true;
       parts.breaker().release(); // says nothing about the server
       return end(
-          Outcomes.cancelled(
+          Endings.cancelled(
               anyAmbiguous(),
               "the call's hold on its intent was lost; nothing more sent",
               trail()));
@@ -246,15 +246,15 @@ final class RealCall<R> {
     AttemptStarted start =
         new AttemptStarted(callId, op.name(), options.intentId(), claim.key(), n, newRequestId());
     parts.listener().onAttemptStart(start);
-    Wire.Exchange exchange = parts.wire().exchange(request.forAttempt(start));
+    Transport.Exchange exchange = parts.transport().exchange(request.forAttempt(start));
     inFlight = exchange;
     if (cancelled) {
       exchange.cancel(); // cancel() ran before the exchange was visible to it
     }
-    Wire.Sent sent = exchange.send(remaining(), request.redaction());
+    Transport.Sent sent = exchange.send(remaining(), request.redaction());
     inFlight = null;
-    Attempt attempt = Wire.attempt(n, start.requestId(), sent, delayBefore);
-    last = AttemptOutcome.of(attempt, sent);
+    Attempt attempt = Transport.attempt(n, start.requestId(), sent, delayBefore);
+    last = AttemptResult.of(attempt, sent);
     attempts.add(attempt);
     log(last);
     parts
@@ -264,7 +264,7 @@ final class RealCall<R> {
     if (cancelled) {
       parts.breaker().release(); // says nothing about the server
       return end(
-          Outcomes.cancelled(
+          Endings.cancelled(
               anyAmbiguous(), "the call was cancelled, or its client closed", trail()));
     }
     boolean replayed =
@@ -330,7 +330,7 @@ final class RealCall<R> {
   private SafeRetryException ending(Decision.End e) {
     if (e.reason() == Reason.REJECTED || e.reason() == Reason.KEY_REUSED) {
       complete(IntentState.FAILED, last.status(), null);
-      return Outcomes.rejected(
+      return Endings.rejected(
           last,
           e.reason() == Reason.KEY_REUSED,
           parts.config().mapper(),
@@ -338,12 +338,12 @@ final class RealCall<R> {
           trail());
     }
     if (e.reason().outcome() == Outcome.FAILED) {
-      return Errors.failed(e.reason(), e.why(), trail(), last.error());
+      return Endings.failed(e.reason(), e.why(), trail(), last.error());
     }
-    return Errors.unknown(e.reason(), e.why(), e.retryAfter(), trail(), last.error());
+    return Endings.unknown(e.reason(), e.why(), e.retryAfter(), trail(), last.error());
   }
 
-  private Step<R> succeed(AttemptOutcome out, String existingResourceId) {
+  private Step<R> succeed(AttemptResult out, String existingResourceId) {
     int status = out.status();
     ClientConfig c = parts.config();
     // One view of the answer, for the result and for the trail of an unreadable body alike.
@@ -443,21 +443,19 @@ final class RealCall<R> {
    */
   private boolean earlierAttemptMayHaveExecuted() {
     for (Attempt a : attempts.subList(0, attempts.size() - 1)) {
-      if (a.failure() != null
-          ? a.failure().mayHaveReachedServer()
-          : !StatusProof.provesNoEffect(a.status())) {
+      if (Decision.mayHaveExecuted(a.failure(), a.status())) {
         return true;
       }
     }
     return false;
   }
 
-  private Errors.Trail trail() {
+  private Endings.Trail trail() {
     return trail(view(last));
   }
 
-  private Errors.Trail trail(ResponseView lastAnswer) {
-    return new Errors.Trail(claim.key(), options.intentId(), attempts, lastAnswer);
+  private Endings.Trail trail(ResponseView lastAnswer) {
+    return new Endings.Trail(claim.key(), options.intentId(), attempts, lastAnswer);
   }
 
   /**
@@ -465,7 +463,7 @@ final class RealCall<R> {
    * the server echoes is masked in all of it, headers and kept body too, by the one rule that masks
    * messages, error fields and request ids.
    */
-  private ResponseView view(AttemptOutcome out) {
+  private ResponseView view(AttemptResult out) {
     if (out == null || out.response() == null) {
       return null;
     }
@@ -513,7 +511,7 @@ final class RealCall<R> {
     return left.isNegative() ? Duration.ofMillis(1) : left;
   }
 
-  private void log(AttemptOutcome out) {
+  private void log(AttemptResult out) {
     if (LOG.isDebugEnabled()) {
       Attempt a = out.attempt();
       LOG.debug(

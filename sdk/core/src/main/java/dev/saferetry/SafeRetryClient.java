@@ -289,7 +289,7 @@ public final class SafeRetryClient implements AutoCloseable {
    * @throws IllegalArgumentException if the intent belongs to another tenant than this client's
    */
   public Reconciliation reconcile(IntentRecord intent, Reconciler reconciler) {
-    return Reconciling.run(this, core.config(), intent, reconciler);
+    return core.reconcile(intent, reconciler, this);
   }
 
   /**

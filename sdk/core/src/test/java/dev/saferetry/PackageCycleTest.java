@@ -56,7 +56,7 @@ class PackageCycleTest {
             "dev.saferetry.codec",
             "dev.saferetry.internal",
             "dev.saferetry.internal.codec",
-            "dev.saferetry.internal.store.log");
+            "dev.saferetry.internal.filestore.log");
     assertThat(graph.uses("dev.saferetry"))
         .contains("dev.saferetry.internal", "dev.saferetry.error");
     assertThat(graph.uses("dev.saferetry.codec")).contains("dev.saferetry.internal.codec");

@@ -164,7 +164,7 @@ public record IdempotencyKey(String value) {
     if (text.isEmpty()) {
       throw new IllegalArgumentException(what + " must not be empty");
     }
-    int bad = StoredText.firstUnpairedSurrogate(text);
+    int bad = RecordText.firstUnpairedSurrogate(text);
     if (bad >= 0) {
       throw new IllegalArgumentException(
           what

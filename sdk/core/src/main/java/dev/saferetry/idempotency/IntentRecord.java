@@ -67,9 +67,9 @@ public record IntentRecord(
     Objects.requireNonNull(createdAt, "createdAt");
     Objects.requireNonNull(expiresAt, "expiresAt");
     checkIntentId(intentId);
-    StoredText.checkWellFormed("fingerprint", fingerprint);
+    RecordText.checkWellFormed("fingerprint", fingerprint);
     if (resourceId != null) {
-      StoredText.checkWellFormed("resourceId", resourceId);
+      RecordText.checkWellFormed("resourceId", resourceId);
     }
     if (expiresAt.isBefore(createdAt)) {
       throw new IllegalArgumentException("expiresAt precedes createdAt");
@@ -140,7 +140,7 @@ public record IntentRecord(
    * @throws IllegalArgumentException if the id is not acceptable
    */
   public static void checkIntentId(String intentId) {
-    StoredText.check("intent id", intentId, MAX_INTENT_ID_LENGTH);
+    RecordText.check("intent id", intentId, MAX_INTENT_ID_LENGTH);
   }
 
   /**

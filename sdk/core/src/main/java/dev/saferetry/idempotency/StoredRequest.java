@@ -1,8 +1,8 @@
 package dev.saferetry.idempotency;
 
-import dev.saferetry.internal.stored.BodyKeys;
-import dev.saferetry.internal.stored.StoredHeaders;
-import dev.saferetry.internal.stored.StoredTargets;
+import dev.saferetry.internal.storedrequest.BodyKeys;
+import dev.saferetry.internal.storedrequest.StoredHeaders;
+import dev.saferetry.internal.storedrequest.StoredTargets;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package dev.saferetry.internal;
 
-import dev.saferetry.internal.stored.StoredHeaders;
+import dev.saferetry.internal.storedrequest.StoredHeaders;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
