@@ -20,6 +20,7 @@ module dev.saferetry {
   requires org.slf4j;
 
   exports dev.saferetry;
+  exports dev.saferetry.call;
   exports dev.saferetry.codec;
   exports dev.saferetry.error;
   exports dev.saferetry.event;

@@ -1,9 +1,9 @@
 package dev.saferetry.examples;
 
-import dev.saferetry.Attempt;
 import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
+import dev.saferetry.call.Attempt;
 import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.Charges;

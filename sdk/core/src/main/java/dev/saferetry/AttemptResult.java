@@ -1,5 +1,6 @@
 package dev.saferetry;
 
+import dev.saferetry.call.Attempt;
 import dev.saferetry.resilience.TransportFailure;
 import java.io.IOException;
 

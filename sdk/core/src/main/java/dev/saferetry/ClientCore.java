@@ -164,7 +164,7 @@ final class ClientCore implements AutoCloseable {
       Operation<Void, ?> op, PageStyle<?, ?> style, RequestOptions options) {
     Objects.requireNonNull(op, "op");
     Objects.requireNonNull(style, "style");
-    RequestOptions o = options == null ? RequestOptions.none() : options;
+    RequestOptions o = options;
     if (o.intentId() != null || o.idempotencyKey() != null) {
       throw new IllegalArgumentException("pages are fetched without an intent or a caller's key");
     }
@@ -191,7 +191,7 @@ final class ClientCore implements AutoCloseable {
   private <R> RealCall<R> newCall(
       Operation<?, R> op, Object body, RequestOptions options, HttpUrl link) {
     Objects.requireNonNull(op, "op");
-    RequestOptions o = options == null ? RequestOptions.none() : options;
+    RequestOptions o = options;
     PreparedRequest request = parts.requests().prepare(op, body, o, link);
     if (op.carriesKey()) {
       intents.checkRedrive(op.name(), o);
@@ -206,7 +206,7 @@ final class ClientCore implements AutoCloseable {
    */
   public <Q> StoredIntent prepare(Operation<Q, ?> op, Q body, RequestOptions options) {
     Objects.requireNonNull(op, "op");
-    RequestOptions o = options == null ? RequestOptions.none() : options;
+    RequestOptions o = options;
     if (!op.carriesKey() || o.intentId() == null) {
       throw new IllegalArgumentException(
           "only a call with an idempotency key and an intent id can be recorded for the relay");
@@ -327,10 +327,14 @@ final class ClientCore implements AutoCloseable {
     return new RealCall<>(parts, op, null, options, request, held).execute();
   }
 
-  /** Reconciles a listed intent; see {@code SafeRetryClient#reconcile}. */
-  public Reconciliation reconcile(
-      IntentRecord intent, Reconciler reconciler, SafeRetryClient client) {
-    return intents.reconcile(intent, reconciler, client);
+  /** Refuses a listed intent of another tenant than this client's. */
+  void checkTenant(IntentRecord listed) {
+    intents.checkTenant(listed);
+  }
+
+  /** Records what a lookup proved about a listed intent; see {@code SafeRetryClient#reconcile}. */
+  void recordReconciled(IntentRecord listed, Reconciliation found) {
+    intents.recordReconciled(listed, found);
   }
 
   /** This client's tenant's pending intents, oldest first. */

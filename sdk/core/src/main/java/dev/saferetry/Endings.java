@@ -1,6 +1,8 @@
 package dev.saferetry;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.saferetry.call.Attempt;
+import dev.saferetry.call.ResponseView;
 import dev.saferetry.error.ApiException;
 import dev.saferetry.error.CallFailedException;
 import dev.saferetry.error.IdempotencyKeyReusedException;

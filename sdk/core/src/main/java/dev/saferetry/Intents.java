@@ -14,7 +14,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -225,7 +224,39 @@ final class Intents {
     }
   }
 
-  private void checkTenant(IntentRecord listed) {
+  /**
+   * Records what a lookup at the provider proved about a listed intent of this tenant: a found
+   * resource completes the intent, if the store still holds it pending with the listed key (status
+   * 0: settled by a lookup, not by an answer to the intent's request).
+   */
+  void recordReconciled(IntentRecord listed, Reconciliation found) {
+    if (!found.found()) {
+      return;
+    }
+    Optional<IntentRecord> stored = store.find(listed.scope(), listed.intentId());
+    if (stored.isEmpty()
+        || !stored.get().key().equals(listed.key())
+        || stored.get().state() != IntentState.PENDING) {
+      return;
+    }
+    IntentState state = found.isSucceeded() ? IntentState.SUCCEEDED : IntentState.FAILED;
+    String id = storable(found.resourceId()) ? found.resourceId() : null;
+    store.complete(stored.get().complete(state, 0, id));
+    LOG.info(
+        "intent {} of {} reconciled as {} (resource {}, idempotency key {})",
+        listed.intentId(),
+        listed.scope().operation(),
+        state,
+        id,
+        listed.key());
+  }
+
+  /**
+   * Refuses a listed intent of another tenant than this client's.
+   *
+   * @throws IllegalArgumentException naming both tenants
+   */
+  void checkTenant(IntentRecord listed) {
     if (!listed.scope().tenant().equals(tenant)) {
       throw new IllegalArgumentException(
           "intent "
@@ -236,44 +267,6 @@ final class Intents {
               + tenant
               + "'; use a client built with that tenant");
     }
-  }
-
-  /**
-   * Runs {@code reconciler} for a listed intent of this tenant through {@code client} and records
-   * what it proves: a found resource completes the intent, if the store still holds it pending with
-   * the listed key (status 0: settled by a lookup, not by an answer to the intent's request). A
-   * lookup that fails is {@code UNRESOLVED}.
-   *
-   * @throws IllegalArgumentException if the intent belongs to another tenant
-   */
-  Reconciliation reconcile(IntentRecord listed, Reconciler reconciler, SafeRetryClient client) {
-    Objects.requireNonNull(listed, "intent");
-    Objects.requireNonNull(reconciler, "reconciler");
-    checkTenant(listed);
-    Reconciliation found;
-    try {
-      found = Objects.requireNonNull(reconciler.reconcile(listed, client), "reconciliation");
-    } catch (SafeRetryException e) {
-      found =
-          Reconciliation.unresolved("the lookup failed: " + e.outcome() + " (" + e.reason() + ")");
-    }
-    Optional<IntentRecord> stored =
-        found.found() ? store.find(listed.scope(), listed.intentId()) : Optional.empty();
-    if (stored.isPresent()
-        && stored.get().key().equals(listed.key())
-        && stored.get().state() == IntentState.PENDING) {
-      IntentState state = found.isSucceeded() ? IntentState.SUCCEEDED : IntentState.FAILED;
-      String id = storable(found.resourceId()) ? found.resourceId() : null;
-      store.complete(stored.get().complete(state, 0, id));
-      LOG.info(
-          "intent {} of {} reconciled as {} (resource {}, idempotency key {})",
-          listed.intentId(),
-          listed.scope().operation(),
-          state,
-          id,
-          listed.key());
-    }
-    return found;
   }
 
   /** This client's tenant's pending intents, oldest first. */

@@ -1,5 +1,8 @@
 package dev.saferetry;
 
+import dev.saferetry.call.Attempt;
+import dev.saferetry.call.Outcome;
+import dev.saferetry.call.ResponseView;
 import dev.saferetry.error.Reason;
 import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.event.AttemptFinished;
@@ -75,7 +78,31 @@ final class RealCall<R> {
   private volatile boolean cancelled;
   private volatile Transport.Exchange inFlight;
   private volatile CompletableFuture<Void> waiting;
-  private CallFuture<R> future;
+  private Future<R> future;
+
+  /**
+   * The future of an asynchronous call: cancelling it cancels the call (its attempt in flight, or
+   * its wait for the next one). Futures derived from it ({@code thenApply}, ...) are plain ones.
+   */
+  private static final class Future<R> extends CompletableFuture<CallResult<R>> {
+    private final RealCall<R> call;
+
+    Future(RealCall<R> call) {
+      this.call = call;
+    }
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+      boolean cancelled = super.cancel(mayInterruptIfRunning);
+      call.cancel();
+      return cancelled;
+    }
+
+    @Override
+    public <U> CompletableFuture<U> newIncompleteFuture() {
+      return new CompletableFuture<>();
+    }
+  }
 
   RealCall(
       ClientParts parts,
@@ -126,7 +153,7 @@ final class RealCall<R> {
 
   /** Starts the call on the client's I/O executor and returns its future. */
   CompletableFuture<CallResult<R>> start() {
-    future = new CallFuture<>(this);
+    future = new Future<>(this);
     submit(() -> deliver(begin()));
     return future;
   }

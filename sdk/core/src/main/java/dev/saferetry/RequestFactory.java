@@ -11,7 +11,6 @@ import dev.saferetry.internal.Redaction;
 import dev.saferetry.internal.codec.SdkCodec;
 import dev.saferetry.internal.storedrequest.StoredHeaders;
 import dev.saferetry.internal.storedrequest.StoredTargets;
-import dev.saferetry.provider.ApiKeyStyle;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

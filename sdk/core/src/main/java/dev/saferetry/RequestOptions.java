@@ -1,5 +1,6 @@
 package dev.saferetry;
 
+import dev.saferetry.call.ResponseView;
 import dev.saferetry.codec.QueryParams;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;

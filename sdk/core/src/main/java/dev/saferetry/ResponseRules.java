@@ -1,6 +1,5 @@
 package dev.saferetry;
 
-import dev.saferetry.provider.ErrorMatch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -11,7 +11,6 @@ import dev.saferetry.codec.Fields;
 import dev.saferetry.idempotency.IntentClaim;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.StoredIntent;
-import dev.saferetry.provider.ApiKeyStyle;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.saferetry.error;
 
-import dev.saferetry.Outcome;
+import dev.saferetry.call.Outcome;
 
 /**
  * Why a call ended as it did: the {@link SafeRetryException#reason() reason} of an exception. Every

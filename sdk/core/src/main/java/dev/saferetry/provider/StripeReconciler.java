@@ -118,10 +118,11 @@ public final class StripeReconciler implements Reconciler {
    * {@return a copy for a charge made on the connected account {@code account} ({@code
    * Stripe-Account})}
    *
-   * @param account the account id, e.g. {@code acct_1032D82eZvKYlo2C}, or {@code null} for none
+   * @param account the account id, e.g. {@code acct_1032D82eZvKYlo2C}
    * @throws IllegalArgumentException if the account is not 1..255 visible ASCII characters
    */
   public StripeReconciler onAccount(String account) {
+    Objects.requireNonNull(account, "account");
     return new StripeReconciler(
         metadataKey, new ExpectedCharge(want.amount(), want.currency(), account, want.context()));
   }
@@ -129,10 +130,11 @@ public final class StripeReconciler implements Reconciler {
   /**
    * {@return a copy for a charge made in the context {@code context} ({@code Stripe-Context})}
    *
-   * @param context the context, or {@code null} for none
+   * @param context the context
    * @throws IllegalArgumentException if the context is not 1..255 visible ASCII characters
    */
   public StripeReconciler inContext(String context) {
+    Objects.requireNonNull(context, "context");
     return new StripeReconciler(
         metadataKey, new ExpectedCharge(want.amount(), want.currency(), want.account(), context));
   }

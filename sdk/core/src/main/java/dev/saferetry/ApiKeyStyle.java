@@ -1,4 +1,4 @@
-package dev.saferetry.provider;
+package dev.saferetry;
 
 import dev.saferetry.internal.Headers;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package dev.saferetry;
+package dev.saferetry.call;
 
 import java.util.Arrays;
 import java.util.Collections;

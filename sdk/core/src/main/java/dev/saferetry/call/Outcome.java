@@ -1,4 +1,4 @@
-package dev.saferetry;
+package dev.saferetry.call;
 
 /**
  * The three ways a call can end. There is no fourth: the SDK never guesses.

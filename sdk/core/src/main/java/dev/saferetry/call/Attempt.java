@@ -1,4 +1,4 @@
-package dev.saferetry;
+package dev.saferetry.call;
 
 import dev.saferetry.internal.Redaction;
 import dev.saferetry.resilience.TransportFailure;
