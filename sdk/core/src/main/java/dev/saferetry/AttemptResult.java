@@ -13,21 +13,28 @@ import java.io.IOException;
  *     body cut at 64 KiB)
  * @param oversized whether a 2xx body exceeded the client's limit
  * @param error the transport failure's exception, or null
+ * @param replayed whether the response is marked as the replay of the key's stored result
  */
 record AttemptResult(
-    Attempt attempt, RawResponse response, byte[] body, boolean oversized, IOException error) {
+    Attempt attempt,
+    RawResponse response,
+    byte[] body,
+    boolean oversized,
+    IOException error,
+    boolean replayed) {
 
-  /** Returns what the wire returned for attempt {@code attempt}. */
-  static AttemptResult of(Attempt attempt, Transport.Sent sent) {
+  /** Returns what the transport returned for attempt {@code attempt}. */
+  static AttemptResult of(Attempt attempt, Transport.Sent sent, boolean replayed) {
     if (sent.received() == null) {
-      return new AttemptResult(attempt, null, null, false, sent.error());
+      return new AttemptResult(attempt, null, null, false, sent.error(), false);
     }
     return new AttemptResult(
         attempt,
         sent.received().response(),
         sent.received().body(),
         sent.received().oversized(),
-        null);
+        null,
+        replayed);
   }
 
   TransportFailure failure() {

@@ -63,7 +63,11 @@ final class ClientCore implements AutoCloseable {
     this.circuitBreaker =
         shares(parent, Part.BREAKER)
             ? parent.circuitBreaker
-            : Breaker.create(config.name(), config.breakerPolicy(), config.clock());
+            : Breaker.create(
+                config.name(),
+                config.breakerPolicy(),
+                config.clock(),
+                config.circuitBreakerRegistry());
     this.budget =
         shares(parent, Part.BUDGET) ? parent.budget : new RetryBudget(config.retryBudget());
     this.io = (shares(parent, Part.IO) ? parent.io : newIo(config)).acquire();
@@ -72,7 +76,10 @@ final class ClientCore implements AutoCloseable {
     this.intents =
         new Intents(config.keyStore(), config.tenant(), config.intentRetention(), config.clock());
     this.breaker = new Breaker(config.name(), circuitBreaker);
-    this.retry = shares(parent, Part.BREAKER) ? parent.retry : RetryEvents.create(config.name());
+    this.retry =
+        shares(parent, Part.BREAKER)
+            ? parent.retry
+            : Retries.create(config.name(), config.retryRegistry());
     Redaction redaction = Redaction.ofApiKey(config.apiKey()).withHeaders(config.headers());
     this.secrets =
         StoredSecrets.of(
@@ -357,7 +364,7 @@ final class ClientCore implements AutoCloseable {
     return http.get();
   }
 
-  /** Returns resilience4j's retry, told of every retry decision of this client's calls. */
+  /** Returns resilience4j's retry, which judges every attempt of this client's calls. */
   public Retry retry() {
     return retry;
   }
@@ -395,7 +402,9 @@ final class ClientCore implements AutoCloseable {
       case BREAKER:
         return config.baseUrl().equals(p.baseUrl())
             && config.breakerPolicy().equals(p.breakerPolicy())
-            && config.clock() == p.clock();
+            && config.clock() == p.clock()
+            && config.retryRegistry() == p.retryRegistry()
+            && config.circuitBreakerRegistry() == p.circuitBreakerRegistry();
       case BUDGET:
         return config.baseUrl().equals(p.baseUrl()) && config.retryBudget().equals(p.retryBudget());
       default:

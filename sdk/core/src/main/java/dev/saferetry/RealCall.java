@@ -22,8 +22,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Delayed;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,17 +49,23 @@ import org.slf4j.LoggerFactory;
 final class RealCall<R> {
   private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry");
 
-  /** What the call does next: wait and attempt again, or end with a result or an exception. */
-  private record Step<R>(CallResult<R> result, SafeRetryException error, Duration delay) {
+  /**
+   * What follows an attempt that did not end the call (an ending is thrown): another attempt after
+   * {@code delay}, or, when {@code delay} is null, success — the answer is read once resilience4j's
+   * retry has counted it.
+   *
+   * @param existingResourceId the id the provider's "already created" conflict names, or null
+   */
+  record Step(Duration delay, String existingResourceId) {
+    private static final Step SUCCEEDED = new Step(null, null);
+
     boolean waits() {
       return delay != null;
     }
 
-    CallResult<R> resultOrThrow() {
-      if (error != null) {
-        throw error;
-      }
-      return result;
+    /** The wait in whole milliseconds, as resilience4j's interval function counts it. */
+    long millis() {
+      return delay.toMillis();
     }
   }
 
@@ -71,7 +85,6 @@ final class RealCall<R> {
   private final List<Attempt> attempts = new ArrayList<>();
   private PreparedRequest request;
   private Intents.Claim claim = Intents.Claim.NONE;
-  private Retry.AsyncContext<Object> retries;
   private Instant deadline;
   private AttemptResult last;
 
@@ -79,6 +92,9 @@ final class RealCall<R> {
   private volatile Transport.Exchange inFlight;
   private volatile CompletableFuture<Void> waiting;
   private Future<R> future;
+
+  // The wait resilience4j decided before the next attempt, for that attempt's history.
+  private Duration delayBefore = Duration.ZERO;
 
   /**
    * The future of an asynchronous call: cancelling it cancels the call (its attempt in flight, or
@@ -136,26 +152,79 @@ final class RealCall<R> {
         .onCallStart(new CallStarted(callId, op.name(), op.method(), options.intentId()));
   }
 
-  /** Runs the call on the calling thread. */
+  /**
+   * Runs the call on the calling thread. resilience4j's retry judges each attempt through its
+   * non-blocking context; the call waits on the client's sleeper, since the retry's own blocking
+   * runner sleeps through one JVM-wide function ({@code RetryImpl.sleepFunction}) that cannot be
+   * given per client.
+   */
+  @SuppressWarnings("unchecked")
   CallResult<R> execute() {
-    Step<R> step = begin();
-    while (step.waits()) {
+    begin();
+    Retry.AsyncContext<Step> retry = parts.retry().asyncContext();
+    while (true) {
+      Step step;
       try {
-        parts.config().sleeper().sleep(step.delay());
+        step = attempt();
+      } catch (SafeRetryException ending) {
+        retry.onError(ending);
+        throw ending;
+      }
+      long wait = retry.onResult(step);
+      if (wait < 0) {
+        retry.onComplete();
+        return succeed(step.existingResourceId());
+      }
+      delayBefore = Duration.ofMillis(wait);
+      try {
+        parts.config().sleeper().sleep(delayBefore);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         cancelled = true;
       }
-      step = attempt(step.delay());
     }
-    return step.resultOrThrow();
   }
 
-  /** Starts the call on the client's I/O executor and returns its future. */
+  /**
+   * Starts the call on the client's I/O executor and returns its future: resilience4j's retry runs
+   * the attempts ({@code Retry.decorateCompletionStage}), each on the I/O executor, and schedules
+   * each wait on {@link Waits}, a timer that holds no thread.
+   */
   CompletableFuture<CallResult<R>> start() {
     future = new Future<>(this);
-    submit(() -> deliver(begin()));
+    runOnIo(
+        () -> {
+          try {
+            begin();
+          } catch (SafeRetryException ending) {
+            future.completeExceptionally(ending);
+            return;
+          }
+          Retry.decorateCompletionStage(parts.retry(), new Waits(), this::attemptStage)
+              .get()
+              .whenComplete(
+                  (step, ending) -> {
+                    if (ending != null) {
+                      future.completeExceptionally(ending);
+                      return;
+                    }
+                    try {
+                      future.complete(succeed(step.existingResourceId()));
+                    } catch (RuntimeException unreadable) {
+                      future.completeExceptionally(unreadable);
+                    }
+                  });
+        });
     return future;
+  }
+
+  /** One attempt as resilience4j's asynchronous runner takes it: a completed stage. */
+  private CompletableFuture<Step> attemptStage() {
+    try {
+      return CompletableFuture.completedFuture(attempt());
+    } catch (SafeRetryException ending) {
+      return CompletableFuture.failedFuture(ending);
+    }
   }
 
   /**
@@ -174,48 +243,149 @@ final class RealCall<R> {
     }
   }
 
-  private void submit(Runnable task) {
+  /**
+   * Runs a task on the I/O executor; a client closed meanwhile (the executor refuses) ends the call
+   * at its next step, as cancelled, on this thread.
+   */
+  private void runOnIo(Runnable task) {
+    Runnable guarded =
+        () -> {
+          try {
+            task.run();
+          } catch (RuntimeException | Error e) {
+            future.completeExceptionally(e); // a bug must not leave the caller waiting
+          }
+        };
     try {
-      parts
-          .io()
-          .execute(
-              () -> {
-                try {
-                  task.run();
-                } catch (RuntimeException | Error e) {
-                  future.completeExceptionally(e); // a bug must not leave the caller waiting
-                }
-              });
+      parts.io().execute(guarded);
     } catch (RuntimeException rejected) {
       cancelled = true;
-      deliver(attempt(Duration.ZERO)); // ends at once as cancelled: the client was closed
+      guarded.run();
     }
-  }
-
-  private void deliver(Step<R> step) {
-    if (!step.waits()) {
-      if (step.error() != null) {
-        future.completeExceptionally(step.error());
-      } else {
-        future.complete(step.result());
-      }
-      return;
-    }
-    CompletableFuture<Void> wait = parts.config().sleeper().after(step.delay());
-    waiting = wait;
-    if (cancelled) {
-      wait.cancel(false);
-    }
-    wait.whenComplete((done, failed) -> submit(() -> deliver(attempt(step.delay()))));
   }
 
   /**
-   * Fixes the key (recording the intent, if the call names one) and makes the first attempt. The
-   * deadline runs from here: the key store's wait to record the intent counts against it.
+   * The scheduler resilience4j's asynchronous runner waits on: the client's sleeper, whose future
+   * holds no thread (one JVM-wide timer by default, fake time in tests), then the next attempt on
+   * the I/O executor. The wait is the call's, so that {@link #cancel()} ends it at once; only what
+   * {@code Retry.decorateCompletionStage} uses is supported.
    */
-  private Step<R> begin() {
+  private final class Waits extends AbstractExecutorService implements ScheduledExecutorService {
+    @Override
+    public ScheduledFuture<?> schedule(Runnable next, long delay, TimeUnit unit) {
+      delayBefore = Duration.of(delay, unit.toChronoUnit());
+      CompletableFuture<Void> wait = parts.config().sleeper().after(delayBefore);
+      waiting = wait;
+      if (cancelled) {
+        wait.cancel(false);
+      }
+      wait.whenComplete((done, failed) -> runOnIo(next));
+      return new Pending(wait, delayBefore);
+    }
+
+    @Override
+    public void execute(Runnable task) {
+      runOnIo(task);
+    }
+
+    @Override
+    public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
+      throw new UnsupportedOperationException("only schedule(Runnable, ...) is used");
+    }
+
+    @Override
+    public ScheduledFuture<?> scheduleAtFixedRate(
+        Runnable command, long initialDelay, long period, TimeUnit unit) {
+      throw new UnsupportedOperationException("only schedule(Runnable, ...) is used");
+    }
+
+    @Override
+    public ScheduledFuture<?> scheduleWithFixedDelay(
+        Runnable command, long initialDelay, long delay, TimeUnit unit) {
+      throw new UnsupportedOperationException("only schedule(Runnable, ...) is used");
+    }
+
+    @Override
+    public void shutdown() {}
+
+    @Override
+    public List<Runnable> shutdownNow() {
+      return List.of();
+    }
+
+    @Override
+    public boolean isShutdown() {
+      return false;
+    }
+
+    @Override
+    public boolean isTerminated() {
+      return false;
+    }
+
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) {
+      return false;
+    }
+  }
+
+  /** A wait as a {@link ScheduledFuture}: done when the sleeper's future is. */
+  private static final class Pending implements ScheduledFuture<Void> {
+    private final CompletableFuture<Void> wait;
+    private final Duration delay;
+
+    Pending(CompletableFuture<Void> wait, Duration delay) {
+      this.wait = wait;
+      this.delay = delay;
+    }
+
+    @Override
+    public long getDelay(TimeUnit unit) {
+      return wait.isDone() ? 0 : unit.convert(delay);
+    }
+
+    @Override
+    public int compareTo(Delayed other) {
+      return Long.compare(getDelay(TimeUnit.NANOSECONDS), other.getDelay(TimeUnit.NANOSECONDS));
+    }
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+      return wait.cancel(mayInterruptIfRunning);
+    }
+
+    @Override
+    public boolean isCancelled() {
+      return wait.isCancelled();
+    }
+
+    @Override
+    public boolean isDone() {
+      return wait.isDone();
+    }
+
+    @Override
+    public Void get() throws InterruptedException, ExecutionException {
+      return wait.get();
+    }
+
+    @Override
+    public Void get(long timeout, TimeUnit unit)
+        throws InterruptedException, ExecutionException, TimeoutException {
+      return wait.get(timeout, unit);
+    }
+  }
+
+  /**
+   * Fixes the key, recording the intent if the call names one. The deadline runs from here: the key
+   * store's wait to record the intent counts against it.
+   *
+   * @throws SafeRetryException how the call ended if it cannot go on: cancelled, or the intent
+   *     cannot be claimed; nothing was sent
+   */
+  private void begin() {
     if (cancelled) {
-      return attempt(Duration.ZERO); // ends at once, before anything is recorded
+      throw end(Endings.cancelled(false, "the call was cancelled, or its client closed", trail()));
     }
     Duration deadline =
         options.deadline() != null ? options.deadline() : parts.config().retryPolicy().deadline();
@@ -229,9 +399,9 @@ final class RealCall<R> {
                     .intents()
                     .claim(op.name(), options, request.key(), request.fingerprint(), deadline);
       } catch (SafeRetryException e) {
-        return end(e);
+        throw end(e);
       } catch (KeyStoreException e) {
-        return end(
+        throw end(
             Endings.unknown(
                 Reason.KEY_STORE_FAILED,
                 "the key store could not confirm the intent's state; nothing was sent by this call",
@@ -244,26 +414,26 @@ final class RealCall<R> {
       }
     }
     this.deadline = deadlineAt;
-    retries = parts.retry().asyncContext();
-    return attempt(Duration.ZERO);
   }
 
   /**
    * Sends one attempt (if the call is still on and the breaker allows) and decides what follows.
+   *
+   * @throws SafeRetryException how the call ended, when it ends without success
    */
-  private Step<R> attempt(Duration delayBefore) {
+  private Step attempt() {
     if (cancelled) {
-      return end(
+      throw end(
           Endings.cancelled(
               anyAmbiguous(), "the call was cancelled, or its client closed", trail()));
     }
     if (!parts.breaker().tryAcquire()) {
-      return end(Endings.circuitOpen(anyAmbiguous(), trail()));
+      throw end(Endings.circuitOpen(anyAmbiguous(), trail()));
     }
     if (held != null && !held.stillOwned()) {
       cancelled = true;
       parts.breaker().release(); // says nothing about the server
-      return end(
+      throw end(
           Endings.cancelled(
               anyAmbiguous(),
               "the call's hold on its intent was lost; nothing more sent",
@@ -281,7 +451,11 @@ final class RealCall<R> {
     Transport.Sent sent = exchange.send(remaining(), request.redaction());
     inFlight = null;
     Attempt attempt = Transport.attempt(n, start.requestId(), sent, delayBefore);
-    last = AttemptResult.of(attempt, sent);
+    boolean replayed =
+        sent.received() != null
+            && op.carriesKey()
+            && parts.config().rules().isReplay(sent.received().response());
+    last = AttemptResult.of(attempt, sent, replayed);
     attempts.add(attempt);
     log(last);
     parts
@@ -290,15 +464,11 @@ final class RealCall<R> {
             new AttemptFinished(callId, op.name(), options.intentId(), claim.key(), attempt));
     if (cancelled) {
       parts.breaker().release(); // says nothing about the server
-      return end(
+      throw end(
           Endings.cancelled(
               anyAmbiguous(), "the call was cancelled, or its client closed", trail()));
     }
-    boolean replayed =
-        last.response() != null
-            && op.carriesKey()
-            && parts.config().rules().isReplay(last.response());
-    parts.breaker().record(last, replayed, sent.duration().toNanos());
+    parts.breaker().record(last, sent.duration().toNanos());
     Decision.Rules decisionRules = parts.decisionRules();
     Decision.Next next = Decision.decide(facts(parts.budget().hasToken()), decisionRules);
     if (next instanceof Decision.Retry && !parts.budget().tryAcquireRetry()) {
@@ -327,31 +497,28 @@ final class RealCall<R> {
         budgetLeft);
   }
 
-  /**
-   * Acts on the decision: tells resilience4j's retry (its events and metrics describe the calls),
-   * then succeeds, schedules the next attempt, or ends.
-   */
-  private Step<R> follow(Decision.Next next) {
+  /** Acts on the decision: a step to take next, or the ending, thrown. */
+  private Step follow(Decision.Next next) {
     if (next instanceof Decision.Succeed s) {
-      retries.onComplete();
       parts.budget().onSuccess();
-      return succeed(last, s.existingResourceId());
+      return s.existingResourceId() == null
+          ? Step.SUCCEEDED
+          : new Step(null, s.existingResourceId());
     }
     if (next instanceof Decision.Retry r) {
-      retries.onError(RetryEvents.retrying(r.delay()));
       parts
           .listener()
           .onRetryScheduled(
               new RetryScheduled(
                   callId, op.name(), claim.key(), n() + 1, r.delay(), r.serverHint()));
-      return new Step<>(null, null, r.delay());
+      return new Step(r.delay(), null);
     }
     Decision.End e = (Decision.End) next;
-    retries.onError(e.retriesStopped() ? RetryEvents.STOPPED : RetryEvents.DEFINITIVE);
+    SafeRetryException ending = ending(e);
     if (e.lostAnswer()) {
-      parts.breaker().callEndedWithoutAnswer();
+      parts.breaker().callEndedWithoutAnswer(ending);
     }
-    return end(ending(e));
+    throw end(ending);
   }
 
   private SafeRetryException ending(Decision.End e) {
@@ -370,7 +537,13 @@ final class RealCall<R> {
     return Endings.unknown(e.reason(), e.why(), e.retryAfter(), trail(), last.error());
   }
 
-  private Step<R> succeed(AttemptResult out, String existingResourceId) {
+  /**
+   * Reads the successful answer and records the intent.
+   *
+   * @throws SafeRetryException SUCCEEDED with a body that could not be read
+   */
+  private CallResult<R> succeed(String existingResourceId) {
+    AttemptResult out = last;
     int status = out.status();
     ClientConfig c = parts.config();
     // One view of the answer, for the result and for the trail of an unreadable body alike.
@@ -388,22 +561,19 @@ final class RealCall<R> {
               trail(view));
     } catch (SafeRetryException unreadable) {
       complete(IntentState.SUCCEEDED, status, null);
-      return end(unreadable);
+      throw end(unreadable);
     }
     complete(IntentState.SUCCEEDED, status, body.resourceId());
     finished(Outcome.SUCCEEDED, null);
-    return new Step<>(
-        new CallResult<>(
-            body.value(),
-            status,
-            claim.key(),
-            options.intentId(),
-            view.replayed(),
-            attempts,
-            view,
-            existingResourceId),
-        null,
-        null);
+    return new CallResult<>(
+        body.value(),
+        status,
+        claim.key(),
+        options.intentId(),
+        view.replayed(),
+        attempts,
+        view,
+        existingResourceId);
   }
 
   private void complete(IntentState state, int status, String resourceId) {
@@ -418,8 +588,8 @@ final class RealCall<R> {
             claim, state, status, resourceId, op.name(), left.isNegative() ? Duration.ZERO : left);
   }
 
-  /** Ends with an exception: logs an unknown outcome, reports the end. */
-  private Step<R> end(SafeRetryException e) {
+  /** Ends with an exception: logs an unknown outcome, reports the end; returns it to throw. */
+  private SafeRetryException end(SafeRetryException e) {
     if (e.reason().outcome() == Outcome.UNKNOWN) {
       Reason unknown = e.reason();
       LOG.warn(
@@ -433,7 +603,7 @@ final class RealCall<R> {
               : "retry the same intent");
     }
     finished(e.outcome(), e);
-    return new Step<>(null, e, null);
+    return e;
   }
 
   private void finished(Outcome outcome, SafeRetryException e) {

@@ -15,6 +15,8 @@ import dev.saferetry.resilience.RetryBudgetPolicy;
 import dev.saferetry.resilience.RetryClassifier;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.resilience.Sleeper;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.retry.RetryRegistry;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -518,6 +520,55 @@ public final class SafeRetryClientBuilder {
    */
   public SafeRetryClientBuilder retryBudget(RetryBudgetPolicy policy) {
     config.retryBudget = Objects.requireNonNull(policy, "retryBudget");
+    return this;
+  }
+
+  /**
+   * The resilience4j registry the client's {@code Retry} is created in, under the client's {@link
+   * #name}, so that the registry's event consumers and tags apply and metrics bound to it (e.g.
+   * resilience4j-micrometer's {@code TaggedRetryMetrics}) count the client's calls. Default: none
+   * (the retry stands alone; {@link SafeRetryClient#retry()} returns it either way).
+   *
+   * <p>The registry's configurations do not apply: the retry's configuration is the client's. Its
+   * result and exception predicates and its interval function are SafeRetry's retry decision —
+   * which answer is retried, after how long (backoff or {@code Retry-After}), and when the
+   * deadline, the budget, the breaker or the {@link RetryPolicy} stop it — because they are what
+   * keeps one key per intent and never turns an answer that proves nothing into a failure; its
+   * {@code maxAttempts} is unbounded because the decision counts attempts (a call may set its own
+   * maximum). Clients of the same name share the retry: its events and metrics then count all of
+   * their calls.
+   *
+   * @param registry the registry
+   * @return this builder
+   * @throws IllegalArgumentException from {@link #build()} if the registry holds a retry of this
+   *     name that no client made
+   */
+  public SafeRetryClientBuilder retryRegistry(RetryRegistry registry) {
+    config.retryRegistry = Objects.requireNonNull(registry, "retryRegistry");
+    return this;
+  }
+
+  /**
+   * The resilience4j registry the client's {@code CircuitBreaker} is created in, under the client's
+   * {@link #name}, so that the registry's event consumers and tags apply and metrics bound to it
+   * count the client's attempts. Default: none (the breaker stands alone; {@link
+   * SafeRetryClient#circuitBreaker()} returns it either way).
+   *
+   * <p>The registry's configurations do not apply: the breaker is configured from the {@link
+   * #breakerPolicy} (failure rate, window, minimum calls, wait when open, half-open probes) and the
+   * client's {@link #clock}, and what it records as a failure is SafeRetry's rule (a failure to
+   * connect, 429 and the retryable 5xx; a lost answer only when the call ends without one), which
+   * retries with one key depend on.
+   *
+   * @param registry the registry
+   * @return this builder
+   * @throws IllegalArgumentException from {@link #build()} if the registry already holds a breaker
+   *     of this name (another client's, or one made for something else): each client's name must be
+   *     its own, unless a client derived with {@link SafeRetryClient#newBuilder()} shares its
+   *     parent's breaker
+   */
+  public SafeRetryClientBuilder circuitBreakerRegistry(CircuitBreakerRegistry registry) {
+    config.circuitBreakerRegistry = Objects.requireNonNull(registry, "circuitBreakerRegistry");
     return this;
   }
 
