@@ -134,7 +134,7 @@ final class Breaker {
     return breaker.getState() == CircuitBreaker.State.OPEN;
   }
 
-  /** Logs the state if it differs from the last one this client saw. */
+  // Logs the state if it differs from the last one this client saw.
   private void observe() {
     CircuitBreaker.State now = breaker.getState();
     if (seen.get() == now) {

@@ -86,7 +86,7 @@ final class ClientConfig {
   int keyMaxLength;
   String presetName;
 
-  /** How answers are read; made by {@link #resolve} from the provider rules above. */
+  // How answers are read; made by resolve from the provider rules above.
   private ResponseRules rules;
 
   /** The defaults: JSON with the client's mapper, a bearer API key, the common answer rules. */
@@ -173,7 +173,7 @@ final class ClientConfig {
     return c;
   }
 
-  /** Checks what depends on several settings, or on none being missing. */
+  // Checks what depends on several settings, or on none being missing.
   private void check() {
     if (baseUrl == null) {
       throw new IllegalStateException("baseUrl is required");

@@ -194,7 +194,7 @@ final class ClientCore implements AutoCloseable {
     return newCall(op, body, options, null);
   }
 
-  /** Validates and prepares everything before the call exists: nothing is recorded or sent. */
+  // Validates and prepares everything before the call exists: nothing is recorded or sent.
   private <R> RealCall<R> newCall(
       Operation<?, R> op, Object body, RequestOptions options, HttpUrl link) {
     Objects.requireNonNull(op, "op");
@@ -283,11 +283,8 @@ final class ClientCore implements AutoCloseable {
     return new StoredIntent(record, request, deadline);
   }
 
-  /**
-   * The call's own query, without the base URL's, which comes first (see {@link RequestFactory}): a
-   * stored target is relative to the base URL's query as to its path, and the sender puts its own
-   * first.
-   */
+  // The call's own query, without the base URL's, which comes first (see RequestFactory): a stored
+  // target is relative to the base URL's query as to its path, and the sender puts its own first.
   private String callQuery(HttpUrl url) {
     String all = url.encodedQuery();
     String base = config.baseUrl().encodedQuery();
@@ -390,7 +387,7 @@ final class ClientCore implements AutoCloseable {
     IO
   }
 
-  /** Whether a derived client keeps its parent's part: only if it did not change its settings. */
+  // Whether a derived client keeps its parent's part: only if it did not change its settings.
   private boolean shares(ClientCore parent, Part part) {
     if (parent == null || parent.closed.get()) {
       return false;

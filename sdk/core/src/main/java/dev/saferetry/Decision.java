@@ -197,7 +197,7 @@ final class Decision {
     return retry(f, r, a, RetryHints.retryAfter(a, f.now()));
   }
 
-  /** A retryable attempt: another one follows unless a limit stops the retries. */
+  // A retryable attempt: another one follows unless a limit stops the retries.
   private static Next retry(Facts f, Rules r, RawResponse a, Duration hint) {
     Duration delay = null;
     Stop stop;
@@ -245,7 +245,7 @@ final class Decision {
         true);
   }
 
-  /** An ending without a definitive answer: FAILED if nothing was ever sent, UNKNOWN otherwise. */
+  // An ending without a definitive answer: FAILED if nothing was ever sent, UNKNOWN otherwise.
   private static End withoutAnswer(Facts f, Reason reason, String why) {
     if (!f.anythingMayHaveArrived()) {
       return new End(
@@ -258,7 +258,7 @@ final class Decision {
     return new End(reason, why, null, false, false);
   }
 
-  /** Why retries stopped before the policy's attempts ran out, with the reason it ends on. */
+  // Why retries stopped before the policy's attempts ran out, with the reason it ends on.
   private enum Stop {
     RETRIES_EXHAUSTED(Reason.RETRIES_EXHAUSTED),
     RETRY_AFTER_TOO_LONG(Reason.RETRY_AFTER_TOO_LONG),

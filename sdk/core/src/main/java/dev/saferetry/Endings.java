@@ -47,7 +47,7 @@ final class Endings {
         reason, message, trail.key(), trail.intentId(), trail.attempts(), trail.response(), cause);
   }
 
-  /** A definitive error answer; a refused reused key if {@code keyReused}. */
+  // A definitive error answer; a refused reused key if keyReused.
   private static ApiException rejected(boolean keyReused, ApiError e, Trail trail) {
     return keyReused
         ? new IdempotencyKeyReusedException(

@@ -42,7 +42,7 @@ final class Intents {
 
   private static final BinaryOperator<Instant> LATER = (a, b) -> a.isAfter(b) ? a : b;
 
-  /** Longer than this counts as a clock stepped back, worth one warning. */
+  // Longer than this counts as a clock stepped back, worth one warning.
   private static final Duration CLOCK_STEP = Duration.ofSeconds(1);
 
   /** The key a call uses, and the intent record it belongs to (null when no intent id). */
@@ -80,11 +80,9 @@ final class Intents {
     return now;
   }
 
-  /**
-   * The time a pending intent's expiry is judged at: this client's {@link #now()}, raised to the
-   * store's floor (the latest time it recorded, kept across restarts; a shared store's own clock),
-   * which later intent times then never precede.
-   */
+  // The time a pending intent's expiry is judged at: this client's now(), raised to the store's
+  // floor (the latest time it recorded, kept across restarts; a shared store's own clock), which
+  // later intent times then never precede.
   private Instant expiryTime() {
     Instant now = now();
     Instant judged = store.expiryTime(now);
@@ -206,10 +204,8 @@ final class Intents {
     }
   }
 
-  /**
-   * Refuses a listed intent that this client would record under another scope: a re-drive through
-   * another tenant's client, or as another operation, would mint a second key for it.
-   */
+  // Refuses a listed intent that this client would record under another scope: a re-drive through
+  // another tenant's client, or as another operation, would mint a second key for it.
   private void checkOwn(IntentRecord listed, String operation) {
     checkTenant(listed);
     if (!listed.scope().operation().equals(operation)) {
@@ -342,7 +338,7 @@ final class Intents {
     }
   }
 
-  /** Whether a resource id fits a record: bounded, printable, text that round-trips exactly. */
+  // Whether a resource id fits a record: bounded, printable, text that round-trips exactly.
   private static boolean hasControl(String text) {
     for (int i = 0; i < text.length(); i++) {
       if (Character.isISOControl(text.charAt(i))) {

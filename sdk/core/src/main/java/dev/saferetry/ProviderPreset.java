@@ -119,9 +119,7 @@ public final class ProviderPreset {
     this.sources = Arrays.stream(sources).map(URI::create).toList();
   }
 
-  /**
-   * The provider rules a built-in preset always sets, to "none" where its provider says nothing.
-   */
+  // The provider rules a built-in preset always sets, to "none" where its provider says nothing.
   private static final Set<Part> RULES =
       EnumSet.of(
           Part.REPLAY_MARKER,
@@ -134,12 +132,10 @@ public final class ProviderPreset {
           Part.ERROR_REQUEST_ID_FIELD,
           Part.KEY_MAX_LENGTH);
 
-  /**
-   * A built-in preset: every provider rule "none" (so that it replaces the rules of another), then
-   * what {@code values} sets, of which {@code parts} are the client settings. Each value is taken
-   * from the pages listed with it; docs/requests-and-providers.md says what each page states and
-   * what none of them does.
-   */
+  // A built-in preset: every provider rule "none" (so that it replaces the rules of another), then
+  // what values sets, of which parts are the client settings. Each value is taken from the pages
+  // listed with it; docs/requests-and-providers.md says what each page states and what none of them
+  // does.
   private static ProviderPreset builtIn(
       String name, Set<Part> parts, Consumer<ClientConfig> values, String... sources) {
     ClientConfig c = new ClientConfig();

@@ -69,7 +69,7 @@ final class RealCall<R> {
     }
   }
 
-  /** The longest time one attempt can be given: what the wire's nanosecond clock can count. */
+  // The longest time one attempt can be given: what the wire's nanosecond clock can count.
   private static final Duration LONGEST_ATTEMPT = Duration.ofNanos(Long.MAX_VALUE);
 
   private final ClientParts parts;
@@ -79,7 +79,7 @@ final class RealCall<R> {
   private final String callId = newId("call_");
   private final Instant started;
 
-  /** The holder of an intent recorded earlier whose stored request this call sends, or null. */
+  // The holder of an intent recorded earlier whose stored request this call sends, or null.
   private final IntentClaim held;
 
   private final List<Attempt> attempts = new ArrayList<>();
@@ -96,10 +96,8 @@ final class RealCall<R> {
   // The wait resilience4j decided before the next attempt, for that attempt's history.
   private Duration delayBefore = Duration.ZERO;
 
-  /**
-   * The future of an asynchronous call: cancelling it cancels the call (its attempt in flight, or
-   * its wait for the next one). Futures derived from it ({@code thenApply}, ...) are plain ones.
-   */
+  // The future of an asynchronous call: cancelling it cancels the call (its attempt in flight, or
+  // its wait for the next one). Futures derived from it (thenApply, ...) are plain ones.
   private static final class Future<R> extends CompletableFuture<CallResult<R>> {
     private final RealCall<R> call;
 
@@ -218,7 +216,7 @@ final class RealCall<R> {
     return future;
   }
 
-  /** One attempt as resilience4j's asynchronous runner takes it: a completed stage. */
+  // One attempt as resilience4j's asynchronous runner takes it: a completed stage.
   private CompletableFuture<Step> attemptStage() {
     try {
       return CompletableFuture.completedFuture(attempt());
@@ -243,10 +241,8 @@ final class RealCall<R> {
     }
   }
 
-  /**
-   * Runs a task on the I/O executor; a client closed meanwhile (the executor refuses) ends the call
-   * at its next step, as cancelled, on this thread.
-   */
+  // Runs a task on the I/O executor; a client closed meanwhile (the executor refuses) ends the call
+  // at its next step, as cancelled, on this thread.
   private void runOnIo(Runnable task) {
     Runnable guarded =
         () -> {
@@ -264,12 +260,10 @@ final class RealCall<R> {
     }
   }
 
-  /**
-   * The scheduler resilience4j's asynchronous runner waits on: the client's sleeper, whose future
-   * holds no thread (one JVM-wide timer by default, fake time in tests), then the next attempt on
-   * the I/O executor. The wait is the call's, so that {@link #cancel()} ends it at once; only what
-   * {@code Retry.decorateCompletionStage} uses is supported.
-   */
+  // The scheduler resilience4j's asynchronous runner waits on: the client's sleeper, whose future
+  // holds no thread (one JVM-wide timer by default, fake time in tests), then the next attempt on
+  // the I/O executor. The wait is the call's, so that cancel() ends it at once; only what
+  // Retry.decorateCompletionStage uses is supported.
   private final class Waits extends AbstractExecutorService implements ScheduledExecutorService {
     @Override
     public ScheduledFuture<?> schedule(Runnable next, long delay, TimeUnit unit) {
@@ -329,7 +323,7 @@ final class RealCall<R> {
     }
   }
 
-  /** A wait as a {@link ScheduledFuture}: done when the sleeper's future is. */
+  // A wait as a ScheduledFuture: done when the sleeper's future is.
   private static final class Pending implements ScheduledFuture<Void> {
     private final CompletableFuture<Void> wait;
     private final Duration delay;
@@ -376,13 +370,9 @@ final class RealCall<R> {
     }
   }
 
-  /**
-   * Fixes the key, recording the intent if the call names one. The deadline runs from here: the key
-   * store's wait to record the intent counts against it.
-   *
-   * @throws SafeRetryException how the call ended if it cannot go on: cancelled, or the intent
-   *     cannot be claimed; nothing was sent
-   */
+  // Fixes the key, recording the intent if the call names one. The deadline runs from here: the key
+  // store's wait to record the intent counts against it. Throws SafeRetryException how the call
+  // ended if it cannot go on: cancelled, or the intent cannot be claimed; nothing was sent
   private void begin() {
     if (cancelled) {
       throw end(Endings.cancelled(false, "the call was cancelled, or its client closed", trail()));
@@ -416,11 +406,8 @@ final class RealCall<R> {
     this.deadline = deadlineAt;
   }
 
-  /**
-   * Sends one attempt (if the call is still on and the breaker allows) and decides what follows.
-   *
-   * @throws SafeRetryException how the call ended, when it ends without success
-   */
+  // Sends one attempt (if the call is still on and the breaker allows) and decides what follows.
+  // Throws SafeRetryException how the call ended, when it ends without success
   private Step attempt() {
     if (cancelled) {
       throw end(
@@ -477,7 +464,7 @@ final class RealCall<R> {
     return follow(next);
   }
 
-  /** What this call knows for the decision after its last attempt. */
+  // What this call knows for the decision after its last attempt.
   private Decision.Facts facts(boolean budgetLeft) {
     int maxAttempts =
         options.maxAttempts() > 0
@@ -497,7 +484,7 @@ final class RealCall<R> {
         budgetLeft);
   }
 
-  /** Acts on the decision: a step to take next, or the ending, thrown. */
+  // Acts on the decision: a step to take next, or the ending, thrown.
   private Step follow(Decision.Next next) {
     if (next instanceof Decision.Succeed s) {
       parts.budget().onSuccess();
@@ -537,11 +524,8 @@ final class RealCall<R> {
     return Endings.unknown(e.reason(), e.why(), e.retryAfter(), trail(), last.error());
   }
 
-  /**
-   * Reads the successful answer and records the intent.
-   *
-   * @throws SafeRetryException SUCCEEDED with a body that could not be read
-   */
+  // Reads the successful answer and records the intent. Throws SafeRetryException SUCCEEDED with a
+  // body that could not be read
   private CallResult<R> succeed(String existingResourceId) {
     AttemptResult out = last;
     int status = out.status();
@@ -588,7 +572,7 @@ final class RealCall<R> {
             claim, state, status, resourceId, op.name(), left.isNegative() ? Duration.ZERO : left);
   }
 
-  /** Ends with an exception: logs an unknown outcome, reports the end; returns it to throw. */
+  // Ends with an exception: logs an unknown outcome, reports the end; returns it to throw.
   private SafeRetryException end(SafeRetryException e) {
     if (e.reason().outcome() == Outcome.UNKNOWN) {
       Reason unknown = e.reason();
@@ -623,21 +607,17 @@ final class RealCall<R> {
                 took));
   }
 
-  /**
-   * Whether anything of this intent may have reached the server: an earlier call of the intent left
-   * it pending, or an attempt got an answer or failed after handing the request over.
-   */
+  // Whether anything of this intent may have reached the server: an earlier call of the intent left
+  // it pending, or an attempt got an answer or failed after handing the request over.
   private boolean anyAmbiguous() {
     return claim.priorPending()
         || attempts.stream()
             .anyMatch(a -> a.failure() == null || a.failure().mayHaveReachedServer());
   }
 
-  /**
-   * Whether an attempt before the last one may have been executed: a failure after the request may
-   * have reached the server, or an answer that does not prove the request had no effect (a
-   * redirect, 408, 409, 429 or a 5xx).
-   */
+  // Whether an attempt before the last one may have been executed: a failure after the request may
+  // have reached the server, or an answer that does not prove the request had no effect (a
+  // redirect, 408, 409, 429 or a 5xx).
   private boolean earlierAttemptMayHaveExecuted() {
     for (Attempt a : attempts.subList(0, attempts.size() - 1)) {
       if (Decision.mayHaveExecuted(a.failure(), a.status())) {
@@ -655,11 +635,9 @@ final class RealCall<R> {
     return new Endings.Trail(claim.key(), options.intentId(), attempts, lastAnswer);
   }
 
-  /**
-   * The answer of an attempt as the caller sees it, or null after a transport failure. A credential
-   * the server echoes is masked in all of it, headers and kept body too, by the one rule that masks
-   * messages, error fields and request ids.
-   */
+  // The answer of an attempt as the caller sees it, or null after a transport failure. A credential
+  // the server echoes is masked in all of it, headers and kept body too, by the one rule that masks
+  // messages, error fields and request ids.
   private ResponseView view(AttemptResult out) {
     if (out == null || out.response() == null) {
       return null;
@@ -682,7 +660,7 @@ final class RealCall<R> {
         options.keepBody() ? redaction.mask(out.body()) : null);
   }
 
-  /** {@code now + d}, or the end of time when that is beyond what an instant can hold. */
+  // now + d, or the end of time when that is beyond what an instant can hold.
   private static Instant later(Instant now, Duration d) {
     try {
       return now.plus(d);
@@ -695,7 +673,7 @@ final class RealCall<R> {
     return attempts.size();
   }
 
-  /** What this attempt may take: what is left of the deadline, at most the attempt timeout. */
+  // What this attempt may take: what is left of the deadline, at most the attempt timeout.
   private Duration remaining() {
     Duration left = Duration.between(parts.config().clock().instant(), deadline);
     Duration perAttempt = options.attemptTimeout();
@@ -725,7 +703,7 @@ final class RealCall<R> {
     }
   }
 
-  /** A fresh request id; never equal to the call's key. */
+  // A fresh request id; never equal to the call's key.
   private String newRequestId() {
     IdempotencyKey key = claim.key();
     String id = newId("req_");

@@ -57,7 +57,7 @@ record ResponseRules(
     requestIdHeaders = withCommonRequestIds(requestIdHeaders);
   }
 
-  /** The request id headers in order of preference; the common ones are looked at last. */
+  // The request id headers in order of preference; the common ones are looked at last.
   private static List<String> withCommonRequestIds(List<String> preferred) {
     List<String> ids = new ArrayList<>(preferred);
     for (String common : COMMON_REQUEST_IDS) {

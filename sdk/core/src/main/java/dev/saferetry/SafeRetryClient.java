@@ -353,13 +353,9 @@ public final class SafeRetryClient implements AutoCloseable {
    * in the same place.
    *
    * <p>The request holds this client's default headers (an API version) as they are now and the
-   * call's own headers, <b>without any credential</b>: default headers that carry one (the API
-   * key's header, names like {@code X-Auth-Token}) are left out, and a call header among them is
-   * refused, as is a query parameter of such a name. Nor does it hold what the client knows to be
-   * secret in any other shape — its API key, its credential headers' values, credentials in its
-   * base URL's query — in another header, a query parameter, the path, the body or the intent id:
-   * the call is refused naming where. The target is relative to the base URL's query as to its
-   * path: it holds the call's own query only. Whoever sends it adds their own.
+   * call's own headers, and never a credential or anything else this client knows to be secret:
+   * {@link StoredRequest} says what is left out and what is refused. Whoever sends it adds their
+   * own credentials.
    *
    * @param <Q> the request body type
    * @param op the operation; it must carry an idempotency key

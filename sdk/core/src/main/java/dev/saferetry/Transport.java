@@ -157,7 +157,7 @@ final class Transport {
     return Math.min(maxBodyBytes, MAX_ARRAY);
   }
 
-  /** Status, headers and the server's request id of an answer, without its body. */
+  // Status, headers and the server's request id of an answer, without its body.
   private Received answer(Response response, Redaction redaction) {
     RawResponse head = new RawResponse(response.code(), headerMap(response.headers()), "");
     String serverRequestId = null;
@@ -167,7 +167,7 @@ final class Transport {
     return new Received(head, new byte[0], false, redaction.printableMasked(serverRequestId));
   }
 
-  /** The headers in one pass; toMultimap() lower-cases every name and builds a second map. */
+  // The headers in one pass; toMultimap() lower-cases every name and builds a second map.
   private static Map<String, List<String>> headerMap(Headers headers) {
     Map<String, List<String>> map = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     for (int i = 0, n = headers.size(); i < n; i++) {

@@ -168,7 +168,7 @@ public enum Reason {
   /** The body is larger than the client's {@code maxResponseBytes}; it was not read. */
   BODY_TOO_LARGE(Outcome.SUCCEEDED);
 
-  /** The outcome of every call that ends for this reason. */
+  // The outcome of every call that ends for this reason.
   private final Outcome outcome;
 
   Reason(Outcome outcome) {

@@ -118,11 +118,9 @@ public record IntentRecord(
         null);
   }
 
-  /**
-   * Whether {@code from + amount} lies beyond {@link Instant#MAX}, decided in whole seconds and
-   * nanoseconds: {@code Duration.between(from, Instant.MAX)} would overflow its nanosecond count
-   * and throw internally on every call, which made this check the hottest spot of a call.
-   */
+  // Whether from + amount lies beyond Instant.MAX, decided in whole seconds and nanoseconds:
+  // Duration.between(from, Instant.MAX) would overflow its nanosecond count and throw internally on
+  // every call, which made this check the hottest spot of a call.
   private static boolean beyondEndOfTime(Instant from, Duration amount) {
     long secondsLeft = Instant.MAX.getEpochSecond() - from.getEpochSecond();
     if (amount.getSeconds() != secondsLeft) {

@@ -81,7 +81,7 @@ public final class StripeReconciler implements Reconciler {
   private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry");
   private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.-]{1,40}");
 
-  /** Stripe's charge search: a plain GET through the client, without a key. */
+  // Stripe's charge search: a plain GET through the client, without a key.
   private static final Operation<Void, JsonNode> SEARCH =
       Operation.get("/v1/charges/search", TypeRef.of(JsonNode.class)).named("lookup");
 
@@ -174,7 +174,7 @@ public final class StripeReconciler implements Reconciler {
             + " documented literal form; look the charge up by hand");
   }
 
-  /** The search's query: the intent id quoted, {@code '} escaped. */
+  // The search's query: the intent id quoted, ' escaped.
   private String query(String intentId) {
     return "metadata['" + metadataKey + "']:'" + intentId.replace("'", "\\'") + "'";
   }
@@ -184,7 +184,7 @@ public final class StripeReconciler implements Reconciler {
     return "StripeReconciler[charge, metadata " + metadataKey + "]";
   }
 
-  /** Asks for each intent's reconciler, then runs it. Thread-safe if the function is. */
+  // Asks for each intent's reconciler, then runs it. Thread-safe if the function is.
   private static final class PerIntent implements Reconciler {
     private final Function<? super IntentRecord, StripeReconciler> expected;
 

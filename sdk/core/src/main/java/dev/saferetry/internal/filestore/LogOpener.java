@@ -81,7 +81,7 @@ final class LogOpener {
     }
   }
 
-  /** Reads, checks and indexes the log of {@code generation}; its mark is opened last. */
+  // Reads, checks and indexes the log of generation; its mark is opened last.
   private static Opened read(
       Path dir, Path file, FileChannel channel, HighWaterMark.Found found, long generation)
       throws IOException {
@@ -112,10 +112,8 @@ final class LogOpener {
     return new Opened(file, channel, mark, generation, validEnd, zerosKept ? size : 0, index);
   }
 
-  /**
-   * Writes a fresh header into a log that has none (new, or torn while it was created), unless the
-   * mark says records were synced into it: then it was deleted or emptied behind the store's back.
-   */
+  // Writes a fresh header into a log that has none (new, or torn while it was created), unless the
+  // mark says records were synced into it: then it was deleted or emptied behind the store's back.
   private static Opened startEmpty(
       Path dir, Path file, FileChannel channel, HighWaterMark.Found found, String what)
       throws IOException {

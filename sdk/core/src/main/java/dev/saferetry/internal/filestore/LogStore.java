@@ -287,10 +287,8 @@ public final class LogStore implements KeyStore {
     }
   }
 
-  /**
-   * Takes the state lock with the log writable: after a failed write or sync, first rewrites it
-   * (with the maintenance lock, which comes first).
-   */
+  // Takes the state lock with the log writable: after a failed write or sync, first rewrites it
+  // (with the maintenance lock, which comes first).
   private void lockWritable() {
     while (true) {
       jobs.recoverIfFailed(this::ensureReadable);
@@ -308,7 +306,7 @@ public final class LogStore implements KeyStore {
     }
   }
 
-  /** Waits for a record's sync; if the sync failed, the records it lost are dropped. */
+  // Waits for a record's sync; if the sync failed, the records it lost are dropped.
   private void awaitDurable(long seq) {
     if (seq == 0) {
       return;
@@ -326,7 +324,7 @@ public final class LogStore implements KeyStore {
     }
   }
 
-  /** Throws if closed; after a failed sync, first forgets what it lost. Holds the state lock. */
+  // Throws if closed; after a failed sync, first forgets what it lost. Holds the state lock.
   private void ensureReadable() {
     ensureOpen();
     if (log.failed()) {

@@ -24,7 +24,7 @@ import org.slf4j.Logger;
 final class OwnerRecord {
   static final String FILE = "saferetry.owner";
 
-  /** The longest record read; anything longer is not one. */
+  // The longest record read; anything longer is not one.
   private static final int MAX_BYTES = 256;
 
   private OwnerRecord() {}

@@ -126,7 +126,7 @@ final class StoreJobs {
     }
   }
 
-  /** Compacts; the caller holds the maintenance lock. */
+  // Compacts; the caller holds the maintenance lock.
   private int compact(Instant purgeAt) throws IOException {
     int dropped =
         new Compaction(

@@ -52,7 +52,7 @@ public final class BodyKeys {
     }
   }
 
-  /** {@code json}, {@code form} or the bare media type; a charset other than UTF-8 is refused. */
+  // json, form or the bare media type; a charset other than UTF-8 is refused.
   private static String mediaType(String contentType) {
     String[] parts = contentType.split(";");
     for (int i = 1; i < parts.length; i++) {
@@ -84,10 +84,8 @@ public final class BodyKeys {
     }
   }
 
-  /**
-   * Counts the top-level fields named {@code field} in any case; -1 if one of them is not exactly
-   * that name with the key as its string value.
-   */
+  // Counts the top-level fields named field in any case; -1 if one of them is not exactly that name
+  // with the key as its string value.
   private static int jsonField(String field, String key, String text) {
     int found = 0;
     try (JsonParser p = JSON.createParser(text)) {
@@ -113,7 +111,7 @@ public final class BodyKeys {
     return found;
   }
 
-  /** As {@link #jsonField}, for {@code name=value} pairs joined by {@code &}. */
+  // As jsonField, for name=value pairs joined by &.
   private static int formField(String field, String key, String text) {
     int found = 0;
     String bracket = field.toLowerCase(Locale.ROOT) + "[";

@@ -17,10 +17,8 @@ public final class StoredHeaders {
   private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}");
   private static final int MAX_FIELD = 255;
 
-  /**
-   * Headers that frame or route the request, or that the SDK sets on every attempt: a stored one
-   * would change where the request goes or how it is read, or be silently replaced.
-   */
+  // Headers that frame or route the request, or that the SDK sets on every attempt: a stored one
+  // would change where the request goes or how it is read, or be silently replaced.
   private static final Set<String> RESERVED =
       Set.of(
           "host",
@@ -93,7 +91,7 @@ public final class StoredHeaders {
     }
   }
 
-  /** A body field: 1..255 characters, no control character, no unpaired surrogate. */
+  // A body field: 1..255 characters, no control character, no unpaired surrogate.
   private static void checkField(String name) {
     String what = "keyPlacement body field";
     if (name.isEmpty() || name.length() > MAX_FIELD) {

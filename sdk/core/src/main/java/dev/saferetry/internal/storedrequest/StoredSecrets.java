@@ -131,7 +131,7 @@ public final class StoredSecrets {
     return false;
   }
 
-  /** The text with {@code +} read as a space and every well-formed percent-escape decoded. */
+  // The text with + read as a space and every well-formed percent-escape decoded.
   private static String formDecoded(String text) {
     if (text.indexOf('%') < 0 && text.indexOf('+') < 0) {
       return null;
@@ -151,7 +151,7 @@ public final class StoredSecrets {
     return out.toString(StandardCharsets.UTF_8);
   }
 
-  /** The text with JSON's string escapes ({@code \/}, {@code \"}, {@code \u0041}, ...) resolved. */
+  // The text with JSON's string escapes (\/, \", \u0041, ...) resolved.
   private static String jsonUnescaped(String text) {
     if (text.indexOf('\\') < 0) {
       return null;

@@ -24,10 +24,10 @@ public final class StoredTargets {
   /** The longest target accepted, in characters. */
   public static final int MAX_LENGTH = 8192;
 
-  /** How many rounds of percent-decoding a segment is read through, as chained servers might. */
+  // How many rounds of percent-decoding a segment is read through, as chained servers might.
   private static final int ROUNDS = 8;
 
-  /** A base URL with a path, to judge a target by before any sender's base URL is known. */
+  // A base URL with a path, to judge a target by before any sender's base URL is known.
   private static final HttpUrl PROBE = HttpUrl.get("https://stored-target.invalid/a/b/");
 
   private StoredTargets() {}
@@ -89,10 +89,8 @@ public final class StoredTargets {
     return url.newBuilder().encodedQuery(query).build();
   }
 
-  /**
-   * Refuses a query parameter whose name, decoded, is one the SDK treats as a credential's ({@link
-   * StoredHeaders#isCredential}): a stored target carries none, as stored headers carry none.
-   */
+  // Refuses a query parameter whose name, decoded, is one the SDK treats as a credential's
+  // (StoredHeaders.isCredential): a stored target carries none, as stored headers carry none.
   private static void checkQuery(String target) {
     int at = target.indexOf('?');
     if (at < 0) {
@@ -121,7 +119,7 @@ public final class StoredTargets {
     return text.length() > 64 ? out.append("...").toString() : out.toString();
   }
 
-  /** Checks the characters and the shape; returns the path part (before any query). */
+  // Checks the characters and the shape; returns the path part (before any query).
   private static String checkText(String target) {
     if (target.isEmpty() || target.length() > MAX_LENGTH) {
       throw new IllegalArgumentException("target must be 1.." + MAX_LENGTH + " characters");
@@ -144,12 +142,10 @@ public final class StoredTargets {
     return path;
   }
 
-  /**
-   * Refuses a segment that any server on the way could read as a step up or sideways: only dots
-   * (before any {@code ;} parameter, spaces ignored), or a slash, backslash or control character,
-   * after each of up to {@value #ROUNDS} rounds of percent-decoding. The segment as stored must be
-   * well-formed; a later round that is not simply ends the decoding (its {@code %} is text).
-   */
+  // Refuses a segment that any server on the way could read as a step up or sideways: only dots
+  // (before any ; parameter, spaces ignored), or a slash, backslash or control character, after
+  // each of up to ROUNDS rounds of percent-decoding. The segment as stored must be well-formed; a
+  // later round that is not simply ends the decoding (its % is text).
   private static void checkSegment(String segment) {
     String text = segment;
     for (int round = 0; ; round++) {
@@ -187,13 +183,9 @@ public final class StoredTargets {
     }
   }
 
-  /**
-   * One round of percent-decoding as UTF-8, or null if an escape is malformed (its {@code %} is
-   * then text).
-   *
-   * @throws IllegalArgumentException if the decoded bytes are not UTF-8: an overlong {@code %C0%AE}
-   *     is a dot to some decoders
-   */
+  // One round of percent-decoding as UTF-8, or null if an escape is malformed (its % is then text).
+  // Throws IllegalArgumentException if the decoded bytes are not UTF-8: an overlong %C0%AE is a dot
+  // to some decoders
   private static String decode(String text) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(text.length());
     for (int i = 0; i < text.length(); i++) {

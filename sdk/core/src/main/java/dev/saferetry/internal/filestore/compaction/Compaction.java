@@ -51,7 +51,7 @@ public final class Compaction {
 
   static final String INSTALLED = "installed";
 
-  /** Below this many bytes appended meanwhile, the last round runs under the lock. */
+  // Below this many bytes appended meanwhile, the last round runs under the lock.
   private static final int LAST_ROUND_BYTES = 64 * 1024;
 
   private static final int MAX_ROUNDS = 8;
@@ -154,7 +154,7 @@ public final class Compaction {
     batch.startAt(out, head);
   }
 
-  /** Copies the latest records among the synced ones of the old log, through a window. */
+  // Copies the latest records among the synced ones of the old log, through a window.
   private void copyLatest(long synced) throws IOException {
     LogReader reader = new LogReader(log.file(), log.channel(), synced, LogReader.WINDOW);
     long pos = LogFormat.HEADER_SIZE;
@@ -172,10 +172,8 @@ public final class Compaction {
     dropped += batch.decide();
   }
 
-  /**
-   * Copies the records of {@code bytes}, which were at {@code base} in the old log: only the latest
-   * ones, or (for what was appended meanwhile) all, noting the new places of the latest ones.
-   */
+  // Copies the records of bytes, which were at base in the old log: only the latest ones, or (for
+  // what was appended meanwhile) all, noting the new places of the latest ones.
   private void copy(byte[] bytes, long base, boolean all) throws IOException {
     int at = 0;
     while (at < bytes.length) {
@@ -193,7 +191,7 @@ public final class Compaction {
     dropped += batch.decide();
   }
 
-  /** Copies what was appended meanwhile, in rounds, until little is left; syncs what it copied. */
+  // Copies what was appended meanwhile, in rounds, until little is left; syncs what it copied.
   private void catchUp() throws IOException {
     for (int round = 0; round < MAX_ROUNDS; round++) {
       long end;
@@ -214,7 +212,7 @@ public final class Compaction {
     out.force(false); // the bulk is durable before the lock is taken
   }
 
-  /** The last round, under the lock: copy, seal, one sync, rename, switch. */
+  // The last round, under the lock: copy, seal, one sync, rename, switch.
   private int finish(long oldGeneration) throws IOException {
     long size;
     stateLock.lock();
@@ -245,7 +243,7 @@ public final class Compaction {
     return dropped;
   }
 
-  /** Makes the rename and the new generation durable; both are also recoverable without. */
+  // Makes the rename and the new generation durable; both are also recoverable without.
   private void afterInstall(long size) {
     StoreFiles.forceDirectory(dir);
     try {

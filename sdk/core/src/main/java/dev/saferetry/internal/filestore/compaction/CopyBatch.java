@@ -26,13 +26,13 @@ final class CopyBatch {
   private static final int MAX_RECORDS = 512;
   private static final int FLUSH_BYTES = 1024 * 1024;
 
-  /** Copy without looking at the index (scopes and abandons appended meanwhile). */
+  // Copy without looking at the index (scopes and abandons appended meanwhile).
   private static final int COPY = 0;
 
-  /** Copy if it is the latest; drop it if it is also completed and expired. */
+  // Copy if it is the latest; drop it if it is also completed and expired.
   private static final int IF_LATEST = 1;
 
-  /** Copy, and note its new place if it is the latest. */
+  // Copy, and note its new place if it is the latest.
   private static final int COPY_AND_PLACE = 2;
 
   private final ReentrantLock stateLock;

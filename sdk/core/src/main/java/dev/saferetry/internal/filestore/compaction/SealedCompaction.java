@@ -74,7 +74,7 @@ public final class SealedCompaction {
     return next;
   }
 
-  /** The generation the seal of {@code channel} says it replaced, or -1 if it has no valid seal. */
+  // The generation the seal of channel says it replaced, or -1 if it has no valid seal.
   private static long sealed(Path file, FileChannel channel) throws IOException {
     long size = channel.size();
     LogReader reader = new LogReader(file, channel, size, LogReader.WINDOW);

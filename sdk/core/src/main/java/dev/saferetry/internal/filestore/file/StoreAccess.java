@@ -128,7 +128,7 @@ final class StoreAccess {
     return attrs.owner().getName().equals(System.getProperty("user.name"));
   }
 
-  /** The process's user id, from the owner of its own /proc entry (Linux), or null. */
+  // The process's user id, from the owner of its own /proc entry (Linux), or null.
   private static Object currentUid() {
     try {
       return Files.getAttribute(Path.of("/proc/self"), "unix:uid");

@@ -152,7 +152,7 @@ final class IndexBuilder {
     }
   }
 
-  /** The slot of the intent whose id is {@code data[idStart, idStart + idLength)}, or -1. */
+  // The slot of the intent whose id is data[idStart, idStart + idLength), or -1.
   private int sameIntent(long hash, int scopeId, int idStart, int idLength) {
     OffsetTable table = index.table();
     for (int slot = table.probe(hash, -1); slot >= 0; slot = table.probe(hash, slot)) {

@@ -226,7 +226,7 @@ public final class IntentIndex {
     return begunSlot(found.hash(), found.record().intentId());
   }
 
-  /** The slot of an intent this process began, which is pending and in the table. */
+  // The slot of an intent this process began, which is pending and in the table.
   private int begunSlot(long hash, String intentId) {
     int only = -1;
     int candidates = 0;

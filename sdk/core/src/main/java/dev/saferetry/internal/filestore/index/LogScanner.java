@@ -54,7 +54,7 @@ public final class LogScanner {
     return new Scan(pos, builder.sealEnd(), builder.sealedPrevious());
   }
 
-  /** Loads a range into the reader's window, first applying what the builder holds of it. */
+  // Loads a range into the reader's window, first applying what the builder holds of it.
   private static int load(LogReader reader, IndexBuilder builder, long offset, int length)
       throws IOException {
     if (!reader.contains(offset, length)) {

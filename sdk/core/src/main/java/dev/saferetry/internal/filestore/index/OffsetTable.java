@@ -20,10 +20,10 @@ public final class OffsetTable {
 
   private static final long NOT_PLACED = Long.MAX_VALUE;
 
-  /** Slot {@code i}: hash at {@code 2i} (0 if empty), offset at {@code 2i + 1}. */
+  // Slot i: hash at 2i (0 if empty), offset at 2i + 1.
   private long[] slots;
 
-  /** While placing: the same hashes, and each record's offset in the compacted file. */
+  // While placing: the same hashes, and each record's offset in the compacted file.
   private long[] placed;
 
   private int unplaced;

@@ -123,7 +123,7 @@ public final class FrameBuffer {
     return this;
   }
 
-  /** The UTF-8 length of {@code text}; refuses an unpaired surrogate. */
+  // The UTF-8 length of text; refuses an unpaired surrogate.
   private static int utf8Length(String text) {
     int n = 0;
     for (int i = 0; i < text.length(); i++) {

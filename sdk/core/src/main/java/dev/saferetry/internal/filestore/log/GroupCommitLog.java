@@ -43,16 +43,16 @@ public final class GroupCommitLog implements AutoCloseable {
   private final long windowNanos;
   private final LogSpace space;
 
-  /** Sequence numbers whose records a failed sync lost: first to last, inclusive. */
+  // Sequence numbers whose records a failed sync lost: first to last, inclusive.
   private final TreeMap<Long, Long> lost = new TreeMap<>();
 
   private volatile Path file;
   private volatile FileChannel channel;
 
-  /** The identity (device and inode) of the open log, which its path must keep naming. */
+  // The identity (device and inode) of the open log, which its path must keep naming.
   private Object fileKey;
 
-  /** Set once the path names another file: the log refuses all work from then on. */
+  // Set once the path names another file: the log refuses all work from then on.
   private volatile String replaced;
 
   private HighWaterMark mark;
@@ -91,12 +91,10 @@ public final class GroupCommitLog implements AutoCloseable {
     }
   }
 
-  /**
-   * Whether the log's path still names the open file. If another file took its place (an operator
-   * copied the log and renamed the copy over it), this store would write to a file nobody reads,
-   * and another process could open the copy: the log then refuses all work, for good. One {@code
-   * stat} of the path; the caller holds the lock or is the sync leader.
-   */
+  // Whether the log's path still names the open file. If another file took its place (an operator
+  // copied the log and renamed the copy over it), this store would write to a file nobody reads,
+  // and another process could open the copy: the log then refuses all work, for good. One stat of
+  // the path; the caller holds the lock or is the sync leader.
   private boolean inPlace(Path at, Object key) {
     Object now = keyOf(at);
     if (now != null && now.equals(key)) {
@@ -150,7 +148,7 @@ public final class GroupCommitLog implements AutoCloseable {
     }
   }
 
-  /** Cuts off what a failed write may have left; false if even that failed. */
+  // Cuts off what a failed write may have left; false if even that failed.
   private boolean undo(long start) {
     try {
       channel.truncate(start);
@@ -194,7 +192,7 @@ public final class GroupCommitLog implements AutoCloseable {
     return range != null && seq <= range.getValue();
   }
 
-  /** Syncs once for all appended records; called by the leader with the lock held. */
+  // Syncs once for all appended records; called by the leader with the lock held.
   private void leadSync() {
     syncing = true;
     long target = appendedSeq;

@@ -39,10 +39,8 @@ public final class HighWaterMark implements AutoCloseable {
   static final int SIZE = 36;
   private static final byte[] MAGIC = "SRKM".getBytes(StandardCharsets.US_ASCII);
 
-  /**
-   * The one version this code reads and writes; development builds wrote a version 1 (without the
-   * preallocated end), which no release shipped. Kept, never reused, as the log's version is.
-   */
+  // The one version this code reads and writes; development builds wrote a version 1 (without the
+  // preallocated end), which no release shipped. Kept, never reused, as the log's version is.
   private static final int VERSION = 2;
 
   /**

@@ -62,7 +62,7 @@ public record LogHeader(boolean complete, long generation) {
     return current ? ByteBuffer.wrap(header).getLong(8) : 0;
   }
 
-  /** The first bytes of the file, up to a header's length. */
+  // The first bytes of the file, up to a header's length.
   private static byte[] bytes(FileChannel channel) throws IOException {
     ByteBuffer header = ByteBuffer.allocate((int) Math.min(channel.size(), LogFormat.HEADER_SIZE));
     while (header.hasRemaining() && channel.read(header, header.position()) > 0) {

@@ -113,7 +113,7 @@ public final class LogReader implements FrameReader {
     return payload.reset(window, at + LogFormat.FRAME_HEADER_SIZE, length);
   }
 
-  /** Where the frame at {@code position} starts in the window if all of it is there, else -1. */
+  // Where the frame at position starts in the window if all of it is there, else -1.
   private int wholeInWindow(long position) {
     if (position < windowStart
         || position + LogFormat.FRAME_HEADER_SIZE > windowStart + windowLength) {

@@ -61,7 +61,7 @@ public final class LogTail {
     return end;
   }
 
-  /** Throws unless {@code bytes}, found at {@code offset}, are one incomplete frame. */
+  // Throws unless bytes, found at offset, are one incomplete frame.
   private static void checkTorn(Path file, byte[] bytes, long offset) {
     if (bytes.length >= LogFormat.FRAME_HEADER_SIZE) {
       int length = ByteBuffer.wrap(bytes, 0, 4).getInt();
@@ -77,11 +77,9 @@ public final class LogTail {
     }
   }
 
-  /**
-   * Whether any valid frame starts at or after {@code from}. A torn write leaves nothing valid
-   * behind it; a damaged length field in the middle of a file makes a frame look incomplete, but
-   * leaves the frames after it intact, so finding one proves the bad frame was not the last write.
-   */
+  // Whether any valid frame starts at or after from. A torn write leaves nothing valid behind it; a
+  // damaged length field in the middle of a file makes a frame look incomplete, but leaves the
+  // frames after it intact, so finding one proves the bad frame was not the last write.
   private static boolean validFrameAfter(byte[] data, int from) {
     for (int offset = from; offset <= data.length - LogFormat.FRAME_HEADER_SIZE; offset++) {
       if (LogFormat.validFrameLength(data, offset, data.length) >= 0) {
@@ -91,7 +89,7 @@ public final class LogTail {
     return false;
   }
 
-  /** The offset of the last byte in {@code [from, to)} that is not zero, or -1. */
+  // The offset of the last byte in [from, to) that is not zero, or -1.
   private static long lastNonZero(FileChannel channel, long from, long to) throws IOException {
     byte[] chunk = new byte[CHUNK];
     long end = to;
