@@ -10,8 +10,8 @@ import java.util.TreeMap;
 
 /**
  * The HTTP answer a call ended with: status, headers, the server's request id, whether the server
- * replayed a stored answer, and — when {@linkplain RequestOptions#withKeepBody asked for} — the raw
- * body bytes. On every {@link CallResult} and on every {@link
+ * replayed a stored answer, and — when {@linkplain dev.saferetry.RequestOptions#withKeepBody asked
+ * for} — the raw body bytes. On every {@link dev.saferetry.CallResult} and on every {@link
  * dev.saferetry.error.SafeRetryException} whose call got an answer.
  *
  * <p>Instances are immutable and thread-safe.
@@ -90,11 +90,12 @@ public final class ResponseView {
   }
 
   /**
-   * {@return a copy of the raw body bytes, when the call {@linkplain RequestOptions#withKeepBody
-   * asked for them}: at most the client's response limit for a 2xx answer, 64 KiB for an error
-   * answer} Not logged by the SDK. A credential of the call that the server echoes (the API key or
-   * a credential header, whole or any 8 of its characters in a row) is replaced by the bytes of
-   * {@code [redacted]}, as in every other text the SDK hands out; every other byte is as received.
+   * {@return a copy of the raw body bytes, when the call {@linkplain
+   * dev.saferetry.RequestOptions#withKeepBody asked for them}: at most the client's response limit
+   * for a 2xx answer, 64 KiB for an error answer} Not logged by the SDK. A credential of the call
+   * that the server echoes (the API key or a credential header, whole or any 8 of its characters in
+   * a row) is replaced by the bytes of {@code [redacted]}, as in every other text the SDK hands
+   * out; every other byte is as received.
    */
   public Optional<byte[]> body() {
     return body == null ? Optional.empty() : Optional.of(body.clone());

@@ -26,19 +26,19 @@ import java.util.List;
 public sealed class ApiException extends CallFailedException permits IdempotencyKeyReusedException {
   private static final long serialVersionUID = 1L;
 
-  // The HTTP status.
+  /** The HTTP status. */
   private final int status;
 
-  // The error type from the body, or null.
+  /** The error type from the body, or null. */
   private final String errorType;
 
-  // The error code from the body, or null.
+  /** The error code from the body, or null. */
   private final String errorCode;
 
-  // The error message from the body, or null.
+  /** The error message from the body, or null. */
   private final String errorMessage;
 
-  // The error body text, masked and capped.
+  /** The error body text, masked and capped. */
   private final String errorBody;
 
   /**

@@ -17,7 +17,7 @@ import java.util.Objects;
 public sealed class CallFailedException extends SafeRetryException permits ApiException {
   private static final long serialVersionUID = 1L;
 
-  // Why the call failed.
+  /** Why the call failed. */
   private final Reason reason;
 
   /**

@@ -24,7 +24,7 @@ import java.util.Optional;
 public final class OutcomeUnknownException extends SafeRetryException {
   private static final long serialVersionUID = 1L;
 
-  // Why the outcome is unknown.
+  /** Why the outcome is unknown. */
   private final Reason reason;
 
   private final transient Duration retryAfter;

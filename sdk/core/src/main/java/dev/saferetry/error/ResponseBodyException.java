@@ -19,10 +19,10 @@ import java.util.Objects;
 public final class ResponseBodyException extends SafeRetryException {
   private static final long serialVersionUID = 1L;
 
-  // Why the body could not be read.
+  /** Why the body could not be read. */
   private final Reason reason;
 
-  // The 2xx status.
+  /** The 2xx status. */
   private final int status;
 
   /**

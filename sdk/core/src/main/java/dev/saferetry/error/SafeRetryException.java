@@ -47,7 +47,7 @@ public abstract sealed class SafeRetryException extends RuntimeException
 
   private final transient IdempotencyKey key;
 
-  // The intent id of the call, or null.
+  /** The intent id of the call, or null. */
   private final String intentId;
 
   private final transient List<Attempt> attempts;

@@ -23,13 +23,13 @@ import java.util.OptionalInt;
 public class KeyStoreException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  // The refused table, for a schema refusal; else null.
+  /** The refused table, for a schema refusal; else null. */
   private final String table;
 
-  // The schema version recorded, or -1 when none is (or not a schema refusal).
+  /** The schema version recorded, or -1 when none is (or not a schema refusal). */
   private final int found;
 
-  // The schema version this code needs, for a schema refusal; else 0.
+  /** The schema version this code needs, for a schema refusal; else 0. */
   private final int required;
 
   /**

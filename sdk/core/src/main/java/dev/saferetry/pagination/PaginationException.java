@@ -37,7 +37,7 @@ public final class PaginationException extends IllegalStateException {
     NO_PAGE
   }
 
-  // The page the failure concerns, from 1.
+  /** The page the failure concerns, from 1. */
   private final int page;
 
   PaginationException(Check check, int page, String detail, Throwable cause) {
