@@ -20,6 +20,7 @@ module dev.saferetry {
   requires org.slf4j;
 
   exports dev.saferetry;
+  exports dev.saferetry.call;
   exports dev.saferetry.codec;
   exports dev.saferetry.error;
   exports dev.saferetry.event;
@@ -27,5 +28,5 @@ module dev.saferetry {
   exports dev.saferetry.pagination;
   exports dev.saferetry.provider;
   exports dev.saferetry.resilience;
-  exports dev.saferetry.store;
+  exports dev.saferetry.filestore;
 }

@@ -1,8 +1,8 @@
 package dev.saferetry.examples;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.saferetry.Outcome;
 import dev.saferetry.SafeRetryClient;
+import dev.saferetry.call.Outcome;
 import dev.saferetry.event.AttemptStarted;
 import dev.saferetry.event.CallFinished;
 import dev.saferetry.event.SafeRetryListener;

@@ -6,7 +6,7 @@ import dev.saferetry.event.AttemptStarted;
 import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.PaymentsClient;
-import dev.saferetry.store.FileKeyStore;
+import dev.saferetry.filestore.FileKeyStore;
 import java.nio.file.Path;
 import okhttp3.Call;
 import okhttp3.EventListener;

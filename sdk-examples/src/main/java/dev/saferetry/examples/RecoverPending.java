@@ -1,15 +1,15 @@
 package dev.saferetry.examples;
 
-import dev.saferetry.Attempt;
 import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
+import dev.saferetry.call.Attempt;
 import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.examples.payments.PaymentsClient;
+import dev.saferetry.filestore.FileKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
-import dev.saferetry.store.FileKeyStore;
 import java.nio.file.Path;
 
 /**

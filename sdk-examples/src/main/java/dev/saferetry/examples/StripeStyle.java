@@ -6,6 +6,7 @@ import static dev.saferetry.examples.support.StripeApi.CREATE_REFUND;
 import static dev.saferetry.examples.support.StripeApi.DELETE_CUSTOMER;
 
 import dev.saferetry.CallResult;
+import dev.saferetry.ProviderPreset;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
@@ -16,7 +17,6 @@ import dev.saferetry.examples.support.StripeApi;
 import dev.saferetry.examples.support.StripeApi.Charge;
 import dev.saferetry.examples.support.StripeApi.Customer;
 import dev.saferetry.examples.support.StripeApi.Refund;
-import dev.saferetry.provider.ProviderPreset;
 import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -135,7 +135,7 @@ class PublicApiOnlyTest {
             + "import static dev.saferetry.internal.Redaction.printable;\n"
             + "import dev.saferetry.examples.demo.Sandbox;\n"
             + "/** Uses {@link dev.saferetry.internal.Wire} in a comment only. */\n"
-            + "class Planted { Object x = new dev.saferetry.internal.store.LogStore(); }\n";
+            + "class Planted { Object x = new dev.saferetry.internal.filestore.LogStore(); }\n";
     Files.writeString(dir.resolve("Planted.java"), planted);
 
     assertThat(violations(Files.readString(dir.resolve("Planted.java")), allowed))
@@ -143,7 +143,7 @@ class PublicApiOnlyTest {
             "dev.saferetry.internal.Json",
             "dev.saferetry.internal.Redaction.printable",
             "dev.saferetry.examples.demo.Sandbox",
-            "dev.saferetry.internal.store.LogStore");
+            "dev.saferetry.internal.filestore.LogStore");
     assertThat(planted).containsPattern("(?m)^import (static )?dev\\.saferetry\\.internal");
   }
 }

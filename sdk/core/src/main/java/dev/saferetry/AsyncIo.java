@@ -63,7 +63,7 @@ final class AsyncIo {
     return pool;
   }
 
-  /** {@code Thread.ofVirtual().name("saferetry-io-", 0).factory()}, or null before JDK 21. */
+  // Thread.ofVirtual().name("saferetry-io-", 0).factory(), or null before JDK 21.
   private static ThreadFactory virtualThreadFactory() {
     try {
       Method ofVirtual = Thread.class.getMethod("ofVirtual");

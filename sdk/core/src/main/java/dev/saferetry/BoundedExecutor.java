@@ -38,7 +38,7 @@ final class BoundedExecutor extends AbstractExecutorService {
     startIfFree();
   }
 
-  /** Starts a thread for a waiting task if fewer than {@code limit} run. */
+  // Starts a thread for a waiting task if fewer than limit run.
   private void startIfFree() {
     while (!waiting.isEmpty()) {
       int now = running.get();
@@ -52,7 +52,7 @@ final class BoundedExecutor extends AbstractExecutorService {
     }
   }
 
-  /** Runs waiting tasks until there are none, then gives its slot back. */
+  // Runs waiting tasks until there are none, then gives its slot back.
   private void drain() {
     while (true) {
       Runnable task = waiting.poll();

@@ -3,6 +3,7 @@ package dev.saferetry;
 import dev.saferetry.resilience.BreakerPolicy;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -11,14 +12,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A client's view of its circuit breaker: resilience4j's {@link CircuitBreaker} (possibly shared
- * with clients derived from this one), fed with what the SDK counts, and the state changes this
- * client logs. Listeners subscribe to resilience4j's own state transition events.
+ * with clients derived from this one), asked for a permission before every attempt and told every
+ * attempt's result, and the state changes this client logs. Listeners subscribe to resilience4j's
+ * own events.
  *
- * <p>What is counted: a failure to connect, 429 and the retryable 5xx as failures (unless replayed
- * as the key's stored result); any other answer as a success. A lost answer (see {@link
- * Decision#isLostAnswer}) proves nothing about the server's health by itself — a burst of them
- * against a healthy server is exactly what retries with the same key are for — so its permission is
- * released uncounted, and the call counts one failure only if it ends without an answer.
+ * <p>What counts as a failure is the breaker's own configuration, SafeRetry's rule ({@link
+ * Decision#breakerFailure}): its result predicate ({@code recordResult}) takes an answer's {@link
+ * AttemptResult} — 429 and the retryable 5xx fail, unless replayed as the key's stored result; any
+ * other answer is a success — and a transport failure is recorded with its (redacted) exception. A
+ * lost answer (see {@link Decision#isLostAnswer}) proves nothing about the server's health by
+ * itself — a burst of them against a healthy server is exactly what retries with the same key are
+ * for — so its permission is released uncounted, and the call records one failure, the exception it
+ * ends with, only if it ends without an answer.
  *
  * <p>State changes are logged by comparing the breaker's state with the last one seen, instead of
  * subscribing to its event stream: a subscriber makes resilience4j build and dispatch an event
@@ -26,17 +31,6 @@ import org.slf4j.LoggerFactory;
  */
 final class Breaker {
   private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry");
-
-  /** Marker recorded by the breaker for failures; carries no data. */
-  static final class Counted extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    Counted() {
-      super("counted failure", null, false, false);
-    }
-  }
-
-  private static final Counted FAILURE = new Counted();
 
   private final String name;
   private final CircuitBreaker breaker;
@@ -48,8 +42,15 @@ final class Breaker {
     this.seen = new AtomicReference<>(breaker.getState());
   }
 
-  /** Creates resilience4j's breaker for a policy. */
-  static CircuitBreaker create(String name, BreakerPolicy policy, Clock clock) {
+  /**
+   * Creates resilience4j's breaker for a policy: in {@code registry} when the caller gave one (its
+   * tags and event consumers then apply), on its own otherwise.
+   *
+   * @throws IllegalArgumentException if the registry already holds a breaker of that name: the
+   *     client's name must be its own
+   */
+  static CircuitBreaker create(
+      String name, BreakerPolicy policy, Clock clock, CircuitBreakerRegistry registry) {
     CircuitBreakerConfig config =
         CircuitBreakerConfig.custom()
             .failureRateThreshold(policy.failureRateThreshold())
@@ -62,10 +63,23 @@ final class Breaker {
             .waitDurationInOpenState(policy.waitInOpenState())
             .permittedNumberOfCallsInHalfOpenState(policy.halfOpenProbes())
             .automaticTransitionFromOpenToHalfOpenEnabled(false)
-            .recordException(t -> t instanceof Counted)
+            // The client hands in only what its rule counts as a failure.
+            .recordException(t -> true)
+            .recordResult(r -> r instanceof AttemptResult a && isFailure(a))
             .clock(clock)
             .build();
-    CircuitBreaker breaker = CircuitBreaker.of(name, config);
+    CircuitBreaker breaker;
+    if (registry == null) {
+      breaker = CircuitBreaker.of(name, config);
+    } else {
+      breaker = registry.circuitBreaker(name, config);
+      if (breaker.getCircuitBreakerConfig() != config) {
+        throw new IllegalArgumentException(
+            "circuitBreakerRegistry already holds a breaker named '"
+                + name
+                + "'; give the client its own name");
+      }
+    }
     if (!policy.enabled()) {
       breaker.transitionToDisabledState();
     }
@@ -79,16 +93,22 @@ final class Breaker {
     return permitted;
   }
 
-  /**
-   * Counts one attempt (its permission is used up either way); {@code replayed} when the answer is
-   * marked as the key's stored result.
-   */
-  void record(AttemptOutcome out, boolean replayed, long nanos) {
+  private static boolean isFailure(AttemptResult a) {
+    return Decision.breakerFailure(a.response(), a.replayed());
+  }
+
+  /** Records one attempt's result (its permission is used up either way). */
+  void record(AttemptResult out, long nanos) {
     if (Decision.isLostAnswer(out.failure())) {
       breaker.releasePermission(); // judged when the call ends: see callEndedWithoutAnswer
       return;
     }
-    count(nanos, Decision.breakerFailure(out.response(), replayed));
+    if (out.response() == null) {
+      breaker.onError(nanos, TimeUnit.NANOSECONDS, out.error());
+    } else {
+      breaker.onResult(nanos, TimeUnit.NANOSECONDS, out);
+    }
+    observe();
   }
 
   /** Gives an attempt's permission back uncounted: its end (a cancellation) says nothing. */
@@ -96,9 +116,13 @@ final class Breaker {
     breaker.releasePermission();
   }
 
-  /** Counts one failure for a call that ended after a lost answer that retries did not resolve. */
-  void callEndedWithoutAnswer() {
-    count(0, true);
+  /**
+   * Records one failure, {@code ending}, for a call that ended after a lost answer that retries did
+   * not resolve.
+   */
+  void callEndedWithoutAnswer(Exception ending) {
+    breaker.onError(0, TimeUnit.NANOSECONDS, ending);
+    observe();
   }
 
   /** Returns resilience4j's breaker. */
@@ -110,16 +134,7 @@ final class Breaker {
     return breaker.getState() == CircuitBreaker.State.OPEN;
   }
 
-  private void count(long nanos, boolean failure) {
-    if (failure) {
-      breaker.onError(nanos, TimeUnit.NANOSECONDS, FAILURE);
-    } else {
-      breaker.onSuccess(nanos, TimeUnit.NANOSECONDS);
-    }
-    observe();
-  }
-
-  /** Logs the state if it differs from the last one this client saw. */
+  // Logs the state if it differs from the last one this client saw.
   private void observe() {
     CircuitBreaker.State now = breaker.getState();
     if (seen.get() == now) {

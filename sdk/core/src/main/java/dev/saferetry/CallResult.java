@@ -1,5 +1,7 @@
 package dev.saferetry;
 
+import dev.saferetry.call.Attempt;
+import dev.saferetry.call.ResponseView;
 import dev.saferetry.idempotency.IdempotencyKey;
 import java.util.List;
 import java.util.Map;

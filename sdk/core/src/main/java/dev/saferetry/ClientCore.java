@@ -12,7 +12,8 @@ import dev.saferetry.idempotency.StoredRequest;
 import dev.saferetry.internal.Redaction;
 import dev.saferetry.internal.ResponseReader;
 import dev.saferetry.internal.codec.Links;
-import dev.saferetry.internal.stored.StoredHeaders;
+import dev.saferetry.internal.storedrequest.StoredHeaders;
+import dev.saferetry.internal.storedrequest.StoredSecrets;
 import dev.saferetry.pagination.PageRequest;
 import dev.saferetry.pagination.PageStyle;
 import dev.saferetry.pagination.PagedIterable;
@@ -45,14 +46,15 @@ import okhttp3.OkHttpClient;
  */
 final class ClientCore implements AutoCloseable {
   private final ClientConfig config;
-  private final Shared<OkHttpClient> http;
+  private final RefCounted<OkHttpClient> http;
   private final CircuitBreaker circuitBreaker;
   private final RetryBudget budget;
-  private final Shared<Executor> io;
+  private final RefCounted<Executor> io;
   private final Intents intents;
   private final Breaker breaker;
   private final Retry retry;
-  private final CallParts parts;
+  private final ClientParts parts;
+  private final StoredSecrets secrets;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private ClientCore(ClientConfig config, ClientCore parent) {
@@ -61,7 +63,11 @@ final class ClientCore implements AutoCloseable {
     this.circuitBreaker =
         shares(parent, Part.BREAKER)
             ? parent.circuitBreaker
-            : Breaker.create(config.name(), config.breakerPolicy(), config.clock());
+            : Breaker.create(
+                config.name(),
+                config.breakerPolicy(),
+                config.clock(),
+                config.circuitBreakerRegistry());
     this.budget =
         shares(parent, Part.BUDGET) ? parent.budget : new RetryBudget(config.retryBudget());
     this.io = (shares(parent, Part.IO) ? parent.io : newIo(config)).acquire();
@@ -70,14 +76,20 @@ final class ClientCore implements AutoCloseable {
     this.intents =
         new Intents(config.keyStore(), config.tenant(), config.intentRetention(), config.clock());
     this.breaker = new Breaker(config.name(), circuitBreaker);
-    this.retry = shares(parent, Part.BREAKER) ? parent.retry : RetryEvents.create(config.name());
+    this.retry =
+        shares(parent, Part.BREAKER)
+            ? parent.retry
+            : Retries.create(config.name(), config.retryRegistry());
     Redaction redaction = Redaction.ofApiKey(config.apiKey()).withHeaders(config.headers());
+    this.secrets =
+        StoredSecrets.of(
+            config.apiKey(), config.apiKeyStyle().headerName(), config.headers(), config.baseUrl());
     this.parts =
-        new CallParts(
+        new ClientParts(
             config,
             new RequestFactory(config, redaction),
             intents,
-            new Wire(
+            new Transport(
                 http.get(),
                 config.clock(),
                 config.maxResponseBytes(),
@@ -159,7 +171,7 @@ final class ClientCore implements AutoCloseable {
       Operation<Void, ?> op, PageStyle<?, ?> style, RequestOptions options) {
     Objects.requireNonNull(op, "op");
     Objects.requireNonNull(style, "style");
-    RequestOptions o = options == null ? RequestOptions.none() : options;
+    RequestOptions o = options;
     if (o.intentId() != null || o.idempotencyKey() != null) {
       throw new IllegalArgumentException("pages are fetched without an intent or a caller's key");
     }
@@ -182,11 +194,11 @@ final class ClientCore implements AutoCloseable {
     return newCall(op, body, options, null);
   }
 
-  /** Validates and prepares everything before the call exists: nothing is recorded or sent. */
+  // Validates and prepares everything before the call exists: nothing is recorded or sent.
   private <R> RealCall<R> newCall(
       Operation<?, R> op, Object body, RequestOptions options, HttpUrl link) {
     Objects.requireNonNull(op, "op");
-    RequestOptions o = options == null ? RequestOptions.none() : options;
+    RequestOptions o = options;
     PreparedRequest request = parts.requests().prepare(op, body, o, link);
     if (op.carriesKey()) {
       intents.checkRedrive(op.name(), o);
@@ -201,7 +213,7 @@ final class ClientCore implements AutoCloseable {
    */
   public <Q> StoredIntent prepare(Operation<Q, ?> op, Q body, RequestOptions options) {
     Objects.requireNonNull(op, "op");
-    RequestOptions o = options == null ? RequestOptions.none() : options;
+    RequestOptions o = options;
     if (!op.carriesKey() || o.intentId() == null) {
       throw new IllegalArgumentException(
           "only a call with an idempotency key and an intent id can be recorded for the relay");
@@ -235,9 +247,10 @@ final class ClientCore implements AutoCloseable {
     if (!path.startsWith(basePath) && !(path + "/").equals(basePath)) {
       throw new IllegalArgumentException("the call's URL leaves the base URL's path");
     }
+    String query = callQuery(p.url());
     String target =
         path.substring(Math.min(basePath.length(), path.length()))
-            + (p.url().encodedQuery() == null ? "" : "?" + p.url().encodedQuery());
+            + (query == null ? "" : "?" + query);
     // The client's default headers (an API version) as they are now, then the call's own; a
     // default header that carries a credential is left out: the sender adds its own.
     Map<String, String> headers = new LinkedHashMap<>();
@@ -253,6 +266,11 @@ final class ClientCore implements AutoCloseable {
             });
     headers.putAll(o.headers());
     EncodedBody b = p.body();
+    secrets.check(
+        o.intentId(),
+        headers,
+        p.url().newBuilder().encodedQuery(query).build(),
+        b == null ? null : b.bytes());
     StoredRequest request =
         new StoredRequest(
             op.method(),
@@ -263,6 +281,23 @@ final class ClientCore implements AutoCloseable {
             b == null ? null : b.bytes());
     Duration deadline = o.deadline() != null ? o.deadline() : config.retryPolicy().deadline();
     return new StoredIntent(record, request, deadline);
+  }
+
+  // The call's own query, without the base URL's, which comes first (see RequestFactory): a stored
+  // target is relative to the base URL's query as to its path, and the sender puts its own first.
+  private String callQuery(HttpUrl url) {
+    String all = url.encodedQuery();
+    String base = config.baseUrl().encodedQuery();
+    if (all == null || base == null || base.isEmpty()) {
+      return all;
+    }
+    if (all.equals(base)) {
+      return null;
+    }
+    if (!all.startsWith(base + "&")) {
+      throw new IllegalArgumentException("the call's query does not follow the base URL's");
+    }
+    return all.substring(base.length() + 1);
   }
 
   /**
@@ -296,6 +331,16 @@ final class ClientCore implements AutoCloseable {
     return new RealCall<>(parts, op, null, options, request, held).execute();
   }
 
+  /** Refuses a listed intent of another tenant than this client's. */
+  void checkTenant(IntentRecord listed) {
+    intents.checkTenant(listed);
+  }
+
+  /** Records what a lookup proved about a listed intent; see {@code SafeRetryClient#reconcile}. */
+  void recordReconciled(IntentRecord listed, Reconciliation found) {
+    intents.recordReconciled(listed, found);
+  }
+
   /** This client's tenant's pending intents, oldest first. */
   public List<IntentRecord> pendingIntents() {
     return intents.pending();
@@ -316,7 +361,7 @@ final class ClientCore implements AutoCloseable {
     return http.get();
   }
 
-  /** Returns resilience4j's retry, told of every retry decision of this client's calls. */
+  /** Returns resilience4j's retry, which judges every attempt of this client's calls. */
   public Retry retry() {
     return retry;
   }
@@ -342,7 +387,7 @@ final class ClientCore implements AutoCloseable {
     IO
   }
 
-  /** Whether a derived client keeps its parent's part: only if it did not change its settings. */
+  // Whether a derived client keeps its parent's part: only if it did not change its settings.
   private boolean shares(ClientCore parent, Part part) {
     if (parent == null || parent.closed.get()) {
       return false;
@@ -354,7 +399,9 @@ final class ClientCore implements AutoCloseable {
       case BREAKER:
         return config.baseUrl().equals(p.baseUrl())
             && config.breakerPolicy().equals(p.breakerPolicy())
-            && config.clock() == p.clock();
+            && config.clock() == p.clock()
+            && config.retryRegistry() == p.retryRegistry()
+            && config.circuitBreakerRegistry() == p.circuitBreakerRegistry();
       case BUDGET:
         return config.baseUrl().equals(p.baseUrl()) && config.retryBudget().equals(p.retryBudget());
       default:
@@ -363,13 +410,13 @@ final class ClientCore implements AutoCloseable {
     }
   }
 
-  private static Shared<OkHttpClient> newHttp(ClientConfig config) {
+  private static RefCounted<OkHttpClient> newHttp(ClientConfig config) {
     if (config.okHttpClient() != null) {
       // Derived from the caller's: shares their pool and dispatcher, which they close.
-      return Shared.borrowed(FollowUps.sdkOwned(config.okHttpClient()));
+      return RefCounted.borrowed(OneRequestPerAttempt.sdkOwned(config.okHttpClient()));
     }
-    OkHttpClient own = FollowUps.sdkOwned(defaultHttpClient());
-    return Shared.owned(
+    OkHttpClient own = OneRequestPerAttempt.sdkOwned(defaultHttpClient());
+    return RefCounted.owned(
         own,
         () -> {
           own.dispatcher().executorService().shutdown();
@@ -400,11 +447,11 @@ final class ClientCore implements AutoCloseable {
         .build();
   }
 
-  private static Shared<Executor> newIo(ClientConfig config) {
+  private static RefCounted<Executor> newIo(ClientConfig config) {
     if (config.asyncExecutor() != null) {
-      return Shared.borrowed(config.asyncExecutor());
+      return RefCounted.borrowed(config.asyncExecutor());
     }
     ExecutorService own = AsyncIo.create(config.name(), config.asyncConcurrency());
-    return Shared.owned(own, own::shutdown);
+    return RefCounted.owned(own, own::shutdown);
   }
 }

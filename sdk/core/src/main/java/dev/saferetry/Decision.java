@@ -51,7 +51,7 @@ final class Decision {
   record Facts(
       int attempt,
       int maxAttempts,
-      Answer answer,
+      RawResponse answer,
       TransportFailure failure,
       boolean keyed,
       boolean earlierMayHaveExecuted,
@@ -118,7 +118,7 @@ final class Decision {
       }
       return retry(f, r, null, null);
     }
-    Answer a = f.answer();
+    RawResponse a = f.answer();
     int status = a.status();
     if (status >= 200 && status < 300) {
       return new Succeed(null);
@@ -197,8 +197,8 @@ final class Decision {
     return retry(f, r, a, RetryHints.retryAfter(a, f.now()));
   }
 
-  /** A retryable attempt: another one follows unless a limit stops the retries. */
-  private static Next retry(Facts f, Rules r, Answer a, Duration hint) {
+  // A retryable attempt: another one follows unless a limit stops the retries.
+  private static Next retry(Facts f, Rules r, RawResponse a, Duration hint) {
     Duration delay = null;
     Stop stop;
     if (f.attempt() >= f.maxAttempts()) {
@@ -245,7 +245,7 @@ final class Decision {
         true);
   }
 
-  /** An ending without a definitive answer: FAILED if nothing was ever sent, UNKNOWN otherwise. */
+  // An ending without a definitive answer: FAILED if nothing was ever sent, UNKNOWN otherwise.
   private static End withoutAnswer(Facts f, Reason reason, String why) {
     if (!f.anythingMayHaveArrived()) {
       return new End(
@@ -258,7 +258,7 @@ final class Decision {
     return new End(reason, why, null, false, false);
   }
 
-  /** Why retries stopped before the policy's attempts ran out, with the reason it ends on. */
+  // Why retries stopped before the policy's attempts ran out, with the reason it ends on.
   private enum Stop {
     RETRIES_EXHAUSTED(Reason.RETRIES_EXHAUSTED),
     RETRY_AFTER_TOO_LONG(Reason.RETRY_AFTER_TOO_LONG),
@@ -295,7 +295,7 @@ final class Decision {
    * 500, 502, 503 or 504 that is not replayed as the key's stored result. Other answers prove the
    * server is up. A lost answer is judged when the call ends (see {@link End#lostAnswer()}).
    */
-  static boolean breakerFailure(Answer answer, boolean replayed) {
+  static boolean breakerFailure(RawResponse answer, boolean replayed) {
     if (answer == null) {
       return true;
     }
@@ -320,6 +320,14 @@ final class Decision {
     if (failure != null) {
       return failure.mayHaveReachedServer();
     }
-    return !StatusProof.provesNoEffect(status);
+    return !provesNoEffect(status);
+  }
+
+  /**
+   * Whether a non-2xx status proves that the request had no effect: a 4xx other than 408, 409 and
+   * 429. A redirect, a 408, 409 or 429 and any 5xx prove nothing.
+   */
+  static boolean provesNoEffect(int status) {
+    return status >= 400 && status < 500 && status != 408 && status != 409 && status != 429;
   }
 }

@@ -2,7 +2,6 @@ package dev.saferetry;
 
 import dev.saferetry.internal.ServerIds;
 import dev.saferetry.internal.codec.ErrorBodies;
-import dev.saferetry.provider.ErrorMatch;
 import java.util.Objects;
 import java.util.Optional;
 

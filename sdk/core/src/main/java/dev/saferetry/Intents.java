@@ -44,7 +44,7 @@ final class Intents {
 
   private static final BinaryOperator<Instant> LATER = (a, b) -> a.isAfter(b) ? a : b;
 
-  /** Longer than this counts as a clock stepped back, worth one warning. */
+  // Longer than this counts as a clock stepped back, worth one warning.
   private static final Duration CLOCK_STEP = Duration.ofSeconds(1);
 
   /** The key a call uses, and the intent record it belongs to (null when no intent id). */
@@ -82,12 +82,10 @@ final class Intents {
     return now;
   }
 
-  /**
-   * The time a pending intent's expiry is judged at: the store's ({@link KeyStore#expiryTime}) —
-   * this client's {@link #now()} raised to the store's floor (the latest time it recorded, kept
-   * across restarts), which later intent times then never precede; or, for a store shared by
-   * instances, the clock they share (a database's), earlier or later than this client's.
-   */
+  // The time a pending intent's expiry is judged at: the store's (KeyStore#expiryTime) — this
+  // client's now() raised to the store's floor (the latest time it recorded, kept across
+  // restarts), which later intent times then never precede; or, for a store shared by instances,
+  // the clock they share (a database's), earlier or later than this client's.
   private Instant expiryTime() {
     Instant now = now();
     Instant judged = store.expiryTime(now);
@@ -138,9 +136,9 @@ final class Intents {
     if (begun.created()) {
       return new Claim(candidate, record, false);
     }
-    Errors.Trail trail = new Errors.Trail(record.key(), intentId, List.of());
+    Endings.Trail trail = new Endings.Trail(record.key(), intentId, List.of());
     if (options.idempotencyKey() != null && !record.key().equals(options.idempotencyKey())) {
-      throw Errors.failed(
+      throw Endings.failed(
           Reason.INTENT_KEY_CONFLICT,
           "intent is already recorded with another idempotency key than the one given; not"
               + " sent",
@@ -148,7 +146,7 @@ final class Intents {
           null);
     }
     if (!record.fingerprint().equals(fingerprint)) {
-      throw Errors.failed(
+      throw Endings.failed(
           Reason.INTENT_MISMATCH,
           "intent is recorded with a different request fingerprint; not sent",
           trail,
@@ -156,7 +154,7 @@ final class Intents {
     }
     boolean pending = record.state() == IntentState.PENDING;
     if (pending && record.isExpired(expiryTime())) {
-      throw Errors.unknown(
+      throw Endings.unknown(
           Reason.INTENT_EXPIRED,
           "pending intent is older than the key retention and was not re-sent with its stale"
               + " key; reconcile its outcome with the provider, then abandon it",
@@ -175,12 +173,12 @@ final class Intents {
    */
   Claim claimHeld(IntentRecord record) {
     if (record.state() == IntentState.PENDING && record.isExpired(expiryTime())) {
-      throw Errors.unknown(
+      throw Endings.unknown(
           Reason.INTENT_EXPIRED,
           "pending intent is older than the key retention and was not re-sent with its stale"
               + " key; reconcile its outcome with the provider, then abandon it",
           null,
-          new Errors.Trail(record.key(), record.intentId(), List.of()),
+          new Endings.Trail(record.key(), record.intentId(), List.of()),
           null);
     }
     return new Claim(record.key(), record, record.state() == IntentState.PENDING);
@@ -223,10 +221,8 @@ final class Intents {
     }
   }
 
-  /**
-   * Refuses a listed intent that this client would record under another scope: a re-drive through
-   * another tenant's client, or as another operation, would mint a second key for it.
-   */
+  // Refuses a listed intent that this client would record under another scope: a re-drive through
+  // another tenant's client, or as another operation, would mint a second key for it.
   private void checkOwn(IntentRecord listed, String operation) {
     checkTenant(listed);
     if (!listed.scope().operation().equals(operation)) {
@@ -241,7 +237,39 @@ final class Intents {
     }
   }
 
-  private void checkTenant(IntentRecord listed) {
+  /**
+   * Records what a lookup at the provider proved about a listed intent of this tenant: a found
+   * resource completes the intent, if the store still holds it pending with the listed key (status
+   * 0: settled by a lookup, not by an answer to the intent's request).
+   */
+  void recordReconciled(IntentRecord listed, Reconciliation found) {
+    if (!found.found()) {
+      return;
+    }
+    Optional<IntentRecord> stored = store.find(listed.scope(), listed.intentId());
+    if (stored.isEmpty()
+        || !stored.get().key().equals(listed.key())
+        || stored.get().state() != IntentState.PENDING) {
+      return;
+    }
+    IntentState state = found.isSucceeded() ? IntentState.SUCCEEDED : IntentState.FAILED;
+    String id = storable(found.resourceId()) ? found.resourceId() : null;
+    store.complete(stored.get().complete(state, 0, id));
+    LOG.info(
+        "intent {} of {} reconciled as {} (resource {}, idempotency key {})",
+        listed.intentId(),
+        listed.scope().operation(),
+        state,
+        id,
+        listed.key());
+  }
+
+  /**
+   * Refuses a listed intent of another tenant than this client's.
+   *
+   * @throws IllegalArgumentException naming both tenants
+   */
+  void checkTenant(IntentRecord listed) {
     if (!listed.scope().tenant().equals(tenant)) {
       throw new IllegalArgumentException(
           "intent "
@@ -327,7 +355,7 @@ final class Intents {
     }
   }
 
-  /** Whether a resource id fits a record: bounded, printable, text that round-trips exactly. */
+  // Whether a resource id fits a record: bounded, printable, text that round-trips exactly.
   private static boolean hasControl(String text) {
     for (int i = 0; i < text.length(); i++) {
       if (Character.isISOControl(text.charAt(i))) {

@@ -10,7 +10,7 @@ import java.lang.reflect.RecordComponent;
 
 /** JSON chores: the client's mapper, error bodies, resource ids. */
 final class Json {
-  /** Per response class: the accessor of a record component that holds JSON field "id". */
+  // Per response class: the accessor of a record component that holds JSON field "id".
   private static final ClassValue<Method> ID_ACCESSOR =
       new ClassValue<>() {
         @Override

@@ -51,10 +51,8 @@ final class PreparedRequest {
     this.template = headers.url(url).method(op.method(), content).build();
   }
 
-  /**
-   * No body: nothing at all, or — for a method whose HTTP client insists on one — zero bytes
-   * without a content type ({@code Content-Length: 0}), never {@code {}}.
-   */
+  // No body: nothing at all, or — for a method whose HTTP client insists on one — zero bytes
+  // without a content type (Content-Length: 0), never {@code {}}.
   private static RequestBody emptyIfRequired(String method) {
     switch (method) {
       case "POST":
@@ -68,13 +66,11 @@ final class PreparedRequest {
     }
   }
 
-  /** The encoded body as OkHttp sends it, without copying its bytes again. */
+  // The encoded body as OkHttp sends it, without copying its bytes again.
   private static final class Content extends RequestBody {
-    /**
-     * Parsed content types ({@link MediaType#get} runs a regular expression): a codec has one, so
-     * this stays as small as the codecs in use, and a client sending both form and JSON bodies
-     * parses neither again.
-     */
+    // Parsed content types (MediaType.get runs a regular expression): a codec has one, so this
+    // stays as small as the codecs in use, and a client sending both form and JSON bodies parses
+    // neither again.
     private static final ConcurrentHashMap<String, MediaType> TYPES = new ConcurrentHashMap<>();
 
     private final EncodedBody body;

@@ -1,5 +1,8 @@
 package dev.saferetry;
 
+import dev.saferetry.call.Attempt;
+import dev.saferetry.call.Outcome;
+import dev.saferetry.call.ResponseView;
 import dev.saferetry.error.Reason;
 import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.event.AttemptFinished;
@@ -19,8 +22,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Delayed;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,47 +49,77 @@ import org.slf4j.LoggerFactory;
 final class RealCall<R> {
   private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry");
 
-  /** What the call does next: wait and attempt again, or end with a result or an exception. */
-  private record Step<R>(CallResult<R> result, SafeRetryException error, Duration delay) {
+  /**
+   * What follows an attempt that did not end the call (an ending is thrown): another attempt after
+   * {@code delay}, or, when {@code delay} is null, success — the answer is read once resilience4j's
+   * retry has counted it.
+   *
+   * @param existingResourceId the id the provider's "already created" conflict names, or null
+   */
+  record Step(Duration delay, String existingResourceId) {
+    private static final Step SUCCEEDED = new Step(null, null);
+
     boolean waits() {
       return delay != null;
     }
 
-    CallResult<R> resultOrThrow() {
-      if (error != null) {
-        throw error;
-      }
-      return result;
+    /** The wait in whole milliseconds, as resilience4j's interval function counts it. */
+    long millis() {
+      return delay.toMillis();
     }
   }
 
-  /** The longest time one attempt can be given: what the wire's nanosecond clock can count. */
+  // The longest time one attempt can be given: what the wire's nanosecond clock can count.
   private static final Duration LONGEST_ATTEMPT = Duration.ofNanos(Long.MAX_VALUE);
 
-  private final CallParts parts;
+  private final ClientParts parts;
   private final Operation<?, R> op;
   private final Object body;
   private final RequestOptions options;
   private final String callId = newId("call_");
   private final Instant started;
 
-  /** The holder of an intent recorded earlier whose stored request this call sends, or null. */
+  // The holder of an intent recorded earlier whose stored request this call sends, or null.
   private final IntentClaim held;
 
   private final List<Attempt> attempts = new ArrayList<>();
   private PreparedRequest request;
   private Intents.Claim claim = Intents.Claim.NONE;
-  private Retry.AsyncContext<Object> retries;
   private Instant deadline;
-  private AttemptOutcome last;
+  private AttemptResult last;
 
   private volatile boolean cancelled;
-  private volatile Wire.Exchange inFlight;
+  private volatile Transport.Exchange inFlight;
   private volatile CompletableFuture<Void> waiting;
-  private CallFuture<R> future;
+  private Future<R> future;
+
+  // The wait resilience4j decided before the next attempt, for that attempt's history.
+  private Duration delayBefore = Duration.ZERO;
+
+  // The future of an asynchronous call: cancelling it cancels the call (its attempt in flight, or
+  // its wait for the next one). Futures derived from it (thenApply, ...) are plain ones.
+  private static final class Future<R> extends CompletableFuture<CallResult<R>> {
+    private final RealCall<R> call;
+
+    Future(RealCall<R> call) {
+      this.call = call;
+    }
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+      boolean cancelled = super.cancel(mayInterruptIfRunning);
+      call.cancel();
+      return cancelled;
+    }
+
+    @Override
+    public <U> CompletableFuture<U> newIncompleteFuture() {
+      return new CompletableFuture<>();
+    }
+  }
 
   RealCall(
-      CallParts parts,
+      ClientParts parts,
       Operation<?, R> op,
       Object body,
       RequestOptions options,
@@ -91,7 +132,7 @@ final class RealCall<R> {
    * holder's record, each attempt sent only while it still holds it, its outcome handed to it.
    */
   RealCall(
-      CallParts parts,
+      ClientParts parts,
       Operation<?, R> op,
       Object body,
       RequestOptions options,
@@ -109,26 +150,79 @@ final class RealCall<R> {
         .onCallStart(new CallStarted(callId, op.name(), op.method(), options.intentId()));
   }
 
-  /** Runs the call on the calling thread. */
+  /**
+   * Runs the call on the calling thread. resilience4j's retry judges each attempt through its
+   * non-blocking context; the call waits on the client's sleeper, since the retry's own blocking
+   * runner sleeps through one JVM-wide function ({@code RetryImpl.sleepFunction}) that cannot be
+   * given per client.
+   */
+  @SuppressWarnings("unchecked")
   CallResult<R> execute() {
-    Step<R> step = begin();
-    while (step.waits()) {
+    begin();
+    Retry.AsyncContext<Step> retry = parts.retry().asyncContext();
+    while (true) {
+      Step step;
       try {
-        parts.config().sleeper().sleep(step.delay());
+        step = attempt();
+      } catch (SafeRetryException ending) {
+        retry.onError(ending);
+        throw ending;
+      }
+      long wait = retry.onResult(step);
+      if (wait < 0) {
+        retry.onComplete();
+        return succeed(step.existingResourceId());
+      }
+      delayBefore = Duration.ofMillis(wait);
+      try {
+        parts.config().sleeper().sleep(delayBefore);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         cancelled = true;
       }
-      step = attempt(step.delay());
     }
-    return step.resultOrThrow();
   }
 
-  /** Starts the call on the client's I/O executor and returns its future. */
+  /**
+   * Starts the call on the client's I/O executor and returns its future: resilience4j's retry runs
+   * the attempts ({@code Retry.decorateCompletionStage}), each on the I/O executor, and schedules
+   * each wait on {@link Waits}, a timer that holds no thread.
+   */
   CompletableFuture<CallResult<R>> start() {
-    future = new CallFuture<>(this);
-    submit(() -> deliver(begin()));
+    future = new Future<>(this);
+    runOnIo(
+        () -> {
+          try {
+            begin();
+          } catch (SafeRetryException ending) {
+            future.completeExceptionally(ending);
+            return;
+          }
+          Retry.decorateCompletionStage(parts.retry(), new Waits(), this::attemptStage)
+              .get()
+              .whenComplete(
+                  (step, ending) -> {
+                    if (ending != null) {
+                      future.completeExceptionally(ending);
+                      return;
+                    }
+                    try {
+                      future.complete(succeed(step.existingResourceId()));
+                    } catch (RuntimeException unreadable) {
+                      future.completeExceptionally(unreadable);
+                    }
+                  });
+        });
     return future;
+  }
+
+  // One attempt as resilience4j's asynchronous runner takes it: a completed stage.
+  private CompletableFuture<Step> attemptStage() {
+    try {
+      return CompletableFuture.completedFuture(attempt());
+    } catch (SafeRetryException ending) {
+      return CompletableFuture.failedFuture(ending);
+    }
   }
 
   /**
@@ -137,7 +231,7 @@ final class RealCall<R> {
    */
   void cancel() {
     cancelled = true;
-    Wire.Exchange exchange = inFlight;
+    Transport.Exchange exchange = inFlight;
     if (exchange != null) {
       exchange.cancel();
     }
@@ -147,48 +241,141 @@ final class RealCall<R> {
     }
   }
 
-  private void submit(Runnable task) {
+  // Runs a task on the I/O executor; a client closed meanwhile (the executor refuses) ends the call
+  // at its next step, as cancelled, on this thread.
+  private void runOnIo(Runnable task) {
+    Runnable guarded =
+        () -> {
+          try {
+            task.run();
+          } catch (RuntimeException | Error e) {
+            future.completeExceptionally(e); // a bug must not leave the caller waiting
+          }
+        };
     try {
-      parts
-          .io()
-          .execute(
-              () -> {
-                try {
-                  task.run();
-                } catch (RuntimeException | Error e) {
-                  future.completeExceptionally(e); // a bug must not leave the caller waiting
-                }
-              });
+      parts.io().execute(guarded);
     } catch (RuntimeException rejected) {
       cancelled = true;
-      deliver(attempt(Duration.ZERO)); // ends at once as cancelled: the client was closed
+      guarded.run();
     }
   }
 
-  private void deliver(Step<R> step) {
-    if (!step.waits()) {
-      if (step.error() != null) {
-        future.completeExceptionally(step.error());
-      } else {
-        future.complete(step.result());
+  // The scheduler resilience4j's asynchronous runner waits on: the client's sleeper, whose future
+  // holds no thread (one JVM-wide timer by default, fake time in tests), then the next attempt on
+  // the I/O executor. The wait is the call's, so that cancel() ends it at once; only what
+  // Retry.decorateCompletionStage uses is supported.
+  private final class Waits extends AbstractExecutorService implements ScheduledExecutorService {
+    @Override
+    public ScheduledFuture<?> schedule(Runnable next, long delay, TimeUnit unit) {
+      delayBefore = Duration.of(delay, unit.toChronoUnit());
+      CompletableFuture<Void> wait = parts.config().sleeper().after(delayBefore);
+      waiting = wait;
+      if (cancelled) {
+        wait.cancel(false);
       }
-      return;
+      wait.whenComplete((done, failed) -> runOnIo(next));
+      return new Pending(wait, delayBefore);
     }
-    CompletableFuture<Void> wait = parts.config().sleeper().after(step.delay());
-    waiting = wait;
-    if (cancelled) {
-      wait.cancel(false);
+
+    @Override
+    public void execute(Runnable task) {
+      runOnIo(task);
     }
-    wait.whenComplete((done, failed) -> submit(() -> deliver(attempt(step.delay()))));
+
+    @Override
+    public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
+      throw new UnsupportedOperationException("only schedule(Runnable, ...) is used");
+    }
+
+    @Override
+    public ScheduledFuture<?> scheduleAtFixedRate(
+        Runnable command, long initialDelay, long period, TimeUnit unit) {
+      throw new UnsupportedOperationException("only schedule(Runnable, ...) is used");
+    }
+
+    @Override
+    public ScheduledFuture<?> scheduleWithFixedDelay(
+        Runnable command, long initialDelay, long delay, TimeUnit unit) {
+      throw new UnsupportedOperationException("only schedule(Runnable, ...) is used");
+    }
+
+    @Override
+    public void shutdown() {}
+
+    @Override
+    public List<Runnable> shutdownNow() {
+      return List.of();
+    }
+
+    @Override
+    public boolean isShutdown() {
+      return false;
+    }
+
+    @Override
+    public boolean isTerminated() {
+      return false;
+    }
+
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) {
+      return false;
+    }
   }
 
-  /**
-   * Fixes the key (recording the intent, if the call names one) and makes the first attempt. The
-   * deadline runs from here: the key store's wait to record the intent counts against it.
-   */
-  private Step<R> begin() {
+  // A wait as a ScheduledFuture: done when the sleeper's future is.
+  private static final class Pending implements ScheduledFuture<Void> {
+    private final CompletableFuture<Void> wait;
+    private final Duration delay;
+
+    Pending(CompletableFuture<Void> wait, Duration delay) {
+      this.wait = wait;
+      this.delay = delay;
+    }
+
+    @Override
+    public long getDelay(TimeUnit unit) {
+      return wait.isDone() ? 0 : unit.convert(delay);
+    }
+
+    @Override
+    public int compareTo(Delayed other) {
+      return Long.compare(getDelay(TimeUnit.NANOSECONDS), other.getDelay(TimeUnit.NANOSECONDS));
+    }
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+      return wait.cancel(mayInterruptIfRunning);
+    }
+
+    @Override
+    public boolean isCancelled() {
+      return wait.isCancelled();
+    }
+
+    @Override
+    public boolean isDone() {
+      return wait.isDone();
+    }
+
+    @Override
+    public Void get() throws InterruptedException, ExecutionException {
+      return wait.get();
+    }
+
+    @Override
+    public Void get(long timeout, TimeUnit unit)
+        throws InterruptedException, ExecutionException, TimeoutException {
+      return wait.get(timeout, unit);
+    }
+  }
+
+  // Fixes the key, recording the intent if the call names one. The deadline runs from here: the key
+  // store's wait to record the intent counts against it. Throws SafeRetryException how the call
+  // ended if it cannot go on: cancelled, or the intent cannot be claimed; nothing was sent
+  private void begin() {
     if (cancelled) {
-      return attempt(Duration.ZERO); // ends at once, before anything is recorded
+      throw end(Endings.cancelled(false, "the call was cancelled, or its client closed", trail()));
     }
     Duration deadline =
         options.deadline() != null ? options.deadline() : parts.config().retryPolicy().deadline();
@@ -202,14 +389,14 @@ final class RealCall<R> {
                     .intents()
                     .claim(op.name(), options, request.key(), request.fingerprint(), deadline);
       } catch (SafeRetryException e) {
-        return end(e);
+        throw end(e);
       } catch (KeyStoreException e) {
-        return end(
-            Errors.unknown(
+        throw end(
+            Endings.unknown(
                 Reason.KEY_STORE_FAILED,
                 "the key store could not confirm the intent's state; nothing was sent by this call",
                 null,
-                new Errors.Trail(options.idempotencyKey(), options.intentId(), List.of()),
+                new Endings.Trail(options.idempotencyKey(), options.intentId(), List.of()),
                 e));
       }
       if (!claim.key().equals(request.key())) {
@@ -217,27 +404,24 @@ final class RealCall<R> {
       }
     }
     this.deadline = deadlineAt;
-    retries = parts.retry().asyncContext();
-    return attempt(Duration.ZERO);
   }
 
-  /**
-   * Sends one attempt (if the call is still on and the breaker allows) and decides what follows.
-   */
-  private Step<R> attempt(Duration delayBefore) {
+  // Sends one attempt (if the call is still on and the breaker allows) and decides what follows.
+  // Throws SafeRetryException how the call ended, when it ends without success
+  private Step attempt() {
     if (cancelled) {
-      return end(
-          Outcomes.cancelled(
+      throw end(
+          Endings.cancelled(
               anyAmbiguous(), "the call was cancelled, or its client closed", trail()));
     }
     if (!parts.breaker().tryAcquire()) {
-      return end(Outcomes.circuitOpen(anyAmbiguous(), trail()));
+      throw end(Endings.circuitOpen(anyAmbiguous(), trail()));
     }
     if (held != null && !held.stillOwned()) {
       cancelled = true;
       parts.breaker().release(); // says nothing about the server
-      return end(
-          Outcomes.cancelled(
+      throw end(
+          Endings.cancelled(
               anyAmbiguous(),
               "the call's hold on its intent was lost; nothing more sent",
               trail()));
@@ -246,15 +430,19 @@ final class RealCall<R> {
     AttemptStarted start =
         new AttemptStarted(callId, op.name(), options.intentId(), claim.key(), n, newRequestId());
     parts.listener().onAttemptStart(start);
-    Wire.Exchange exchange = parts.wire().exchange(request.forAttempt(start));
+    Transport.Exchange exchange = parts.transport().exchange(request.forAttempt(start));
     inFlight = exchange;
     if (cancelled) {
       exchange.cancel(); // cancel() ran before the exchange was visible to it
     }
-    Wire.Sent sent = exchange.send(remaining(), request.redaction());
+    Transport.Sent sent = exchange.send(remaining(), request.redaction());
     inFlight = null;
-    Attempt attempt = Wire.attempt(n, start.requestId(), sent, delayBefore);
-    last = AttemptOutcome.of(attempt, sent);
+    Attempt attempt = Transport.attempt(n, start.requestId(), sent, delayBefore);
+    boolean replayed =
+        sent.received() != null
+            && op.carriesKey()
+            && parts.config().rules().isReplay(sent.received().response());
+    last = AttemptResult.of(attempt, sent, replayed);
     attempts.add(attempt);
     log(last);
     parts
@@ -263,15 +451,11 @@ final class RealCall<R> {
             new AttemptFinished(callId, op.name(), options.intentId(), claim.key(), attempt));
     if (cancelled) {
       parts.breaker().release(); // says nothing about the server
-      return end(
-          Outcomes.cancelled(
+      throw end(
+          Endings.cancelled(
               anyAmbiguous(), "the call was cancelled, or its client closed", trail()));
     }
-    boolean replayed =
-        last.response() != null
-            && op.carriesKey()
-            && parts.config().rules().isReplay(last.response());
-    parts.breaker().record(last, replayed, sent.duration().toNanos());
+    parts.breaker().record(last, sent.duration().toNanos());
     Decision.Rules decisionRules = parts.decisionRules();
     Decision.Next next = Decision.decide(facts(parts.budget().hasToken()), decisionRules);
     if (next instanceof Decision.Retry && !parts.budget().tryAcquireRetry()) {
@@ -280,7 +464,7 @@ final class RealCall<R> {
     return follow(next);
   }
 
-  /** What this call knows for the decision after its last attempt. */
+  // What this call knows for the decision after its last attempt.
   private Decision.Facts facts(boolean budgetLeft) {
     int maxAttempts =
         options.maxAttempts() > 0
@@ -300,37 +484,34 @@ final class RealCall<R> {
         budgetLeft);
   }
 
-  /**
-   * Acts on the decision: tells resilience4j's retry (its events and metrics describe the calls),
-   * then succeeds, schedules the next attempt, or ends.
-   */
-  private Step<R> follow(Decision.Next next) {
+  // Acts on the decision: a step to take next, or the ending, thrown.
+  private Step follow(Decision.Next next) {
     if (next instanceof Decision.Succeed s) {
-      retries.onComplete();
       parts.budget().onSuccess();
-      return succeed(last, s.existingResourceId());
+      return s.existingResourceId() == null
+          ? Step.SUCCEEDED
+          : new Step(null, s.existingResourceId());
     }
     if (next instanceof Decision.Retry r) {
-      retries.onError(RetryEvents.retrying(r.delay()));
       parts
           .listener()
           .onRetryScheduled(
               new RetryScheduled(
                   callId, op.name(), claim.key(), n() + 1, r.delay(), r.serverHint()));
-      return new Step<>(null, null, r.delay());
+      return new Step(r.delay(), null);
     }
     Decision.End e = (Decision.End) next;
-    retries.onError(e.retriesStopped() ? RetryEvents.STOPPED : RetryEvents.DEFINITIVE);
+    SafeRetryException ending = ending(e);
     if (e.lostAnswer()) {
-      parts.breaker().callEndedWithoutAnswer();
+      parts.breaker().callEndedWithoutAnswer(ending);
     }
-    return end(ending(e));
+    throw end(ending);
   }
 
   private SafeRetryException ending(Decision.End e) {
     if (e.reason() == Reason.REJECTED || e.reason() == Reason.KEY_REUSED) {
       complete(IntentState.FAILED, last.status(), null);
-      return Outcomes.rejected(
+      return Endings.rejected(
           last,
           e.reason() == Reason.KEY_REUSED,
           parts.config().mapper(),
@@ -338,12 +519,15 @@ final class RealCall<R> {
           trail());
     }
     if (e.reason().outcome() == Outcome.FAILED) {
-      return Errors.failed(e.reason(), e.why(), trail(), last.error());
+      return Endings.failed(e.reason(), e.why(), trail(), last.error());
     }
-    return Errors.unknown(e.reason(), e.why(), e.retryAfter(), trail(), last.error());
+    return Endings.unknown(e.reason(), e.why(), e.retryAfter(), trail(), last.error());
   }
 
-  private Step<R> succeed(AttemptOutcome out, String existingResourceId) {
+  // Reads the successful answer and records the intent. Throws SafeRetryException SUCCEEDED with a
+  // body that could not be read
+  private CallResult<R> succeed(String existingResourceId) {
+    AttemptResult out = last;
     int status = out.status();
     ClientConfig c = parts.config();
     // One view of the answer, for the result and for the trail of an unreadable body alike.
@@ -361,22 +545,19 @@ final class RealCall<R> {
               trail(view));
     } catch (SafeRetryException unreadable) {
       complete(IntentState.SUCCEEDED, status, null);
-      return end(unreadable);
+      throw end(unreadable);
     }
     complete(IntentState.SUCCEEDED, status, body.resourceId());
     finished(Outcome.SUCCEEDED, null);
-    return new Step<>(
-        new CallResult<>(
-            body.value(),
-            status,
-            claim.key(),
-            options.intentId(),
-            view.replayed(),
-            attempts,
-            view,
-            existingResourceId),
-        null,
-        null);
+    return new CallResult<>(
+        body.value(),
+        status,
+        claim.key(),
+        options.intentId(),
+        view.replayed(),
+        attempts,
+        view,
+        existingResourceId);
   }
 
   private void complete(IntentState state, int status, String resourceId) {
@@ -391,8 +572,8 @@ final class RealCall<R> {
             claim, state, status, resourceId, op.name(), left.isNegative() ? Duration.ZERO : left);
   }
 
-  /** Ends with an exception: logs an unknown outcome, reports the end. */
-  private Step<R> end(SafeRetryException e) {
+  // Ends with an exception: logs an unknown outcome, reports the end; returns it to throw.
+  private SafeRetryException end(SafeRetryException e) {
     if (e.reason().outcome() == Outcome.UNKNOWN) {
       Reason unknown = e.reason();
       LOG.warn(
@@ -406,7 +587,7 @@ final class RealCall<R> {
               : "retry the same intent");
     }
     finished(e.outcome(), e);
-    return new Step<>(null, e, null);
+    return e;
   }
 
   private void finished(Outcome outcome, SafeRetryException e) {
@@ -426,46 +607,38 @@ final class RealCall<R> {
                 took));
   }
 
-  /**
-   * Whether anything of this intent may have reached the server: an earlier call of the intent left
-   * it pending, or an attempt got an answer or failed after handing the request over.
-   */
+  // Whether anything of this intent may have reached the server: an earlier call of the intent left
+  // it pending, or an attempt got an answer or failed after handing the request over.
   private boolean anyAmbiguous() {
     return claim.priorPending()
         || attempts.stream()
             .anyMatch(a -> a.failure() == null || a.failure().mayHaveReachedServer());
   }
 
-  /**
-   * Whether an attempt before the last one may have been executed: a failure after the request may
-   * have reached the server, or an answer that does not prove the request had no effect (a
-   * redirect, 408, 409, 429 or a 5xx).
-   */
+  // Whether an attempt before the last one may have been executed: a failure after the request may
+  // have reached the server, or an answer that does not prove the request had no effect (a
+  // redirect, 408, 409, 429 or a 5xx).
   private boolean earlierAttemptMayHaveExecuted() {
     for (Attempt a : attempts.subList(0, attempts.size() - 1)) {
-      if (a.failure() != null
-          ? a.failure().mayHaveReachedServer()
-          : !StatusProof.provesNoEffect(a.status())) {
+      if (Decision.mayHaveExecuted(a.failure(), a.status())) {
         return true;
       }
     }
     return false;
   }
 
-  private Errors.Trail trail() {
+  private Endings.Trail trail() {
     return trail(view(last));
   }
 
-  private Errors.Trail trail(ResponseView lastAnswer) {
-    return new Errors.Trail(claim.key(), options.intentId(), attempts, lastAnswer);
+  private Endings.Trail trail(ResponseView lastAnswer) {
+    return new Endings.Trail(claim.key(), options.intentId(), attempts, lastAnswer);
   }
 
-  /**
-   * The answer of an attempt as the caller sees it, or null after a transport failure. A credential
-   * the server echoes is masked in all of it, headers and kept body too, by the one rule that masks
-   * messages, error fields and request ids.
-   */
-  private ResponseView view(AttemptOutcome out) {
+  // The answer of an attempt as the caller sees it, or null after a transport failure. A credential
+  // the server echoes is masked in all of it, headers and kept body too, by the one rule that masks
+  // messages, error fields and request ids.
+  private ResponseView view(AttemptResult out) {
     if (out == null || out.response() == null) {
       return null;
     }
@@ -487,7 +660,7 @@ final class RealCall<R> {
         options.keepBody() ? redaction.mask(out.body()) : null);
   }
 
-  /** {@code now + d}, or the end of time when that is beyond what an instant can hold. */
+  // now + d, or the end of time when that is beyond what an instant can hold.
   private static Instant later(Instant now, Duration d) {
     try {
       return now.plus(d);
@@ -500,7 +673,7 @@ final class RealCall<R> {
     return attempts.size();
   }
 
-  /** What this attempt may take: what is left of the deadline, at most the attempt timeout. */
+  // What this attempt may take: what is left of the deadline, at most the attempt timeout.
   private Duration remaining() {
     Duration left = Duration.between(parts.config().clock().instant(), deadline);
     Duration perAttempt = options.attemptTimeout();
@@ -513,7 +686,7 @@ final class RealCall<R> {
     return left.isNegative() ? Duration.ofMillis(1) : left;
   }
 
-  private void log(AttemptOutcome out) {
+  private void log(AttemptResult out) {
     if (LOG.isDebugEnabled()) {
       Attempt a = out.attempt();
       LOG.debug(
@@ -530,7 +703,7 @@ final class RealCall<R> {
     }
   }
 
-  /** A fresh request id; never equal to the call's key. */
+  // A fresh request id; never equal to the call's key.
   private String newRequestId() {
     IdempotencyKey key = claim.key();
     String id = newId("req_");

@@ -9,9 +9,8 @@ import dev.saferetry.idempotency.StoredRequest;
 import dev.saferetry.internal.Fingerprint;
 import dev.saferetry.internal.Redaction;
 import dev.saferetry.internal.codec.SdkCodec;
-import dev.saferetry.internal.stored.StoredHeaders;
-import dev.saferetry.internal.stored.StoredTargets;
-import dev.saferetry.provider.ApiKeyStyle;
+import dev.saferetry.internal.storedrequest.StoredHeaders;
+import dev.saferetry.internal.storedrequest.StoredTargets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,10 +38,10 @@ final class RequestFactory {
   private final Redaction redaction;
   private final String attemptHeader;
 
-  /** {@link #clientHeaders(String)} with the client's API key: built once, copied per request. */
+  // clientHeaders(String) with the client's API key: built once, copied per request.
   private final Headers clientHeaders;
 
-  /** Expanded URLs of templates without variables and calls without query: the same every call. */
+  // Expanded URLs of templates without variables and calls without query: the same every call.
   private final ConcurrentHashMap<String, HttpUrl> fixedUrls = new ConcurrentHashMap<>();
 
   RequestFactory(ClientConfig config, Redaction redaction) {
@@ -54,11 +53,9 @@ final class RequestFactory {
     this.clientHeaders = clientHeaders(config.apiKey());
   }
 
-  /**
-   * The headers every request of this client starts with, in this order (a later one replaces an
-   * earlier one of the same name): User-Agent, Accept, the API key in the client's style, the
-   * default headers.
-   */
+  // The headers every request of this client starts with, in this order (a later one replaces an
+  // earlier one of the same name): User-Agent, Accept, the API key in the client's style, the
+  // default headers.
   private Headers clientHeaders(String credential) {
     Headers.Builder b = new Headers.Builder();
     b.set("User-Agent", config.userAgent()).set("Accept", "application/json");
@@ -230,7 +227,7 @@ final class RequestFactory {
         op, url, options.intentId(), key, fingerprint, encoded, headers, r, attemptHeader);
   }
 
-  /** The values of the headers that belong to the intent's identity, as they will be sent. */
+  // The values of the headers that belong to the intent's identity, as they will be sent.
   private Map<String, String> identityValues(Operation<?, ?> op, RequestOptions options) {
     if (config.identityHeaders().isEmpty() && op.identityHeaders().isEmpty()) {
       return Map.of();
@@ -255,7 +252,7 @@ final class RequestFactory {
     return values;
   }
 
-  /** A call header may not replace the key's own header or the attempt-number header. */
+  // A call header may not replace the key's own header or the attempt-number header.
   private void checkHeaders(Operation<?, ?> op, RequestOptions options) {
     List<String> names = new ArrayList<>(op.headers().keySet());
     names.addAll(options.headers().keySet());
@@ -280,7 +277,7 @@ final class RequestFactory {
     return expand(op, options.pathParams(), options.query());
   }
 
-  /** The base URL, the operation's expanded path and the query: base URL's query first. */
+  // The base URL, the operation's expanded path and the query: base URL's query first.
   private HttpUrl expand(Operation<?, ?> op, Map<String, String> params, QueryParams query) {
     HttpUrl.Builder b = baseUrl.newBuilder();
     int size = baseUrl.pathSize();
@@ -296,7 +293,7 @@ final class RequestFactory {
     return b.build();
   }
 
-  /** The URL with only the base URL's own query: what the fingerprint's path has always held. */
+  // The URL with only the base URL's own query: what the fingerprint's path has always held.
   private HttpUrl baseQueryOnly(HttpUrl url) {
     return url.newBuilder().encodedQuery(baseUrl.encodedQuery()).build();
   }

@@ -1,5 +1,6 @@
 package dev.saferetry;
 
+import dev.saferetry.call.ResponseView;
 import dev.saferetry.codec.QueryParams;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
@@ -73,7 +74,7 @@ public final class RequestOptions {
     this.keepBody = c.keepBody;
   }
 
-  /** The fields of options being derived: these options' values, then the changes. */
+  // The fields of options being derived: these options' values, then the changes.
   private static final class Copy {
     IdempotencyKey idempotencyKey;
     String intentId;
@@ -105,7 +106,7 @@ public final class RequestOptions {
     }
   }
 
-  /** {@return a copy of these options with what {@code change} sets changed} */
+  // Returns a copy of these options with what change sets changed.
   private RequestOptions copy(Consumer<Copy> change) {
     Copy c = new Copy(this);
     change.accept(c);

@@ -1,6 +1,5 @@
 package dev.saferetry;
 
-import dev.saferetry.provider.ErrorMatch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -58,7 +57,7 @@ record ResponseRules(
     requestIdHeaders = withCommonRequestIds(requestIdHeaders);
   }
 
-  /** The request id headers in order of preference; the common ones are looked at last. */
+  // The request id headers in order of preference; the common ones are looked at last.
   private static List<String> withCommonRequestIds(List<String> preferred) {
     List<String> ids = new ArrayList<>(preferred);
     for (String common : COMMON_REQUEST_IDS) {
@@ -74,7 +73,7 @@ record ResponseRules(
    * marker header counts (sent twice, or folded with commas): a replay taken for a fresh answer
    * would spend retries on an answer that cannot change, and tell the caller to retry it.
    */
-  boolean isReplay(Answer response) {
+  boolean isReplay(RawResponse response) {
     if (replay == null) {
       return false;
     }
@@ -95,31 +94,31 @@ record ResponseRules(
     return false;
   }
 
-  boolean isKeyReused(Answer response) {
+  boolean isKeyReused(RawResponse response) {
     return matchesAny(keyReused, response);
   }
 
-  boolean isInProgress(Answer response) {
+  boolean isInProgress(RawResponse response) {
     return matchesAny(inProgress, response);
   }
 
-  boolean isRetryableError(Answer response) {
+  boolean isRetryableError(RawResponse response) {
     return matchesAny(retryable, response);
   }
 
   /** The id of the resource an earlier request of the intent created, if this is that conflict. */
-  Optional<String> existingResourceId(Answer response) {
+  Optional<String> existingResourceId(RawResponse response) {
     return existing == null
         ? Optional.empty()
         : existing.resourceId(response.status(), response.errorBody());
   }
 
   /** Whether this is the provider's "already created" conflict, whatever id it names. */
-  boolean isExistingResourceConflict(Answer response) {
+  boolean isExistingResourceConflict(RawResponse response) {
     return existing != null && existing.conflict().matches(response.status(), response.errorBody());
   }
 
-  private static boolean matchesAny(List<ErrorMatch> matches, Answer response) {
+  private static boolean matchesAny(List<ErrorMatch> matches, RawResponse response) {
     for (ErrorMatch m : matches) {
       if (m.matches(response.status(), response.errorBody())) {
         return true;

@@ -15,7 +15,7 @@ final class RetryHints {
   private RetryHints() {}
 
   /** Returns the delay the server asked for, or null when it gave no usable hint. */
-  static Duration retryAfter(Answer response, Instant now) {
+  static Duration retryAfter(RawResponse response, Instant now) {
     Duration ms = millis(response.header("Retry-After-Ms"));
     if (ms != null) {
       return ms;
@@ -61,7 +61,7 @@ final class RetryHints {
    * with commas), ignoring case, surrounding blanks and empty values; one value that is not a
    * boolean, or two that disagree, make the hint unreadable, and the status alone decides.
    */
-  static Boolean shouldRetry(Answer response, List<String> headerNames) {
+  static Boolean shouldRetry(RawResponse response, List<String> headerNames) {
     Boolean said = null;
     for (String name : headerNames) {
       List<String> values = name == null ? null : response.headers().get(name);

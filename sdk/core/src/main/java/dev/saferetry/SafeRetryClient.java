@@ -1,6 +1,8 @@
 package dev.saferetry;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.saferetry.call.ResponseView;
+import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.idempotency.IntentClaim;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.KeyStore;
@@ -63,9 +65,9 @@ public final class SafeRetryClient implements AutoCloseable {
    * @param <Q> the request body type
    * @param <R> the response body type
    * @param op the operation
-   * @param body the request body ({@code null} for none)
-   * @param options per-call options: the caller's key or intent id, path variables, headers; {@code
-   *     null} for none
+   * @param body the request body, or {@code null} when the operation sends none
+   * @param options per-call options: the caller's key or intent id, path variables, headers; {@link
+   *     RequestOptions#none()} for none
    * @return the result of the successful attempt, with the key and every attempt
    * @throws dev.saferetry.error.CallFailedException when the call provably had no effect (FAILED)
    * @throws dev.saferetry.error.OutcomeUnknownException when the effect may exist (UNKNOWN): retry
@@ -79,7 +81,7 @@ public final class SafeRetryClient implements AutoCloseable {
    *     recorded or sent
    */
   public <Q, R> CallResult<R> execute(Operation<Q, R> op, Q body, RequestOptions options) {
-    return core.execute(op, body, options);
+    return core.execute(op, body, Objects.requireNonNull(options, "options"));
   }
 
   /**
@@ -89,7 +91,7 @@ public final class SafeRetryClient implements AutoCloseable {
    * @param <Q> the request body type
    * @param <R> the response body type
    * @param op the operation
-   * @param body the request body ({@code null} for none)
+   * @param body the request body, or {@code null} when the operation sends none
    * @return the result of the successful attempt
    */
   public <Q, R> CallResult<R> execute(Operation<Q, R> op, Q body) {
@@ -122,13 +124,25 @@ public final class SafeRetryClient implements AutoCloseable {
    * @param <T> the item type
    * @param op the list operation
    * @param style how items and the next page are found in a page
-   * @param options the first page's options (query, headers, overrides); {@code null} for none; no
-   *     intent id or key
+   * @param options the first page's options (query, headers, overrides); no intent id or key
    * @throws IllegalArgumentException if the options name an intent or a key
    */
   public <P, T> PagedIterable<P, T> paginate(
       Operation<Void, P> op, PageStyle<P, T> style, RequestOptions options) {
-    return core.paginate(op, style, options);
+    return core.paginate(op, style, Objects.requireNonNull(options, "options"));
+  }
+
+  /**
+   * {@return every item of a list, as {@link #paginate(Operation, PageStyle, RequestOptions)} with
+   * no options}
+   *
+   * @param <P> the page type
+   * @param <T> the item type
+   * @param op the list operation
+   * @param style how items and the next page are found in a page
+   */
+  public <P, T> PagedIterable<P, T> paginate(Operation<Void, P> op, PageStyle<P, T> style) {
+    return paginate(op, style, RequestOptions.none());
   }
 
   /**
@@ -146,13 +160,27 @@ public final class SafeRetryClient implements AutoCloseable {
    * @param <T> the item type
    * @param op the list operation
    * @param style how items and the next page are found in a page
-   * @param options the first page's options; {@code null} for none; no intent id or key
+   * @param options the first page's options; no intent id or key
    * @return the items, lazily; {@code pages()} gives each page's result
    * @throws IllegalArgumentException if the options name an intent or a key
    */
   public <P, T> PagedIterable<CallResult<P>, T> paginateResults(
       Operation<Void, P> op, PageStyle<P, T> style, RequestOptions options) {
-    return core.paginateResults(op, style, options);
+    return core.paginateResults(op, style, Objects.requireNonNull(options, "options"));
+  }
+
+  /**
+   * {@return every item of a list and each page's result, as {@link #paginateResults(Operation,
+   * PageStyle, RequestOptions)} with no options}
+   *
+   * @param <P> the page type
+   * @param <T> the item type
+   * @param op the list operation
+   * @param style how items and the next page are found in a page
+   */
+  public <P, T> PagedIterable<CallResult<P>, T> paginateResults(
+      Operation<Void, P> op, PageStyle<P, T> style) {
+    return paginateResults(op, style, RequestOptions.none());
   }
 
   /**
@@ -175,13 +203,27 @@ public final class SafeRetryClient implements AutoCloseable {
    * @param <Q> the request body type
    * @param <R> the response body type
    * @param op the operation
-   * @param body the request body ({@code null} for none)
-   * @param options per-call options; {@code null} for none
+   * @param body the request body, or {@code null} when the operation sends none
+   * @param options per-call options; {@link RequestOptions#none()} for none
    * @return the future result
    */
   public <Q, R> CompletableFuture<CallResult<R>> executeAsync(
       Operation<Q, R> op, Q body, RequestOptions options) {
-    return core.executeAsync(op, body, options);
+    return core.executeAsync(op, body, Objects.requireNonNull(options, "options"));
+  }
+
+  /**
+   * Executes an operation asynchronously as its own intent with a fresh key; see {@link
+   * #executeAsync(Operation, Object, RequestOptions)}.
+   *
+   * @param <Q> the request body type
+   * @param <R> the response body type
+   * @param op the operation
+   * @param body the request body, or {@code null} when the operation sends none
+   * @return the future result
+   */
+  public <Q, R> CompletableFuture<CallResult<R>> executeAsync(Operation<Q, R> op, Q body) {
+    return executeAsync(op, body, RequestOptions.none());
   }
 
   /**
@@ -294,7 +336,18 @@ public final class SafeRetryClient implements AutoCloseable {
    * @throws IllegalArgumentException if the intent belongs to another tenant than this client's
    */
   public Reconciliation reconcile(IntentRecord intent, Reconciler reconciler) {
-    return Reconciling.run(this, core.config(), intent, reconciler);
+    Objects.requireNonNull(intent, "intent");
+    Objects.requireNonNull(reconciler, "reconciler");
+    core.checkTenant(intent);
+    Reconciliation found;
+    try {
+      found = Objects.requireNonNull(reconciler.reconcile(intent, this), "reconciliation");
+    } catch (SafeRetryException e) {
+      found =
+          Reconciliation.unresolved("the lookup failed: " + e.outcome() + " (" + e.reason() + ")");
+    }
+    core.recordReconciled(intent, found);
+    return found;
   }
 
   /**
@@ -305,30 +358,31 @@ public final class SafeRetryClient implements AutoCloseable {
    * in the same place.
    *
    * <p>The request holds this client's default headers (an API version) as they are now and the
-   * call's own headers, <b>without any credential</b>: default headers that carry one (the API
-   * key's header, names like {@code X-Auth-Token}) are left out, and a call header among them is
-   * refused. Whoever sends it adds their own.
+   * call's own headers, and never a credential or anything else this client knows to be secret:
+   * {@link StoredRequest} says what is left out and what is refused. Whoever sends it adds their
+   * own credentials.
    *
    * @param <Q> the request body type
    * @param op the operation; it must carry an idempotency key
-   * @param body the request body ({@code null} for none)
+   * @param body the request body, or {@code null} when the operation sends none
    * @param options the call's options; they must name an intent id and no per-call API key
    * @return the pending intent and the exact request to store with it
    * @throws IllegalArgumentException if the call names no intent, carries a credential header or a
-   *     per-call API key, or cannot be sent as given; the message names the header, never its value
+   *     per-call API key, carries one of the client's secrets anywhere, or cannot be sent as given;
+   *     the message names the header, parameter or part, never its value
    */
   public <Q> StoredIntent prepare(Operation<Q, ?> op, Q body, RequestOptions options) {
-    return core.prepare(op, body, options);
+    return core.prepare(op, body, Objects.requireNonNull(options, "options"));
   }
 
   /**
    * Sends a stored request of an intent recorded earlier and held by {@code claim}, through the
    * same steps as {@link #execute} — breaker, retries, budget, deadline, listener — with the
    * intent's key on every attempt, placed where the stored request says (whatever this client does
-   * with its own calls), and the stored bytes. This client adds its own credentials; no stored
-   * header replaces them. The key store is not written: the claim is asked before each attempt
-   * whether it still holds the intent (the call stops, as cancelled, when it does not) and is
-   * handed the definitive outcome to record.
+   * with its own calls), and the stored bytes. This client adds its own credentials, and its base
+   * URL's query before the stored target's; no stored header replaces them. The key store is not
+   * written: the claim is asked before each attempt whether it still holds the intent (the call
+   * stops, as cancelled, when it does not) and is handed the definitive outcome to record.
    *
    * @param request the stored request, as {@link #prepare} made it
    * @param claim the holder of the pending intent the request belongs to, of this client's tenant

@@ -7,20 +7,26 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.idempotency.KeyStore;
-import dev.saferetry.provider.ApiKeyStyle;
-import dev.saferetry.provider.ErrorMatch;
-import dev.saferetry.provider.ProviderPreset;
+import dev.saferetry.internal.HttpText;
+import dev.saferetry.internal.Redaction;
+import dev.saferetry.internal.codec.ErrorBodies;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryBudgetPolicy;
 import dev.saferetry.resilience.RetryClassifier;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.resilience.Sleeper;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.retry.RetryRegistry;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.function.DoubleSupplier;
+import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 
 /**
@@ -38,26 +44,35 @@ import okhttp3.OkHttpClient;
  * <p>Not thread-safe; the clients it builds are.
  */
 public final class SafeRetryClientBuilder {
-  private final ClientDraft settings;
+  // The settings, set field by field by the setters below; build() resolves a copy.
+  private final ClientConfig config;
   private final ClientCore parent;
+
+  // Which provider settings were made here: what toPreset takes into a preset.
+  private final EnumSet<ProviderPreset.Part> touched = EnumSet.noneOf(ProviderPreset.Part.class);
 
   SafeRetryClientBuilder() {
     this.parent = null;
-    this.settings = new ClientDraft();
+    this.config = new ClientConfig();
   }
 
   SafeRetryClientBuilder(ClientCore parent) {
     this.parent = parent;
-    this.settings = parent.config().draft();
+    this.config = new ClientConfig(parent.config());
+  }
+
+  private SafeRetryClientBuilder touched(ProviderPreset.Part part) {
+    touched.add(part);
+    return this;
   }
 
   /**
-   * Speaks a provider's API: the preset sets, through this builder's own setters, what its provider
-   * documents — key placement, body codec, API key style, default and identity headers, request id
-   * headers, the replay marker, how a reused key, a running request and an "already created"
-   * conflict are answered, should-retry headers, retryable errors, {@link #intentRetention} and the
-   * longest key. Settings made after this call override the preset's; an operation's and then a
-   * call's own value override the client's.
+   * Speaks a provider's API: sets what the preset holds — key placement, body codec, API key style,
+   * default and identity headers, request id headers, the replay marker, how a reused key, a
+   * running request and an "already created" conflict are answered, should-retry headers, retryable
+   * errors, {@link #intentRetention} and the longest key — as this builder's own setters would.
+   * Settings made after this call override the preset's; an operation's and then a call's own value
+   * override the client's.
    *
    * <pre>{@code
    * SafeRetryClient stripe = SafeRetryClient.builder()
@@ -72,26 +87,61 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder preset(ProviderPreset preset) {
-    Objects.requireNonNull(preset, "preset").applyTo(this);
-    settings.presetName(preset.name());
+    Objects.requireNonNull(preset, "preset");
+    for (ProviderPreset.Part part : preset.parts()) {
+      part.copy(preset.values(), config);
+      touched.add(part);
+    }
+    config.presetName = preset.name();
     return this;
   }
 
   /**
-   * The response header that marks an answer as the replay of the key's stored result, or null for
-   * none. Counted only on requests that carry a key. Default: {@code Idempotent-Replayed: true}, or
-   * the preset's.
+   * {@return the provider settings made on this builder, as a preset of your own} It holds what
+   * {@link #preset} sets — key placement, body codec, API key style, default and identity headers,
+   * intent retention and the answer rules — and only what was set here; nothing else of this
+   * builder goes into it, so it never holds an API key, a base URL or a key store.
    *
-   * @param header the header name, an HTTP token; null (with {@code value} null) for none
+   * <pre>{@code
+   * ProviderPreset acme = SafeRetryClient.builder()
+   *     .keyPlacement(KeyPlacement.header("Acme-Request-Key"))
+   *     .requestIdHeaders("Acme-Trace")
+   *     .toPreset("acme", "https://docs.acme.example/idempotency");
+   * }</pre>
+   *
+   * @param name the provider's name, for logs
+   * @param sources the URLs of the documentation pages the values come from
+   * @throws IllegalArgumentException if the name is blank, a source is not a URI, or a default
+   *     header set here carries a credential (a preset never does)
+   */
+  public ProviderPreset toPreset(String name, String... sources) {
+    return new ProviderPreset(name, new ClientConfig(config), touched, sources);
+  }
+
+  /**
+   * The response header that marks an answer as the replay of the key's stored result. Counted only
+   * on requests that carry a key. Default: {@code Idempotent-Replayed: true}, or the preset's; none
+   * after {@link #noReplayMarker()}.
+   *
+   * @param header the header name, an HTTP token
    * @param value the value that marks a replay, compared ignoring case and surrounding blanks; not
    *     blank
    * @return this builder
    * @throws IllegalArgumentException if the header name is not a token or the value is blank
-   * @throws NullPointerException if only one of the two is null
    */
   public SafeRetryClientBuilder replayMarker(String header, String value) {
-    settings.replayMarker(header == null && value == null ? null : new ReplayMarker(header, value));
-    return this;
+    config.replayMarker = new ReplayMarker(header, value);
+    return touched(ProviderPreset.Part.REPLAY_MARKER);
+  }
+
+  /**
+   * No answer is taken for the replay of the key's stored result: for a provider that marks none.
+   *
+   * @return this builder
+   */
+  public SafeRetryClientBuilder noReplayMarker() {
+    config.replayMarker = null;
+    return touched(ProviderPreset.Part.REPLAY_MARKER);
   }
 
   /**
@@ -103,8 +153,8 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder keyReused(ErrorMatch... matches) {
-    settings.keyReused(matches);
-    return this;
+    config.keyReused = List.of(matches);
+    return touched(ProviderPreset.Part.KEY_REUSED);
   }
 
   /**
@@ -115,13 +165,13 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder inProgress(ErrorMatch... matches) {
-    settings.inProgress(matches);
-    return this;
+    config.inProgress = List.of(matches);
+    return touched(ProviderPreset.Part.IN_PROGRESS);
   }
 
   /**
-   * The conflict that means "already created" and names the resource (a success carrying its id),
-   * or null for none. Default: none, or the preset's (GoCardless).
+   * The conflict that means "already created" and names the resource (a success carrying its id).
+   * Default: none, or the preset's (GoCardless); none after {@link #noExistingResource()}.
    *
    * <p>GoCardless answers a repeated creation not with a replay but with {@code 409}, {@code
    * error.errors[].reason = "idempotent_creation_conflict"} and the id in {@code
@@ -130,18 +180,25 @@ public final class SafeRetryClientBuilder {
    * conflict naming none or an unusable one ends the call at once {@code UNKNOWN} ({@code
    * EXISTING_RESOURCE_ID_UNUSABLE}, the intent left pending), never a success.
    *
-   * @param conflict how the conflict is recognised, by a text (its {@code equals} not null); null
-   *     (with {@code idField} null) for none
+   * @param conflict how the conflict is recognised, by a text (its {@code equals} not null)
    * @param idField the pointer to the resource id, relative to the object {@code conflict} selected
    * @return this builder
    * @throws IllegalArgumentException if the conflict is recognised by a status alone or the pointer
    *     is malformed
-   * @throws NullPointerException if only one of the two is null
    */
   public SafeRetryClientBuilder existingResource(ErrorMatch conflict, String idField) {
-    settings.existingResource(
-        conflict == null && idField == null ? null : new ExistingResource(conflict, idField));
-    return this;
+    config.existingResource = new ExistingResource(conflict, idField);
+    return touched(ProviderPreset.Part.EXISTING_RESOURCE);
+  }
+
+  /**
+   * No conflict is read as "already created": every conflict is an answer like any other.
+   *
+   * @return this builder
+   */
+  public SafeRetryClientBuilder noExistingResource() {
+    config.existingResource = null;
+    return touched(ProviderPreset.Part.EXISTING_RESOURCE);
   }
 
   /**
@@ -156,8 +213,11 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder shouldRetryHeaders(String... headerNames) {
-    settings.shouldRetryHeaders(headerNames);
-    return this;
+    for (String name : headerNames) {
+      HttpText.headerName("shouldRetryHeaders", Objects.requireNonNull(name, "name"));
+    }
+    config.shouldRetryHeaders = List.of(headerNames);
+    return touched(ProviderPreset.Part.SHOULD_RETRY_HEADERS);
   }
 
   /**
@@ -168,8 +228,8 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder retryableErrors(ErrorMatch... matches) {
-    settings.retryableErrors(matches);
-    return this;
+    config.retryableErrors = List.of(matches);
+    return touched(ProviderPreset.Part.RETRYABLE_ERRORS);
   }
 
   /**
@@ -181,20 +241,35 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder requestIdHeaders(String... headerNames) {
-    settings.requestIdHeaders(headerNames);
-    return this;
+    for (String name : headerNames) {
+      HttpText.headerName("requestIdHeaders", Objects.requireNonNull(name, "name"));
+    }
+    config.requestIdHeaders = List.of(headerNames);
+    return touched(ProviderPreset.Part.REQUEST_ID_HEADERS);
   }
 
   /**
-   * The JSON pointer of the request id in an error body, or null for none. Default: none, or the
-   * preset's.
+   * The JSON pointer of the request id in an error body. Default: none, or the preset's; none after
+   * {@link #noErrorRequestIdField()}.
    *
-   * @param pointer the pointer, e.g. {@code /debug_id}, or null
+   * @param pointer the pointer, e.g. {@code /debug_id}
    * @return this builder
    */
   public SafeRetryClientBuilder errorRequestIdField(String pointer) {
-    settings.errorRequestIdField(pointer);
-    return this;
+    Objects.requireNonNull(pointer, "errorRequestIdField");
+    ErrorBodies.checkPointer(pointer, false, "errorRequestIdField");
+    config.errorRequestIdField = pointer;
+    return touched(ProviderPreset.Part.ERROR_REQUEST_ID_FIELD);
+  }
+
+  /**
+   * No request id is read from error bodies (the headers still carry one).
+   *
+   * @return this builder
+   */
+  public SafeRetryClientBuilder noErrorRequestIdField() {
+    config.errorRequestIdField = null;
+    return touched(ProviderPreset.Part.ERROR_REQUEST_ID_FIELD);
   }
 
   /**
@@ -205,8 +280,11 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder keyMaxLength(int length) {
-    settings.keyMaxLength(length);
-    return this;
+    if (length < 0) {
+      throw new IllegalArgumentException("keyMaxLength must not be negative, was " + length);
+    }
+    config.keyMaxLength = length;
+    return touched(ProviderPreset.Part.KEY_MAX_LENGTH);
   }
 
   /**
@@ -217,8 +295,8 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder codec(BodyCodec codec) {
-    settings.codec(codec);
-    return this;
+    config.codec = Objects.requireNonNull(codec, "codec");
+    return touched(ProviderPreset.Part.CODEC);
   }
 
   /**
@@ -229,8 +307,8 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder apiKeyStyle(ApiKeyStyle style) {
-    settings.apiKeyStyle(style);
-    return this;
+    config.apiKeyStyle = Objects.requireNonNull(style, "apiKeyStyle");
+    return touched(ProviderPreset.Part.API_KEY_STYLE);
   }
 
   /**
@@ -245,8 +323,17 @@ public final class SafeRetryClientBuilder {
    * @throws IllegalArgumentException for a bad name or value (the message never holds the value)
    */
   public SafeRetryClientBuilder header(String name, String value) {
-    settings.header(name, value);
-    return this;
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(value, "value");
+    HttpText.headerName("header name", name);
+    HttpText.headerValue(name, value);
+    String lower = name.toLowerCase(Locale.ROOT);
+    if (lower.equals("x-request-id") || lower.equals("user-agent")) {
+      throw new IllegalArgumentException(
+          name + " is set by the SDK; use userAgent() for User-Agent");
+    }
+    config.headers = ProviderPreset.Part.withHeader(config.headers, name, value);
+    return touched(ProviderPreset.Part.HEADERS);
   }
 
   /**
@@ -259,8 +346,11 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder identityHeaders(String... names) {
-    settings.identityHeaders(names);
-    return this;
+    for (String name : names) {
+      HttpText.headerName("identity header", Objects.requireNonNull(name, "name"));
+    }
+    config.identityHeaders = ProviderPreset.Part.withNames(config.identityHeaders, names);
+    return touched(ProviderPreset.Part.IDENTITY_HEADERS);
   }
 
   /**
@@ -272,7 +362,12 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder userAgent(String appName, String appVersion) {
-    settings.userAgent(appName, appVersion);
+    config.userAgent =
+        HttpText.token("appName", appName)
+            + "/"
+            + HttpText.token("appVersion", appVersion)
+            + " "
+            + ClientConfig.SDK_AGENT;
     return this;
   }
 
@@ -286,7 +381,11 @@ public final class SafeRetryClientBuilder {
    *     not repeat it)
    */
   public SafeRetryClientBuilder baseUrl(String url) {
-    settings.baseUrl(url);
+    HttpUrl parsed = HttpUrl.parse(Objects.requireNonNull(url, "baseUrl"));
+    if (parsed == null) {
+      throw new IllegalArgumentException("baseUrl is not an absolute http or https URL");
+    }
+    config.baseUrl = parsed;
     return this;
   }
 
@@ -299,7 +398,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder apiKey(String key) {
-    settings.apiKey(key);
+    config.apiKey = Objects.requireNonNull(key, "apiKey");
     return this;
   }
 
@@ -318,7 +417,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder okHttpClient(OkHttpClient client) {
-    settings.okHttpClient(client);
+    config.okHttpClient = Objects.requireNonNull(client, "okHttpClient");
     return this;
   }
 
@@ -329,7 +428,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder objectMapper(ObjectMapper mapper) {
-    settings.objectMapper(mapper);
+    config.mapper = Objects.requireNonNull(mapper, "objectMapper");
     return this;
   }
 
@@ -340,8 +439,8 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder keyPlacement(KeyPlacement placement) {
-    settings.keyPlacement(placement);
-    return this;
+    config.keyPlacement = Objects.requireNonNull(placement, "keyPlacement");
+    return touched(ProviderPreset.Part.KEY_PLACEMENT);
   }
 
   /**
@@ -351,7 +450,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder keyStore(KeyStore store) {
-    settings.keyStore(store);
+    config.keyStore = Objects.requireNonNull(store, "keyStore");
     return this;
   }
 
@@ -362,7 +461,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder tenant(String tenantName) {
-    settings.tenant(tenantName);
+    config.tenant = Objects.requireNonNull(tenantName, "tenant");
     return this;
   }
 
@@ -383,8 +482,8 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder intentRetention(Duration retention) {
-    settings.intentRetention(retention);
-    return this;
+    config.intentRetention = Objects.requireNonNull(retention, "intentRetention");
+    return touched(ProviderPreset.Part.INTENT_RETENTION);
   }
 
   /**
@@ -394,7 +493,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder retryPolicy(RetryPolicy policy) {
-    settings.retryPolicy(policy);
+    config.retryPolicy = Objects.requireNonNull(policy, "retryPolicy");
     return this;
   }
 
@@ -405,7 +504,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder retryClassifier(RetryClassifier c) {
-    settings.retryClassifier(c);
+    config.classifier = Objects.requireNonNull(c, "retryClassifier");
     return this;
   }
 
@@ -416,7 +515,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder breakerPolicy(BreakerPolicy policy) {
-    settings.breakerPolicy(policy);
+    config.breakerPolicy = Objects.requireNonNull(policy, "breakerPolicy");
     return this;
   }
 
@@ -428,7 +527,56 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder retryBudget(RetryBudgetPolicy policy) {
-    settings.retryBudget(policy);
+    config.retryBudget = Objects.requireNonNull(policy, "retryBudget");
+    return this;
+  }
+
+  /**
+   * The resilience4j registry the client's {@code Retry} is created in, under the client's {@link
+   * #name}, so that the registry's event consumers and tags apply and metrics bound to it (e.g.
+   * resilience4j-micrometer's {@code TaggedRetryMetrics}) count the client's calls. Default: none
+   * (the retry stands alone; {@link SafeRetryClient#retry()} returns it either way).
+   *
+   * <p>The registry's configurations do not apply: the retry's configuration is the client's. Its
+   * result and exception predicates and its interval function are SafeRetry's retry decision —
+   * which answer is retried, after how long (backoff or {@code Retry-After}), and when the
+   * deadline, the budget, the breaker or the {@link RetryPolicy} stop it — because they are what
+   * keeps one key per intent and never turns an answer that proves nothing into a failure; its
+   * {@code maxAttempts} is unbounded because the decision counts attempts (a call may set its own
+   * maximum). Clients of the same name share the retry: its events and metrics then count all of
+   * their calls.
+   *
+   * @param registry the registry
+   * @return this builder
+   * @throws IllegalArgumentException from {@link #build()} if the registry holds a retry of this
+   *     name that no client made
+   */
+  public SafeRetryClientBuilder retryRegistry(RetryRegistry registry) {
+    config.retryRegistry = Objects.requireNonNull(registry, "retryRegistry");
+    return this;
+  }
+
+  /**
+   * The resilience4j registry the client's {@code CircuitBreaker} is created in, under the client's
+   * {@link #name}, so that the registry's event consumers and tags apply and metrics bound to it
+   * count the client's attempts. Default: none (the breaker stands alone; {@link
+   * SafeRetryClient#circuitBreaker()} returns it either way).
+   *
+   * <p>The registry's configurations do not apply: the breaker is configured from the {@link
+   * #breakerPolicy} (failure rate, window, minimum calls, wait when open, half-open probes) and the
+   * client's {@link #clock}, and what it records as a failure is SafeRetry's rule (a failure to
+   * connect, 429 and the retryable 5xx; a lost answer only when the call ends without one), which
+   * retries with one key depend on.
+   *
+   * @param registry the registry
+   * @return this builder
+   * @throws IllegalArgumentException from {@link #build()} if the registry already holds a breaker
+   *     of this name (another client's, or one made for something else): each client's name must be
+   *     its own, unless a client derived with {@link SafeRetryClient#newBuilder()} shares its
+   *     parent's breaker
+   */
+  public SafeRetryClientBuilder circuitBreakerRegistry(CircuitBreakerRegistry registry) {
+    config.circuitBreakerRegistry = Objects.requireNonNull(registry, "circuitBreakerRegistry");
     return this;
   }
 
@@ -439,7 +587,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder listener(SafeRetryListener l) {
-    settings.listener(l);
+    config.listener = Objects.requireNonNull(l, "listener");
     return this;
   }
 
@@ -450,7 +598,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder clock(Clock c) {
-    settings.clock(c);
+    config.clock = Objects.requireNonNull(c, "clock");
     return this;
   }
 
@@ -461,7 +609,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder sleeper(Sleeper s) {
-    settings.sleeper(s);
+    config.sleeper = Objects.requireNonNull(s, "sleeper");
     return this;
   }
 
@@ -472,7 +620,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder jitter(DoubleSupplier random) {
-    settings.jitter(random);
+    config.jitter = Objects.requireNonNull(random, "jitter");
     return this;
   }
 
@@ -484,7 +632,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder maxResponseBytes(long bytes) {
-    settings.maxResponseBytes(bytes);
+    config.maxResponseBytes = bytes;
     return this;
   }
 
@@ -498,7 +646,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder asyncExecutor(Executor executor) {
-    settings.asyncExecutor(executor);
+    config.asyncExecutor = Objects.requireNonNull(executor, "asyncExecutor");
     return this;
   }
 
@@ -513,7 +661,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder asyncConcurrency(int calls) {
-    settings.asyncConcurrency(calls);
+    config.asyncConcurrency = calls;
     return this;
   }
 
@@ -523,11 +671,11 @@ public final class SafeRetryClientBuilder {
    * Must be a valid header name, and neither {@code X-Request-Id} nor the key's header. Default:
    * none (no such header is sent).
    *
-   * @param headerName the header name, or null for none
+   * @param headerName the header name
    * @return this builder
    */
   public SafeRetryClientBuilder attemptHeader(String headerName) {
-    settings.attemptHeader(headerName);
+    config.attemptHeader = Objects.requireNonNull(headerName, "attemptHeader");
     return this;
   }
 
@@ -539,7 +687,7 @@ public final class SafeRetryClientBuilder {
    * @return this builder
    */
   public SafeRetryClientBuilder name(String clientName) {
-    settings.name(clientName);
+    config.name = Objects.requireNonNull(clientName, "name");
     return this;
   }
 
@@ -551,11 +699,12 @@ public final class SafeRetryClientBuilder {
    * @throws IllegalArgumentException naming the first bad setting (never echoing a secret)
    */
   public SafeRetryClient build() {
-    return new SafeRetryClient(ClientCore.create(ClientConfig.of(settings), parent));
+    return new SafeRetryClient(ClientCore.create(config.resolve(), parent));
   }
 
+  /** Names the client and its base URL, without user info or query: never a secret. */
   @Override
   public String toString() {
-    return "SafeRetryClientBuilder[" + settings + "]";
+    return "SafeRetryClientBuilder[" + config.name + ", " + Redaction.url(config.baseUrl) + "]";
   }
 }

@@ -22,22 +22,24 @@ record SuccessBody<R>(R value, String resourceId) {
    *     larger than the limit or not of the response type; the message never holds the body
    */
   static <R> SuccessBody<R> read(
-      AttemptOutcome out,
+      AttemptResult out,
       String existingResourceId,
       ClientConfig config,
       ResponseReader reader,
       TypeRef<R> type,
       boolean wantId,
-      Errors.Trail trail) {
+      Endings.Trail trail) {
     int status = out.status();
     if (existingResourceId != null) {
       // The provider's conflict names the resource: the body is an error, not the response type.
       return new SuccessBody<>(null, existingResourceId);
     }
     if (out.oversized()) {
-      throw Errors.unreadable(
+      throw Endings.unreadable(
           Reason.BODY_TOO_LARGE,
-          "the body exceeds the limit of " + Wire.readLimit(config.maxResponseBytes()) + " bytes",
+          "the body exceeds the limit of "
+              + Transport.readLimit(config.maxResponseBytes())
+              + " bytes",
           status,
           trail,
           null);
@@ -52,7 +54,7 @@ record SuccessBody<R>(R value, String resourceId) {
           value, wantId ? Json.resourceId(config.mapper(), value, bytes) : null);
     } catch (IOException | IllegalArgumentException e) {
       // The cause is left out: Jackson's messages quote the body.
-      throw Errors.unreadable(
+      throw Endings.unreadable(
           Reason.BODY_UNREADABLE,
           "the body is not valid JSON for "
               + type.rawType().getSimpleName()

@@ -4,6 +4,7 @@ import static dev.saferetry.AsyncExecutorTest.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.saferetry.AsyncExecutorTest.ManualTimer;
+import dev.saferetry.call.Outcome;
 import dev.saferetry.error.Reason;
 import dev.saferetry.event.CallFinished;
 import dev.saferetry.event.SafeRetryListener;

@@ -114,7 +114,7 @@ class AsyncExecutorTest extends ClientFixture {
             .retryPolicy(RetryPolicy.noRetries())
             .build()) {
       for (int i = 0; i < CALLS; i++) {
-        futures.add(c.executeAsync(Charges.CREATE, ChargeCreateParams.of(i + 1, "eur"), null));
+        futures.add(c.executeAsync(Charges.CREATE, ChargeCreateParams.of(i + 1, "eur")));
       }
       assertThat(slow.firstArrivals.await(30, TimeUnit.SECONDS)).isTrue();
       long poolThreads = platformThreadsNamed("bounded-async-");
@@ -139,7 +139,7 @@ class AsyncExecutorTest extends ClientFixture {
     List<CompletableFuture<CallResult<Charge>>> futures = new ArrayList<>();
     try (SafeRetryClient c = builder().asyncConcurrency(3).build()) {
       for (int i = 0; i < 20; i++) {
-        futures.add(c.executeAsync(Charges.CREATE, ChargeCreateParams.of(i + 1, "eur"), null));
+        futures.add(c.executeAsync(Charges.CREATE, ChargeCreateParams.of(i + 1, "eur")));
       }
       assertThat(slow.firstArrivals.await(30, TimeUnit.SECONDS)).isTrue();
       slow.release.countDown();
@@ -180,7 +180,7 @@ class AsyncExecutorTest extends ClientFixture {
                         .start())
             .build()) {
       for (int i = 0; i < calls; i++) {
-        futures.add(c.executeAsync(Charges.CREATE, ChargeCreateParams.of(i + 1, "eur"), null));
+        futures.add(c.executeAsync(Charges.CREATE, ChargeCreateParams.of(i + 1, "eur")));
       }
       // Every call got its 503 and waits to retry, and not one task holds a thread for it: were a
       // wait to hold its thread, this would never be true.
@@ -208,8 +208,7 @@ class AsyncExecutorTest extends ClientFixture {
                   }
                 })
             .build()) {
-      c.executeAsync(Charges.CREATE, ChargeCreateParams.of(1, "eur"), null)
-          .get(30, TimeUnit.SECONDS);
+      c.executeAsync(Charges.CREATE, ChargeCreateParams.of(1, "eur")).get(30, TimeUnit.SECONDS);
     }
     Thread t = seen.get(0);
     if (Runtime.version().feature() >= 21) {

@@ -59,7 +59,7 @@ abstract class ClientFixture {
 
   /** Runs a call without options on {@link #via()}. */
   protected <Q, R> CallResult<R> call(SafeRetryClient c, Operation<Q, R> op, Q body) {
-    return call(c, op, body, null);
+    return call(c, op, body, RequestOptions.none());
   }
 
   /** A builder with fake time, jitter fixed at 0.5 and the breaker off. */

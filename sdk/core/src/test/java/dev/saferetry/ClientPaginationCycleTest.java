@@ -92,7 +92,7 @@ class ClientPaginationCycleTest extends ClientFixture {
                 : stripePage(true, "ch_B"),
         stripePage(false, "ch_end"));
     List<Item> seen = new ArrayList<>();
-    Iterator<Item> it = client.paginate(list, StripeList.style(Item::id), null).iterator();
+    Iterator<Item> it = client.paginate(list, StripeList.style(Item::id)).iterator();
     Throwable e = catchThrowable(() -> drain(it, seen));
     assertCycle(e, 4, 2);
     assertThat(seen).extracting(Item::id).containsExactly("ch_A", "ch_B", "ch_A");
@@ -112,7 +112,7 @@ class ClientPaginationCycleTest extends ClientFixture {
           return "{\"objects\":[{\"id\":\"x\"}],\"cursor\":\"" + next + "\"}";
         },
         "{\"objects\":[]}");
-    Throwable e = catchThrowable(() -> client.paginate(list, style, null).stream().toList());
+    Throwable e = catchThrowable(() -> client.paginate(list, style).stream().toList());
     assertCycle(e, 4, 2);
     assertThat(queries).containsExactly("", "cursor=cur_A", "cursor=cur_B");
   }
@@ -127,7 +127,7 @@ class ClientPaginationCycleTest extends ClientFixture {
           return "{\"items\":[{\"id\":\"x\"}],\"next\":\"/v1/items?page=" + next + "\"}";
         },
         "{\"items\":[]}");
-    Throwable e = catchThrowable(() -> client.paginate(list, style, null).stream().toList());
+    Throwable e = catchThrowable(() -> client.paginate(list, style).stream().toList());
     assertCycle(e, 4, 2);
     assertThat(queries).containsExactly("", "page=cur_A", "page=cur_B");
   }
@@ -157,7 +157,7 @@ class ClientPaginationCycleTest extends ClientFixture {
           return "{\"items\":[{\"id\":\"x\"}],\"next\":" + next + "}";
         },
         "{\"items\":[],\"next\":0}");
-    Throwable e = catchThrowable(() -> client.paginate(list, style, null).stream().toList());
+    Throwable e = catchThrowable(() -> client.paginate(list, style).stream().toList());
     assertCycle(e, 4, 2);
     assertThat(queries).containsExactly("", "page=2&per=1", "page=3&per=1");
   }
@@ -171,7 +171,7 @@ class ClientPaginationCycleTest extends ClientFixture {
         q -> "{\"objects\":[{\"id\":\"x\"}],\"cursor\":\"cur_" + requests.get() + "\"}",
         "{\"objects\":[]}");
     List<Item> seen = new ArrayList<>();
-    Iterator<Item> it = client.paginate(list, style, null).maxPages(5).iterator();
+    Iterator<Item> it = client.paginate(list, style).maxPages(5).iterator();
     assertThatThrownBy(() -> drain(it, seen))
         .isInstanceOfSatisfying(
             PaginationException.class,
@@ -197,7 +197,7 @@ class ClientPaginationCycleTest extends ClientFixture {
                     + "{\"amount\":100}]}",
         stripePage(false, "ch_end"));
     List<Item> seen = new ArrayList<>();
-    Iterator<Item> it = client.paginate(list, StripeList.style(Item::id), null).iterator();
+    Iterator<Item> it = client.paginate(list, StripeList.style(Item::id)).iterator();
     assertThatThrownBy(() -> drain(it, seen))
         .isInstanceOfSatisfying(
             PaginationException.class,

@@ -83,8 +83,7 @@ class ClientPaginationTest extends ClientFixture {
     server.enqueue(json(200, "{\"objects\":[{\"id\":\"p3\"}]}"));
     List<String> ids = new ArrayList<>();
     client
-        .paginate(
-            list, PageStyle.nextCursor(SquarePage::objects, SquarePage::cursor, "cursor"), null)
+        .paginate(list, PageStyle.nextCursor(SquarePage::objects, SquarePage::cursor, "cursor"))
         .forEach(i -> ids.add(i.id()));
     assertThat(ids).containsExactly("p1", "p2", "p3");
     assertThat(drain(server))
@@ -98,7 +97,7 @@ class ClientPaginationTest extends ClientFixture {
     PageStyle<LinkPage, Item> style = PageStyle.nextLink(LinkPage::items, LinkPage::next);
     server.enqueue(json(200, "{\"items\":[{\"id\":\"a\"}],\"next\":\"/v1/items?page=2\"}"));
     server.enqueue(json(200, "{\"items\":[{\"id\":\"b\"}],\"next\":\"https://evil.example/x\"}"));
-    Iterator<Item> it = client.paginate(list, style, null).iterator();
+    Iterator<Item> it = client.paginate(list, style).iterator();
     assertThat(it.next().id()).isEqualTo("a");
     assertThat(it.next().id()).isEqualTo("b");
     assertThatThrownBy(it::hasNext)
@@ -113,7 +112,7 @@ class ClientPaginationTest extends ClientFixture {
     for (int i = 0; i < 4; i++) {
       server.enqueue(Answers.status(503));
     }
-    Iterator<Item> it = client.paginate(LIST, StripeList.style(Item::id), null).iterator();
+    Iterator<Item> it = client.paginate(LIST, StripeList.style(Item::id)).iterator();
     assertThat(it.next().id()).isEqualTo("ch_1");
     assertThatThrownBy(it::hasNext).isInstanceOf(OutcomeUnknownException.class);
   }
@@ -128,7 +127,7 @@ class ClientPaginationTest extends ClientFixture {
             .body(stripePage(false, "ch_2"))
             .build());
     List<CallResult<StripeList<Item>>> pages = new ArrayList<>();
-    client.paginateResults(LIST, StripeList.style(Item::id), null).pages().forEach(pages::add);
+    client.paginateResults(LIST, StripeList.style(Item::id)).pages().forEach(pages::add);
     assertThat(pages).hasSize(2);
     assertThat(pages.get(0).attempts()).hasSize(1);
     assertThat(pages.get(1).attempts()).hasSize(2);

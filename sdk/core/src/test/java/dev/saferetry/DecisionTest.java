@@ -83,7 +83,7 @@ class DecisionTest {
       boolean earlier,
       String limit,
       String expected) {
-    Answer a = null;
+    RawResponse a = null;
     TransportFailure failure = null;
     if (Character.isDigit(answer.charAt(0))) {
       Map<String, List<String>> headers = new LinkedHashMap<>();
@@ -97,7 +97,7 @@ class DecisionTest {
         headers.put("Retry-After", List.of(retryAfter.toString()));
       }
       int status = Integer.parseInt(answer);
-      a = new Answer(status, headers, status == 422 ? "{\"error\":{\"type\":\"x\"}}" : "");
+      a = new RawResponse(status, headers, status == 422 ? "{\"error\":{\"type\":\"x\"}}" : "");
     } else {
       failure = TransportFailure.valueOf(answer);
     }

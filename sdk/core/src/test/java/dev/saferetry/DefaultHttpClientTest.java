@@ -16,7 +16,7 @@ class DefaultHttpClientTest {
     assertThat(Duration.ofMillis(http.connectTimeoutMillis())).isEqualTo(Duration.ofSeconds(10));
     assertThat(Duration.ofMillis(http.readTimeoutMillis())).isEqualTo(Duration.ofSeconds(30));
     assertThat(Duration.ofMillis(http.writeTimeoutMillis())).isEqualTo(Duration.ofSeconds(30));
-    OkHttpClient sdk = FollowUps.sdkOwned(http);
+    OkHttpClient sdk = OneRequestPerAttempt.sdkOwned(http);
     assertThat(sdk.retryOnConnectionFailure()).isFalse();
     assertThat(sdk.followRedirects()).isFalse();
   }

@@ -106,12 +106,10 @@ class DerivedClientTest extends ClientFixture {
     SafeRetryClient parent = builder().build();
     SafeRetryClient derived = parent.newBuilder().apiKey("sk_test_other").build();
     parent.close();
-    assertThat(
-            derived.executeAsync(Charges.CREATE, PARAMS, null).get(30, TimeUnit.SECONDS).status())
+    assertThat(derived.executeAsync(Charges.CREATE, PARAMS).get(30, TimeUnit.SECONDS).status())
         .isEqualTo(200);
     derived.close();
-    assertThat(derived.executeAsync(Charges.CREATE, PARAMS, null))
-        .failsWithin(Duration.ofSeconds(30));
+    assertThat(derived.executeAsync(Charges.CREATE, PARAMS)).failsWithin(Duration.ofSeconds(30));
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 }

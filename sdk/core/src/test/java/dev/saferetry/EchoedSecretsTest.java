@@ -3,6 +3,7 @@ package dev.saferetry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.saferetry.call.ResponseView;
 import dev.saferetry.error.ApiException;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.SafeRetryException;

@@ -6,6 +6,7 @@ import static dev.saferetry.RawHttpServer.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.saferetry.call.Attempt;
 import dev.saferetry.error.ApiException;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.SafeRetryException;

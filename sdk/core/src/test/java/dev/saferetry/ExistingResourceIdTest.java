@@ -7,8 +7,6 @@ import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.Reason;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
-import dev.saferetry.provider.ErrorMatch;
-import dev.saferetry.provider.ProviderPreset;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.testing.Answers;
 import dev.saferetry.testing.FakeTime;

@@ -13,7 +13,6 @@ import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.internal.Fingerprint;
-import dev.saferetry.provider.ProviderPreset;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;

@@ -3,6 +3,8 @@ package dev.saferetry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.saferetry.call.Attempt;
+import dev.saferetry.call.Outcome;
 import dev.saferetry.error.ApiException;
 import dev.saferetry.error.CallFailedException;
 import dev.saferetry.error.IdempotencyKeyReusedException;

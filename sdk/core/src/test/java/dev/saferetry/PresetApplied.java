@@ -2,9 +2,6 @@ package dev.saferetry;
 
 import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.idempotency.KeyPlacement;
-import dev.saferetry.provider.ApiKeyStyle;
-import dev.saferetry.provider.ErrorMatch;
-import dev.saferetry.provider.ProviderPreset;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -10,9 +10,6 @@ import dev.saferetry.codec.FormStyle;
 import dev.saferetry.codec.QueryParams;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.KeyPlacement;
-import dev.saferetry.provider.ApiKeyStyle;
-import dev.saferetry.provider.ErrorMatch;
-import dev.saferetry.provider.ProviderPreset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -228,13 +225,11 @@ class ProviderPresetTest {
   @Test
   void aPresetOfYourOwnSetsTheBuildersSettingsAndTheClientsOwnWin() {
     ProviderPreset own =
-        ProviderPreset.of(
-            "acme",
-            b ->
-                b.keyPlacement(KeyPlacement.bodyField("request_key"))
-                    .codec(BodyCodec.form(FormStyle.defaults().withIndexedLists()))
-                    .keyMaxLength(64),
-            "https://acme.example/docs");
+        SafeRetryClient.builder()
+            .keyPlacement(KeyPlacement.bodyField("request_key"))
+            .codec(BodyCodec.form(FormStyle.defaults().withIndexedLists()))
+            .keyMaxLength(64)
+            .toPreset("acme", "https://acme.example/docs");
     PresetApplied applied = PresetApplied.of(own);
     assertThat(applied.keyPlacement().name()).isEqualTo("request_key");
     assertThat(applied.keyMaxLength()).hasValue(64);
@@ -255,20 +250,26 @@ class ProviderPresetTest {
     assertThatThrownBy(
             () ->
                 PresetApplied.of(
-                    ProviderPreset.of(
-                        "x", b -> b.keyPlacement(KeyPlacement.bodyField("k")).codec(headerOnly))))
+                    SafeRetryClient.builder()
+                        .keyPlacement(KeyPlacement.bodyField("k"))
+                        .codec(headerOnly)
+                        .toPreset("x")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("which codec cannot");
     assertThatThrownBy(
-            () -> PresetApplied.of(ProviderPreset.of("x", b -> b.requestIdHeaders("Request Id"))))
+            () ->
+                PresetApplied.of(
+                    SafeRetryClient.builder().requestIdHeaders("Request Id").toPreset("x")))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(
-            () -> PresetApplied.of(ProviderPreset.of("x", b -> b.errorRequestIdField("id"))))
+            () ->
+                PresetApplied.of(SafeRetryClient.builder().errorRequestIdField("id").toPreset("x")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("errorRequestIdField");
-    assertThatThrownBy(() -> ProviderPreset.of(" ", b -> {}))
+    assertThatThrownBy(() -> SafeRetryClient.builder().toPreset(" "))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> PresetApplied.of(ProviderPreset.of("x", b -> b.keyMaxLength(-1))))
+    assertThatThrownBy(
+            () -> PresetApplied.of(SafeRetryClient.builder().keyMaxLength(-1).toPreset("x")))
         .isInstanceOf(IllegalArgumentException.class);
   }
 

@@ -5,6 +5,8 @@ import static dev.saferetry.testing.Answers.drain;
 import static dev.saferetry.testing.Answers.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.saferetry.call.Attempt;
+import dev.saferetry.call.Outcome;
 import dev.saferetry.error.Reason;
 import dev.saferetry.event.AttemptFinished;
 import dev.saferetry.event.AttemptStarted;

@@ -8,6 +8,7 @@ import static dev.saferetry.testing.Answers.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.saferetry.call.ResponseView;
 import dev.saferetry.error.ApiException;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.Reason;

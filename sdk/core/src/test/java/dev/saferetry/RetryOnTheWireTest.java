@@ -8,6 +8,8 @@ import static dev.saferetry.testing.Answers.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.saferetry.call.Attempt;
+import dev.saferetry.call.Outcome;
 import dev.saferetry.error.ApiException;
 import dev.saferetry.error.CallFailedException;
 import dev.saferetry.error.IdempotencyKeyReusedException;

@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.error.CallFailedException;
 import dev.saferetry.error.Reason;
-import dev.saferetry.provider.ProviderPreset;
 import java.util.List;
 import java.util.Map;
 import mockwebserver3.RecordedRequest;
@@ -24,9 +23,11 @@ class SettingsPrecedenceTest extends ClientFixture {
   private static final String FORM = "application/x-www-form-urlencoded";
   private static final String JSON = "application/json";
   private static final ProviderPreset PRESET =
-      ProviderPreset.of(
-          "acme",
-          b -> b.header(HEADER, "preset").codec(BodyCodec.form()).identityHeaders("Acme-Account"));
+      SafeRetryClient.builder()
+          .header(HEADER, "preset")
+          .codec(BodyCodec.form())
+          .identityHeaders("Acme-Account")
+          .toPreset("acme");
   private static final Operation<Object, Object> CREATE =
       Operation.post("/v1/things", Object.class, Object.class);
 

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.saferetry.call.Attempt;
+import dev.saferetry.call.Outcome;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.Reason;
 import dev.saferetry.error.SafeRetryException;
@@ -15,7 +17,6 @@ import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
-import dev.saferetry.provider.ProviderPreset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;

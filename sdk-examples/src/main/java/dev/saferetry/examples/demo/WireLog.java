@@ -1,6 +1,6 @@
 package dev.saferetry.examples.demo;
 
-import dev.saferetry.Attempt;
+import dev.saferetry.call.Attempt;
 import dev.saferetry.event.AttemptFinished;
 import dev.saferetry.event.RetryScheduled;
 import dev.saferetry.event.SafeRetryListener;

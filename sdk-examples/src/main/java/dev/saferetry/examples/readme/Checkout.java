@@ -9,7 +9,7 @@ import dev.saferetry.error.ResponseBodyException;
 import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.PaymentsClient;
-import dev.saferetry.store.FileKeyStore;
+import dev.saferetry.filestore.FileKeyStore;
 import java.nio.file.Path;
 
 public class Checkout {

@@ -2,10 +2,10 @@ package dev.saferetry.examples.readme;
 
 import dev.saferetry.CallResult;
 import dev.saferetry.Operation;
+import dev.saferetry.ProviderPreset;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.codec.TypeRef;
-import dev.saferetry.provider.ProviderPreset;
 import dev.saferetry.provider.StripeList;
 import java.util.List;
 import java.util.Map;

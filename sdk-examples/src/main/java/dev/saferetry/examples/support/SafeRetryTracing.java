@@ -1,6 +1,6 @@
 package dev.saferetry.examples.support;
 
-import dev.saferetry.Attempt;
+import dev.saferetry.call.Attempt;
 import dev.saferetry.event.AttemptFinished;
 import dev.saferetry.event.AttemptStarted;
 import dev.saferetry.event.CallFinished;

@@ -1,7 +1,7 @@
 package dev.saferetry.examples.support;
 
-import dev.saferetry.Attempt;
 import dev.saferetry.CallResult;
+import dev.saferetry.call.Attempt;
 import dev.saferetry.error.SafeRetryException;
 import java.io.PrintStream;
 import java.util.ArrayList;

@@ -1,13 +1,13 @@
 package dev.saferetry.examples.support;
 
 import dev.saferetry.Operation;
+import dev.saferetry.ProviderPreset;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
 import dev.saferetry.codec.TypeRef;
 import dev.saferetry.examples.support.Steps.Step;
 import dev.saferetry.examples.support.stripe.StripeShapedServer;
-import dev.saferetry.provider.ProviderPreset;
 import dev.saferetry.provider.StripeList;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package dev.saferetry.benchmarks;
 
 import dev.saferetry.codec.BodyCodec;
+import dev.saferetry.filestore.FileKeyStore;
 import dev.saferetry.idempotency.KeyStore;
-import dev.saferetry.store.FileKeyStore;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

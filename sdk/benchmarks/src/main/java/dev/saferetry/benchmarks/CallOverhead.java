@@ -2,8 +2,8 @@ package dev.saferetry.benchmarks;
 
 import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.filestore.FileKeyStore;
 import dev.saferetry.idempotency.KeyStore;
-import dev.saferetry.store.FileKeyStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;

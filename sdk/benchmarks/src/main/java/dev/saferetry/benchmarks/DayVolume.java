@@ -2,9 +2,9 @@ package dev.saferetry.benchmarks;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.saferetry.filestore.FileKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
-import dev.saferetry.store.FileKeyStore;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;

@@ -2,9 +2,9 @@ package dev.saferetry.benchmarks;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.saferetry.filestore.FileKeyStore;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.jdbc.JdbcKeyStore;
-import dev.saferetry.store.FileKeyStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

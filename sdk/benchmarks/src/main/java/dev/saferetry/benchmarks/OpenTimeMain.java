@@ -1,6 +1,6 @@
 package dev.saferetry.benchmarks;
 
-import dev.saferetry.store.FileKeyStore;
+import dev.saferetry.filestore.FileKeyStore;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 

@@ -140,10 +140,8 @@ public final class PathTemplate {
     Percent.segment(out, value, "path variable {" + name + "}");
   }
 
-  /**
-   * Whether a literal segment is {@code .} or {@code ..}, also percent-encoded ({@code %2e}): a
-   * server or proxy that decodes it before resolving the path would climb out of the template.
-   */
+  // Whether a literal segment is . or .., also percent-encoded (%2e): a server or proxy that
+  // decodes it before resolving the path would climb out of the template.
   private static boolean isDotSegment(String literal) {
     String decoded = literal.replace("%2e", ".").replace("%2E", ".");
     return decoded.equals(".") || decoded.equals("..");

@@ -28,7 +28,7 @@ import java.util.Set;
 public final class QueryParams {
   private static final QueryParams EMPTY = new QueryParams(List.of());
 
-  /** One parameter: its name as the server sees it (not empty), and its value. */
+  // One parameter: its name as the server sees it (not empty), and its value.
   private record Param(String name, String value) {
     Param {
       Objects.requireNonNull(name, "name");

@@ -169,14 +169,14 @@ public abstract class TypeRef<T> {
     return Object.class;
   }
 
-  /** A ref built by a factory instead of a subclass. */
+  // A ref built by a factory instead of a subclass.
   private static final class Resolved<T> extends TypeRef<T> {
     Resolved(Type type) {
       super(type, true);
     }
   }
 
-  /** A parameterized type equal to the JDK's own representation of the same type. */
+  // A parameterized type equal to the JDK's own representation of the same type.
   private record Parameterized(Class<?> rawType, Type... arguments) implements ParameterizedType {
     @Override
     public Type[] getActualTypeArguments() {

@@ -1,7 +1,7 @@
 package dev.saferetry.error;
 
-import dev.saferetry.Attempt;
-import dev.saferetry.ResponseView;
+import dev.saferetry.call.Attempt;
+import dev.saferetry.call.ResponseView;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.internal.Redaction;
 import java.util.List;
@@ -107,7 +107,7 @@ public sealed class ApiException extends CallFailedException permits Idempotency
     this.errorBody = errorBody == null ? "" : errorBody;
   }
 
-  /** The message: server-supplied text reduced to one capped line of printable ASCII. */
+  // The message: server-supplied text reduced to one capped line of printable ASCII.
   private static String summary(int status, String type, String code, List<Attempt> attempts) {
     StringBuilder sb = new StringBuilder("HTTP ").append(status);
     if (type != null) {

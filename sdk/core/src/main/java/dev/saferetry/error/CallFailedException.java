@@ -1,8 +1,8 @@
 package dev.saferetry.error;
 
-import dev.saferetry.Attempt;
-import dev.saferetry.Outcome;
-import dev.saferetry.ResponseView;
+import dev.saferetry.call.Attempt;
+import dev.saferetry.call.Outcome;
+import dev.saferetry.call.ResponseView;
 import dev.saferetry.idempotency.IdempotencyKey;
 import java.util.List;
 import java.util.Objects;

@@ -1,7 +1,7 @@
 package dev.saferetry.error;
 
-import dev.saferetry.Attempt;
-import dev.saferetry.ResponseView;
+import dev.saferetry.call.Attempt;
+import dev.saferetry.call.ResponseView;
 import dev.saferetry.idempotency.IdempotencyKey;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package dev.saferetry.error;
 
-import dev.saferetry.Outcome;
+import dev.saferetry.call.Outcome;
 
 /**
  * Why a call ended as it did: the {@link SafeRetryException#reason() reason} of an exception. Every
@@ -183,7 +183,7 @@ public enum Reason {
   /** The body is larger than the client's {@code maxResponseBytes}; it was not read. */
   BODY_TOO_LARGE(Outcome.SUCCEEDED);
 
-  /** The outcome of every call that ends for this reason. */
+  // The outcome of every call that ends for this reason.
   private final Outcome outcome;
 
   Reason(Outcome outcome) {

@@ -1,6 +1,6 @@
 package dev.saferetry.event;
 
-import dev.saferetry.Attempt;
+import dev.saferetry.call.Attempt;
 import dev.saferetry.idempotency.IdempotencyKey;
 
 /**

@@ -1,6 +1,6 @@
 package dev.saferetry.event;
 
-import dev.saferetry.Outcome;
+import dev.saferetry.call.Outcome;
 import dev.saferetry.error.Reason;
 import dev.saferetry.idempotency.IdempotencyKey;
 import java.time.Duration;

@@ -60,7 +60,7 @@ public record IdempotencyKey(String value) {
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  /** Starts the hashed name of {@link #stableFromParts}: a byte that no UTF-8 text contains. */
+  // Starts the hashed name of stableFromParts: a byte that no UTF-8 text contains.
   private static final int PARTS_MARK = 0xFF;
 
   /**
@@ -158,13 +158,13 @@ public record IdempotencyKey(String value) {
     return IdempotencyKey.of(uuidV5(namespace, name.toByteArray()).toString());
   }
 
-  /** The exact UTF-8 bytes of non-empty, well-formed text. */
+  // The exact UTF-8 bytes of non-empty, well-formed text.
   private static byte[] utf8(String what, String text) {
     Objects.requireNonNull(text, what);
     if (text.isEmpty()) {
       throw new IllegalArgumentException(what + " must not be empty");
     }
-    int bad = StoredText.firstUnpairedSurrogate(text);
+    int bad = RecordText.firstUnpairedSurrogate(text);
     if (bad >= 0) {
       throw new IllegalArgumentException(
           what
@@ -175,7 +175,7 @@ public record IdempotencyKey(String value) {
     return text.getBytes(StandardCharsets.UTF_8);
   }
 
-  /** Returns the name-based UUID version 5 of {@code name} in {@code namespace}. */
+  // Returns the name-based UUID version 5 of name in namespace.
   private static UUID uuidV5(UUID namespace, byte[] name) {
     MessageDigest sha1;
     try {

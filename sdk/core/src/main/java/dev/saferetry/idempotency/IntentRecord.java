@@ -67,9 +67,9 @@ public record IntentRecord(
     Objects.requireNonNull(createdAt, "createdAt");
     Objects.requireNonNull(expiresAt, "expiresAt");
     checkIntentId(intentId);
-    StoredText.checkWellFormed("fingerprint", fingerprint);
+    RecordText.checkWellFormed("fingerprint", fingerprint);
     if (resourceId != null) {
-      StoredText.checkWellFormed("resourceId", resourceId);
+      RecordText.checkWellFormed("resourceId", resourceId);
     }
     if (expiresAt.isBefore(createdAt)) {
       throw new IllegalArgumentException("expiresAt precedes createdAt");
@@ -118,11 +118,9 @@ public record IntentRecord(
         null);
   }
 
-  /**
-   * Whether {@code from + amount} lies beyond {@link Instant#MAX}, decided in whole seconds and
-   * nanoseconds: {@code Duration.between(from, Instant.MAX)} would overflow its nanosecond count
-   * and throw internally on every call, which made this check the hottest spot of a call.
-   */
+  // Whether from + amount lies beyond Instant.MAX, decided in whole seconds and nanoseconds:
+  // Duration.between(from, Instant.MAX) would overflow its nanosecond count and throw internally on
+  // every call, which made this check the hottest spot of a call.
   private static boolean beyondEndOfTime(Instant from, Duration amount) {
     long secondsLeft = Instant.MAX.getEpochSecond() - from.getEpochSecond();
     if (amount.getSeconds() != secondsLeft) {
@@ -140,7 +138,7 @@ public record IntentRecord(
    * @throws IllegalArgumentException if the id is not acceptable
    */
   public static void checkIntentId(String intentId) {
-    StoredText.check("intent id", intentId, MAX_INTENT_ID_LENGTH);
+    RecordText.check("intent id", intentId, MAX_INTENT_ID_LENGTH);
   }
 
   /**

@@ -33,7 +33,7 @@ public record IntentScope(String tenant, String operation) {
    *     unpaired surrogate) or contains a control character
    */
   public IntentScope {
-    StoredText.check("tenant", tenant, MAX_TENANT_LENGTH);
-    StoredText.check("operation", operation, MAX_OPERATION_LENGTH);
+    RecordText.check("tenant", tenant, MAX_TENANT_LENGTH);
+    RecordText.check("operation", operation, MAX_OPERATION_LENGTH);
   }
 }

@@ -11,9 +11,9 @@ import java.util.Optional;
  *
  * <p>The SPI is deliberately small and storage-neutral, so that a file, a database table or any
  * shared store can implement it. The SDK ships {@link #inMemory()} (the default; keys live as long
- * as the process), {@link dev.saferetry.store.FileKeyStore} (keys survive a crash), and the {@code
- * saferetry-jdbc} artifact {@code JdbcKeyStore} (keys in a database, shared by every instance of a
- * service).
+ * as the process), {@link dev.saferetry.filestore.FileKeyStore} (keys survive a crash), and the
+ * {@code saferetry-jdbc} artifact {@code JdbcKeyStore} (keys in a database, shared by every
+ * instance of a service).
  *
  * <p><b>What implementations must guarantee.</b>
  *

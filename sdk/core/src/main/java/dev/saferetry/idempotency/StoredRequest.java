@@ -1,8 +1,8 @@
 package dev.saferetry.idempotency;
 
-import dev.saferetry.internal.stored.BodyKeys;
-import dev.saferetry.internal.stored.StoredHeaders;
-import dev.saferetry.internal.stored.StoredTargets;
+import dev.saferetry.internal.storedrequest.BodyKeys;
+import dev.saferetry.internal.storedrequest.StoredHeaders;
+import dev.saferetry.internal.storedrequest.StoredTargets;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -28,11 +28,17 @@ import java.util.regex.Pattern;
  * "auth", "key", "token", "secret", "password" or "signature") is refused, and so are headers that
  * frame or route the request or that the SDK sets on every attempt ({@code Host}, {@code
  * Content-Length}, {@code Content-Type}, {@code Transfer-Encoding}, {@code Connection}, {@code
- * X-Request-Id}, {@code Idempotency-Key}, ...).
+ * X-Request-Id}, {@code Idempotency-Key}, ...). When a client prepares one ({@code
+ * SafeRetryClient.prepare}), it also refuses whatever it knows to be secret wherever the call put
+ * it — its API key, its credential headers' values, credentials in its base URL's query, in another
+ * header, a query parameter, the path, the body or the intent id — and leaves its default headers
+ * that carry a credential out; each refusal names the header, parameter or part, never the value.
  *
- * <p><b>The target</b> stays under the sender's base URL: it is judged as every server on the way
- * might read it (percent-escapes decoded any number of times, {@code ;} parameters dropped), and
- * judged again by the sender after its HTTP client's normalisation against its real base URL.
+ * <p><b>The target</b> is relative to the sender's base URL, its query included (the sender puts
+ * its own base URL's query first), and carries no query parameter named as a credential. It stays
+ * under the sender's base URL: it is judged as every server on the way might read it
+ * (percent-escapes decoded any number of times, {@code ;} parameters dropped), and judged again by
+ * the sender after its HTTP client's normalisation against its real base URL.
  *
  * <p>Instances are immutable and thread-safe.
  *

@@ -1,6 +1,6 @@
 package dev.saferetry.internal;
 
-import dev.saferetry.internal.stored.StoredHeaders;
+import dev.saferetry.internal.storedrequest.StoredHeaders;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -39,10 +39,10 @@ public final class Redaction {
   private final List<String> secrets;
   private final Set<String> grams;
 
-  /** The sorted hashes of {@link #grams}, to find a window that may be one without a string. */
+  // The sorted hashes of grams, to find a window that may be one without a string.
   private final int[] gramHashes;
 
-  /** The secrets' UTF-8 bytes, one char per byte (ISO-8859-1), to mask raw bytes the same way. */
+  // The secrets' UTF-8 bytes, one char per byte (ISO-8859-1), to mask raw bytes the same way.
   private final List<String> byteSecrets;
 
   private final Set<String> byteGrams;
@@ -169,11 +169,9 @@ public final class Redaction {
     return out.toString();
   }
 
-  /**
-   * Marks every window of {@link #GRAM} characters of {@code text} that is one of {@code grams}. A
-   * window's {@link String#hashCode} is rolled along the text, so that only a window whose hash is
-   * a gram's is cut out and looked up: no string per window.
-   */
+  // Marks every window of GRAM characters of text that is one of grams. A window's String.hashCode
+  // is rolled along the text, so that only a window whose hash is a gram's is cut out and looked
+  // up: no string per window.
   private static boolean[] markGrams(String text, Set<String> grams, int[] hashes, boolean[] hit) {
     int h = 0;
     for (int i = 0; i < GRAM; i++) {
@@ -190,7 +188,7 @@ public final class Redaction {
     }
   }
 
-  /** 31 to the power {@link #GRAM - 1}: the weight of a window's first character in its hash. */
+  // 31 to the power - 1: the weight of a window's first character in its hash.
   private static final int POWER = power();
 
   private static int power() {
@@ -201,7 +199,7 @@ public final class Redaction {
     return p;
   }
 
-  /** The sorted hashes of {@code grams}. */
+  // The sorted hashes of grams.
   private static int[] hashes(Set<String> grams) {
     return grams.stream().mapToInt(String::hashCode).sorted().toArray();
   }

@@ -135,10 +135,8 @@ public final class PageRequest {
     return ByteBuffer.wrap(sha.digest()).getLong();
   }
 
-  /**
-   * Adds a text as its length and its UTF-16 code units: no two sequences of texts feed the same
-   * bytes, unpaired surrogates included.
-   */
+  // Adds a text as its length and its UTF-16 code units: no two sequences of texts feed the same
+  // bytes, unpaired surrogates included.
   private static void update(MessageDigest sha, String text) {
     ByteBuffer bytes = ByteBuffer.allocate(4 + 2 * text.length());
     bytes.putInt(text.length());

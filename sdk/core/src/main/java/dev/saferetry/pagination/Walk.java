@@ -21,7 +21,7 @@ final class Walk<P, T> {
   private final Function<PageRequest, P> fetcher;
   private final int maxPages;
 
-  /** The digest of each request fetched, and the number of its page. */
+  // The digest of each request fetched, and the number of its page.
   private final Map<Long, Integer> seen = new HashMap<>();
 
   private PageRequest pending = PageRequest.first(); // null once the last page was fetched
@@ -40,7 +40,7 @@ final class Walk<P, T> {
     return pending != null || stuck != null;
   }
 
-  /** Fetches the pending page; on failure nothing changes. */
+  // Fetches the pending page; on failure nothing changes.
   private P fetch() {
     if (stuck != null) {
       throw stuck;
@@ -76,7 +76,7 @@ final class Walk<P, T> {
     return page;
   }
 
-  /** Returns {@code next} if the walk may fetch it as page {@code number + 1}. */
+  // Returns next if the walk may fetch it as page number + 1.
   private PageRequest checked(PageRequest next, int number) {
     if (next == null) {
       return null;
@@ -99,7 +99,7 @@ final class Walk<P, T> {
     return next;
   }
 
-  /** A page the style could not read or continue from; a style's own text is not kept. */
+  // A page the style could not read or continue from; a style's own text is not kept.
   private static PaginationException malformed(int number, RuntimeException e) {
     if (e instanceof Styles.Unusable unusable) {
       return new PaginationException(

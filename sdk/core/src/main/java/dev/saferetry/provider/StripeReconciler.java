@@ -81,7 +81,7 @@ public final class StripeReconciler implements Reconciler {
   private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry");
   private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.-]{1,40}");
 
-  /** Stripe's charge search: a plain GET through the client, without a key. */
+  // Stripe's charge search: a plain GET through the client, without a key.
   private static final Operation<Void, JsonNode> SEARCH =
       Operation.get("/v1/charges/search", TypeRef.of(JsonNode.class)).named("lookup");
 
@@ -118,10 +118,11 @@ public final class StripeReconciler implements Reconciler {
    * {@return a copy for a charge made on the connected account {@code account} ({@code
    * Stripe-Account})}
    *
-   * @param account the account id, e.g. {@code acct_1032D82eZvKYlo2C}, or {@code null} for none
+   * @param account the account id, e.g. {@code acct_1032D82eZvKYlo2C}
    * @throws IllegalArgumentException if the account is not 1..255 visible ASCII characters
    */
   public StripeReconciler onAccount(String account) {
+    Objects.requireNonNull(account, "account");
     return new StripeReconciler(
         metadataKey, new ExpectedCharge(want.amount(), want.currency(), account, want.context()));
   }
@@ -129,10 +130,11 @@ public final class StripeReconciler implements Reconciler {
   /**
    * {@return a copy for a charge made in the context {@code context} ({@code Stripe-Context})}
    *
-   * @param context the context, or {@code null} for none
+   * @param context the context
    * @throws IllegalArgumentException if the context is not 1..255 visible ASCII characters
    */
   public StripeReconciler inContext(String context) {
+    Objects.requireNonNull(context, "context");
     return new StripeReconciler(
         metadataKey, new ExpectedCharge(want.amount(), want.currency(), want.account(), context));
   }
@@ -172,7 +174,7 @@ public final class StripeReconciler implements Reconciler {
             + " documented literal form; look the charge up by hand");
   }
 
-  /** The search's query: the intent id quoted, {@code '} escaped. */
+  // The search's query: the intent id quoted, ' escaped.
   private String query(String intentId) {
     return "metadata['" + metadataKey + "']:'" + intentId.replace("'", "\\'") + "'";
   }
@@ -182,7 +184,7 @@ public final class StripeReconciler implements Reconciler {
     return "StripeReconciler[charge, metadata " + metadataKey + "]";
   }
 
-  /** Asks for each intent's reconciler, then runs it. Thread-safe if the function is. */
+  // Asks for each intent's reconciler, then runs it. Thread-safe if the function is.
   private static final class PerIntent implements Reconciler {
     private final Function<? super IntentRecord, StripeReconciler> expected;
 

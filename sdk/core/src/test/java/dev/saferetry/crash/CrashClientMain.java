@@ -9,8 +9,8 @@ import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.PaymentsClient;
+import dev.saferetry.filestore.FileKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
-import dev.saferetry.store.FileKeyStore;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 

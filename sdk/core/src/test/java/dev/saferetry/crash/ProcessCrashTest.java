@@ -3,10 +3,10 @@ package dev.saferetry.crash;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.saferetry.crash.CrashClientMain.Mode;
+import dev.saferetry.filestore.FileKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
-import dev.saferetry.store.FileKeyStore;
 import dev.saferetry.testing.ChildJvm;
 import java.nio.file.Path;
 import java.util.List;

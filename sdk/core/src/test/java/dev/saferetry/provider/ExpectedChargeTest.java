@@ -18,7 +18,8 @@ class ExpectedChargeTest {
     assertThat(new ExpectedCharge(1000, "EUR", null, null).currency()).isEqualTo("eur");
     assertThat(new ExpectedCharge(Long.MAX_VALUE, "usd", null, null).amount())
         .isEqualTo(Long.MAX_VALUE);
-    assertThat(StripeReconciler.charge("intent_id", 1, "usd").onAccount(null)).isNotNull();
+    assertThatThrownBy(() -> StripeReconciler.charge("intent_id", 1, "usd").onAccount(null))
+        .isInstanceOf(NullPointerException.class);
     for (long amount : new long[] {0, -1, Long.MIN_VALUE}) {
       assertThatThrownBy(() -> StripeReconciler.charge("intent_id", amount, "eur"))
           .isInstanceOf(IllegalArgumentException.class)

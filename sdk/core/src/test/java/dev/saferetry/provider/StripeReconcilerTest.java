@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.Operation;
+import dev.saferetry.ProviderPreset;
 import dev.saferetry.Reconciler;
 import dev.saferetry.Reconciliation;
 import dev.saferetry.RequestOptions;

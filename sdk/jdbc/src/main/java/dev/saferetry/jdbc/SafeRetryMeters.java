@@ -1,7 +1,7 @@
 package dev.saferetry.jdbc;
 
 import dev.saferetry.CallResult;
-import dev.saferetry.Outcome;
+import dev.saferetry.call.Outcome;
 import dev.saferetry.error.SafeRetryException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;

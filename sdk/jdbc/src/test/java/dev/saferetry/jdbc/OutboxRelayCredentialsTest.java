@@ -8,12 +8,12 @@ import static dev.saferetry.testing.Answers.drain;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.saferetry.ApiKeyStyle;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.jdbc.TestDatabase.Db;
-import dev.saferetry.provider.ApiKeyStyle;
 import java.util.List;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.params.ParameterizedTest;

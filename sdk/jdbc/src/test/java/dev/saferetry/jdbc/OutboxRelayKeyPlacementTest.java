@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.saferetry.ProviderPreset;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.examples.payments.Charges;
@@ -20,7 +21,6 @@ import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.idempotency.StoredRequest;
 import dev.saferetry.jdbc.TestDatabase.Db;
-import dev.saferetry.provider.ProviderPreset;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.time.Duration;

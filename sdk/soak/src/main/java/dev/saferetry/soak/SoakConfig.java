@@ -20,9 +20,10 @@ import java.util.Objects;
  *     ms
  * @param lockTimeout the server's takeover age of a pending key record; default 2 s
  * @param seed the seed of faults and kills; default 42
- * @param durableStore whether workers keep intents in a {@link dev.saferetry.store.FileKeyStore}
- *     (default true); false gives each process a fresh in-memory store, so a restarted worker mints
- *     new keys — the negative control that shows the audit catches duplicates
+ * @param durableStore whether workers keep intents in a {@link
+ *     dev.saferetry.filestore.FileKeyStore} (default true); false gives each process a fresh
+ *     in-memory store, so a restarted worker mints new keys — the negative control that shows the
+ *     audit catches duplicates
  * @param storeUrl null for a store per worker (see {@code durableStore}); otherwise every worker
  *     keeps its intents in one shared {@link dev.saferetry.jdbc.JdbcKeyStore} at this JDBC URL (a
  *     PostgreSQL URL gets a fresh schema for the run; blank: an embedded H2 file database in the

@@ -23,7 +23,7 @@ import java.util.Set;
  * without reading it back. One per encoding; not thread-safe.
  */
 final class CheckedGenerator extends JsonGeneratorDelegate {
-  /** Stands for an open array on the stack of open containers: it has no names. */
+  // Stands for an open array on the stack of open containers: it has no names.
   private static final Set<String> ARRAY = Collections.emptySet();
 
   private final Deque<Set<String>> open = new ArrayDeque<>();

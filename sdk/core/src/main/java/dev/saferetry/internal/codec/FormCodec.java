@@ -80,10 +80,8 @@ public final class FormCodec implements Encoder {
     return body(writer.topLevel(fieldName, fieldValue));
   }
 
-  /**
-   * Serializes the value to tokens (as the mapper would write it as JSON) and writes them as form
-   * pairs, without building a tree in between.
-   */
+  // Serializes the value to tokens (as the mapper would write it as JSON) and writes them as form
+  // pairs, without building a tree in between.
   private FormWriter write(Object value) {
     TokenBuffer tokens = new TokenBuffer(mapper, false);
     if (bigDecimals) {

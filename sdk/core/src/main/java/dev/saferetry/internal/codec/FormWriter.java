@@ -65,7 +65,7 @@ final class FormWriter {
     return out.toString();
   }
 
-  /** Writes the fields of the object whose START_OBJECT was just read, up to its END_OBJECT. */
+  // Writes the fields of the object whose START_OBJECT was just read, up to its END_OBJECT.
   private void object(JsonParser p, String key, String path, int depth) throws IOException {
     checkDepth(depth, path);
     while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -102,7 +102,7 @@ final class FormWriter {
     }
   }
 
-  /** A plain value as text: a string, boolean or number. */
+  // A plain value as text: a string, boolean or number.
   private static String scalar(JsonParser p, JsonToken t, String path) throws IOException {
     switch (t) {
       case VALUE_STRING:
@@ -120,10 +120,8 @@ final class FormWriter {
     }
   }
 
-  /**
-   * Writes the list whose START_ARRAY was just read. Plain elements wait until the list ends or an
-   * element is an object or a list: only a list of plain values may use {@code key[]}.
-   */
+  // Writes the list whose START_ARRAY was just read. Plain elements wait until the list ends or an
+  // element is an object or a list: only a list of plain values may use key[].
   private void list(JsonParser p, String key, String path, int depth) throws IOException {
     checkDepth(depth, path);
     List<String> plain = new ArrayList<>(); // null: a null element written as empty
@@ -179,7 +177,7 @@ final class FormWriter {
     }
   }
 
-  /** The kind of value a token starts, named as Jackson's tree nodes name it. */
+  // The kind of value a token starts, named as Jackson's tree nodes name it.
   private static String typeName(JsonParser p, JsonToken t) throws IOException {
     switch (t) {
       case START_ARRAY:

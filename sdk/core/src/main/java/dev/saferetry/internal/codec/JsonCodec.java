@@ -120,7 +120,7 @@ public final class JsonCodec implements Encoder {
     }
   }
 
-  /** The bytes of a value, and the names of its top-level fields if it is an object. */
+  // The bytes of a value, and the names of its top-level fields if it is an object.
   private record Written(byte[] bytes, Set<String> topLevelNames) {}
 
   private Written write(Object value) {
@@ -160,7 +160,7 @@ public final class JsonCodec implements Encoder {
     return b == ' ' || b == '\n' || b == '\r' || b == '\t';
   }
 
-  /** The kind of JSON value, named as Jackson's tree nodes name it. */
+  // The kind of JSON value, named as Jackson's tree nodes name it.
   private static String kind(byte[] json) {
     switch (json[firstNonBlank(json)]) {
       case '[':

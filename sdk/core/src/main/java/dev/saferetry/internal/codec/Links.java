@@ -42,12 +42,10 @@ public final class Links {
     return url;
   }
 
-  /**
-   * Whether a decoded path segment is a plain name: OkHttp has already resolved {@code .}, {@code
-   * ..} and their percent-encoded forms, but a segment that still decodes to a slash, a backslash,
-   * a dot segment with parameters ({@code ..;}) or another percent escape would be read as a step
-   * out of the base path by a server or gateway that decodes once more.
-   */
+  // Whether a decoded path segment is a plain name: OkHttp has already resolved ., .. and their
+  // percent-encoded forms, but a segment that still decodes to a slash, a backslash, a dot segment
+  // with parameters (..;) or another percent escape would be read as a step out of the base path by
+  // a server or gateway that decodes once more.
   private static boolean plainSegment(String segment) {
     return segment.indexOf('/') < 0
         && segment.indexOf('\\') < 0

@@ -17,7 +17,7 @@ final class Numbers {
   /** The most digits a number may have when written without an exponent. */
   static final int MAX_DIGITS = 100;
 
-  /** Longer number text cannot be within the bound: it is refused before it is parsed. */
+  // Longer number text cannot be within the bound: it is refused before it is parsed.
   private static final int MAX_TEXT = 2 * MAX_DIGITS + 16;
 
   private static final BigInteger LIMIT = BigInteger.TEN.pow(MAX_DIGITS);
@@ -85,7 +85,7 @@ final class Numbers {
     return new BigDecimal(text(value)).stripTrailingZeros().toPlainString();
   }
 
-  /** The digits of {@link BigDecimal#toPlainString()}, computed without building it. */
+  // The digits of BigDecimal.toPlainString(), computed without building it.
   private static long plainDigits(BigDecimal value) {
     long precision = value.precision();
     long scale = value.scale();

@@ -68,7 +68,7 @@ final class OrderedCollections extends Wrapping {
     typeSer.writeTypeSuffix(gen, typeId);
   }
 
-  /** Whether the value is a set of two or more; refuses a collection without an order. */
+  // Whether the value is a set of two or more; refuses a collection without an order.
   private static boolean needsSorting(Object value, JsonGenerator gen) {
     if (!(value instanceof Collection<?> collection)
         || collection instanceof List
@@ -92,10 +92,8 @@ final class OrderedCollections extends Wrapping {
             + " another order. Pass a List (sent in its order) or a Set (sent sorted)");
   }
 
-  /**
-   * The elements as Jackson writes them, each in its own buffer, sorted; null if Jackson's
-   * serializer did not write an array (a custom one): then it writes the value itself.
-   */
+  // The elements as Jackson writes them, each in its own buffer, sorted; null if Jackson's
+  // serializer did not write an array (a custom one): then it writes the value itself.
   private List<TokenBuffer> sorted(Object value, JsonGenerator gen, SerializerProvider provider)
       throws IOException {
     TokenBuffer all = new TokenBuffer(gen.getCodec(), false);

@@ -87,7 +87,7 @@ public final class Percent {
     return isAlphanumeric(c) || c == '-' || c == '.' || c == '_' || c == '*';
   }
 
-  /** Escapes the code point at {@code i} as UTF-8; returns the index of its last char. */
+  // Escapes the code point at i as UTF-8; returns the index of its last char.
   private static int escape(StringBuilder out, String text, int i, String what) {
     char c = text.charAt(i);
     int cp = c;

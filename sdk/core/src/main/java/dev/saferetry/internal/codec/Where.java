@@ -61,7 +61,7 @@ interface Where {
     return printable(b);
   }
 
-  /** Control characters escaped, so a name cannot forge lines in a log; long paths cut. */
+  // Control characters escaped, so a name cannot forge lines in a log; long paths cut.
   private static String printable(CharSequence path) {
     StringBuilder b = new StringBuilder(Math.min(path.length(), MAX_LENGTH) + 8);
     for (int i = 0; i < path.length(); i++) {

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -23,7 +24,8 @@ import java.util.stream.Stream;
  * Which package of compiled classes uses which, read from the class files' constant pools: every
  * class a class file names — in a reference, a field or method descriptor or a generic signature,
  * as {@code jdeps} counts them — puts an edge from the class's package to that class's package.
- * Comments leave no trace in a class file, so only code counts. Immutable.
+ * Comments leave no trace in a class file, so only code counts. {@link #ofFiles} draws the same
+ * graph between source files instead (a top-level class with its nested ones). Immutable.
  */
 public final class PackageGraph {
   /** A class name as a class file writes it, e.g. {@code dev/saferetry/error/Reason}. */
@@ -42,6 +44,20 @@ public final class PackageGraph {
    * @throws IOException if a class file cannot be read or is not one
    */
   public static PackageGraph of(Path classes) throws IOException {
+    return read(classes, PackageGraph::packageOf);
+  }
+
+  /**
+   * Reads every class file below {@code classes} into a graph of source files: each node is a
+   * top-level class, e.g. {@code dev.saferetry.RealCall}, standing for its nested classes too.
+   *
+   * @throws IOException if a class file cannot be read or is not one
+   */
+  public static PackageGraph ofFiles(Path classes) throws IOException {
+    return read(classes, PackageGraph::fileOf);
+  }
+
+  private static PackageGraph read(Path classes, Function<String, String> node) throws IOException {
     Map<String, Set<String>> uses = new TreeMap<>();
     List<Path> files;
     try (Stream<Path> walk = Files.walk(classes)) {
@@ -52,13 +68,13 @@ public final class PackageGraph {
       if (name.endsWith("module-info.class") || name.endsWith("package-info.class")) {
         continue;
       }
-      String from = packageOf(name);
+      String from = node.apply(name);
       Set<String> to = uses.computeIfAbsent(from, p -> new TreeSet<>());
       try (InputStream in = Files.newInputStream(file)) {
         for (String text : utf8Constants(new DataInputStream(in), file)) {
           Matcher m = CLASS.matcher(text);
           while (m.find()) {
-            String target = packageOf(m.group());
+            String target = node.apply(m.group());
             if (!target.equals(from)) {
               to.add(target);
             }
@@ -135,6 +151,13 @@ public final class PackageGraph {
         }
       }
     }
+  }
+
+  private static String fileOf(String className) {
+    String name =
+        className.endsWith(".class") ? className.substring(0, className.length() - 6) : className;
+    int nested = name.indexOf('$');
+    return (nested < 0 ? name : name.substring(0, nested)).replace('/', '.');
   }
 
   private static String packageOf(String className) {

@@ -1,5 +1,0 @@
-/**
- * Durable key stores: {@link dev.saferetry.store.FileKeyStore} keeps every intent's key in a local
- * directory, so that a process killed at any instant finds its intents again when it restarts.
- */
-package dev.saferetry.store;
