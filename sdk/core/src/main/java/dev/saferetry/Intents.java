@@ -125,11 +125,11 @@ final class Intents {
     try {
       begun = store.begin(proposed, maxWait);
     } catch (IntentRefusedException e) {
-      throw Errors.unknown(
+      throw Endings.unknown(
           e.abandoned() ? Reason.INTENT_ABANDONED : Reason.INTENT_HELD,
           e.getMessage() + "; nothing was sent by this call",
           null,
-          new Errors.Trail(options.idempotencyKey(), intentId, List.of()),
+          new Endings.Trail(options.idempotencyKey(), intentId, List.of()),
           e);
     }
     IntentRecord record = begun.record();

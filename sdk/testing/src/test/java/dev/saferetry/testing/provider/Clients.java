@@ -1,8 +1,8 @@
 package dev.saferetry.testing.provider;
 
+import dev.saferetry.ProviderPreset;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
-import dev.saferetry.provider.ProviderPreset;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.testing.FakeTime;
 

@@ -3,10 +3,10 @@ package dev.saferetry.testing.provider;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.saferetry.Attempt;
 import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
+import dev.saferetry.call.Attempt;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.Reason;
 import dev.saferetry.examples.payments.Charge;
