@@ -1,14 +1,14 @@
 package dev.saferetry.jdbc;
 
 import dev.saferetry.idempotency.KeyStoreException;
-import dev.saferetry.jdbc.internal.AdminTable;
-import dev.saferetry.jdbc.internal.IntentTable;
-import dev.saferetry.jdbc.internal.IntentWrites;
 import dev.saferetry.jdbc.internal.Jdbc;
 import dev.saferetry.jdbc.internal.Purge;
-import dev.saferetry.jdbc.internal.RelayTable;
 import dev.saferetry.jdbc.internal.SchemaGate;
 import dev.saferetry.jdbc.internal.SqlNames;
+import dev.saferetry.jdbc.internal.keystore.IntentTable;
+import dev.saferetry.jdbc.internal.keystore.IntentWrites;
+import dev.saferetry.jdbc.internal.outbox.AdminTable;
+import dev.saferetry.jdbc.internal.outbox.RelayTable;
 import java.util.Objects;
 import javax.sql.DataSource;
 

@@ -15,7 +15,7 @@ import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.idempotency.StoredRequest;
 import dev.saferetry.jdbc.TestDatabase.Db;
-import dev.saferetry.jdbc.internal.LeasedIntent;
+import dev.saferetry.jdbc.internal.outbox.LeasedIntent;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.TestDatabase.Db;
-import dev.saferetry.jdbc.internal.LeasedIntent;
+import dev.saferetry.jdbc.internal.outbox.LeasedIntent;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -18,7 +18,7 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.TestDatabase.Db;
-import dev.saferetry.jdbc.internal.LeasedIntent;
+import dev.saferetry.jdbc.internal.outbox.LeasedIntent;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.testing.FakeTime;
 import java.sql.Connection;

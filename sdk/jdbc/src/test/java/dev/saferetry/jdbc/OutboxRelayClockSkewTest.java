@@ -17,7 +17,7 @@ import dev.saferetry.SafeRetryClient;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.TestDatabase.Db;
-import dev.saferetry.jdbc.internal.LeasedIntent;
+import dev.saferetry.jdbc.internal.outbox.LeasedIntent;
 import dev.saferetry.testing.Answers;
 import dev.saferetry.testing.FakeTime;
 import java.time.Duration;

@@ -16,7 +16,7 @@ import dev.saferetry.Reconciliation;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.TestDatabase.Db;
-import dev.saferetry.jdbc.internal.LeasedIntent;
+import dev.saferetry.jdbc.internal.outbox.LeasedIntent;
 import dev.saferetry.testing.FakeTime;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -10,7 +10,7 @@ import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
-import dev.saferetry.jdbc.internal.RequestSeal;
+import dev.saferetry.jdbc.internal.keystore.RequestSeal;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.testing.FakeTime;

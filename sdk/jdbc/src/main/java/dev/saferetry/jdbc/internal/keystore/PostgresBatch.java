@@ -1,7 +1,9 @@
-package dev.saferetry.jdbc.internal;
+package dev.saferetry.jdbc.internal.keystore;
 
 import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.jdbc.internal.Combiner;
+import dev.saferetry.jdbc.internal.SqlNames;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -31,7 +33,7 @@ import java.util.function.IntFunction;
  *
  * <p>Thread-safe.
  */
-final class PostgresBatch {
+public final class PostgresBatch {
   /** The most rows one statement writes. */
   public static final int MAX_ROWS = 64;
 

@@ -1,9 +1,15 @@
-package dev.saferetry.jdbc.internal;
+package dev.saferetry.jdbc.internal.keystore;
 
 import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.jdbc.internal.Dialect;
+import dev.saferetry.jdbc.internal.Purge;
+import dev.saferetry.jdbc.internal.SchemaGate;
+import dev.saferetry.jdbc.internal.SqlNames;
+import dev.saferetry.jdbc.internal.SqlScript;
+import dev.saferetry.jdbc.internal.StoredText;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

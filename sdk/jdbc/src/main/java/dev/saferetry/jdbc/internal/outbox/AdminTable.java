@@ -1,9 +1,17 @@
-package dev.saferetry.jdbc.internal;
+package dev.saferetry.jdbc.internal.outbox;
 
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.idempotency.StoredRequest;
+import dev.saferetry.jdbc.internal.Dialect;
+import dev.saferetry.jdbc.internal.Purge;
+import dev.saferetry.jdbc.internal.SqlNames;
+import dev.saferetry.jdbc.internal.StoredText;
+import dev.saferetry.jdbc.internal.keystore.IntentRows;
+import dev.saferetry.jdbc.internal.keystore.IntentSql;
+import dev.saferetry.jdbc.internal.keystore.RelayCodes;
+import dev.saferetry.jdbc.internal.keystore.RequestSeal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

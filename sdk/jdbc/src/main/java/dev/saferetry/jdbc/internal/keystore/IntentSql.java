@@ -1,5 +1,6 @@
-package dev.saferetry.jdbc.internal;
+package dev.saferetry.jdbc.internal.keystore;
 
+import dev.saferetry.jdbc.internal.SqlNames;
 import java.util.List;
 
 /**
@@ -8,9 +9,9 @@ import java.util.List;
  *
  * <p>Immutable and thread-safe.
  */
-final class IntentSql {
+public final class IntentSql {
   /** An intent record, in the order {@link IntentRows#read} reads it. */
-  static final String RECORD =
+  public static final String RECORD =
       "tenant, operation, intent_id, idempotency_key, fingerprint, state, created_at_ns,"
           + " expires_at_ns, status, resource_id";
 
@@ -19,7 +20,7 @@ final class IntentSql {
    * 22 (the key's placement and the request's fingerprint last, see {@link
    * IntentRows#readRequest}).
    */
-  static final String RELAY =
+  public static final String RELAY =
       "request_method, request_target, request_headers, request_type, request_body, relay_state,"
           + " hold_reason, relay_note, attempts, lease_token, request_key_placement,"
           + " request_fingerprint";
@@ -291,7 +292,7 @@ final class IntentSql {
   }
 
   /** {@code CAST(? AS type[])} for each type, comma-separated. */
-  static String arrayParameters(List<String> types) {
+  public static String arrayParameters(List<String> types) {
     StringBuilder out = new StringBuilder();
     for (String type : types) {
       out.append(out.length() == 0 ? "" : ", ").append("CAST(? AS ").append(type).append("[])");

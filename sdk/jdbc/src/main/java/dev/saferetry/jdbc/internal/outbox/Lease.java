@@ -1,4 +1,4 @@
-package dev.saferetry.jdbc.internal;
+package dev.saferetry.jdbc.internal.outbox;
 
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;

@@ -1,4 +1,4 @@
-package dev.saferetry.jdbc.internal;
+package dev.saferetry.jdbc.internal.outbox;
 
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.StoredRequest;

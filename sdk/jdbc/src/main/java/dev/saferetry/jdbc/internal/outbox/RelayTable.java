@@ -1,7 +1,14 @@
-package dev.saferetry.jdbc.internal;
+package dev.saferetry.jdbc.internal.outbox;
 
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.jdbc.internal.Dialect;
+import dev.saferetry.jdbc.internal.SqlNames;
+import dev.saferetry.jdbc.internal.StoredText;
+import dev.saferetry.jdbc.internal.keystore.IntentRows;
+import dev.saferetry.jdbc.internal.keystore.IntentSql;
+import dev.saferetry.jdbc.internal.keystore.RelayCodes;
+import dev.saferetry.jdbc.internal.keystore.RequestSeal;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

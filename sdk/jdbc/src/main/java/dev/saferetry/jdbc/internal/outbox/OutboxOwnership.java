@@ -1,8 +1,11 @@
-package dev.saferetry.jdbc.internal;
+package dev.saferetry.jdbc.internal.outbox;
 
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentRefusedException;
 import dev.saferetry.idempotency.IntentScope;
+import dev.saferetry.jdbc.internal.StoredText;
+import dev.saferetry.jdbc.internal.keystore.IntentTable;
+import dev.saferetry.jdbc.internal.keystore.RelayCodes;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Optional;

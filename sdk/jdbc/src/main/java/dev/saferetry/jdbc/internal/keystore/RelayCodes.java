@@ -1,4 +1,4 @@
-package dev.saferetry.jdbc.internal;
+package dev.saferetry.jdbc.internal.keystore;
 
 import java.sql.SQLException;
 
@@ -8,10 +8,10 @@ import java.sql.SQLException;
  * <p>Stateless and thread-safe.
  */
 public final class RelayCodes {
-  static final int QUEUED = 0;
-  static final int DONE = 1;
-  static final int HELD = 2;
-  static final int ABANDONED = 3;
+  public static final int QUEUED = 0;
+  public static final int DONE = 1;
+  public static final int HELD = 2;
+  public static final int ABANDONED = 3;
 
   private RelayCodes() {}
 
@@ -31,7 +31,7 @@ public final class RelayCodes {
     TOO_MANY_ATTEMPTS
   }
 
-  static int code(Hold reason) {
+  public static int code(Hold reason) {
     return switch (reason) {
       case EXPIRED -> 1;
       case REJECTED -> 2;
@@ -42,7 +42,7 @@ public final class RelayCodes {
     };
   }
 
-  static Hold reason(int code) throws SQLException {
+  public static Hold reason(int code) throws SQLException {
     return switch (code) {
       case 1 -> Hold.EXPIRED;
       case 2 -> Hold.REJECTED;

@@ -1,10 +1,11 @@
-package dev.saferetry.jdbc.internal;
+package dev.saferetry.jdbc.internal.keystore;
 
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.StoredRequest;
+import dev.saferetry.jdbc.internal.StoredText;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -22,17 +23,17 @@ import java.util.Map;
  *
  * <p>Stateless and thread-safe.
  */
-final class IntentRows {
-  static final int MAX_TENANT = 128;
-  static final int MAX_OPERATION = 255;
+public final class IntentRows {
+  public static final int MAX_TENANT = 128;
+  public static final int MAX_OPERATION = 255;
   static final int MAX_FINGERPRINT = 512;
-  static final int MAX_RESOURCE_ID = 1 << 20;
+  public static final int MAX_RESOURCE_ID = 1 << 20;
   private static final long NANOS = 1_000_000_000L;
 
   private IntentRows() {}
 
   /** Nanoseconds since the epoch; refuses instants outside the years 1677 to 2262. */
-  static long nanos(String what, Instant t) {
+  public static long nanos(String what, Instant t) {
     try {
       return Math.addExact(Math.multiplyExact(t.getEpochSecond(), NANOS), t.getNano());
     } catch (ArithmeticException e) {
@@ -41,11 +42,11 @@ final class IntentRows {
     }
   }
 
-  static Instant instant(long nanos) {
+  public static Instant instant(long nanos) {
     return Instant.ofEpochSecond(Math.floorDiv(nanos, NANOS), Math.floorMod(nanos, NANOS));
   }
 
-  static int code(IntentState state) {
+  public static int code(IntentState state) {
     return switch (state) {
       case PENDING -> 0;
       case SUCCEEDED -> 1;
@@ -62,7 +63,7 @@ final class IntentRows {
     };
   }
 
-  static void bindPk(PreparedStatement ps, int at, IntentScope scope, String intentId)
+  public static void bindPk(PreparedStatement ps, int at, IntentScope scope, String intentId)
       throws SQLException {
     ps.setString(at, StoredText.check("tenant", scope.tenant(), MAX_TENANT));
     ps.setString(at + 1, StoredText.check("operation", scope.operation(), MAX_OPERATION));
@@ -205,7 +206,7 @@ final class IntentRows {
   }
 
   /** Reads the {@link IntentSql#RECORD} columns from column 1. */
-  static IntentRecord read(ResultSet rs) throws SQLException {
+  public static IntentRecord read(ResultSet rs) throws SQLException {
     return new IntentRecord(
         new IntentScope(rs.getString(1), rs.getString(2)),
         rs.getString(3),
@@ -225,7 +226,7 @@ final class IntentRows {
    * @param request the request, or null
    * @param problem why there is none, or null
    */
-  record Readback(StoredRequest request, String problem) {}
+  public record Readback(StoredRequest request, String problem) {}
 
   /**
    * Reads the stored request of a row selected with {@link IntentSql#RELAY} after {@link
@@ -233,7 +234,7 @@ final class IntentRows {
    * record}, also proves it is the request enqueued for that record: its fingerprint ({@link
    * RequestSeal}) matches the one stored with it, and a key in the body is the record's.
    */
-  static Readback readRequest(ResultSet rs, IntentRecord record) throws SQLException {
+  public static Readback readRequest(ResultSet rs, IntentRecord record) throws SQLException {
     String method = rs.getString(11);
     if (method == null) {
       return record == null ? null : new Readback(null, "its stored request has no method");

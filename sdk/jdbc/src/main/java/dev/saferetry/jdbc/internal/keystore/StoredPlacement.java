@@ -1,4 +1,4 @@
-package dev.saferetry.jdbc.internal;
+package dev.saferetry.jdbc.internal.keystore;
 
 import dev.saferetry.idempotency.KeyPlacement;
 

@@ -1,8 +1,13 @@
-package dev.saferetry.jdbc.internal;
+package dev.saferetry.jdbc.internal.keystore;
 
 import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.jdbc.internal.Combiner;
+import dev.saferetry.jdbc.internal.Deadline;
+import dev.saferetry.jdbc.internal.Dialect;
+import dev.saferetry.jdbc.internal.Jdbc;
+import dev.saferetry.jdbc.internal.StoredText;
 import java.util.Collections;
 
 /**
