@@ -6,6 +6,7 @@ import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.examples.support.FlakyChargeApi;
 import dev.saferetry.jdbc.JdbcKeyStore;
+import dev.saferetry.jdbc.JdbcOutbox;
 import dev.saferetry.jdbc.OutboxAdmin;
 import dev.saferetry.jdbc.OutboxIntent;
 import dev.saferetry.jdbc.OutboxRelay;
@@ -34,8 +35,7 @@ public final class OutboxOperator {
       try (Connection c = db.getConnection()) { // with the order's rows, in its transaction
         c.setAutoCommit(false);
         for (String charge : new String[] {"order-42/charge", "order-42/shipping"}) {
-          store
-              .outbox()
+          JdbcOutbox.of(store)
               .enqueue(
                   c,
                   "order-42",
@@ -54,10 +54,10 @@ public final class OutboxOperator {
               .maxClaims(2)
               .backoff(Duration.ofMillis(1), Duration.ofMillis(1))
               .build();
-      while (store.outbox().held().isEmpty()) {
+      while (JdbcOutbox.of(store).held().isEmpty()) {
         relay.runOnce(); // the first charge fails twice, then is parked
       }
-      OutboxAdmin admin = store.outbox().admin("alice@ops");
+      OutboxAdmin admin = JdbcOutbox.of(store).admin("alice@ops");
       for (OutboxIntent i : admin.whereOrderingKey("order-42").list(10)) {
         String state =
             i.isHeld() ? "parked " + i.reason() + ", holds key " + i.holdsKey() : "queued";

@@ -10,6 +10,7 @@ import dev.saferetry.SafeRetryClient;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.jdbc.JdbcKeyStore;
+import dev.saferetry.jdbc.JdbcOutbox;
 import dev.saferetry.jdbc.OutboxRelay;
 import dev.saferetry.jdbc.OutboxRelayBuilder;
 import java.io.IOException;
@@ -189,8 +190,7 @@ public final class RelayDrain {
       try (Connection c = pool.getConnection()) {
         c.setAutoCommit(false);
         var begun =
-            store
-                .outbox()
+            JdbcOutbox.of(store)
                 .enqueue(
                     c,
                     client,

@@ -8,6 +8,7 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentRefusedException;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.internal.StoredText;
+import dev.saferetry.jdbc.internal.keystore.KeyStoreDatabase;
 import dev.saferetry.jdbc.internal.outbox.AdminTable;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -52,12 +53,12 @@ final class AdminActions {
     }
   }
 
-  private final JdbcKeyStore store;
+  private final KeyStoreDatabase store;
   private final AdminTable table;
   private final String actor;
   private final Duration maxAge;
 
-  AdminActions(JdbcKeyStore store, AdminTable table, String actor, Duration maxAge) {
+  AdminActions(KeyStoreDatabase store, AdminTable table, String actor, Duration maxAge) {
     this.store = store;
     this.table = table;
     this.actor = actor;

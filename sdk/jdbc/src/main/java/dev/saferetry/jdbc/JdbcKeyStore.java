@@ -11,9 +11,8 @@ import dev.saferetry.jdbc.internal.Jdbc;
 import dev.saferetry.jdbc.internal.keystore.IntentRow;
 import dev.saferetry.jdbc.internal.keystore.IntentTable;
 import dev.saferetry.jdbc.internal.keystore.IntentWrites;
-import dev.saferetry.jdbc.internal.outbox.AdminTable;
+import dev.saferetry.jdbc.internal.keystore.KeyStoreDatabase;
 import dev.saferetry.jdbc.internal.outbox.OutboxOwnership;
-import dev.saferetry.jdbc.internal.outbox.RelayTable;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -21,7 +20,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 
 /**
@@ -59,8 +57,8 @@ import javax.sql.DataSource;
  *
  * <p><b>Joining a transaction.</b> {@link #begin(Connection, IntentRecord)} records an intent on
  * the caller's own connection, inside the caller's transaction, next to their business rows: it
- * exists only if that transaction commits. {@link #outbox()} records intents with their request for
- * a relay to send.
+ * exists only if that transaction commits. {@link JdbcOutbox#of JdbcOutbox.of(store)} records
+ * intents with their request for a relay to send.
  *
  * <p>The store borrows a connection from the data source for each operation and returns it at once;
  * {@link #close} does not close the data source.
@@ -68,30 +66,24 @@ import javax.sql.DataSource;
  * <p>This class is thread-safe.
  */
 public final class JdbcKeyStore implements KeyStore {
+  static {
+    KeyStoreDatabase.expose(JdbcKeyStore.class, s -> s.db);
+  }
+
+  private final KeyStoreDatabase db;
   private final Jdbc jdbc;
   private final IntentTable table;
   private final IntentWrites writes;
-  private final String name;
   private final int purgeBatch;
-  private final JdbcOutbox outbox;
-  private final AtomicBoolean closed = new AtomicBoolean();
   private final DatabaseTime time;
 
-  JdbcKeyStore(
-      Jdbc jdbc,
-      IntentTable table,
-      IntentWrites writes,
-      RelayTable relay,
-      AdminTable admin,
-      String name,
-      int purgeBatch) {
-    this.jdbc = jdbc;
-    this.table = table;
-    this.writes = writes;
-    this.name = name;
-    this.purgeBatch = purgeBatch;
-    this.outbox = new JdbcOutbox(this, table, relay, admin);
-    this.time = new DatabaseTime(jdbc.dialect());
+  JdbcKeyStore(KeyStoreDatabase db) {
+    this.db = db;
+    this.jdbc = db.open();
+    this.table = db.intents();
+    this.writes = db.writes();
+    this.purgeBatch = db.purgeBatchSize();
+    this.time = db.time();
   }
 
   /**
@@ -269,35 +261,6 @@ public final class JdbcKeyStore implements KeyStore {
   }
 
   /**
-   * The database's time now, never later than its clock: a reading less than a second old, else a
-   * new one on a connection of the store's own, its wait bounded by {@code deadline}.
-   */
-  Instant timeNoLaterThanDatabase(Deadline deadline) {
-    Instant db = time.notBefore();
-    return db != null
-        ? db
-        : open().autoCommit("read the database clock", deadline, c -> time.read(c, true));
-  }
-
-  /**
-   * The database's time now, never later than its clock: a reading less than a second old, else a
-   * new one on the caller's {@code transaction} (on H2: the transaction's start).
-   */
-  Instant timeNoLaterThanDatabase(Connection transaction) throws SQLException {
-    Instant db = time.notBefore();
-    return db != null ? db : time.read(transaction, false);
-  }
-
-  /**
-   * Reads the database's clock on {@code c}: inside a transaction, the time that transaction judges
-   * by (PostgreSQL: the wall clock at the read; MariaDB: the statement's time; H2: the
-   * transaction's start). Every lease decision of the {@link JdbcOutbox} is made at this time.
-   */
-  Instant databaseClock(Connection c) throws SQLException {
-    return time.read(c, false);
-  }
-
-  /**
    * Deletes completed records expired by the database's clock, in transactions of at most {@link
    * JdbcKeyStoreBuilder#purgeBatchSize} rows each; rows another instance is purging are skipped,
    * not waited for. Pending intents, intents held for a person and intents an operator abandoned
@@ -337,67 +300,34 @@ public final class JdbcKeyStore implements KeyStore {
     } while (after != null);
   }
 
-  /** The most rows one purge transaction deletes. */
-  int purgeBatchSize() {
-    return purgeBatch;
-  }
-
-  /** {@return the outbox: intents recorded with their request, sent later under leases} */
-  public JdbcOutbox outbox() {
-    return outbox;
-  }
-
   /** Marks the store closed; later calls fail. The data source is left open. */
   @Override
   public void close() {
-    closed.set(true);
+    db.close();
   }
 
   @Override
   public String toString() {
-    return "JdbcKeyStore[" + jdbc.dialect() + " " + name + "]";
+    return "JdbcKeyStore[" + jdbc.dialect() + " " + db.tableName() + "]";
   }
 
-  <T> T inTransaction(Connection transaction, String operation, Jdbc.Work<T> work) {
-    return inTransaction(transaction, operation, Deadline.NONE, work);
+  private <T> T inTransaction(Connection transaction, String operation, Jdbc.Work<T> work) {
+    return db.inTransaction(transaction, operation, work);
   }
 
-  /** Runs {@code work} in the caller's transaction, every wait bounded by {@code deadline}. */
-  <T> T inTransaction(
-      Connection transaction, String operation, Deadline deadline, Jdbc.Work<T> work) {
-    Objects.requireNonNull(transaction, "transaction");
-    open();
-    try {
-      if (transaction.getAutoCommit()) {
-        throw new IllegalArgumentException(
-            "the connection is in auto-commit mode: there is no transaction to join");
-      }
-      return deadline.run(transaction, jdbc.dialect(), work::run);
-    } catch (SQLException e) {
-      throw jdbc.failed(operation, e);
-    }
+  private Instant timeNoLaterThanDatabase(Deadline deadline) {
+    return db.timeNoLaterThanDatabase(deadline);
   }
 
-  /** The row, checked again once its times are the database's (they may now be out of range). */
-  static IntentRow checked(IntentRow row) {
-    IntentWrites.check(row);
-    return row;
+  private Instant timeNoLaterThanDatabase(Connection transaction) throws SQLException {
+    return db.timeNoLaterThanDatabase(transaction);
   }
 
-  /** The key store's operations on its table. */
-  IntentTable intents() {
-    return table;
+  private static IntentRow checked(IntentRow row) {
+    return KeyStoreDatabase.checked(row);
   }
 
-  /** The table's name, qualified as configured. */
-  String tableName() {
-    return name;
-  }
-
-  Jdbc open() {
-    if (closed.get()) {
-      throw new KeyStoreException("the key store " + name + " is closed");
-    }
-    return jdbc;
+  private Jdbc open() {
+    return db.open();
   }
 }

@@ -7,8 +7,7 @@ import dev.saferetry.jdbc.internal.SchemaGate;
 import dev.saferetry.jdbc.internal.SqlNames;
 import dev.saferetry.jdbc.internal.keystore.IntentTable;
 import dev.saferetry.jdbc.internal.keystore.IntentWrites;
-import dev.saferetry.jdbc.internal.outbox.AdminTable;
-import dev.saferetry.jdbc.internal.outbox.RelayTable;
+import dev.saferetry.jdbc.internal.keystore.KeyStoreDatabase;
 import java.util.Objects;
 import javax.sql.DataSource;
 
@@ -116,12 +115,7 @@ public final class JdbcKeyStoreBuilder {
     Jdbc jdbc = new Jdbc(dataSource::getConnection, intents.dialect(), KeyStoreException::new);
     IntentWrites writes = new IntentWrites(jdbc, intents, schema, table);
     return new JdbcKeyStore(
-        jdbc,
-        intents,
-        writes,
-        new RelayTable(intents.dialect(), schema, table),
-        new AdminTable(intents.dialect(), schema, table),
-        SqlNames.qualify(schema, table),
-        purgeBatchSize);
+        new KeyStoreDatabase(
+            jdbc, intents, writes, schema, table, SqlNames.qualify(schema, table), purgeBatchSize));
   }
 }

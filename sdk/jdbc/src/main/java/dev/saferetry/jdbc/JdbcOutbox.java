@@ -5,7 +5,6 @@ import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IntentRecord;
-import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.idempotency.StoredIntent;
 import dev.saferetry.idempotency.StoredRequest;
@@ -14,19 +13,16 @@ import dev.saferetry.jdbc.internal.StoredText;
 import dev.saferetry.jdbc.internal.keystore.IntentRow;
 import dev.saferetry.jdbc.internal.keystore.IntentTable;
 import dev.saferetry.jdbc.internal.keystore.IntentWrites;
-import dev.saferetry.jdbc.internal.keystore.RelayCodes;
+import dev.saferetry.jdbc.internal.keystore.KeyStoreDatabase;
 import dev.saferetry.jdbc.internal.outbox.AdminTable;
-import dev.saferetry.jdbc.internal.outbox.Lease;
-import dev.saferetry.jdbc.internal.outbox.LeasedIntent;
 import dev.saferetry.jdbc.internal.outbox.OutboxOwnership;
-import dev.saferetry.jdbc.internal.outbox.RelayTable;
+import dev.saferetry.jdbc.internal.outbox.RelayLeases;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,16 +76,26 @@ public final class JdbcOutbox {
   /** The longest ordering key, in characters. */
   static final int MAX_ORDERING_KEY = 255;
 
-  private final JdbcKeyStore store;
+  private final KeyStoreDatabase store;
   private final IntentTable table;
-  private final RelayTable relay;
+  private final RelayLeases leases;
   private final AdminTable admin;
 
-  JdbcOutbox(JdbcKeyStore store, IntentTable table, RelayTable relay, AdminTable admin) {
+  private JdbcOutbox(KeyStoreDatabase store) {
     this.store = store;
-    this.table = table;
-    this.relay = relay;
-    this.admin = admin;
+    this.table = store.intents();
+    this.leases = new RelayLeases(store);
+    this.admin = new AdminTable(store.dialect(), store.schema(), store.table());
+  }
+
+  /**
+   * {@return the outbox of {@code store}: its intents recorded with their request, sent later under
+   * leases} It shares the store's table, connections and clock readings.
+   *
+   * @param store the key store
+   */
+  public static JdbcOutbox of(JdbcKeyStore store) {
+    return new JdbcOutbox(KeyStoreDatabase.of(store));
   }
 
   /**
@@ -153,7 +159,7 @@ public final class JdbcOutbox {
         deadline,
         c -> {
           BeginResult result =
-              table.begin(c, JdbcKeyStore.checked(row.at(store.timeNoLaterThanDatabase(c))));
+              table.begin(c, KeyStoreDatabase.checked(row.at(store.timeNoLaterThanDatabase(c))));
           if (result.created()) {
             if (orderingKey != null) {
               table.order(c, result.record(), orderingKey);
@@ -311,205 +317,6 @@ public final class JdbcOutbox {
   }
 
   /**
-   * Claims up to {@code limit} intents due by the database's clock, oldest due first, for {@code
-   * owner}: the clock is read in the claim's transaction, and it is also the time the lease runs
-   * from. An intent whose lease expired by that clock is taken over.
-   *
-   * @param owner who claims (an instance name, for people reading the table), 1..128 characters
-   * @param leaseFor how long the lease lasts: longer than a send with all its retries takes
-   * @param limit the limit
-   * @return the claimed intents, each with its lease (ending at the database's time plus {@code
-   *     leaseFor}); empty when none is due
-   * @throws IllegalArgumentException for a blank owner, a non-positive lease or limit
-   * @throws dev.saferetry.idempotency.KeyStoreException if the database failed, or a wait ran past
-   *     {@code leaseFor} (a lease that ran out before its claim returned would be worthless)
-   */
-  List<LeasedIntent> claim(String owner, Duration leaseFor, int limit) {
-    return claimReporting(owner, leaseFor, null, limit).claimed();
-  }
-
-  /**
-   * As {@link #claim(String, Duration, int)}, also naming the intents held instead, and passing
-   * over intents older than {@code maxAge} (null: none) at the database's time.
-   */
-  RelayTable.Claim claimReporting(String owner, Duration leaseFor, Duration maxAge, int limit) {
-    checkClaim(owner, limit);
-    checkLease(leaseFor);
-    return atDatabaseTime(
-        "claim",
-        Deadline.after(leaseFor),
-        (c, now) ->
-            relay.claim(
-                c,
-                owner,
-                now,
-                now.plus(leaseFor),
-                maxAge == null ? null : now.minus(maxAge),
-                limit));
-  }
-
-  /**
-   * Claims up to {@code limit} intents due at {@code now}, a time the caller supplies (see the
-   * class comment: every claimer of the table must then share that clock), oldest due first, for
-   * {@code owner}.
-   *
-   * @param now the time the claim is made at
-   * @param limit the limit
-   * @param owner who claims (an instance name, for people reading the table), 1..128 characters
-   * @param leaseFor how long the lease lasts: longer than a send with all its retries takes
-   * @return the claimed intents, each with its lease; empty when none is due
-   * @throws IllegalArgumentException for a blank owner, a non-positive lease or limit
-   */
-  List<LeasedIntent> claim(String owner, Instant now, Duration leaseFor, int limit) {
-    checkClaim(owner, limit);
-    Instant leaseEnd = leaseEnd(now, leaseFor);
-    return store
-        .open()
-        .transaction(
-            "claim",
-            Deadline.after(leaseFor),
-            c -> relay.claim(c, owner, now, leaseEnd, null, limit))
-        .claimed();
-  }
-
-  /**
-   * Extends a lease, if it is still current, to the database's time plus {@code leaseFor}; the
-   * clock is read in the renewal's transaction.
-   *
-   * @param lease the lease
-   * @param leaseFor how long the lease lasts from the database's time
-   * @return the extended lease, or empty if the lease was lost
-   * @throws IllegalArgumentException for a non-positive lease
-   * @throws dev.saferetry.idempotency.KeyStoreException if the database failed
-   */
-  Optional<Lease> renew(Lease lease, Duration leaseFor) {
-    Objects.requireNonNull(lease, "lease");
-    checkLease(leaseFor);
-    Instant end =
-        atDatabaseTime(
-            "renew",
-            (c, now) -> {
-              Instant e = now.plus(leaseFor);
-              return relay.renew(c, lease, e) ? e : null;
-            });
-    return Optional.ofNullable(end).map(e -> renewed(lease, e));
-  }
-
-  /**
-   * Extends a lease to {@code now + leaseFor}, a time the caller supplies, if it is still current.
-   *
-   * @param lease the lease
-   * @param now the time the lease is renewed at
-   * @param leaseFor how long the lease lasts from {@code now}
-   * @return the extended lease, or empty if the lease was lost
-   */
-  Optional<Lease> renew(Lease lease, Instant now, Duration leaseFor) {
-    Instant end = leaseEnd(now, leaseFor);
-    boolean renewed = store.open().autoCommit("renew", c -> relay.renew(c, lease, end));
-    return renewed ? Optional.of(renewed(lease, end)) : Optional.empty();
-  }
-
-  private static Lease renewed(Lease lease, Instant end) {
-    return new Lease(
-        lease.scope(), lease.intentId(), lease.key(), lease.owner(), lease.token(), end);
-  }
-
-  /**
-   * Records the definitive outcome of a leased intent and ends the lease: {@link
-   * IntentState#SUCCEEDED} finishes it, {@link IntentState#FAILED} holds it for a person as {@link
-   * HoldReason#REJECTED}.
-   *
-   * @param lease the lease
-   * @param outcome the outcome
-   * @param note what to show a person (status, error code; never a body), or {@code null}
-   * @return whether it was recorded; {@code false} when the lease was lost (fencing)
-   * @throws IllegalArgumentException if the outcome is pending or for another intent or key
-   */
-  boolean complete(Lease lease, IntentRecord outcome, String note) {
-    checkOutcome(lease, outcome);
-    return store.open().autoCommit("complete", c -> relay.complete(c, lease, outcome, note));
-  }
-
-  /**
-   * Records many definitive outcomes together, as {@link #complete} does for one, in one
-   * transaction; on PostgreSQL in one statement whose commit does not wait for its WAL flush (a
-   * completion lost in a crash leaves the intent leased: due again when the lease ends, and re-sent
-   * with the same key, which the provider replays).
-   *
-   * @param completions the leases and outcomes, of distinct intents
-   * @return for each, in order, whether it was recorded; {@code false} when its lease was lost
-   * @throws IllegalArgumentException if an outcome is pending or for another intent or key
-   */
-  boolean[] completeAll(List<RelayTable.Completion> completions) {
-    for (RelayTable.Completion done : completions) {
-      checkOutcome(done.lease(), done.outcome());
-    }
-    if (completions.isEmpty()) {
-      return new boolean[0];
-    }
-    return store.open().autoCommit("complete", c -> relay.completeAll(c, completions));
-  }
-
-  private static void checkOutcome(Lease lease, IntentRecord outcome) {
-    Objects.requireNonNull(lease, "lease");
-    Objects.requireNonNull(outcome, "outcome");
-    if (outcome.state() == IntentState.PENDING
-        || !outcome.scope().equals(lease.scope())
-        || !outcome.intentId().equals(lease.intentId())
-        || !outcome.key().equals(lease.key())) {
-      throw new IllegalArgumentException("the outcome must complete the leased intent");
-    }
-  }
-
-  /**
-   * Ends the lease without an outcome and makes the intent due again {@code delay} after the
-   * database's time (backoff); the clock is read in the same transaction.
-   *
-   * @param lease the lease
-   * @param delay how long after the database's time the intent is due again; zero or more
-   * @param note the note
-   * @return whether it was rescheduled; {@code false} when the lease was lost
-   * @throws IllegalArgumentException for a negative delay
-   * @throws dev.saferetry.idempotency.KeyStoreException if the database failed
-   */
-  boolean retryAfter(Lease lease, Duration delay, String note) {
-    Objects.requireNonNull(lease, "lease");
-    Objects.requireNonNull(delay, "delay");
-    if (delay.isNegative()) {
-      throw new IllegalArgumentException("delay must not be negative");
-    }
-    return atDatabaseTime("retryAfter", (c, now) -> relay.retryAt(c, lease, now.plus(delay), note));
-  }
-
-  /**
-   * Ends the lease without an outcome and makes the intent due again at {@code next}, a time the
-   * caller supplies (backoff).
-   *
-   * @param lease the lease
-   * @param next when the intent is due again
-   * @param note the note
-   * @return whether it was rescheduled; {@code false} when the lease was lost
-   */
-  boolean retryAt(Lease lease, Instant next, String note) {
-    Objects.requireNonNull(next, "next");
-    return store.open().autoCommit("retryAt", c -> relay.retryAt(c, lease, next, note));
-  }
-
-  /**
-   * Ends the lease and holds the intent for a person, its outcome unchanged.
-   *
-   * @param lease the lease
-   * @param reason the reason
-   * @param note the note
-   * @return whether it was held; {@code false} when the lease was lost
-   */
-  boolean hold(Lease lease, HoldReason reason, String note) {
-    Objects.requireNonNull(reason, "reason");
-    RelayCodes.Hold code = RelayCodes.Hold.valueOf(reason.name());
-    return store.open().autoCommit("hold", c -> relay.hold(c, lease, code, note));
-  }
-
-  /**
    * Holds as {@link HoldReason#EXPIRED} every queued intent, with no live lease, that is past its
    * record's expiry or older than {@code maxAge}, both judged at the database's time (read in the
    * same transaction). Safe to run from every instance.
@@ -520,26 +327,7 @@ public final class JdbcOutbox {
    * @throws dev.saferetry.idempotency.KeyStoreException if the database failed
    */
   public int holdOverdue(Duration maxAge) {
-    checkMaxAge(maxAge);
-    return atDatabaseTime("holdOverdue", (c, now) -> relay.holdOverdue(c, now, now.minus(maxAge)));
-  }
-
-  /** Work on a connection, judged at the database's clock as read in the same transaction. */
-  private interface AtTime<T> {
-    T run(Connection c, Instant now) throws SQLException;
-  }
-
-  /**
-   * Runs {@code work} in one transaction of its own, at the database's clock read first in that
-   * transaction: every lease decision is made at the database's time, never at this process's.
-   */
-  private <T> T atDatabaseTime(String operation, AtTime<T> work) {
-    return atDatabaseTime(operation, Deadline.NONE, work);
-  }
-
-  /** As {@link #atDatabaseTime(String, AtTime)}, with every wait bounded by {@code deadline}. */
-  private <T> T atDatabaseTime(String operation, Deadline deadline, AtTime<T> work) {
-    return store.open().transaction(operation, deadline, c -> work.run(c, store.databaseClock(c)));
+    return leases.holdOverdue(maxAge);
   }
 
   /**
@@ -551,10 +339,7 @@ public final class JdbcOutbox {
    * @return how many intents were held
    */
   public int holdOverdue(Instant now, Duration maxAge) {
-    Objects.requireNonNull(now, "now");
-    checkMaxAge(maxAge);
-    Instant oldest = now.minus(maxAge);
-    return store.open().autoCommit("holdOverdue", c -> relay.holdOverdue(c, now, oldest));
+    return leases.holdOverdue(now, maxAge);
   }
 
   /**
@@ -612,36 +397,6 @@ public final class JdbcOutbox {
   static void logUnreadable(AdminTable.Listing listing) {
     for (AdminTable.Unreadable u : listing.unreadable()) {
       LOG.warn("{} (OutboxAdmin.listUnreadable names such rows)", AdminTable.describe(u));
-    }
-  }
-
-  private static Instant leaseEnd(Instant now, Duration leaseFor) {
-    Objects.requireNonNull(now, "now");
-    checkLease(leaseFor);
-    return now.plus(leaseFor);
-  }
-
-  private static void checkLease(Duration leaseFor) {
-    Objects.requireNonNull(leaseFor, "leaseFor");
-    if (leaseFor.isNegative() || leaseFor.isZero()) {
-      throw new IllegalArgumentException("leaseFor must be positive");
-    }
-  }
-
-  private static void checkClaim(String owner, int limit) {
-    Objects.requireNonNull(owner, "owner");
-    if (owner.isBlank() || owner.length() > 128) {
-      throw new IllegalArgumentException("owner must be 1..128 characters");
-    }
-    if (limit < 1) {
-      throw new IllegalArgumentException("limit must be positive");
-    }
-  }
-
-  private static void checkMaxAge(Duration maxAge) {
-    Objects.requireNonNull(maxAge, "maxAge");
-    if (maxAge.isNegative() || maxAge.isZero()) {
-      throw new IllegalArgumentException("maxAge must be positive");
     }
   }
 }

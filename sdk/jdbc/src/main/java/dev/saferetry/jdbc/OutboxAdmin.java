@@ -7,6 +7,7 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.jdbc.internal.StoredText;
+import dev.saferetry.jdbc.internal.keystore.KeyStoreDatabase;
 import dev.saferetry.jdbc.internal.outbox.AdminTable;
 import java.sql.Connection;
 import java.time.Duration;
@@ -21,7 +22,7 @@ import java.util.Optional;
  * inspects intents, and resolves held (parked) ones. Get one with {@link JdbcOutbox#admin(String)}.
  *
  * <pre>{@code
- * OutboxAdmin admin = store.outbox().admin("alice@ops");
+ * OutboxAdmin admin = JdbcOutbox.of(store).admin("alice@ops");
  * for (OutboxIntent parked : admin.whereHeld().whereOrderingKey("order-42").list(50)) {
  *   admin.requeue(parked, "ticket-1234", "provider outage over");
  * }
@@ -83,7 +84,7 @@ public final class OutboxAdmin {
 
   private static final int MAX_ACTOR = 128;
 
-  private final JdbcKeyStore store;
+  private final KeyStoreDatabase store;
   private final AdminTable table;
   private final String actor;
   private final Integer relayState;
@@ -92,7 +93,7 @@ public final class OutboxAdmin {
   private final Duration olderThan;
   private final Duration maxAge;
 
-  OutboxAdmin(JdbcKeyStore store, AdminTable table, String actor) {
+  OutboxAdmin(KeyStoreDatabase store, AdminTable table, String actor) {
     this(
         store,
         table,
@@ -105,7 +106,7 @@ public final class OutboxAdmin {
   }
 
   private OutboxAdmin(
-      JdbcKeyStore store,
+      KeyStoreDatabase store,
       AdminTable table,
       String actor,
       Integer relayState,

@@ -14,8 +14,10 @@ import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.idempotency.StoredRequest;
 import dev.saferetry.jdbc.internal.StoredText;
+import dev.saferetry.jdbc.internal.keystore.RelayCodes;
 import dev.saferetry.jdbc.internal.outbox.Lease;
 import dev.saferetry.jdbc.internal.outbox.LeasedIntent;
+import dev.saferetry.jdbc.internal.outbox.RelayLeases;
 import dev.saferetry.jdbc.internal.outbox.RelayTable;
 import dev.saferetry.resilience.Sleeper;
 import java.time.Clock;
@@ -100,6 +102,7 @@ public final class OutboxRelay implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry.relay");
 
   private final JdbcOutbox outbox;
+  private final RelayLeases leases;
   private final Map<String, SafeRetryClient> clients;
   private final Map<String, Reconciler> reconcilers;
   private final String owner;
@@ -136,7 +139,8 @@ public final class OutboxRelay implements AutoCloseable {
   private volatile boolean idle;
 
   OutboxRelay(OutboxRelayBuilder b) {
-    this.outbox = b.store.outbox();
+    this.outbox = JdbcOutbox.of(b.store);
+    this.leases = RelayLeases.of(b.store);
     this.clients = Map.copyOf(b.clients);
     this.reconcilers = Map.copyOf(b.reconcilers);
     this.owner = b.owner;
@@ -182,7 +186,7 @@ public final class OutboxRelay implements AutoCloseable {
         || started.isBefore(scanned)
         || !started.isBefore(scanned.plus(overdueEvery))) {
       lastOverdueScan = started;
-      expired = outbox.holdOverdue(maxAge);
+      expired = leases.holdOverdue(maxAge);
     }
     int reconciled = 0;
     if (!reconcilers.isEmpty()) {
@@ -194,7 +198,7 @@ public final class OutboxRelay implements AutoCloseable {
       }
     }
     Instant asked = clock.instant(); // the leases were granted no earlier than this
-    RelayTable.Claim claim = outbox.claimReporting(owner, leaseFor, maxAge, batch);
+    RelayTable.Claim claim = leases.claimReporting(owner, leaseFor, maxAge, batch);
     for (RelayTable.Tampered t : claim.held()) {
       LOG.warn(
           "intent {} held as TAMPERED, not sent: {}",
@@ -281,7 +285,7 @@ public final class OutboxRelay implements AutoCloseable {
       }
       boolean[] recorded;
       try {
-        recorded = outbox.completeAll(completions);
+        recorded = leases.completeAll(completions);
       } catch (RuntimeException e) {
         // The database failed (or a bug): the leases run out and a later pass takes them over.
         LOG.warn("could not record {} outcomes: {}", toRecord.size(), e.toString());
@@ -373,8 +377,7 @@ public final class OutboxRelay implements AutoCloseable {
           record.intentId(),
           StoredText.printable(e.getMessage()));
       String note = "not sent: " + e.getMessage();
-      return Sent.ended(
-          outbox.hold(lease.lease, HoldReason.UNSENDABLE, note) ? Ending.HELD : Ending.LOST);
+      return Sent.ended(hold(lease.lease, HoldReason.UNSENDABLE, note) ? Ending.HELD : Ending.LOST);
     } catch (SafeRetryException e) {
       error = e;
     }
@@ -397,14 +400,13 @@ public final class OutboxRelay implements AutoCloseable {
     SafeRetryException e = error;
     String note = e.outcome() + " (" + e.reason() + ") after " + e.attempts().size() + " attempts";
     if (e.reason() == Reason.INTENT_EXPIRED) {
-      return Sent.ended(
-          outbox.hold(lease.lease, HoldReason.EXPIRED, note) ? Ending.EXPIRED : Ending.LOST);
+      return Sent.ended(hold(lease.lease, HoldReason.EXPIRED, note) ? Ending.EXPIRED : Ending.LOST);
     }
     if (e.reason().mustReconcile()) {
       // Re-sending would get the same answer forever: a person or the reconciler decides.
       LOG.warn("intent {} unsettled ({}): held for reconciliation", record.intentId(), e.reason());
       return Sent.ended(
-          outbox.hold(lease.lease, HoldReason.UNSETTLED, note) ? Ending.UNSETTLED : Ending.LOST);
+          hold(lease.lease, HoldReason.UNSETTLED, note) ? Ending.UNSETTLED : Ending.LOST);
     }
     return Sent.ended(retry(lease, intent, delay(intent.attempts()), note));
   }
@@ -427,7 +429,7 @@ public final class OutboxRelay implements AutoCloseable {
         intent.record().intentId(),
         intent.attempts(),
         StoredText.printable(note));
-    return outbox.hold(lease.lease, HoldReason.TOO_MANY_ATTEMPTS, note) ? Ending.HELD : Ending.LOST;
+    return hold(lease.lease, HoldReason.TOO_MANY_ATTEMPTS, note) ? Ending.HELD : Ending.LOST;
   }
 
   /**
@@ -464,8 +466,12 @@ public final class OutboxRelay implements AutoCloseable {
     }
   }
 
+  private boolean hold(Lease lease, HoldReason reason, String note) {
+    return leases.hold(lease, RelayCodes.Hold.valueOf(reason.name()), note);
+  }
+
   private boolean retry(Lease lease, Duration after, String note) {
-    return outbox.retryAfter(lease, after, note);
+    return leases.retryAfter(lease, after, note);
   }
 
   /** Backoff after the {@code n}th claim: {@code backoff * 2^(n-1)}, at most the maximum. */
@@ -487,7 +493,7 @@ public final class OutboxRelay implements AutoCloseable {
       return true;
     }
     try {
-      Optional<Lease> renewed = outbox.renew(lease.lease, leaseFor);
+      Optional<Lease> renewed = leases.renew(lease.lease, leaseFor);
       renewed.ifPresent(
           l -> {
             lease.lease = l;

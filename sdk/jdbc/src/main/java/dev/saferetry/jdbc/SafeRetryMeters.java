@@ -3,6 +3,7 @@ package dev.saferetry.jdbc;
 import dev.saferetry.CallResult;
 import dev.saferetry.call.Outcome;
 import dev.saferetry.error.SafeRetryException;
+import dev.saferetry.jdbc.internal.keystore.KeyStoreDatabase;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -78,7 +79,7 @@ public final class SafeRetryMeters implements MeterBinder {
 
   private static final int HELD = STATES.size();
 
-  private final JdbcKeyStore store;
+  private final KeyStoreDatabase store;
   private final List<OutboxRelay> relays;
   private final Duration cacheFor;
   private final String query;
@@ -88,7 +89,7 @@ public final class SafeRetryMeters implements MeterBinder {
   private Snapshot last; // guarded by lock
   private long lastRead; // System.nanoTime() of last; guarded by lock
 
-  private SafeRetryMeters(JdbcKeyStore store, List<OutboxRelay> relays, Duration cacheFor) {
+  private SafeRetryMeters(KeyStoreDatabase store, List<OutboxRelay> relays, Duration cacheFor) {
     this.store = store;
     this.relays = relays;
     this.cacheFor = cacheFor;
@@ -120,7 +121,7 @@ public final class SafeRetryMeters implements MeterBinder {
     if (list.stream().distinct().count() != list.size()) {
       throw new IllegalArgumentException("relays: the same relay is given twice");
     }
-    return new SafeRetryMeters(store, list, DEFAULT_CACHE);
+    return new SafeRetryMeters(KeyStoreDatabase.of(store), list, DEFAULT_CACHE);
   }
 
   /**

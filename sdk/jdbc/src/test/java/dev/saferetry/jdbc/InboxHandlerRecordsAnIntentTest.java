@@ -37,8 +37,7 @@ class InboxHandlerRecordsAnIntentTest {
           SafeRetryClient.builder().baseUrl(server.url("/").toString()).keyStore(store).build()) {
         InboxHandler recordsCharge =
             tx ->
-                store
-                    .outbox()
+                JdbcOutbox.of(store)
                     .enqueue(
                         tx.connection(),
                         client,

@@ -193,8 +193,7 @@ class JdbcDeadlineTest {
                     assertThrows(
                         KeyStoreException.class,
                         () ->
-                            store
-                                .outbox()
+                            JdbcOutbox.of(store)
                                 .enqueue(
                                     mine,
                                     client,

@@ -16,6 +16,7 @@ import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.idempotency.StoredRequest;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.jdbc.internal.outbox.LeasedIntent;
+import dev.saferetry.jdbc.internal.outbox.RelayLeases;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
@@ -127,12 +128,11 @@ class JdbcExactValuesTest {
               body);
       try (Connection c = database.pool().getConnection()) {
         c.setAutoCommit(false);
-        store.outbox().enqueue(c, candidate("order-1", "fp", T0), request, T0);
+        JdbcOutbox.of(store).enqueue(c, candidate("order-1", "fp", T0), request, T0);
         c.commit();
       }
       LeasedIntent leased =
-          store
-              .outbox()
+          RelayLeases.of(store)
               .claim("relay", OutboxRelayTest.databaseTime(store), Duration.ofSeconds(30), 1)
               .get(0);
       assertThat(leased.request()).isEqualTo(request);
@@ -150,7 +150,7 @@ class JdbcExactValuesTest {
           .isInstanceOf(KeyStoreException.class)
           .hasMessageContaining("closed");
       assertThatThrownBy(store::pending).isInstanceOf(KeyStoreException.class);
-      assertThatThrownBy(() -> store.outbox().held()).isInstanceOf(KeyStoreException.class);
+      assertThatThrownBy(() -> JdbcOutbox.of(store).held()).isInstanceOf(KeyStoreException.class);
     }
   }
 }

@@ -9,6 +9,7 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.jdbc.internal.outbox.LeasedIntent;
+import dev.saferetry.jdbc.internal.outbox.RelayLeases;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,10 +48,10 @@ class JdbcInstancesTest {
           (instance, n) -> {
             for (int round = 0; done.get() < intents && round < 5_000; round++) {
               for (LeasedIntent l :
-                  instance.outbox().claim("relay-" + n, now, Duration.ofMinutes(10), 7)) {
+                  RelayLeases.of(instance).claim("relay-" + n, now, Duration.ofMinutes(10), 7)) {
                 claims.merge(l.record().intentId(), 1, Integer::sum);
                 IntentRecord ok = l.record().complete(IntentState.SUCCEEDED, 201, "ch_" + n);
-                assertThat(instance.outbox().complete(l.lease(), ok, null)).isTrue();
+                assertThat(RelayLeases.of(instance).complete(l.lease(), ok, null)).isTrue();
                 done.incrementAndGet();
               }
             }

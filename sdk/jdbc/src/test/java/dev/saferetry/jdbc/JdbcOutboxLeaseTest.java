@@ -12,8 +12,10 @@ import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.idempotency.StoredRequest;
 import dev.saferetry.jdbc.TestDatabase.Db;
+import dev.saferetry.jdbc.internal.keystore.RelayCodes;
 import dev.saferetry.jdbc.internal.outbox.Lease;
 import dev.saferetry.jdbc.internal.outbox.LeasedIntent;
+import dev.saferetry.jdbc.internal.outbox.RelayLeases;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,7 +51,7 @@ class JdbcOutboxLeaseTest {
     try (Connection c = database.pool().getConnection()) {
       c.setAutoCommit(false);
       for (String id : intentIds) {
-        store.outbox().enqueue(c, candidate(id, "fp-" + id, T0), request("{\"id\":1}"), T0);
+        JdbcOutbox.of(store).enqueue(c, candidate(id, "fp-" + id, T0), request("{\"id\":1}"), T0);
       }
       c.commit();
     }
@@ -62,14 +64,15 @@ class JdbcOutboxLeaseTest {
     try (TestDatabase database = db.open();
         JdbcKeyStore store = database.builder().build()) {
       Instant T0 = enqueue(database, store, "order-1");
-      JdbcOutbox outbox = store.outbox();
+      JdbcOutbox outbox = JdbcOutbox.of(store);
+      RelayLeases leases = RelayLeases.of(store);
 
-      LeasedIntent a = outbox.claim("relay-a", T0, LEASE, 10).get(0);
+      LeasedIntent a = leases.claim("relay-a", T0, LEASE, 10).get(0);
       assertThat(a.attempts()).isEqualTo(1);
       assertThat(a.lease().expiresAt()).isEqualTo(T0.plus(LEASE));
-      assertThat(outbox.claim("relay-b", T0.plusSeconds(29), LEASE, 10)).isEmpty();
+      assertThat(leases.claim("relay-b", T0.plusSeconds(29), LEASE, 10)).isEmpty();
 
-      List<LeasedIntent> taken = outbox.claim("relay-b", T0.plus(LEASE), LEASE, 10);
+      List<LeasedIntent> taken = leases.claim("relay-b", T0.plus(LEASE), LEASE, 10);
       assertThat(taken).hasSize(1);
       LeasedIntent b = taken.get(0);
       assertThat(b.attempts()).isEqualTo(2);
@@ -77,17 +80,17 @@ class JdbcOutboxLeaseTest {
       assertThat(b.lease().token()).isGreaterThan(a.lease().token());
 
       IntentRecord byA = a.record().complete(IntentState.FAILED, 402, null);
-      assertThat(outbox.complete(a.lease(), byA, "late answer")).isFalse();
-      assertThat(outbox.retryAt(a.lease(), T0.plusSeconds(90), null)).isFalse();
-      assertThat(outbox.hold(a.lease(), HoldReason.EXPIRED, null)).isFalse();
-      assertThat(outbox.renew(a.lease(), T0.plusSeconds(31), LEASE)).isEmpty();
+      assertThat(leases.complete(a.lease(), byA, "late answer")).isFalse();
+      assertThat(leases.retryAt(a.lease(), T0.plusSeconds(90), null)).isFalse();
+      assertThat(leases.hold(a.lease(), RelayCodes.Hold.EXPIRED, null)).isFalse();
+      assertThat(leases.renew(a.lease(), T0.plusSeconds(31), LEASE)).isEmpty();
 
       IntentRecord byB = b.record().complete(IntentState.SUCCEEDED, 201, "ch_1");
-      assertThat(outbox.complete(b.lease(), byB, null)).isTrue();
-      assertThat(outbox.complete(a.lease(), byA, "even later")).isFalse();
+      assertThat(leases.complete(b.lease(), byB, null)).isTrue();
+      assertThat(leases.complete(a.lease(), byA, "even later")).isFalse();
       assertThat(store.find(SCOPE, "order-1")).contains(byB);
       assertThat(store.pending()).isEmpty();
-      assertThat(outbox.claim("relay-c", T0.plus(Duration.ofMinutes(5)), LEASE, 10)).isEmpty();
+      assertThat(leases.claim("relay-c", T0.plus(Duration.ofMinutes(5)), LEASE, 10)).isEmpty();
       assertThat(outbox.held()).isEmpty();
     }
   }
@@ -98,16 +101,17 @@ class JdbcOutboxLeaseTest {
     try (TestDatabase database = db.open();
         JdbcKeyStore store = database.builder().build()) {
       Instant T0 = enqueue(database, store, "order-1");
-      JdbcOutbox outbox = store.outbox();
-      LeasedIntent first = outbox.claim("relay-a", T0, LEASE, 10).get(0);
+      JdbcOutbox outbox = JdbcOutbox.of(store);
+      RelayLeases leases = RelayLeases.of(store);
+      LeasedIntent first = leases.claim("relay-a", T0, LEASE, 10).get(0);
 
-      assertThat(outbox.retryAt(first.lease(), T0.plusSeconds(60), "HTTP 503")).isTrue();
+      assertThat(leases.retryAt(first.lease(), T0.plusSeconds(60), "HTTP 503")).isTrue();
 
-      assertThat(outbox.claim("relay-a", T0.plusSeconds(59), LEASE, 10)).isEmpty();
-      LeasedIntent second = outbox.claim("relay-b", T0.plusSeconds(60), LEASE, 10).get(0);
+      assertThat(leases.claim("relay-a", T0.plusSeconds(59), LEASE, 10)).isEmpty();
+      LeasedIntent second = leases.claim("relay-b", T0.plusSeconds(60), LEASE, 10).get(0);
       assertThat(second.attempts()).isEqualTo(2);
       assertThat(second.record().key()).isEqualTo(first.record().key());
-      assertThat(outbox.complete(first.lease(), succeeded(first), null)).isFalse();
+      assertThat(leases.complete(first.lease(), succeeded(first), null)).isFalse();
     }
   }
 
@@ -117,14 +121,15 @@ class JdbcOutboxLeaseTest {
     try (TestDatabase database = db.open();
         JdbcKeyStore store = database.builder().build()) {
       Instant T0 = enqueue(database, store, "order-1");
-      JdbcOutbox outbox = store.outbox();
-      LeasedIntent a = outbox.claim("relay-a", T0, LEASE, 10).get(0);
+      JdbcOutbox outbox = JdbcOutbox.of(store);
+      RelayLeases leases = RelayLeases.of(store);
+      LeasedIntent a = leases.claim("relay-a", T0, LEASE, 10).get(0);
 
-      Lease renewed = outbox.renew(a.lease(), T0.plusSeconds(20), LEASE).orElseThrow();
+      Lease renewed = leases.renew(a.lease(), T0.plusSeconds(20), LEASE).orElseThrow();
 
       assertThat(renewed.expiresAt()).isEqualTo(T0.plusSeconds(50));
-      assertThat(outbox.claim("relay-b", T0.plusSeconds(40), LEASE, 10)).isEmpty();
-      assertThat(outbox.complete(renewed, succeeded(a), null)).isTrue();
+      assertThat(leases.claim("relay-b", T0.plusSeconds(40), LEASE, 10)).isEmpty();
+      assertThat(leases.complete(renewed, succeeded(a), null)).isTrue();
     }
   }
 
@@ -134,14 +139,15 @@ class JdbcOutboxLeaseTest {
     try (TestDatabase database = db.open();
         JdbcKeyStore store = database.builder().build()) {
       Instant T0 = enqueue(database, store, "order-1");
-      LeasedIntent leased = store.outbox().claim("relay-a", T0, LEASE, 10).get(0);
+      LeasedIntent leased = RelayLeases.of(store).claim("relay-a", T0, LEASE, 10).get(0);
 
       IntentRecord done = succeeded(leased);
       store.complete(done); // the code that committed the order sent it itself
 
-      assertThat(store.outbox().complete(leased.lease(), failed(leased), "HTTP 402")).isFalse();
+      assertThat(RelayLeases.of(store).complete(leased.lease(), failed(leased), "HTTP 402"))
+          .isFalse();
       assertThat(store.find(SCOPE, "order-1")).contains(done);
-      assertThat(store.outbox().held()).isEmpty();
+      assertThat(JdbcOutbox.of(store).held()).isEmpty();
     }
   }
 
@@ -151,13 +157,14 @@ class JdbcOutboxLeaseTest {
     try (TestDatabase database = db.open();
         JdbcKeyStore store = database.builder().build()) {
       Instant T0 = enqueue(database, store, "order-1", "order-2");
-      JdbcOutbox outbox = store.outbox();
-      List<LeasedIntent> claimed = outbox.claim("relay-a", T0, LEASE, 10);
+      JdbcOutbox outbox = JdbcOutbox.of(store);
+      RelayLeases leases = RelayLeases.of(store);
+      List<LeasedIntent> claimed = leases.claim("relay-a", T0, LEASE, 10);
       LeasedIntent rejected = claimed.get(0);
 
-      assertThat(outbox.complete(rejected.lease(), failed(rejected), "HTTP 402 card_declined\n"))
+      assertThat(leases.complete(rejected.lease(), failed(rejected), "HTTP 402 card_declined\n"))
           .isTrue();
-      assertThat(outbox.complete(claimed.get(1).lease(), succeeded(claimed.get(1)), null)).isTrue();
+      assertThat(leases.complete(claimed.get(1).lease(), succeeded(claimed.get(1)), null)).isTrue();
 
       List<OutboxIntent> held = outbox.held();
       assertThat(held).hasSize(1);
@@ -185,11 +192,12 @@ class JdbcOutboxLeaseTest {
     try (TestDatabase database = db.open();
         JdbcKeyStore store = database.builder().build()) {
       Instant T0 = enqueue(database, store, "old", "leased");
-      JdbcOutbox outbox = store.outbox();
-      LeasedIntent live = outbox.claim("relay-a", T0, Duration.ofHours(3), 1).get(0);
+      JdbcOutbox outbox = JdbcOutbox.of(store);
+      RelayLeases leases = RelayLeases.of(store);
+      LeasedIntent live = leases.claim("relay-a", T0, Duration.ofHours(3), 1).get(0);
       Instant pastExpiry = T0.plus(Duration.ofHours(1)); // the records' retention is one hour
 
-      assertThat(outbox.claim("relay-b", pastExpiry, LEASE, 10)).isEmpty();
+      assertThat(leases.claim("relay-b", pastExpiry, LEASE, 10)).isEmpty();
       assertThat(outbox.holdOverdue(pastExpiry, Duration.ofDays(1))).isEqualTo(1);
 
       List<OutboxIntent> held = outbox.held();
@@ -197,7 +205,7 @@ class JdbcOutboxLeaseTest {
       assertThat(held.get(0).record().intentId()).isNotEqualTo(live.record().intentId());
       assertThat(held.get(0).reason()).isEqualTo(HoldReason.EXPIRED);
       assertThat(held.get(0).record().state()).isEqualTo(IntentState.PENDING);
-      assertThat(outbox.hold(live.lease(), HoldReason.EXPIRED, "gave up")).isTrue();
+      assertThat(leases.hold(live.lease(), RelayCodes.Hold.EXPIRED, "gave up")).isTrue();
       assertThat(outbox.held()).hasSize(2);
     }
   }
@@ -210,9 +218,9 @@ class JdbcOutboxLeaseTest {
       Instant T0 = enqueue(database, store, "order-1");
       Instant now = T0.plus(Duration.ofMinutes(10));
 
-      assertThat(store.outbox().holdOverdue(now, Duration.ofMinutes(11))).isZero();
-      assertThat(store.outbox().holdOverdue(now, Duration.ofMinutes(10))).isEqualTo(1);
-      assertThat(store.outbox().claim("relay-a", now, LEASE, 10)).isEmpty();
+      assertThat(JdbcOutbox.of(store).holdOverdue(now, Duration.ofMinutes(11))).isZero();
+      assertThat(JdbcOutbox.of(store).holdOverdue(now, Duration.ofMinutes(10))).isEqualTo(1);
+      assertThat(RelayLeases.of(store).claim("relay-a", now, LEASE, 10)).isEmpty();
       assertThat(store.pending()).hasSize(1); // still unknown: a person reconciles it
     }
   }

@@ -213,8 +213,7 @@ class JdbcRetentionClockSkewTest {
           try (SafeRetryClient enqueuer = client(server, behind, store, skew.abs())) {
             try (Connection c = database.pool().getConnection()) {
               c.setAutoCommit(false);
-              store
-                  .outbox()
+              JdbcOutbox.of(store)
                   .enqueue(
                       c,
                       enqueuer,
@@ -260,8 +259,7 @@ class JdbcRetentionClockSkewTest {
           try (SafeRetryClient enqueuer = client(server, ahead, store, DAY)) {
             try (Connection c = database.pool().getConnection()) {
               c.setAutoCommit(false);
-              store
-                  .outbox()
+              JdbcOutbox.of(store)
                   .enqueue(
                       c,
                       enqueuer,
@@ -304,8 +302,7 @@ class JdbcRetentionClockSkewTest {
           try (SafeRetryClient enqueuer = client(server, off, store, DAY)) {
             try (Connection c = database.pool().getConnection()) {
               c.setAutoCommit(false);
-              store
-                  .outbox()
+              JdbcOutbox.of(store)
                   .enqueue(
                       c,
                       enqueuer,
@@ -316,7 +313,7 @@ class JdbcRetentionClockSkewTest {
               c.commit();
             }
           }
-          OutboxAdmin admin = store.outbox().admin("ops");
+          OutboxAdmin admin = JdbcOutbox.of(store).admin("ops");
           // Just enqueued: at least zero old, and not half the skew old.
           assertThat(admin.whereOlderThan(Duration.ZERO).list(10)).hasSize(1);
           List<OutboxIntent> older = admin.whereOlderThan(half(skew)).list(10);
@@ -340,8 +337,7 @@ class JdbcRetentionClockSkewTest {
           try (SafeRetryClient enqueuer = client(server, right, store, DAY)) {
             try (Connection c = database.pool().getConnection()) {
               c.setAutoCommit(false);
-              store
-                  .outbox()
+              JdbcOutbox.of(store)
                   .enqueue(
                       c,
                       enqueuer,

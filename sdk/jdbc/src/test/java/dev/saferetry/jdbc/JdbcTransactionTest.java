@@ -11,6 +11,7 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.idempotency.StoredRequest;
 import dev.saferetry.jdbc.TestDatabase.Db;
+import dev.saferetry.jdbc.internal.outbox.RelayLeases;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -79,13 +80,14 @@ class JdbcTransactionTest {
         insertOrder(c, database, "order-1");
         assertThat(store.begin(c, candidate("order-1/charge", "fp", T0)).created()).isTrue();
         insertOrder(c, database, "order-2");
-        store.outbox().enqueue(c, candidate("order-2/charge", "fp", T0), CHARGE, T0);
+        JdbcOutbox.of(store).enqueue(c, candidate("order-2/charge", "fp", T0), CHARGE, T0);
         c.rollback();
       }
       assertThat(orders(database)).isEmpty();
       assertThat(store.find(SCOPE, "order-1/charge")).isEmpty();
       assertThat(store.pending()).isEmpty();
-      assertThat(store.outbox().claim("relay-1", T0.plusSeconds(60), Duration.ofMinutes(1), 10))
+      assertThat(
+              RelayLeases.of(store).claim("relay-1", T0.plusSeconds(60), Duration.ofMinutes(1), 10))
           .isEmpty();
       IntentRecord again = candidate("order-1/charge", "fp", T0);
       assertThat(store.begin(again).created()).isTrue();

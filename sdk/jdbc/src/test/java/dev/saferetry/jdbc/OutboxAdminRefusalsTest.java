@@ -15,6 +15,7 @@ import dev.saferetry.SafeRetryClient;
 import dev.saferetry.idempotency.IntentRefusedException;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.jdbc.TestDatabase.Db;
+import dev.saferetry.jdbc.internal.outbox.RelayLeases;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.testing.FakeTime;
 import java.time.Duration;
@@ -39,11 +40,11 @@ class OutboxAdminRefusalsTest {
     commit(database, store, client, time, "order-42", "order-1", 1000);
     commit(database, store, client, time, null, "free-1", 10);
     relay(store, client, time).maxClaims(1).build().runOnce();
-    assertThat(store.outbox().held()).hasSize(2);
+    assertThat(JdbcOutbox.of(store).held()).hasSize(2);
   }
 
   private static OutboxIntent read(JdbcKeyStore store, String intentId) {
-    return store.outbox().admin("reader").find(SCOPE, intentId).orElseThrow();
+    return JdbcOutbox.of(store).admin("reader").find(SCOPE, intentId).orElseThrow();
   }
 
   @ParameterizedTest
@@ -54,9 +55,9 @@ class OutboxAdminRefusalsTest {
         intent -> charge(),
         (database, store, client, time, wire) -> {
           commit(database, store, client, time, null, "free-1", 10);
-          assertThat(store.outbox().claim("relay-q", Duration.ofMinutes(5), 10)).hasSize(1);
+          assertThat(RelayLeases.of(store).claim("relay-q", Duration.ofMinutes(5), 10)).hasSize(1);
           OutboxIntent leased = read(store, "free-1");
-          OutboxAdmin admin = store.outbox().admin("dave");
+          OutboxAdmin admin = JdbcOutbox.of(store).admin("dave");
           assertThatThrownBy(() -> admin.abandon(leased, "t-1", "cancel"))
               .isInstanceOfSatisfying(
                   IntentRefusedException.class,
@@ -98,7 +99,7 @@ class OutboxAdminRefusalsTest {
         elapse(database, time, Duration.ofHours(30));
         OutboxIntent parked = read(store, "free-1");
         assertThat(parked.reason()).isEqualTo(HoldReason.TOO_MANY_ATTEMPTS);
-        OutboxAdmin admin = store.outbox().admin("erin");
+        OutboxAdmin admin = JdbcOutbox.of(store).admin("erin");
         assertThatThrownBy(() -> admin.requeue(parked, "t-1", "try again"))
             .isInstanceOf(IllegalStateException.class)
             .hasMessageContaining("older than the relays' maximum age");
@@ -124,7 +125,7 @@ class OutboxAdminRefusalsTest {
         intent -> status(503),
         (database, store, client, time, wire) -> {
           parkTwo(database, store, client, time);
-          OutboxAdmin admin = store.outbox().admin("frank");
+          OutboxAdmin admin = JdbcOutbox.of(store).admin("frank");
           OutboxIntent a = read(store, "order-1");
           OutboxIntent f = read(store, "free-1");
           OutboxIntent requeued = admin.requeue(a, "t-1", "outage over");
@@ -160,14 +161,14 @@ class OutboxAdminRefusalsTest {
               "UPDATE "
                   + database.table("saferetry_intents")
                   + " SET expires_at_ns = created_at_ns - 1 WHERE intent_id = 'free-1'");
-          OutboxAdmin admin = store.outbox().admin("gina");
+          OutboxAdmin admin = JdbcOutbox.of(store).admin("gina");
           assertThat(admin.list(10))
               .extracting(i -> i.record().intentId())
               .containsExactly("order-1");
           assertThat(admin.whereHeld().list(10))
               .extracting(i -> i.record().intentId())
               .containsExactly("order-1");
-          assertThat(store.outbox().held())
+          assertThat(JdbcOutbox.of(store).held())
               .extracting(i -> i.record().intentId())
               .containsExactly("order-1");
           assertThat(admin.listUnreadable(10))
@@ -204,7 +205,7 @@ class OutboxAdminRefusalsTest {
         (database, store, client, time, wire) -> {
           parkTwo(database, store, client, time);
           OutboxIntent a = read(store, "order-1");
-          OutboxAdmin admin = store.outbox().admin("henry");
+          OutboxAdmin admin = JdbcOutbox.of(store).admin("henry");
           int[] refused = {
             0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069, 0x200B, 0x200E,
             0x061C, 0xFEFF, 0x2028, 0x2029, 0x0085
@@ -212,7 +213,7 @@ class OutboxAdminRefusalsTest {
           for (int cp : refused) {
             String bad = "ops" + Character.toString(cp) + "nimda";
             String what = String.format("U+%04X", cp);
-            assertThatThrownBy(() -> store.outbox().admin(bad))
+            assertThatThrownBy(() -> JdbcOutbox.of(store).admin(bad))
                 .as(what)
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("actor");
@@ -229,7 +230,8 @@ class OutboxAdminRefusalsTest {
           assertThat(audit(database)).isEmpty();
           // Letters of any script, emoji and accents remain acceptable.
           String why = "refund \u05e9\u05dc\u05d5\u05dd \u4e2d\u6587 e\u0301 \uD83D\uDE00";
-          assertThat(store.outbox().admin("j\u00f6rg").requeue(a, "t-1", why).isQueued()).isTrue();
+          assertThat(JdbcOutbox.of(store).admin("j\u00f6rg").requeue(a, "t-1", why).isQueued())
+              .isTrue();
         });
   }
 }

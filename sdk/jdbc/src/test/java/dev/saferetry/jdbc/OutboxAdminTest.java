@@ -18,6 +18,7 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.TestDatabase.Db;
+import dev.saferetry.jdbc.internal.outbox.RelayLeases;
 import dev.saferetry.testing.FakeTime;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -57,7 +58,7 @@ class OutboxAdminTest {
     commit(database, store, client, time, "order-42", "order-2", 2000);
     OutboxRelay relay = relay(store, client, time).maxClaims(1).build();
     relay.runOnce();
-    return store.outbox().admin("setup").whereHeld().list(10).get(0);
+    return JdbcOutbox.of(store).admin("setup").whereHeld().list(10).get(0);
   }
 
   /** The audit's rows: action, actor, reason, state before and after, new and old key. */
@@ -95,9 +96,10 @@ class OutboxAdminTest {
           elapse(database, time, Duration.ofHours(2));
           commit(database, store, client, time, null, "late-1", 5);
           // late-1 is due at this instance's clock, now 2 h ahead of the table's times.
-          assertThat(store.outbox().claim("relay-z", time.instant(), Duration.ofMinutes(1), 10))
+          assertThat(
+                  RelayLeases.of(store).claim("relay-z", time.instant(), Duration.ofMinutes(1), 10))
               .hasSize(1);
-          OutboxAdmin admin = store.outbox().admin("alice@ops");
+          OutboxAdmin admin = JdbcOutbox.of(store).admin("alice@ops");
 
           assertThat(parked.reason()).isEqualTo(HoldReason.TOO_MANY_ATTEMPTS);
           assertThat(parked.attempts()).isEqualTo(1);
@@ -147,7 +149,7 @@ class OutboxAdminTest {
         (database, store, client, time, wire) -> {
           OutboxIntent parked = parkFirst(database, store, client, time);
           String key = parked.record().key().value();
-          OutboxAdmin alice = store.outbox().admin("alice@ops");
+          OutboxAdmin alice = JdbcOutbox.of(store).admin("alice@ops");
           Instant before = databaseTime(store);
 
           OutboxIntent requeued = alice.requeue(parked, "ticket-1", "outage over");
@@ -198,7 +200,7 @@ class OutboxAdminTest {
         (database, store, client, time, wire) -> {
           OutboxIntent parked = parkFirst(database, store, client, time);
           OutboxIntent ended =
-              store.outbox().admin("bob").abandon(parked, "t-7", "refunded by hand");
+              JdbcOutbox.of(store).admin("bob").abandon(parked, "t-7", "refunded by hand");
           assertThat(ended.isEnded()).isTrue();
           assertThat(ended.abandoned()).isTrue();
           assertThat(ended.isQueued()).isFalse();
@@ -218,15 +220,18 @@ class OutboxAdminTest {
                           .containsEntry("action", "ABANDON")
                           .containsEntry("state_before", "HELD TOO_MANY_ATTEMPTS")
                           .containsEntry("state_after", "ABANDONED PENDING"));
-          OutboxIntent reread = store.outbox().admin("bob").find(SCOPE, "order-1").orElseThrow();
+          OutboxIntent reread =
+              JdbcOutbox.of(store).admin("bob").find(SCOPE, "order-1").orElseThrow();
           assertThat(reread.abandoned()).isTrue();
           assertThat(reread.version()).isEqualTo(ended.version()); // no relay touched it
-          assertThat(store.outbox().admin("bob").whereAbandoned().list(10)).containsExactly(reread);
-          assertThat(store.outbox().admin("bob").whereEnded().list(10))
+          assertThat(JdbcOutbox.of(store).admin("bob").whereAbandoned().list(10))
+              .containsExactly(reread);
+          assertThat(JdbcOutbox.of(store).admin("bob").whereEnded().list(10))
               .extracting(i -> i.record().intentId())
               .containsExactly("order-1", "order-2");
-          assertThat(store.outbox().held()).isEmpty();
-          assertThatThrownBy(() -> store.outbox().admin("bob").abandon(reread, "t-8", "twice"))
+          assertThat(JdbcOutbox.of(store).held()).isEmpty();
+          assertThatThrownBy(
+                  () -> JdbcOutbox.of(store).admin("bob").abandon(reread, "t-8", "twice"))
               .isInstanceOf(IllegalStateException.class)
               .hasMessageContaining("already abandoned");
         });
@@ -248,7 +253,7 @@ class OutboxAdminTest {
         (database, store, client, time, wire) -> {
           OutboxIntent parked = parkFirst(database, store, client, time);
           String oldKey = parked.record().key().value();
-          OutboxAdmin carol = store.outbox().admin("carol");
+          OutboxAdmin carol = JdbcOutbox.of(store).admin("carol");
 
           assertThatThrownBy(
                   () ->
@@ -310,8 +315,7 @@ class OutboxAdminTest {
           OutboxIntent parked = parkFirst(database, store, client, time);
           assertThatThrownBy(
                   () ->
-                      store
-                          .outbox()
+                      JdbcOutbox.of(store)
                           .admin("carol")
                           .requeueWithNewKey(
                               parked,
@@ -346,7 +350,7 @@ class OutboxAdminTest {
                 .filteredOn(r -> r instanceof ConcurrentModificationException)
                 .hasSize(1);
             assertThat(audit(database)).as(action).hasSize(1);
-            OutboxIntent now = store.outbox().admin("x").find(SCOPE, "order-1").orElseThrow();
+            OutboxIntent now = JdbcOutbox.of(store).admin("x").find(SCOPE, "order-1").orElseThrow();
             assertThat(now.version()).as(action).isEqualTo(parked.version() + 1);
           });
     }
@@ -363,7 +367,7 @@ class OutboxAdminTest {
           List<Object> results = race(store, client, parked, "requeue", "same", "same");
           assertThat(results).allSatisfy(r -> assertThat(r).isInstanceOf(OutboxIntent.class));
           assertThat(audit(database)).hasSize(1);
-          assertThat(store.outbox().admin("x").find(SCOPE, "order-1").orElseThrow().version())
+          assertThat(JdbcOutbox.of(store).admin("x").find(SCOPE, "order-1").orElseThrow().version())
               .isEqualTo(parked.version() + 1);
         });
   }
@@ -381,7 +385,7 @@ class OutboxAdminTest {
         futures.add(
             pool.submit(
                 () -> {
-                  OutboxAdmin admin = store.outbox().admin("op-" + n.incrementAndGet());
+                  OutboxAdmin admin = JdbcOutbox.of(store).admin("op-" + n.incrementAndGet());
                   start.await();
                   try {
                     return switch (action) {
@@ -414,12 +418,12 @@ class OutboxAdminTest {
         intent -> status(503),
         (database, store, client, time, wire) -> {
           OutboxIntent parked = parkFirst(database, store, client, time);
-          OutboxAdmin admin = store.outbox().admin("dave");
+          OutboxAdmin admin = JdbcOutbox.of(store).admin("dave");
           // A queued intent listed, then claimed by a relay before the operator acts.
           OutboxIntent queued = admin.find(SCOPE, "order-2").orElseThrow();
           commit(database, store, client, time, null, "free-1", 1);
           OutboxIntent free = admin.find(SCOPE, "free-1").orElseThrow();
-          assertThat(store.outbox().claim("relay-q", Duration.ofMinutes(1), 10)).hasSize(1);
+          assertThat(RelayLeases.of(store).claim("relay-q", Duration.ofMinutes(1), 10)).hasSize(1);
           assertThatThrownBy(() -> admin.abandon(free, "t-1", "cancelled"))
               .isInstanceOf(ConcurrentModificationException.class);
           OutboxIntent leased = admin.find(SCOPE, "free-1").orElseThrow();
@@ -476,7 +480,7 @@ class OutboxAdminTest {
             commit(database, store, client, time, "key-" + i, "order-" + i, i);
           }
           relay(store, client, time).maxClaims(1).build().runOnce();
-          OutboxAdmin admin = store.outbox().admin("erin");
+          OutboxAdmin admin = JdbcOutbox.of(store).admin("erin");
           List<OutboxIntent> held = new ArrayList<>(admin.whereHeld().list(10));
           assertThat(held).hasSize(3);
           Collections.reverse(held);
@@ -499,10 +503,10 @@ class OutboxAdminTest {
           OutboxIntent parked = parkFirst(database, store, client, time);
           String huge = "x".repeat(100_000);
           for (String bad : new String[] {"", " ", "a\nb", "a\u0000", "\uDC00", huge}) {
-            assertThatThrownBy(() -> store.outbox().admin(bad))
+            assertThatThrownBy(() -> JdbcOutbox.of(store).admin(bad))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("actor");
-            OutboxAdmin admin = store.outbox().admin("frank");
+            OutboxAdmin admin = JdbcOutbox.of(store).admin("frank");
             assertThatThrownBy(() -> admin.requeue(parked, bad, "why"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("actionId");
@@ -520,8 +524,8 @@ class OutboxAdminTest {
                   .isInstanceOf(IllegalArgumentException.class);
             }
           }
-          OutboxAdmin admin = store.outbox().admin("frank");
-          assertThatThrownBy(() -> store.outbox().admin(null))
+          OutboxAdmin admin = JdbcOutbox.of(store).admin("frank");
+          assertThatThrownBy(() -> JdbcOutbox.of(store).admin(null))
               .isInstanceOf(NullPointerException.class)
               .hasMessageContaining("actor");
           assertThatThrownBy(() -> admin.requeue((OutboxIntent) null, "t", "w"))

@@ -19,6 +19,7 @@ import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.jdbc.internal.outbox.LeasedIntent;
+import dev.saferetry.jdbc.internal.outbox.RelayLeases;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.testing.FakeTime;
 import java.sql.Connection;
@@ -60,9 +61,8 @@ class OutboxOrderingTest {
     ChargeCreateParams body = new ChargeCreateParams(amount, "eur", intentId, null);
     RequestOptions options = RequestOptions.none().withIntentId(intentId);
     return orderingKey == null
-        ? store.outbox().enqueue(c, client, Charges.CREATE, body, options, time.instant())
-        : store
-            .outbox()
+        ? JdbcOutbox.of(store).enqueue(c, client, Charges.CREATE, body, options, time.instant())
+        : JdbcOutbox.of(store)
             .enqueue(c, orderingKey, client, Charges.CREATE, body, options, time.instant());
   }
 
@@ -109,8 +109,7 @@ class OutboxOrderingTest {
         // at once: it is due 30 s before order-2, yet it committed last.
         try (Connection c = database.pool().getConnection()) {
           c.setAutoCommit(false);
-          store
-              .outbox()
+          JdbcOutbox.of(store)
               .enqueue(
                   c,
                   "order-42",
@@ -142,7 +141,8 @@ class OutboxOrderingTest {
                 int n = sends.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
                 if (key.equals(first) && n == 1) {
                   // A third relay claims while order-2 is on the wire: order-1 is not its to take.
-                  intruder.addAll(store.outbox().claim("relay-c", Duration.ofSeconds(60), 10));
+                  intruder.addAll(
+                      RelayLeases.of(store).claim("relay-c", Duration.ofSeconds(60), 10));
                 }
                 return key.equals(first) && n <= 3 ? status(503) : charge();
               }
@@ -284,8 +284,7 @@ class OutboxOrderingTest {
         }
         assertThatThrownBy(
                 () ->
-                    store
-                        .outbox()
+                    JdbcOutbox.of(store)
                         .enqueue(
                             c,
                             (String) null,

@@ -22,6 +22,7 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentRefusedException;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.TestDatabase.Db;
+import dev.saferetry.jdbc.internal.outbox.RelayLeases;
 import dev.saferetry.testing.FakeTime;
 import java.time.Duration;
 import java.time.Instant;
@@ -76,7 +77,7 @@ class OutboxOwnershipTest {
     commit(database, store, client, time, "order-42", "order-1", 1000);
     commit(database, store, client, time, "order-42", "order-2", 2000);
     relay(store, client, time).maxClaims(1).build().runOnce();
-    return store.outbox().admin("setup").whereHeld().list(10).get(0);
+    return JdbcOutbox.of(store).admin("setup").whereHeld().list(10).get(0);
   }
 
   @ParameterizedTest
@@ -89,7 +90,9 @@ class OutboxOwnershipTest {
         (database, store, client, time, wire) -> {
           OutboxIntent parked = parkFirst(database, store, client, time);
           Instant before = databaseTime(store);
-          store.outbox().admin("bob@ops").abandon(parked, "t-7", "customer cancelled the order");
+          JdbcOutbox.of(store)
+              .admin("bob@ops")
+              .abandon(parked, "t-7", "customer cancelled the order");
           Instant after = databaseTime(store);
           List<String> sent = List.copyOf(wire);
 
@@ -130,8 +133,9 @@ class OutboxOwnershipTest {
               .isEqualTo(parked.record().key());
 
           // Only an operator's recorded action releases it: requeued, it goes with its key.
-          OutboxIntent abandoned = store.outbox().admin("bob@ops").find(SCOPE, "order-1").get();
-          store.outbox().admin("carol@ops").requeue(abandoned, "t-9", "order reinstated");
+          OutboxIntent abandoned =
+              JdbcOutbox.of(store).admin("bob@ops").find(SCOPE, "order-1").get();
+          JdbcOutbox.of(store).admin("carol@ops").requeue(abandoned, "t-9", "order reinstated");
           relay(store, client, time).build().runOnce();
           assertThat(wire).endsWith("order-1");
           assertThat(audit(database))
@@ -149,10 +153,12 @@ class OutboxOwnershipTest {
         (database, store, client, time, wire) -> {
           commit(database, store, client, time, null, "order-1", 1000);
           relay(store, client, time).build().runOnce();
-          OutboxIntent rejected = store.outbox().held().get(0);
+          OutboxIntent rejected = JdbcOutbox.of(store).held().get(0);
           assertThat(rejected.reason()).isEqualTo(HoldReason.REJECTED);
           OutboxIntent ended =
-              store.outbox().admin("bob").abandon(rejected, "t-1", "card declined, order closed");
+              JdbcOutbox.of(store)
+                  .admin("bob")
+                  .abandon(rejected, "t-1", "card declined, order closed");
           assertThat(ended.record().state()).isEqualTo(IntentState.FAILED);
           assertThat(ended.record().status()).isEqualTo(402);
           refused(() -> execute(client, "order-1", 1000), Reason.INTENT_ABANDONED);
@@ -169,14 +175,14 @@ class OutboxOwnershipTest {
         (database, store, client, time, wire) -> {
           OutboxIntent parked = parkFirst(database, store, client, time);
           assertThat(parked.record().state()).isEqualTo(IntentState.PENDING);
-          store.outbox().admin("bob").abandon(parked, "t-1", "giving up");
+          JdbcOutbox.of(store).admin("bob").abandon(parked, "t-1", "giving up");
           IntentRecord stored = store.find(SCOPE, "order-1").orElseThrow();
           assertThat(stored.state()).isEqualTo(IntentState.PENDING); // unknown: it may have charged
           assertThat(stored.status()).isZero();
           // Reconciled later (the provider charged it): the outcome is recorded, the abandonment
           // stays.
           store.complete(stored.complete(IntentState.SUCCEEDED, 0, "ch_found"));
-          OutboxIntent reconciled = store.outbox().admin("bob").find(SCOPE, "order-1").get();
+          OutboxIntent reconciled = JdbcOutbox.of(store).admin("bob").find(SCOPE, "order-1").get();
           assertThat(reconciled.record().state()).isEqualTo(IntentState.SUCCEEDED);
           assertThat(reconciled.abandoned()).isTrue();
           refused(() -> execute(client, "order-1", 1000), Reason.INTENT_ABANDONED);
@@ -203,14 +209,14 @@ class OutboxOwnershipTest {
               .hasMessageContaining("OutboxAdmin");
           assertThatThrownBy(() -> store.abandon(SCOPE, "order-1"))
               .isInstanceOf(IntentRefusedException.class);
-          assertThat(store.outbox().admin("x").find(SCOPE, "order-1")).contains(parked);
+          assertThat(JdbcOutbox.of(store).admin("x").find(SCOPE, "order-1")).contains(parked);
           // The later intent of its key still waits: nothing was let through.
           relay(store, client, time).build().runOnce();
           assertThat(wire).containsExactly("order-1");
 
           // A queued intent a relay holds a live lease on is not forgotten either.
           commit(database, store, client, time, null, "free-1", 10);
-          assertThat(store.outbox().claim("relay-q", Duration.ofMinutes(5), 10))
+          assertThat(RelayLeases.of(store).claim("relay-q", Duration.ofMinutes(5), 10))
               .extracting(l -> l.record().intentId())
               .containsExactly("free-1");
           assertThatThrownBy(() -> client.abandonIntent(Charges.CREATE, "free-1"))
@@ -268,14 +274,14 @@ class OutboxOwnershipTest {
           commit(database, store, client, time, "order-42", "order-1", 1000);
           commit(database, store, client, time, "order-42", "order-2", 2000);
           relay(store, client, time).build().runOnce();
-          OutboxIntent rejected = store.outbox().held().get(0);
+          OutboxIntent rejected = JdbcOutbox.of(store).held().get(0);
           assertThat(rejected.reason()).isEqualTo(HoldReason.REJECTED);
           elapse(database, time, Duration.ofDays(2)); // past its key's retention
 
           refused(() -> execute(client, "order-1", 1000), Reason.INTENT_HELD);
 
           assertThat(wire).containsExactly("order-1");
-          OutboxIntent still = store.outbox().admin("x").find(SCOPE, "order-1").orElseThrow();
+          OutboxIntent still = JdbcOutbox.of(store).admin("x").find(SCOPE, "order-1").orElseThrow();
           assertThat(still.reason()).isEqualTo(HoldReason.REJECTED);
           assertThat(still.record().key()).isEqualTo(rejected.record().key());
           assertThat(still.holdsKey()).isTrue();

@@ -14,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.TestDatabase.Db;
+import dev.saferetry.jdbc.internal.outbox.RelayLeases;
 import dev.saferetry.testing.FakeTime;
 import java.time.Duration;
 import java.util.List;
@@ -90,7 +91,7 @@ class OutboxParkingTest {
             elapse(database, time, Duration.ofMinutes(10));
           }
           assertThat(wire).containsExactlyInAnyOrder("order-1", "free-1", "order-1", "order-1");
-          OutboxIntent parked = store.outbox().held().get(0);
+          OutboxIntent parked = JdbcOutbox.of(store).held().get(0);
           assertThat(parked.reason()).isEqualTo(HoldReason.TOO_MANY_ATTEMPTS);
           assertThat(parked.attempts()).isEqualTo(3);
           assertThat(parked.note()).contains("claimed 3 times").contains("RETRIES_EXHAUSTED");
@@ -102,12 +103,14 @@ class OutboxParkingTest {
               .isEqualTo(IntentState.PENDING);
 
           // The operator lets the key continue: order-2 goes, order-1 stays parked.
-          store.outbox().admin("alice").releaseKey(parked, "ticket-1", "order-1 is being checked");
+          JdbcOutbox.of(store)
+              .admin("alice")
+              .releaseKey(parked, "ticket-1", "order-1 is being checked");
           relay.runOnce();
           assertThat(wire).endsWith("order-2");
           assertThat(store.find(SCOPE, "order-2").orElseThrow().state())
               .isEqualTo(IntentState.SUCCEEDED);
-          assertThat(store.outbox().held())
+          assertThat(JdbcOutbox.of(store).held())
               .singleElement()
               .satisfies(h -> assertThat(h.holdsKey()).isFalse());
           elapse(database, time, Duration.ofHours(1));
@@ -126,14 +129,14 @@ class OutboxParkingTest {
           commit(database, store, client, time, null, "order-1", 1000);
           Duration lease = Duration.ofSeconds(60);
           for (int i = 0; i < 2; i++) { // two relays die holding it
-            assertThat(store.outbox().claim("relay-dead-" + i, lease, 10)).hasSize(1);
+            assertThat(RelayLeases.of(store).claim("relay-dead-" + i, lease, 10)).hasSize(1);
             elapse(database, time, lease.plusSeconds(1));
           }
           RelayPass pass = relay(store, client, time).maxClaims(2).build().runOnce();
           assertThat(pass.claimed()).isEqualTo(1);
           assertThat(pass.held()).isEqualTo(1);
           assertThat(wire).isEmpty();
-          assertThat(store.outbox().held())
+          assertThat(JdbcOutbox.of(store).held())
               .singleElement()
               .satisfies(
                   h -> {
@@ -161,7 +164,7 @@ class OutboxParkingTest {
           }
           assertThat(wire).containsExactlyInAnyOrder("order-1", "other-1", "other-2");
           assertThat(wire.indexOf("other-2")).isGreaterThan(wire.indexOf("other-1"));
-          OutboxIntent rejected = store.outbox().held().get(0);
+          OutboxIntent rejected = JdbcOutbox.of(store).held().get(0);
           assertThat(rejected.reason()).isEqualTo(HoldReason.REJECTED);
           assertThat(rejected.attempts()).isEqualTo(1);
           assertThat(rejected.holdsKey()).isTrue();
@@ -183,15 +186,17 @@ class OutboxParkingTest {
           relay.runOnce();
           relay.runOnce();
           assertThat(wire).isEmpty();
-          assertThat(store.outbox().held())
+          assertThat(JdbcOutbox.of(store).held())
               .singleElement()
               .satisfies(
                   h -> {
                     assertThat(h.reason()).isEqualTo(HoldReason.TAMPERED);
                     assertThat(h.holdsKey()).isTrue();
                   });
-          OutboxIntent tampered = store.outbox().held().get(0);
-          store.outbox().admin("bob").abandon(tampered, "ticket-9", "tampered row, re-enqueued");
+          OutboxIntent tampered = JdbcOutbox.of(store).held().get(0);
+          JdbcOutbox.of(store)
+              .admin("bob")
+              .abandon(tampered, "ticket-9", "tampered row, re-enqueued");
           relay.runOnce();
           assertThat(wire).containsExactly("order-2");
         });

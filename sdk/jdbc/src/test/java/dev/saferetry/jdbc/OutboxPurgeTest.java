@@ -111,7 +111,7 @@ class OutboxPurgeTest {
           commit(database, store, client, time, null, "sent", 1);
           commit(database, store, client, time, null, "kept", 2);
           relay(store, client, time).maxClaims(1).build().runOnce(); // both parked
-          OutboxAdmin admin = store.outbox().admin("ivy");
+          OutboxAdmin admin = JdbcOutbox.of(store).admin("ivy");
           admin.requeue(admin.find(SCOPE, "sent").orElseThrow(), "t-1", "again");
           relay(store, client, time).build().runOnce(); // "sent" succeeds
           admin.abandon(admin.find(SCOPE, "kept").orElseThrow(), "t-2", "given up");
@@ -126,8 +126,8 @@ class OutboxPurgeTest {
                   + " SET at_ns = at_ns - "
                   + Duration.ofDays(40).toNanos());
           assertThat(store.purgeExpired(LATER_THAN_THE_DATABASE)).isEqualTo(1);
-          assertThat(store.outbox().purgeAuditOlderThan(Duration.ofDays(41))).isZero();
-          int purged = store.outbox().purgeAuditOlderThan(Duration.ofDays(30));
+          assertThat(JdbcOutbox.of(store).purgeAuditOlderThan(Duration.ofDays(41))).isZero();
+          int purged = JdbcOutbox.of(store).purgeAuditOlderThan(Duration.ofDays(30));
           // Only the rows of the intent that is gone; the abandoned one keeps its history.
           assertThat(audit(database))
               .isNotEmpty()
@@ -142,7 +142,7 @@ class OutboxPurgeTest {
                           dev.saferetry.RequestOptions.none().withIntentId("kept")))
               .hasMessageContaining("abandoned by ivy")
               .hasMessageContaining("given up");
-          assertThatThrownBy(() -> store.outbox().purgeAuditOlderThan(Duration.ofDays(29)))
+          assertThatThrownBy(() -> JdbcOutbox.of(store).purgeAuditOlderThan(Duration.ofDays(29)))
               .isInstanceOf(IllegalArgumentException.class)
               .hasMessageContaining("30 days");
         });

@@ -18,6 +18,7 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.jdbc.internal.outbox.LeasedIntent;
+import dev.saferetry.jdbc.internal.outbox.RelayLeases;
 import dev.saferetry.testing.Answers;
 import dev.saferetry.testing.FakeTime;
 import java.time.Duration;
@@ -84,7 +85,7 @@ class OutboxRelayClockSkewTest {
           IntentRecord intent = client.pendingIntents().get(0);
           // relay-dead, whose clock is right, claims it and dies
           List<LeasedIntent> dead =
-              store.outbox().claim("relay-dead", databaseTime(store), LEASE, 10);
+              RelayLeases.of(store).claim("relay-dead", databaseTime(store), LEASE, 10);
           assertThat(dead).hasSize(1);
 
           FakeTime behind = skewed(store, HOUR.negated());
@@ -102,7 +103,7 @@ class OutboxRelayClockSkewTest {
           assertThat(store.find(intent.scope(), intent.intentId()).orElseThrow().state())
               .isEqualTo(IntentState.SUCCEEDED);
           IntentRecord late = intent.complete(IntentState.FAILED, 402, null);
-          assertThat(store.outbox().complete(dead.get(0).lease(), late, "late")).isFalse();
+          assertThat(RelayLeases.of(store).complete(dead.get(0).lease(), late, "late")).isFalse();
         });
   }
 
@@ -203,7 +204,7 @@ class OutboxRelayClockSkewTest {
             assertThat(pass.expired()).isZero();
             assertThat(pass.succeeded()).isEqualTo(1);
           }
-          assertThat(store.outbox().held()).isEmpty();
+          assertThat(JdbcOutbox.of(store).held()).isEmpty();
         });
   }
 
@@ -223,7 +224,7 @@ class OutboxRelayClockSkewTest {
             assertThat(pass.claimed()).isZero();
           }
           assertThat(server.getRequestCount()).isZero();
-          assertThat(store.outbox().held())
+          assertThat(JdbcOutbox.of(store).held())
               .singleElement()
               .satisfies(h -> assertThat(h.reason()).isEqualTo(HoldReason.EXPIRED));
         });

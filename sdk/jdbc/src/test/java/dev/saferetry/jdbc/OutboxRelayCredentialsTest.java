@@ -179,7 +179,7 @@ class OutboxRelayCredentialsTest {
           assertThat(wire).hasSize(1);
           assertThat(wire.get(0).getHeaders().values("X-Merchant")).containsExactly(RELAY_TOKEN);
           assertThat(wire.get(0).getBody().utf8()).contains("\"plain\"");
-          assertThat(store.outbox().held())
+          assertThat(JdbcOutbox.of(store).held())
               .hasSize(4)
               .allSatisfy(
                   h -> {

@@ -60,8 +60,7 @@ class OutboxRelayFleetTest {
           try (Connection c = database.pool().getConnection()) {
             c.setAutoCommit(false);
             for (int n = from; n < from + 250; n++) {
-              store
-                  .outbox()
+              JdbcOutbox.of(store)
                   .enqueue(
                       c,
                       client,
@@ -106,7 +105,7 @@ class OutboxRelayFleetTest {
                         + database.table(JdbcKeyStoreBuilder.DEFAULT_TABLE)
                         + " WHERE state = 1 AND relay_state = 1 AND lease_owner IS NULL"))
             .isEqualTo(INTENTS);
-        assertThat(store.outbox().held()).isEmpty();
+        assertThat(JdbcOutbox.of(store).held()).isEmpty();
       }
     }
   }

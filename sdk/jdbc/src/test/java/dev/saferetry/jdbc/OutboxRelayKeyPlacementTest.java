@@ -191,7 +191,7 @@ class OutboxRelayKeyPlacementTest {
           assertThat(wire).hasSize(1);
           assertThat(JSON.readTree(wire.get(0).getBody().utf8()).get("description").asText())
               .isEqualTo("good");
-          List<OutboxIntent> held = store.outbox().held();
+          List<OutboxIntent> held = JdbcOutbox.of(store).held();
           assertThat(held).hasSize(garbage.size());
           assertThat(held)
               .allSatisfy(
@@ -299,7 +299,7 @@ class OutboxRelayKeyPlacementTest {
                 Map.of(),
                 b[0],
                 bytes);
-        assertThatThrownBy(() -> store.outbox().enqueue(c, candidate, request, Instant.now()))
+        assertThatThrownBy(() -> JdbcOutbox.of(store).enqueue(c, candidate, request, Instant.now()))
             .as(b[0] + " " + b[1])
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageNotContaining("key-0123456789");
@@ -308,7 +308,7 @@ class OutboxRelayKeyPlacementTest {
       StoredRequest latin =
           new StoredRequest(
               "POST", "v2/payments", KeyPlacement.bodyField("a"), Map.of(), json, notUtf8);
-      assertThatThrownBy(() -> store.outbox().enqueue(c, candidate, latin, Instant.now()))
+      assertThatThrownBy(() -> JdbcOutbox.of(store).enqueue(c, candidate, latin, Instant.now()))
           .isInstanceOf(IllegalArgumentException.class);
       for (String[] good :
           List.of(
@@ -323,7 +323,7 @@ class OutboxRelayKeyPlacementTest {
                 Map.of(),
                 good[0],
                 good[1].getBytes(StandardCharsets.UTF_8));
-        assertThat(store.outbox().enqueue(c, candidate, request, Instant.now()).created())
+        assertThat(JdbcOutbox.of(store).enqueue(c, candidate, request, Instant.now()).created())
             .as(good[1])
             .isTrue();
         c.rollback();

@@ -14,6 +14,7 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.jdbc.internal.outbox.LeasedIntent;
+import dev.saferetry.jdbc.internal.outbox.RelayLeases;
 import dev.saferetry.testing.Answers;
 import java.time.Duration;
 import java.util.List;
@@ -42,7 +43,7 @@ class OutboxRelayLeaseTest {
               server,
               n -> {
                 elapse(database, time, LEASE.plusSeconds(1)); // this attempt outlasts the lease
-                intruder.addAll(store.outbox().claim("relay-b", LEASE, 10));
+                intruder.addAll(RelayLeases.of(store).claim("relay-b", LEASE, 10));
                 return charge();
               });
           RelayPass pass = relay(store, client, time).build().runOnce();
@@ -53,7 +54,7 @@ class OutboxRelayLeaseTest {
           IntentRecord stored = client.pendingIntents().get(0);
           assertThat(stored.state()).isEqualTo(IntentState.PENDING); // relay-a's answer refused
           IntentRecord byB = stored.complete(IntentState.SUCCEEDED, 200, "ch_b");
-          assertThat(store.outbox().complete(intruder.get(0).lease(), byB, null)).isTrue();
+          assertThat(RelayLeases.of(store).complete(intruder.get(0).lease(), byB, null)).isTrue();
           assertThat(store.find(stored.scope(), "order-1")).contains(byB);
         });
   }
@@ -71,7 +72,7 @@ class OutboxRelayLeaseTest {
               server,
               n -> {
                 elapse(database, time, Duration.ofSeconds(45)); // 3 attempts: 135 s > the lease
-                intruderClaims.add(store.outbox().claim("relay-b", LEASE, 10).size());
+                intruderClaims.add(RelayLeases.of(store).claim("relay-b", LEASE, 10).size());
                 return n < 3 ? status(503) : charge();
               });
           RelayPass pass = relay(store, client, time).leaseFor(LEASE).build().runOnce();
@@ -93,7 +94,7 @@ class OutboxRelayLeaseTest {
               server,
               n -> {
                 elapse(database, time, LEASE.plusSeconds(1));
-                store.outbox().claim("relay-b", LEASE, 10);
+                RelayLeases.of(store).claim("relay-b", LEASE, 10);
                 return status(503);
               });
           RelayPass pass = relay(store, client, time).build().runOnce();
@@ -109,7 +110,7 @@ class OutboxRelayLeaseTest {
         db,
         (database, store, server, time, client) -> {
           enqueue(database, store, client, time, true, 1, 2);
-          List<LeasedIntent> dead = store.outbox().claim("relay-dead", LEASE, 10);
+          List<LeasedIntent> dead = RelayLeases.of(store).claim("relay-dead", LEASE, 10);
           assertThat(dead).hasSize(2);
 
           OutboxRelay survivor = relay(store, client, time).owner("relay-b").build();
@@ -123,9 +124,9 @@ class OutboxRelayLeaseTest {
               .containsExactly(
                   dead.get(0).record().key().value(), dead.get(1).record().key().value());
           IntentRecord late = dead.get(0).record().complete(IntentState.FAILED, 402, null);
-          assertThat(store.outbox().complete(dead.get(0).lease(), late, "late")).isFalse();
+          assertThat(RelayLeases.of(store).complete(dead.get(0).lease(), late, "late")).isFalse();
           assertThat(client.pendingIntents()).isEmpty();
-          assertThat(store.outbox().held()).isEmpty();
+          assertThat(JdbcOutbox.of(store).held()).isEmpty();
         });
   }
 }

@@ -82,7 +82,7 @@ class OutboxRelayPassTest {
           RelayPass scanned = relay.runOnce();
           assertThat(scanned.expired()).isEqualTo(1);
           assertThat(scanned.claimed()).isZero();
-          assertThat(store.outbox().held())
+          assertThat(JdbcOutbox.of(store).held())
               .singleElement()
               .satisfies(
                   h -> {

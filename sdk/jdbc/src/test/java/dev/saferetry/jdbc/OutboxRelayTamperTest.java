@@ -100,7 +100,7 @@ class OutboxRelayTamperTest {
           assertThat(pass.succeeded()).isEqualTo(2);
           List<String> sent = descriptions(server);
           assertThat(sent).containsExactlyInAnyOrder("untouched", "rewritten-unchanged");
-          List<OutboxIntent> held = store.outbox().held();
+          List<OutboxIntent> held = JdbcOutbox.of(store).held();
           assertThat(held)
               .extracting(h -> h.record().intentId())
               .containsExactlyInAnyOrderElementsOf(changes.keySet());
@@ -137,11 +137,11 @@ class OutboxRelayTamperTest {
           assertThat(descriptions(server)).containsExactly("good");
           assertThat(RelayRows.text(database, "bad-key", "hold_reason")).isEqualTo("3");
           // Listed as what it is, not allowed to hide the other held intents.
-          assertThat(store.outbox().held()).isEmpty();
-          assertThat(store.outbox().admin("x").listUnreadable(10))
+          assertThat(JdbcOutbox.of(store).held()).isEmpty();
+          assertThat(JdbcOutbox.of(store).admin("x").listUnreadable(10))
               .singleElement()
               .satisfies(e -> assertThat(e).hasMessageContaining("bad-key"));
-          assertThatThrownBy(() -> store.outbox().admin("x").find(SCOPE, "bad-key"))
+          assertThatThrownBy(() -> JdbcOutbox.of(store).admin("x").find(SCOPE, "bad-key"))
               .isInstanceOf(KeyStoreException.class)
               .hasMessageContaining("cannot be read back");
           assertThat(relay(store, client, time).build().runOnce().claimed()).isZero();

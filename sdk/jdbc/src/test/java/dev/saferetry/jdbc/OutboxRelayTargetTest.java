@@ -50,7 +50,7 @@ class OutboxRelayTargetTest {
           assertThat(wire)
               .extracting(r -> r.getUrl().encodedPath())
               .containsExactly("/api/v1/charges");
-          assertThat(store.outbox().held())
+          assertThat(JdbcOutbox.of(store).held())
               .hasSize(HostileTargets.HOSTILE.size())
               .allSatisfy(h -> assertThat(h.reason()).isEqualTo(HoldReason.TAMPERED));
         });

@@ -54,8 +54,7 @@ class OutboxRelayTest {
     try (Connection c = database.pool().getConnection()) {
       c.setAutoCommit(false);
       for (int order : n) {
-        store
-            .outbox()
+        JdbcOutbox.of(store)
             .enqueue(
                 c,
                 client,
@@ -204,7 +203,7 @@ class OutboxRelayTest {
           assertThat(recorded)
               .extracting(IntentRecord::intentId)
               .containsExactly("order-1", "order-2");
-          List<OutboxIntent> none = store.outbox().held();
+          List<OutboxIntent> none = JdbcOutbox.of(store).held();
           assertThat(none).isEmpty();
 
           server.enqueue(charge());
@@ -286,7 +285,7 @@ class OutboxRelayTest {
           server.enqueue(status(402));
           OutboxRelay relay = relay(store, client, time).build();
           assertThat(relay.runOnce().rejected()).isEqualTo(1);
-          List<OutboxIntent> held = store.outbox().held();
+          List<OutboxIntent> held = JdbcOutbox.of(store).held();
           assertThat(held).hasSize(1);
           assertThat(held.get(0).reason()).isEqualTo(HoldReason.REJECTED);
           assertThat(held.get(0).record().state()).isEqualTo(IntentState.FAILED);
@@ -308,7 +307,7 @@ class OutboxRelayTest {
           elapse(database, time, Duration.ofHours(2));
           OutboxRelay relay = relay(store, client, time).maxAge(Duration.ofHours(1)).build();
           assertThat(relay.runOnce().expired()).isEqualTo(1);
-          assertThat(store.outbox().held())
+          assertThat(JdbcOutbox.of(store).held())
               .singleElement()
               .satisfies(h -> assertThat(h.reason()).isEqualTo(HoldReason.EXPIRED));
           assertThat(server.getRequestCount()).isZero();
@@ -332,7 +331,7 @@ class OutboxRelayTest {
           RelayPass pass = relay(store, client, time).build().runOnce();
           assertThat(pass.expired()).isEqualTo(1);
           assertThat(server.getRequestCount()).isZero();
-          assertThat(store.outbox().held())
+          assertThat(JdbcOutbox.of(store).held())
               .singleElement()
               .satisfies(h -> assertThat(h.reason()).isEqualTo(HoldReason.EXPIRED));
         });
@@ -375,7 +374,7 @@ class OutboxRelayTest {
           IntentRecord first = store.find(scope(client), "order-1").orElseThrow();
           assertThat(first.state()).isEqualTo(IntentState.SUCCEEDED);
           assertThat(first.resourceId()).isEqualTo("ch_found");
-          assertThat(store.outbox().held())
+          assertThat(JdbcOutbox.of(store).held())
               .singleElement()
               .satisfies(h -> assertThat(h.record().intentId()).isEqualTo("order-2"));
           List<RecordedRequest> wire = drain(server);
@@ -406,8 +405,7 @@ class OutboxRelayTest {
         java.util.function.Function<RequestOptions, ThrowingCallable> enqueue =
             options ->
                 () ->
-                    store
-                        .outbox()
+                    JdbcOutbox.of(store)
                         .enqueue(
                             c,
                             client,

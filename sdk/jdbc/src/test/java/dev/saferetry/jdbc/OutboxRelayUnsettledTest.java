@@ -62,7 +62,7 @@ class OutboxRelayUnsettledTest {
           assertThat(pass.retried()).isZero();
           assertThat(pass.rejected()).isZero();
 
-          List<OutboxIntent> held = store.outbox().held();
+          List<OutboxIntent> held = JdbcOutbox.of(store).held();
           assertThat(held).hasSize(2);
           assertThat(held).allSatisfy(h -> assertThat(h.reason()).isEqualTo(HoldReason.UNSETTLED));
           assertThat(held)

@@ -17,6 +17,7 @@ import dev.saferetry.SafeRetryClient;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.jdbc.internal.outbox.LeasedIntent;
+import dev.saferetry.jdbc.internal.outbox.RelayLeases;
 import dev.saferetry.testing.FakeTime;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -85,7 +86,7 @@ class OutboxRequeueOrderTest {
         commit(database, store, client, time, "order-42", "order-1", 1000);
         commit(database, store, client, time, "order-42", "order-2", 2000);
         commit(database, store, client, time, "order-42", "order-3", 3000);
-        OutboxAdmin admin = store.outbox().admin("alice");
+        OutboxAdmin admin = JdbcOutbox.of(store).admin("alice");
         List<String> wire = new CopyOnWriteArrayList<>();
         Map<String, String> byKey = new ConcurrentHashMap<>();
         List<List<String>> claimedMeanwhile = new CopyOnWriteArrayList<>();
@@ -107,7 +108,7 @@ class OutboxRequeueOrderTest {
                   putBack(admin, client, back);
                   List<String> claimed = new ArrayList<>();
                   for (LeasedIntent l :
-                      store.outbox().claim("relay-2", Duration.ofMinutes(1), 10)) {
+                      RelayLeases.of(store).claim("relay-2", Duration.ofMinutes(1), 10)) {
                     claimed.add(l.record().intentId());
                   }
                   claimedMeanwhile.add(claimed);
@@ -167,7 +168,7 @@ class OutboxRequeueOrderTest {
             });
         OutboxRelay relay = relay(store, client, time).owner("relay-1").maxClaims(1).build();
         relay.runOnce();
-        OutboxAdmin admin = store.outbox().admin("alice");
+        OutboxAdmin admin = JdbcOutbox.of(store).admin("alice");
         admin.releaseKey(admin.whereHeld().list(10).get(0), "t-1", "let order-2 go on");
         // Between two claims: the operator puts order-1 back before any relay took order-2.
         parked[0] = false;

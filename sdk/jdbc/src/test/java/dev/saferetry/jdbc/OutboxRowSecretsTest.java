@@ -145,8 +145,7 @@ class OutboxRowSecretsTest {
       throws Exception {
     try (Connection c = database.pool().getConnection()) {
       c.setAutoCommit(false);
-      store
-          .outbox()
+      JdbcOutbox.of(store)
           .enqueue(
               c,
               client,

@@ -65,8 +65,7 @@ final class RelayRows {
     try (Connection c = database.pool().getConnection()) {
       c.setAutoCommit(false);
       BeginResult r =
-          store
-              .outbox()
+          JdbcOutbox.of(store)
               .enqueue(
                   c,
                   client,

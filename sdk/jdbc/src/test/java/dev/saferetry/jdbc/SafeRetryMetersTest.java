@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.jdbc.TestDatabase.Db;
+import dev.saferetry.jdbc.internal.outbox.RelayLeases;
 import dev.saferetry.testing.Answers;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -107,7 +108,7 @@ class SafeRetryMetersTest {
 
           elapse(database, time, Duration.ofMinutes(1)); // order 3 is due again
           assertThat(intents(registry, "queued_due", "none")).isEqualTo(1);
-          assertThat(store.outbox().claim("relay-b", Duration.ofMinutes(5), 10)).hasSize(1);
+          assertThat(RelayLeases.of(store).claim("relay-b", Duration.ofMinutes(5), 10)).hasSize(1);
           assertThat(intents(registry, "leased", "none")).isEqualTo(1);
           assertThat(registry.get("saferetry.outbox.leases").gauge().value()).isEqualTo(1);
           assertThat(intents(registry, "queued_due", "none")).isZero();
