@@ -7,9 +7,9 @@ import dev.saferetry.event.AttemptStarted;
 import dev.saferetry.event.CallFinished;
 import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.examples.support.OutboxDrill;
-import dev.saferetry.jdbc.JdbcKeyStore;
-import dev.saferetry.jdbc.OutboxRelay;
-import dev.saferetry.jdbc.RelayPass;
+import dev.saferetry.jdbc.keystore.JdbcKeyStore;
+import dev.saferetry.jdbc.outbox.OutboxRelay;
+import dev.saferetry.jdbc.outbox.RelayPass;
 import java.time.Duration;
 
 /**

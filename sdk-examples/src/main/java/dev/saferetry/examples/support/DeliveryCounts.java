@@ -1,6 +1,6 @@
 package dev.saferetry.examples.support;
 
-import dev.saferetry.jdbc.InboxOutcome;
+import dev.saferetry.jdbc.inbox.InboxOutcome;
 import java.util.concurrent.atomic.LongAdder;
 
 /**

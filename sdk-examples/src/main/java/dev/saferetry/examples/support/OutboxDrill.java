@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.saferetry.examples.ChargeRelay;
 import dev.saferetry.examples.Outbox;
-import dev.saferetry.jdbc.JdbcKeyStore;
+import dev.saferetry.jdbc.keystore.JdbcKeyStore;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -2,8 +2,8 @@ package dev.saferetry.examples.support;
 
 import dev.saferetry.examples.support.ReceiverHttp.Reply;
 import dev.saferetry.examples.support.ReceiverHttp.Route;
-import dev.saferetry.jdbc.InboxHandler;
-import dev.saferetry.jdbc.InboxOutcome;
+import dev.saferetry.jdbc.inbox.InboxHandler;
+import dev.saferetry.jdbc.inbox.InboxOutcome;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;

@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.saferetry.filestore.FileKeyStore;
 import dev.saferetry.idempotency.IdempotencyKey;
-import dev.saferetry.jdbc.JdbcKeyStore;
+import dev.saferetry.jdbc.keystore.JdbcKeyStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -2,7 +2,7 @@ package dev.saferetry.soak;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.saferetry.jdbc.JdbcKeyStore;
+import dev.saferetry.jdbc.keystore.JdbcKeyStore;
 
 /**
  * A worker's connection pool and {@link JdbcKeyStore} on the database every worker of the run

@@ -1,0 +1,158 @@
+package dev.saferetry.jdbc.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.saferetry.RequestOptions;
+import dev.saferetry.SafeRetryClient;
+import dev.saferetry.SafeRetryClientBuilder;
+import dev.saferetry.examples.payments.ChargeCreateParams;
+import dev.saferetry.examples.payments.Charges;
+import dev.saferetry.idempotency.BeginResult;
+import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.idempotency.IntentScope;
+import dev.saferetry.jdbc.TestDatabase;
+import dev.saferetry.jdbc.internal.keystore.RequestSeal;
+import dev.saferetry.jdbc.keystore.JdbcKeyStore;
+import dev.saferetry.jdbc.keystore.JdbcKeyStoreBuilder;
+import dev.saferetry.resilience.BreakerPolicy;
+import dev.saferetry.resilience.RetryPolicy;
+import dev.saferetry.testing.FakeTime;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import mockwebserver3.MockWebServer;
+
+/**
+ * Outbox rows as an outsider sees them: enqueued through the public API by differently configured
+ * clients, and changed in the table behind the relay's back with plain SQL.
+ */
+final class RelayRows {
+  private RelayRows() {}
+
+  /**
+   * A client on {@code server} at fake time, as the relay tests build them, then {@code custom}.
+   */
+  static SafeRetryClient client(
+      MockWebServer server,
+      FakeTime time,
+      JdbcKeyStore store,
+      UnaryOperator<SafeRetryClientBuilder> custom) {
+    SafeRetryClientBuilder b =
+        SafeRetryClient.builder()
+            .baseUrl(server.url("/").toString())
+            .apiKey(OutboxRelayTest.API_KEY)
+            .keyStore(store)
+            .clock(time)
+            .sleeper(time)
+            .jitter(() -> 0.5)
+            .breakerPolicy(BreakerPolicy.disabled())
+            .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofMinutes(10)));
+    return custom.apply(b).build();
+  }
+
+  /** Enqueues and commits one charge of {@code amount} for {@code intentId} through the client. */
+  static BeginResult enqueue(
+      TestDatabase database,
+      JdbcKeyStore store,
+      SafeRetryClient client,
+      FakeTime time,
+      String intentId,
+      long amount,
+      RequestOptions options)
+      throws SQLException {
+    try (Connection c = database.pool().getConnection()) {
+      c.setAutoCommit(false);
+      BeginResult r =
+          JdbcOutbox.of(store)
+              .enqueue(
+                  c,
+                  client,
+                  Charges.CREATE,
+                  new ChargeCreateParams(amount, "eur", intentId, null),
+                  options.withIntentId(intentId),
+                  time.instant());
+      c.commit();
+      return r;
+    }
+  }
+
+  /** Sets one column of one intent's row behind the relay's back: text, bytes, or SQL NULL. */
+  static void set(TestDatabase database, String intentId, String column, Object value)
+      throws SQLException {
+    String sql =
+        "UPDATE "
+            + database.table(JdbcKeyStoreBuilder.DEFAULT_TABLE)
+            + " SET "
+            + column
+            + " = "
+            + (value == null ? "NULL" : "?")
+            + " WHERE intent_id = ?";
+    try (Connection c = database.pool().getConnection();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      int at = 1;
+      if (value instanceof byte[] bytes) {
+        ps.setBytes(at++, bytes);
+      } else if (value != null) {
+        ps.setString(at++, (String) value);
+      }
+      ps.setString(at, intentId);
+      assertThat(ps.executeUpdate()).as(column + " of " + intentId).isEqualTo(1);
+    }
+  }
+
+  /**
+   * Recomputes the stored request's fingerprint over what the row now holds, as an attacker who
+   * read the SDK's source could: only checks other than the fingerprint can then stop the row.
+   */
+  static void reseal(TestDatabase database, JdbcKeyStore store, String intentId)
+      throws SQLException {
+    IntentRecord record =
+        store.find(new IntentScope("default", Charges.CREATE.name()), intentId).orElseThrow();
+    String sql =
+        "SELECT request_method, request_target, request_key_placement, request_headers,"
+            + " request_type, request_body FROM "
+            + database.table(JdbcKeyStoreBuilder.DEFAULT_TABLE)
+            + " WHERE intent_id = ?";
+    String seal;
+    try (Connection c = database.pool().getConnection();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setString(1, intentId);
+      try (ResultSet rs = ps.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        Map<String, String> headers = new LinkedHashMap<>();
+        String text = rs.getString(4);
+        for (String line : text == null || text.isEmpty() ? new String[0] : text.split("\n")) {
+          int colon = line.indexOf(": ");
+          headers.put(line.substring(0, colon), line.substring(colon + 2));
+        }
+        seal =
+            RequestSeal.of(
+                record,
+                rs.getString(1),
+                rs.getString(2),
+                rs.getString(3),
+                headers,
+                rs.getString(5),
+                rs.getBytes(6));
+      }
+    }
+    set(database, intentId, "request_fingerprint", seal);
+  }
+
+  /** One text column of one intent's row, or null. */
+  static String text(TestDatabase database, String intentId, String column) throws SQLException {
+    return database.text(
+        "SELECT "
+            + column
+            + " FROM "
+            + database.table(JdbcKeyStoreBuilder.DEFAULT_TABLE)
+            + " WHERE intent_id = '"
+            + intentId
+            + "'");
+  }
+}
