@@ -66,7 +66,6 @@ import javax.sql.DataSource;
  * <p>Instances are immutable and thread-safe; share one per set of tables.
  */
 public final class Inbox {
-  static final int MAX_ID_LENGTH = 255;
   static final int MAX_SUBSCRIBER_LENGTH = 200;
 
   private static final SchemaGate GATE =
@@ -201,7 +200,7 @@ public final class Inbox {
 
   private static void checkArguments(String subscriber, String messageId, InboxHandler handler) {
     StoredText.checkId("subscriber", subscriber, MAX_SUBSCRIBER_LENGTH);
-    StoredText.checkId("messageId", messageId, MAX_ID_LENGTH);
+    StoredText.checkId("messageId", messageId, InboxTables.MAX_ID_LENGTH);
     Objects.requireNonNull(handler, "handler");
   }
 

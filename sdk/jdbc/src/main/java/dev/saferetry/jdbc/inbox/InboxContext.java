@@ -101,7 +101,7 @@ public final class InboxContext {
    * @throws IllegalStateException if the handler has returned
    */
   public boolean advance(String resourceId, long position) {
-    StoredText.checkId("resourceId", resourceId, Inbox.MAX_ID_LENGTH);
+    StoredText.checkId("resourceId", resourceId, InboxTables.MAX_ID_LENGTH);
     InboxMarks.Mark mark =
         new InboxMarks.Mark(
             subscriber, resourceId, position, messageId, clock.instant().toEpochMilli());
@@ -134,7 +134,7 @@ public final class InboxContext {
    * @throws IllegalStateException if the handler has returned
    */
   public OptionalLong highWaterMark(String resourceId) {
-    StoredText.checkId("resourceId", resourceId, Inbox.MAX_ID_LENGTH);
+    StoredText.checkId("resourceId", resourceId, InboxTables.MAX_ID_LENGTH);
     try {
       return connection.call(
           "highWaterMark", c -> InboxMarks.read(c, tables.marks, subscriber, resourceId));

@@ -27,6 +27,9 @@ final class InboxTables implements SchemaGate.Tables {
   /** The receipts table's name in the migration files, and the builder's default. */
   static final String DEFAULT_NAME = "saferetry_inbox";
 
+  /** The longest message or resource id, in characters. */
+  static final int MAX_ID_LENGTH = 255;
+
   /** The schema version this code writes. */
   static final int VERSION = 1;
 

@@ -75,9 +75,6 @@ import org.slf4j.LoggerFactory;
 public final class JdbcOutbox {
   private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry.jdbc");
 
-  /** The longest ordering key, in characters. */
-  static final int MAX_ORDERING_KEY = 255;
-
   private final KeyStoreDatabase store;
   private final IntentTable table;
   private final RelayLeases leases;
@@ -268,7 +265,7 @@ public final class JdbcOutbox {
       Q body,
       RequestOptions options,
       Instant firstAttempt) {
-    String key = checkOrderingKey(orderingKey);
+    String key = OutboxRows.checkOrderingKey(orderingKey);
     StoredIntent p =
         Objects.requireNonNull(client, "client")
             .prepare(Objects.requireNonNull(op, "op"), body, options);
@@ -309,15 +306,6 @@ public final class JdbcOutbox {
             + "; nothing was enqueued (use a new intent id, or enqueue it with its key)");
   }
 
-  /** The ordering key, checked: 1..255 characters, not blank, stored exactly. */
-  static String checkOrderingKey(String orderingKey) {
-    StoredText.checkId("orderingKey", orderingKey, MAX_ORDERING_KEY);
-    if (orderingKey.isBlank()) {
-      throw new IllegalArgumentException("orderingKey must not be blank");
-    }
-    return orderingKey;
-  }
-
   /**
    * Holds as {@link HoldReason#EXPIRED} every queued intent, with no live lease, that is past its
    * record's expiry or older than {@code maxAge}, both judged at the database's time (read in the
@@ -352,8 +340,8 @@ public final class JdbcOutbox {
   public List<OutboxIntent> held() {
     AdminTable.Query all = new AdminTable.Query(2, null, null, null, Integer.MAX_VALUE);
     AdminTable.Listing listing = store.open().autoCommit("held", c -> admin.listing(c, all));
-    logUnreadable(listing);
-    return listing.rows().stream().map(OutboxAdmin::intent).toList();
+    OutboxRows.logUnreadable(listing);
+    return listing.rows().stream().map(OutboxRows::intent).toList();
   }
 
   /** The shortest age {@link #purgeAuditOlderThan} accepts. */
@@ -393,12 +381,5 @@ public final class JdbcOutbox {
     return store
         .open()
         .inBatches("purge the audit", batch, c -> admin.purgeAuditBatch(c, bound, batch));
-  }
-
-  /** Logs each row of a listing that cannot be read back (the listing leaves it out). */
-  static void logUnreadable(AdminTable.Listing listing) {
-    for (AdminTable.Unreadable u : listing.unreadable()) {
-      LOG.warn("{} (OutboxAdmin.listUnreadable names such rows)", AdminTable.describe(u));
-    }
   }
 }

@@ -74,7 +74,7 @@ import java.util.Optional;
  */
 public final class OutboxAdmin {
   /** The most intents {@link #list} returns, and a bulk action takes, at once. */
-  public static final int MAX_LIMIT = 1000;
+  public static final int MAX_LIMIT = AuditedActions.MAX_INTENTS;
 
   /**
    * The relays' maximum age an admin assumes unless told otherwise ({@link #assumingMaxAge}): the
@@ -97,7 +97,7 @@ public final class OutboxAdmin {
     this(
         store,
         table,
-        AdminActions.checkText("actor", actor, MAX_ACTOR),
+        AuditedActions.checkText("actor", actor, MAX_ACTOR),
         null,
         null,
         null,
@@ -131,12 +131,12 @@ public final class OutboxAdmin {
 
   /** {@return this view narrowed to queued intents (replacing any other state filter)} */
   public OutboxAdmin whereQueued() {
-    return narrowed(AdminActions.QUEUED, operation, orderingKey, olderThan);
+    return narrowed(OutboxRows.QUEUED, operation, orderingKey, olderThan);
   }
 
   /** {@return this view narrowed to held (parked) intents (replacing any other state filter)} */
   public OutboxAdmin whereHeld() {
-    return narrowed(AdminActions.HELD, operation, orderingKey, olderThan);
+    return narrowed(OutboxRows.HELD, operation, orderingKey, olderThan);
   }
 
   /**
@@ -144,7 +144,7 @@ public final class OutboxAdmin {
    * state filter)}
    */
   public OutboxAdmin whereEnded() {
-    return narrowed(AdminActions.ENDED, operation, orderingKey, olderThan);
+    return narrowed(OutboxRows.ENDED, operation, orderingKey, olderThan);
   }
 
   /**
@@ -152,7 +152,7 @@ public final class OutboxAdmin {
    * filter)}
    */
   public OutboxAdmin whereAbandoned() {
-    return narrowed(AdminActions.ABANDONED, operation, orderingKey, olderThan);
+    return narrowed(OutboxRows.ABANDONED, operation, orderingKey, olderThan);
   }
 
   /**
@@ -181,7 +181,7 @@ public final class OutboxAdmin {
    */
   public OutboxAdmin whereOperation(String operation) {
     return narrowed(
-        relayState, AdminActions.checkText("operation", operation, 255), orderingKey, olderThan);
+        relayState, AuditedActions.checkText("operation", operation, 255), orderingKey, olderThan);
   }
 
   /**
@@ -194,7 +194,7 @@ public final class OutboxAdmin {
    * @throws IllegalArgumentException if the key is not acceptable
    */
   public OutboxAdmin whereOrderingKey(String orderingKey) {
-    return narrowed(relayState, operation, JdbcOutbox.checkOrderingKey(orderingKey), olderThan);
+    return narrowed(relayState, operation, OutboxRows.checkOrderingKey(orderingKey), olderThan);
   }
 
   /**
@@ -212,8 +212,8 @@ public final class OutboxAdmin {
     return narrowed(relayState, operation, orderingKey, age);
   }
 
-  private AdminActions actions() {
-    return new AdminActions(store, table, actor, maxAge);
+  private AuditedActions actions() {
+    return new AuditedActions(store, table, actor, maxAge);
   }
 
   private OutboxAdmin narrowed(Integer state, String op, String key, Duration age) {
@@ -230,7 +230,7 @@ public final class OutboxAdmin {
    * @throws KeyStoreException if the database failed or a row cannot be read back
    */
   public List<OutboxIntent> list(int limit) {
-    return listing(limit).rows().stream().map(OutboxAdmin::intent).toList();
+    return listing(limit).rows().stream().map(OutboxRows::intent).toList();
   }
 
   /**
@@ -266,7 +266,7 @@ public final class OutboxAdmin {
                   return table.listing(
                       c, new AdminTable.Query(relayState, operation, orderingKey, before, limit));
                 });
-    JdbcOutbox.logUnreadable(listing);
+    OutboxRows.logUnreadable(listing);
     return listing;
   }
 
@@ -285,7 +285,7 @@ public final class OutboxAdmin {
     return store
         .open()
         .autoCommit("find an outbox intent", c -> table.find(c, scope, intentId))
-        .map(OutboxAdmin::intent);
+        .map(OutboxRows::intent);
   }
 
   /**
@@ -320,7 +320,7 @@ public final class OutboxAdmin {
    * @throws IllegalArgumentException for an unacceptable argument
    */
   public List<OutboxIntent> requeue(List<OutboxIntent> intents, String actionId, String why) {
-    return actions().act(AdminActions.Action.REQUEUE, intents, actionId, why, null, null);
+    return actions().act(AuditedActions.Action.REQUEUE, intents, actionId, why, null, null);
   }
 
   /**
@@ -355,7 +355,7 @@ public final class OutboxAdmin {
    * @throws IllegalArgumentException for an unacceptable argument
    */
   public List<OutboxIntent> abandon(List<OutboxIntent> intents, String actionId, String why) {
-    return actions().act(AdminActions.Action.ABANDON, intents, actionId, why, null, null);
+    return actions().act(AuditedActions.Action.ABANDON, intents, actionId, why, null, null);
   }
 
   /**
@@ -389,7 +389,7 @@ public final class OutboxAdmin {
    * @throws IllegalArgumentException for an unacceptable argument
    */
   public List<OutboxIntent> releaseKey(List<OutboxIntent> intents, String actionId, String why) {
-    return actions().act(AdminActions.Action.RELEASE_KEY, intents, actionId, why, null, null);
+    return actions().act(AuditedActions.Action.RELEASE_KEY, intents, actionId, why, null, null);
   }
 
   /**
@@ -455,24 +455,8 @@ public final class OutboxAdmin {
     Objects.requireNonNull(client, "client");
     Objects.requireNonNull(reconciler, "reconciler");
     return actions()
-        .act(AdminActions.Action.REQUEUE_WITH_NEW_KEY, intents, actionId, why, client, reconciler);
-  }
-
-  /** The public view of a row. */
-  static OutboxIntent intent(AdminTable.Row row) {
-    return new OutboxIntent(
-        row.record(),
-        row.request(),
-        row.hold() == null ? null : HoldReason.valueOf(row.hold().name()),
-        row.note(),
-        row.attempts(),
-        row.orderingKey(),
-        row.holdsKey() && row.hold() != null,
-        row.leaseOwner(),
-        row.leaseExpiresAt(),
-        row.dueAt(),
-        row.version(),
-        row.abandoned());
+        .act(
+            AuditedActions.Action.REQUEUE_WITH_NEW_KEY, intents, actionId, why, client, reconciler);
   }
 
   @Override

@@ -25,20 +25,20 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The actions of an {@link OutboxAdmin}: each checks the intents it is given against the rows as
+ * The operator's actions on the outbox (requeue, abandon, let a key continue, requeue with a new
+ * key), as {@link OutboxAdmin} offers them: each checks the intents it is given against the rows as
  * they are now, under their row locks, applies its change and records it in the audit, all in one
  * transaction (see {@link OutboxAdmin} for the rules).
  *
  * <p>Immutable and thread-safe.
  */
-final class AdminActions {
+final class AuditedActions {
   private static final int MAX_ACTION_ID = 128;
   private static final int MAX_REASON = 1000;
   private static final int MAX_NOTE = 1000;
-  static final int QUEUED = 0;
-  static final int ENDED = 1;
-  static final int HELD = 2;
-  static final int ABANDONED = 3;
+
+  /** The most intents one action takes. */
+  static final int MAX_INTENTS = 1000;
 
   enum Action {
     REQUEUE("requeued"),
@@ -58,7 +58,7 @@ final class AdminActions {
   private final String actor;
   private final Duration maxAge;
 
-  AdminActions(KeyStoreDatabase store, AdminTable table, String actor, Duration maxAge) {
+  AuditedActions(KeyStoreDatabase store, AdminTable table, String actor, Duration maxAge) {
     this.store = store;
     this.table = table;
     this.actor = actor;
@@ -116,7 +116,7 @@ final class AdminActions {
           table
               .find(c, r.scope(), r.intentId())
               .orElseThrow(() -> gone(r)); // an action never deletes
-      out.put(Pk.of(r), OutboxAdmin.intent(row));
+      out.put(Pk.of(r), OutboxRows.intent(row));
     }
     return out;
   }
@@ -186,7 +186,7 @@ final class AdminActions {
     if (row == null) {
       throw gone(r);
     }
-    if (!OutboxAdmin.intent(row).equals(seen)) {
+    if (!OutboxRows.intent(row).equals(seen)) {
       throw new ConcurrentModificationException(
           "intent "
               + name(r)
@@ -235,10 +235,10 @@ final class AdminActions {
         applied = table.requeue(c, row, now, place(c, row), note);
       }
       case ABANDON -> {
-        if (row.relayState() == ENDED) {
+        if (row.relayState() == OutboxRows.ENDED) {
           throw new IllegalStateException("intent " + name(r) + " already ended");
         }
-        if (row.relayState() == ABANDONED) {
+        if (row.relayState() == OutboxRows.ABANDONED) {
           throw new IllegalStateException("intent " + name(r) + " is already abandoned");
         }
         applied = table.abandon(c, row, note);
@@ -312,14 +312,14 @@ final class AdminActions {
     if (row.orderingKey() == null) {
       return 0;
     }
-    if (row.relayState() == HELD && row.holdsKey()) {
+    if (row.relayState() == OutboxRows.HELD && row.holdsKey()) {
       return row.orderingSeq();
     }
     return store.intents().nextNumber(c, row.record().scope().tenant(), row.orderingKey());
   }
 
   private static void requireHeldOrAbandoned(AdminTable.Row row, Action action) {
-    if (row.relayState() != HELD && row.relayState() != ABANDONED) {
+    if (row.relayState() != OutboxRows.HELD && row.relayState() != OutboxRows.ABANDONED) {
       throw new IllegalStateException(
           "intent "
               + name(row.record())
@@ -331,7 +331,7 @@ final class AdminActions {
   }
 
   private static void requireHeld(AdminTable.Row row, Action action) {
-    if (row.relayState() != HELD) {
+    if (row.relayState() != OutboxRows.HELD) {
       throw new IllegalStateException(
           "intent "
               + name(row.record())
@@ -382,7 +382,7 @@ final class AdminActions {
               .open()
               .autoCommit("outbox admin check", c -> table.find(c, r.scope(), r.intentId()))
               .orElseThrow(() -> gone(r));
-      if (!OutboxAdmin.intent(row).equals(s)) {
+      if (!OutboxRows.intent(row).equals(s)) {
         throw new ConcurrentModificationException(
             "intent "
                 + name(r)
@@ -411,9 +411,8 @@ final class AdminActions {
 
   private static List<OutboxIntent> checkIntents(List<OutboxIntent> intents) {
     Objects.requireNonNull(intents, "intents");
-    if (intents.isEmpty() || intents.size() > OutboxAdmin.MAX_LIMIT) {
-      throw new IllegalArgumentException(
-          "intents must hold 1.." + OutboxAdmin.MAX_LIMIT + " intents");
+    if (intents.isEmpty() || intents.size() > MAX_INTENTS) {
+      throw new IllegalArgumentException("intents must hold 1.." + MAX_INTENTS + " intents");
     }
     Set<Pk> ids = new HashSet<>();
     for (OutboxIntent i : intents) {
