@@ -365,23 +365,18 @@ public final class OutboxRelay implements AutoCloseable {
     }
     StoredRequest r = intent.request();
     Claim claim = new Claim(record, lease);
-    CallResult<JsonNode> result = null;
-    SafeRetryException error = null;
-    try {
-      result = client.send(r, claim);
-    } catch (IllegalArgumentException e) {
-      if (claim.asked) {
-        throw e; // not a refusal of the row before sending: a bug
-      }
+    Sending sending = hand(client, r, claim);
+    if (sending instanceof Sending.Refused refused) {
       LOG.warn(
           "intent {} held as UNSENDABLE, not sent: {}",
           record.intentId(),
-          StoredText.printable(e.getMessage()));
-      String note = "not sent: " + e.getMessage();
+          StoredText.printable(refused.why()));
+      String note = "not sent: " + refused.why();
       return Sent.ended(hold(lease.lease, HoldReason.UNSENDABLE, note) ? Ending.HELD : Ending.LOST);
-    } catch (SafeRetryException e) {
-      error = e;
     }
+    CallResult<JsonNode> result =
+        sending instanceof Sending.Answered answered ? answered.result() : null;
+    SafeRetryException error = sending instanceof Sending.Failed failed ? failed.error() : null;
     for (RelayObserver o : observers) {
       o.answered(result, error);
     }
@@ -413,6 +408,24 @@ public final class OutboxRelay implements AutoCloseable {
   }
 
   /**
+   * Hands the stored request to the client under {@code claim}. An {@link IllegalArgumentException}
+   * before the client first asked whether the claim is still owned is its refusal of the row before
+   * sending; after that, it is a bug and propagates.
+   */
+  private static Sending hand(SafeRetryClient client, StoredRequest request, Claim claim) {
+    try {
+      return new Sending.Answered(client.send(request, claim));
+    } catch (IllegalArgumentException e) {
+      if (claim.sendingStarted) {
+        throw e;
+      }
+      return new Sending.Refused(e.getMessage());
+    } catch (SafeRetryException e) {
+      return new Sending.Failed(e);
+    }
+  }
+
+  /**
    * Makes the intent due again after {@code after}, or parks it when this was its last allowed
    * claim: an ending that says nothing definitive, {@code maxClaims} times over, is not retried
    * silently forever.
@@ -440,7 +453,7 @@ public final class OutboxRelay implements AutoCloseable {
   private final class Claim implements IntentClaim {
     private final IntentRecord record;
     private final Held lease;
-    boolean asked;
+    boolean sendingStarted; // the client asked before an attempt: past its checks of the row
     boolean lost;
     IntentRecord completion;
 
@@ -456,7 +469,7 @@ public final class OutboxRelay implements AutoCloseable {
 
     @Override
     public boolean stillOwned() {
-      asked = true;
+      sendingStarted = true;
       lost = !renew(lease);
       return !lost;
     }
