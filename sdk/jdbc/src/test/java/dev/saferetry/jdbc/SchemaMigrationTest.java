@@ -9,7 +9,7 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.jdbc.inbox.Inbox;
-import dev.saferetry.jdbc.inbox.InboxOutcome;
+import dev.saferetry.jdbc.inbox.InboxResult;
 import dev.saferetry.jdbc.keystore.JdbcBeginRaceTest;
 import dev.saferetry.jdbc.keystore.JdbcKeyStore;
 import dev.saferetry.jdbc.outbox.OutboxRelayTest;
@@ -191,8 +191,8 @@ class SchemaMigrationTest {
             .dataSource(database.pool())
             .table(database.table("saferetry_inbox"))
             .build();
-    assertThat(inbox.receive("billing", "evt_1", tx -> {})).isEqualTo(InboxOutcome.APPLIED);
-    assertThat(inbox.receive("billing", "evt_1", tx -> {})).isEqualTo(InboxOutcome.DUPLICATE);
+    assertThat(inbox.receive("billing", "evt_1", tx -> {})).isEqualTo(InboxResult.APPLIED);
+    assertThat(inbox.receive("billing", "evt_1", tx -> {})).isEqualTo(InboxResult.DUPLICATE);
   }
 
   /** A pool whose connections have the test's schema as their default, as an application's has. */

@@ -25,7 +25,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * The connection a handler is given: the inbox's transaction, without the calls that would end or
  * split it. Commit, rollback (but to the handler's own savepoints), auto-commit, close, abort,
  * isolation, read-only, schema or catalog changes, and SQL text that does the same (see {@link
- * TransactionSql}) are refused with an {@link IllegalStateException} naming the call, and the first
+ * SqlLexer}) are refused with an {@link IllegalStateException} naming the call, and the first
  * refusal is remembered, so a handler that catches it and returns still fails its delivery. Every
  * statement, result set, metadata and array obtained through it is wrapped too, so {@code
  * getConnection()} and {@code getStatement()} lead back here, never to the driver's connection;
@@ -165,7 +165,7 @@ final class HandlerConnection {
         && args.length > 0
         && args[0] instanceof String sql
         && TAKES_SQL.contains(m.getName())) {
-      String statement = TransactionSql.refused(sql, dialect);
+      String statement = SqlLexer.refused(sql, dialect);
       if (statement != null) {
         throw refuse("the SQL statement " + statement + " (" + m.getName() + ")");
       }

@@ -1,12 +1,12 @@
 package dev.saferetry.jdbc.inbox;
 
+import dev.saferetry.jdbc.internal.ColumnText;
 import dev.saferetry.jdbc.internal.DatabaseTime;
 import dev.saferetry.jdbc.internal.Jdbc;
 import dev.saferetry.jdbc.internal.JdbcSecrets;
 import dev.saferetry.jdbc.internal.Purge;
 import dev.saferetry.jdbc.internal.SchemaGate;
 import dev.saferetry.jdbc.internal.SqlNames;
-import dev.saferetry.jdbc.internal.StoredText;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -23,7 +23,7 @@ import javax.sql.DataSource;
  * <p>{@link #receive(String, String, InboxHandler)} opens a transaction, records the receipt — one
  * insert that the primary key arbitrates, so of any number of concurrent deliveries exactly one
  * proceeds — runs the handler, and commits both. A message already recorded is reported as {@link
- * InboxOutcome#DUPLICATE} without running the handler. A concurrent delivery waits for the first to
+ * InboxResult#DUPLICATE} without running the handler. A concurrent delivery waits for the first to
  * end, the same way on every database: if the first commits it reports {@code DUPLICATE}, if the
  * first rolls back it runs the handler itself; if the first is still running when the database's
  * lock wait runs out (H2 {@code LOCK_TIMEOUT}, default 2 s; MariaDB {@code
@@ -42,7 +42,7 @@ import javax.sql.DataSource;
  *
  * <pre>{@code
  * Inbox inbox = Inbox.builder().dataSource(dataSource).build();
- * InboxOutcome outcome = inbox.receive("billing", event.id(), tx -> {
+ * InboxResult outcome = inbox.receive("billing", event.id(), tx -> {
  *   try (PreparedStatement s = tx.connection().prepareStatement(
  *       "UPDATE orders SET status = 'paid' WHERE id = ?")) {
  *     s.setString(1, orderId);
@@ -116,7 +116,7 @@ public final class Inbox {
    *     also if called inside a handler on the same thread (nothing done)
    * @throws RuntimeException what the handler threw, after the rollback
    */
-  public InboxOutcome receive(String subscriber, String messageId, InboxHandler handler) {
+  public InboxResult receive(String subscriber, String messageId, InboxHandler handler) {
     checkArguments(subscriber, messageId, handler);
     return new InboxDelivery(tables, jdbc, clock, subscriber, messageId, handler)
         .inOwnTransaction();
@@ -147,7 +147,7 @@ public final class Inbox {
    *     committed part of its work with the receipt, or an earlier delivery did
    * @throws InboxException if the database fails or the handler throws a checked exception
    */
-  public InboxOutcome receive(
+  public InboxResult receive(
       Connection connection, String subscriber, String messageId, InboxHandler handler) {
     Objects.requireNonNull(connection, "connection");
     checkArguments(subscriber, messageId, handler);
@@ -162,7 +162,7 @@ public final class Inbox {
    * than {@code age} by the database's clock. In transactions of at most {@link
    * Builder#purgeBatchSize} receipts; receipts another instance is purging are skipped, not waited
    * for, so every instance may run it at once. The high-water marks are never deleted: an event
-   * older than what its resource already saw stays {@link InboxOutcome#STALE} however old its
+   * older than what its resource already saw stays {@link InboxResult#STALE} however old its
    * receipt.
    *
    * <p>A message whose receipt was purged is no longer recognised: a delivery after that runs the
@@ -199,8 +199,8 @@ public final class Inbox {
   }
 
   private static void checkArguments(String subscriber, String messageId, InboxHandler handler) {
-    StoredText.checkId("subscriber", subscriber, MAX_SUBSCRIBER_LENGTH);
-    StoredText.checkId("messageId", messageId, InboxTables.MAX_ID_LENGTH);
+    ColumnText.checkId("subscriber", subscriber, MAX_SUBSCRIBER_LENGTH);
+    ColumnText.checkId("messageId", messageId, InboxTables.MAX_ID_LENGTH);
     Objects.requireNonNull(handler, "handler");
   }
 

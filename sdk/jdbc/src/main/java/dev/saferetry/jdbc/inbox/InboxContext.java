@@ -1,8 +1,8 @@
 package dev.saferetry.jdbc.inbox;
 
+import dev.saferetry.jdbc.internal.ColumnText;
 import dev.saferetry.jdbc.internal.Jdbc;
 import dev.saferetry.jdbc.internal.JdbcSecrets;
-import dev.saferetry.jdbc.internal.StoredText;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -16,7 +16,7 @@ import java.util.OptionalLong;
  * position on its resource's timeline — its creation time or the resource's version — and call
  * {@link #advance} before applying it: {@code false} means something newer was already applied, so
  * skip the change; the message is still recorded and {@link Inbox#receive} reports {@link
- * InboxOutcome#STALE}.
+ * InboxResult#STALE}.
  *
  * <pre>{@code
  * inbox.receive("billing", event.id(), tx -> {
@@ -101,7 +101,7 @@ public final class InboxContext {
    * @throws IllegalStateException if the handler has returned
    */
   public boolean advance(String resourceId, long position) {
-    StoredText.checkId("resourceId", resourceId, InboxTables.MAX_ID_LENGTH);
+    ColumnText.checkId("resourceId", resourceId, InboxTables.MAX_ID_LENGTH);
     InboxMarks.Mark mark =
         new InboxMarks.Mark(
             subscriber, resourceId, position, messageId, clock.instant().toEpochMilli());
@@ -134,7 +134,7 @@ public final class InboxContext {
    * @throws IllegalStateException if the handler has returned
    */
   public OptionalLong highWaterMark(String resourceId) {
-    StoredText.checkId("resourceId", resourceId, InboxTables.MAX_ID_LENGTH);
+    ColumnText.checkId("resourceId", resourceId, InboxTables.MAX_ID_LENGTH);
     try {
       return connection.call(
           "highWaterMark", c -> InboxMarks.read(c, tables.marks, subscriber, resourceId));

@@ -62,7 +62,7 @@ final class InboxDelivery {
   }
 
   /** Receives the message in a transaction of its own. */
-  InboxOutcome inOwnTransaction() {
+  InboxResult inOwnTransaction() {
     enter(true);
     try {
       for (int attempt = 1; ; attempt++) {
@@ -80,7 +80,7 @@ final class InboxDelivery {
   }
 
   /** Receives the message in the caller's transaction, undoing only its own part on failure. */
-  InboxOutcome inCallersTransaction(Connection connection) {
+  InboxResult inCallersTransaction(Connection connection) {
     enter(false);
     Savepoint savepoint = null;
     try {
@@ -89,7 +89,7 @@ final class InboxDelivery {
             "connection must have auto-commit off: the receipt has to commit with your work");
       }
       savepoint = connection.setSavepoint();
-      InboxOutcome outcome = process(connection, false);
+      InboxResult outcome = process(connection, false);
       connection.releaseSavepoint(savepoint);
       return outcome;
     } catch (LostReceiptRace e) {
@@ -150,13 +150,13 @@ final class InboxDelivery {
    * transaction is still the one that recorded the receipt; {@code own} when the transaction is the
    * inbox's (the caller commits or rolls back).
    */
-  private InboxOutcome process(Connection c, boolean own) throws SQLException {
+  private InboxResult process(Connection c, boolean own) throws SQLException {
     InboxTables.Recorded recorded = recordReceipt(c);
     if (recorded == null) {
       if (InboxTables.RECEIVING.equals(tables.outcome(c, subscriber, messageId))) {
         throw incomplete("an earlier delivery's handler ended the inbox's transaction", null);
       }
-      return InboxOutcome.DUPLICATE;
+      return InboxResult.DUPLICATE;
     }
     HandlerConnection guard = new HandlerConnection(c, tables.dialect, message());
     InboxContext context = new InboxContext(guard, tables, jdbc, subscriber, messageId, clock);
@@ -174,7 +174,7 @@ final class InboxDelivery {
       throw new IllegalStateException(
           "the handler went on after a refused call: " + refused.getMessage(), refused);
     }
-    InboxOutcome outcome = context.stale() ? InboxOutcome.STALE : InboxOutcome.APPLIED;
+    InboxResult outcome = context.stale() ? InboxResult.STALE : InboxResult.APPLIED;
     if (!tables.finish(c, recorded, subscriber, messageId, outcome)) {
       throw ended(c, own, null);
     }

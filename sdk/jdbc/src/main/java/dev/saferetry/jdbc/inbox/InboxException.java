@@ -41,7 +41,7 @@ public final class InboxException extends RuntimeException {
      * delivery, and whether the other one will commit is not known yet: <b>do not acknowledge the
      * message</b>. Ask for it again later — nack it with requeue, answer a webhook {@code 503} (or
      * {@code 409}) with {@code Retry-After} — and the redelivery is either a {@link
-     * InboxOutcome#DUPLICATE} (the other delivery committed) or runs the handler (it rolled back).
+     * InboxResult#DUPLICATE} (the other delivery committed) or runs the handler (it rolled back).
      * It is never a reason to give the message up.
      */
     BUSY,

@@ -168,7 +168,7 @@ final class InboxTables implements SchemaGate.Tables {
    * transaction that recorded it and the receipt is still there; returns whether it was.
    */
   boolean finish(
-      Connection c, Recorded recorded, String subscriber, String messageId, InboxOutcome outcome)
+      Connection c, Recorded recorded, String subscriber, String messageId, InboxResult outcome)
       throws SQLException {
     String sql =
         "UPDATE "

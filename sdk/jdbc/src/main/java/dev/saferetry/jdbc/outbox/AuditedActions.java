@@ -7,7 +7,7 @@ import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentRefusedException;
 import dev.saferetry.idempotency.IntentState;
-import dev.saferetry.jdbc.internal.StoredText;
+import dev.saferetry.jdbc.internal.ColumnText;
 import dev.saferetry.jdbc.internal.keystore.KeyStoreDatabase;
 import dev.saferetry.jdbc.internal.outbox.AdminTable;
 import java.sql.Connection;
@@ -153,20 +153,20 @@ final class AuditedActions {
     }
     throw new IllegalArgumentException(
         "action id "
-            + StoredText.printable(actionId)
+            + ColumnText.printable(actionId)
             + " was already used for "
-            + StoredText.printable(first.action())
+            + ColumnText.printable(first.action())
             + " of "
             + (recorded.size() == 1
                 ? "intent "
-                    + StoredText.printable(first.operation())
+                    + ColumnText.printable(first.operation())
                     + "/"
-                    + StoredText.printable(first.intentId())
+                    + ColumnText.printable(first.intentId())
                     + " of tenant "
-                    + StoredText.printable(first.tenant())
+                    + ColumnText.printable(first.tenant())
                 : recorded.size() + " intents")
             + " by "
-            + StoredText.printable(first.actor())
+            + ColumnText.printable(first.actor())
             + (first.action().equals(action.name()) && recorded.equals(asked)
                 ? " with another reason"
                 : "")
@@ -199,7 +199,7 @@ final class AuditedActions {
           "intent "
               + name(r)
               + " may be being sent by "
-              + StoredText.printable(row.leaseOwner())
+              + ColumnText.printable(row.leaseOwner())
               + ": its lease ends at "
               + row.leaseExpiresAt()
               + " by the database's clock; nothing was "
@@ -401,9 +401,9 @@ final class AuditedActions {
                 + " nothing exists at the provider ("
                 + (found.found()
                     ? "it found resource "
-                        + StoredText.printable(found.resourceId())
+                        + ColumnText.printable(found.resourceId())
                         + ", and the intent was completed with it"
-                    : "unresolved: " + StoredText.printable(found.note()))
+                    : "unresolved: " + ColumnText.printable(found.note()))
                 + ")");
       }
     }
@@ -432,7 +432,7 @@ final class AuditedActions {
    * which could make a recorded actor or reason read as something else.
    */
   static String checkText(String what, String text, int max) {
-    StoredText.checkId(what, text, max);
+    ColumnText.checkId(what, text, max);
     if (text.isBlank()) {
       throw new IllegalArgumentException(what + " must not be blank");
     }
@@ -475,11 +475,11 @@ final class AuditedActions {
 
   /** An intent's name for messages: printable, bounded, never a body or a key. */
   private static String name(IntentRecord r) {
-    return StoredText.printable(r.scope().operation())
+    return ColumnText.printable(r.scope().operation())
         + "/"
-        + StoredText.printable(r.intentId())
+        + ColumnText.printable(r.intentId())
         + " of tenant "
-        + StoredText.printable(r.scope().tenant());
+        + ColumnText.printable(r.scope().tenant());
   }
 
   /** An intent's identity. */

@@ -8,8 +8,8 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.idempotency.StoredIntent;
 import dev.saferetry.idempotency.StoredRequest;
+import dev.saferetry.jdbc.internal.ColumnText;
 import dev.saferetry.jdbc.internal.Deadline;
-import dev.saferetry.jdbc.internal.StoredText;
 import dev.saferetry.jdbc.internal.keystore.IntentRow;
 import dev.saferetry.jdbc.internal.keystore.IntentTable;
 import dev.saferetry.jdbc.internal.keystore.IntentWrites;
@@ -290,19 +290,19 @@ public final class JdbcOutbox {
     }
     throw new IllegalStateException(
         "intent "
-            + StoredText.printable(existing.scope().operation())
+            + ColumnText.printable(existing.scope().operation())
             + "/"
-            + StoredText.printable(existing.intentId())
+            + ColumnText.printable(existing.intentId())
             + " of tenant "
-            + StoredText.printable(existing.scope().tenant())
+            + ColumnText.printable(existing.scope().tenant())
             + (s.relayState() == null
                 ? " was recorded by a call of its own, outside the outbox"
                 : s.orderingKey() == null
                     ? " is already in the outbox without an ordering key"
                     : " is already in the outbox with ordering key "
-                        + StoredText.printable(s.orderingKey()))
+                        + ColumnText.printable(s.orderingKey()))
             + ": it cannot join the order of "
-            + StoredText.printable(orderingKey)
+            + ColumnText.printable(orderingKey)
             + "; nothing was enqueued (use a new intent id, or enqueue it with its key)");
   }
 

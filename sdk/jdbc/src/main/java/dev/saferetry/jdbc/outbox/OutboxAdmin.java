@@ -6,7 +6,7 @@ import dev.saferetry.SafeRetryClient;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyStoreException;
-import dev.saferetry.jdbc.internal.StoredText;
+import dev.saferetry.jdbc.internal.ColumnText;
 import dev.saferetry.jdbc.internal.keystore.KeyStoreDatabase;
 import dev.saferetry.jdbc.internal.outbox.AdminTable;
 import java.sql.Connection;
@@ -461,6 +461,6 @@ public final class OutboxAdmin {
 
   @Override
   public String toString() {
-    return "OutboxAdmin[" + StoredText.printable(actor) + "]";
+    return "OutboxAdmin[" + ColumnText.printable(actor) + "]";
   }
 }

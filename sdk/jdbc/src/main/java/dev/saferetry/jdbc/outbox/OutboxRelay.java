@@ -13,7 +13,7 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.idempotency.StoredRequest;
-import dev.saferetry.jdbc.internal.StoredText;
+import dev.saferetry.jdbc.internal.ColumnText;
 import dev.saferetry.jdbc.internal.keystore.RelayCodes;
 import dev.saferetry.jdbc.internal.outbox.Lease;
 import dev.saferetry.jdbc.internal.outbox.LeasedIntent;
@@ -203,8 +203,8 @@ public final class OutboxRelay implements AutoCloseable {
     for (RelayTable.Tampered t : claim.held()) {
       LOG.warn(
           "intent {} held as TAMPERED, not sent: {}",
-          StoredText.printable(t.intentId()),
-          StoredText.printable(t.problem()));
+          ColumnText.printable(t.intentId()),
+          ColumnText.printable(t.problem()));
     }
     List<LeasedIntent> claimed = claim.claimed();
     Pass pass = new Pass();
@@ -370,7 +370,7 @@ public final class OutboxRelay implements AutoCloseable {
       LOG.warn(
           "intent {} held as UNSENDABLE, not sent: {}",
           record.intentId(),
-          StoredText.printable(refused.why()));
+          ColumnText.printable(refused.why()));
       String note = "not sent: " + refused.why();
       return Sent.ended(hold(lease.lease, HoldReason.UNSENDABLE, note) ? Ending.HELD : Ending.LOST);
     }
@@ -442,7 +442,7 @@ public final class OutboxRelay implements AutoCloseable {
         "intent {} parked as TOO_MANY_ATTEMPTS after {} claims: {}",
         intent.record().intentId(),
         intent.attempts(),
-        StoredText.printable(note));
+        ColumnText.printable(note));
     return hold(lease.lease, HoldReason.TOO_MANY_ATTEMPTS, note) ? Ending.HELD : Ending.LOST;
   }
 

@@ -1,6 +1,6 @@
 package dev.saferetry.jdbc.outbox;
 
-import dev.saferetry.jdbc.internal.StoredText;
+import dev.saferetry.jdbc.internal.ColumnText;
 import dev.saferetry.jdbc.internal.outbox.AdminTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,7 +43,7 @@ final class OutboxRows {
 
   /** The ordering key, checked: 1..255 characters, not blank, stored exactly. */
   static String checkOrderingKey(String orderingKey) {
-    StoredText.checkId("orderingKey", orderingKey, MAX_ORDERING_KEY);
+    ColumnText.checkId("orderingKey", orderingKey, MAX_ORDERING_KEY);
     if (orderingKey.isBlank()) {
       throw new IllegalArgumentException("orderingKey must not be blank");
     }

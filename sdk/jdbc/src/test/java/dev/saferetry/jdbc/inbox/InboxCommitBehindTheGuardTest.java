@@ -58,7 +58,7 @@ class InboxCommitBehindTheGuardTest {
       // A person checked the effects and deletes the receipt: the next delivery runs again.
       f.database.execute("DELETE FROM " + f.receipts + " WHERE outcome = 'RECEIVING'");
       assertThat(f.inbox.receive("billing", "evt_1", f.apply("second half")))
-          .isEqualTo(InboxOutcome.APPLIED);
+          .isEqualTo(InboxResult.APPLIED);
       assertThat(f.ledgerRows("second half")).isEqualTo(1);
     }
   }
@@ -85,7 +85,7 @@ class InboxCommitBehindTheGuardTest {
       assertThat(f.ledgerRows()).isZero();
 
       assertThat(f.inbox.receive("billing", "evt_1", f.apply("once")))
-          .isEqualTo(InboxOutcome.APPLIED);
+          .isEqualTo(InboxResult.APPLIED);
       assertThat(f.ledgerRows()).isEqualTo(1);
     }
   }
@@ -183,10 +183,10 @@ class InboxCommitBehindTheGuardTest {
             .hasMessageContaining("25P02");
         assertThat(f.outcome("evt_1")).isNull();
         assertThat(f.inbox.receive("billing", "evt_1", f.apply("written")))
-            .isEqualTo(InboxOutcome.APPLIED);
+            .isEqualTo(InboxResult.APPLIED);
       } else {
         assertThat(f.inbox.receive("billing", "evt_1", hidesFailure))
-            .isEqualTo(InboxOutcome.APPLIED);
+            .isEqualTo(InboxResult.APPLIED);
       }
       assertThat(f.outcome("evt_1")).isEqualTo("APPLIED");
       assertThat(f.ledgerRows("written")).isEqualTo(1);
@@ -215,9 +215,9 @@ class InboxCommitBehindTheGuardTest {
       assertThat(f.outcome("evt_del")).isNull();
 
       assertThat(f.inbox.receive("billing", "evt_del", f.apply("x")))
-          .isEqualTo(InboxOutcome.APPLIED);
+          .isEqualTo(InboxResult.APPLIED);
       assertThat(f.inbox.receive("billing", "evt_del", f.apply("x")))
-          .isEqualTo(InboxOutcome.DUPLICATE);
+          .isEqualTo(InboxResult.DUPLICATE);
       assertThat(f.ledgerRows()).isEqualTo(1);
     }
   }

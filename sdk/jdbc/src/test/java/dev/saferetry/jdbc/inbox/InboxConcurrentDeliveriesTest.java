@@ -100,7 +100,7 @@ class InboxConcurrentDeliveriesTest {
     assertThat(handlerRuns).hasValue(1);
     assertThat(database.count("SELECT COUNT(*) FROM " + ledger)).isEqualTo(1);
     assertThat(inbox.receive("billing", "evt_race", this::applied))
-        .isEqualTo(InboxOutcome.DUPLICATE);
+        .isEqualTo(InboxResult.DUPLICATE);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -115,9 +115,9 @@ class InboxConcurrentDeliveriesTest {
         .hasMessageContaining("message evt_slow of billing is being received by another")
         .hasMessageContaining("ask for the message again later");
 
-    assertThat(first.commit()).isEqualTo(InboxOutcome.APPLIED);
+    assertThat(first.commit()).isEqualTo(InboxResult.APPLIED);
     assertThat(inbox.receive("billing", "evt_slow", this::applied))
-        .isEqualTo(InboxOutcome.DUPLICATE);
+        .isEqualTo(InboxResult.DUPLICATE);
     assertThat(handlerRuns).hasValue(1);
   }
 
@@ -138,7 +138,7 @@ class InboxConcurrentDeliveriesTest {
       c.commit();
     }
 
-    assertThat(first.commit()).isEqualTo(InboxOutcome.APPLIED);
+    assertThat(first.commit()).isEqualTo(InboxResult.APPLIED);
     assertThat(database.count("SELECT COUNT(*) FROM " + ledger + " WHERE message_id = 'own'"))
         .isEqualTo(1);
     assertThat(handlerRuns).hasValue(0);
@@ -160,17 +160,17 @@ class InboxConcurrentDeliveriesTest {
             database.count("SELECT COUNT(*) FROM " + receipts + " WHERE message_id = 'evt_older'"))
         .isZero();
 
-    assertThat(newer.commit()).isEqualTo(InboxOutcome.APPLIED);
-    assertThat(inbox.receive("billing", "evt_older", older)).isEqualTo(InboxOutcome.STALE);
+    assertThat(newer.commit()).isEqualTo(InboxResult.APPLIED);
+    assertThat(inbox.receive("billing", "evt_older", older)).isEqualTo(InboxResult.STALE);
   }
 
   /** A delivery on another thread whose handler did its work and holds its transaction open. */
-  private record Held(CompletableFuture<InboxOutcome> outcome, CountDownLatch gate) {
+  private record Held(CompletableFuture<InboxResult> outcome, CountDownLatch gate) {
     /** Starts {@code work} for {@code messageId}; returns once it ran, uncommitted. */
     static Held start(Inbox inbox, String messageId, InboxHandler work) throws Exception {
       CountDownLatch holding = new CountDownLatch(1);
       CountDownLatch release = new CountDownLatch(1);
-      CompletableFuture<InboxOutcome> outcome =
+      CompletableFuture<InboxResult> outcome =
           CompletableFuture.supplyAsync(
               () ->
                   inbox.receive(
@@ -186,7 +186,7 @@ class InboxConcurrentDeliveriesTest {
     }
 
     /** Lets the transaction commit and returns its outcome. */
-    InboxOutcome commit() throws Exception {
+    InboxResult commit() throws Exception {
       gate.countDown();
       return outcome.get(30, TimeUnit.SECONDS);
     }

@@ -68,7 +68,7 @@ abstract class InboxContract {
 
   @Test
   void theFirstDeliveryRunsTheHandlerAndCommitsItsWorkWithTheReceipt() throws SQLException {
-    assertThat(inbox.receive("billing", "evt_1", apply("order-1"))).isEqualTo(InboxOutcome.APPLIED);
+    assertThat(inbox.receive("billing", "evt_1", apply("order-1"))).isEqualTo(InboxResult.APPLIED);
 
     assertThat(ledgerRows()).isEqualTo(1);
     assertThat(database.text("SELECT outcome FROM " + receipts + " WHERE message_id = 'evt_1'"))
@@ -80,9 +80,9 @@ abstract class InboxContract {
     inbox.receive("billing", "evt_1", apply("order-1"));
 
     assertThat(inbox.receive("billing", "evt_1", apply("order-1")))
-        .isEqualTo(InboxOutcome.DUPLICATE);
+        .isEqualTo(InboxResult.DUPLICATE);
     assertThat(inbox.receive("billing", "evt_1", apply("order-1")))
-        .isEqualTo(InboxOutcome.DUPLICATE);
+        .isEqualTo(InboxResult.DUPLICATE);
 
     assertThat(handlerRuns).hasValue(1);
     assertThat(ledgerRows()).isEqualTo(1);
@@ -90,11 +90,11 @@ abstract class InboxContract {
 
   @Test
   void sixteenConcurrentDuplicateDeliveriesApplyOnce() throws Exception {
-    List<InboxOutcome> outcomes =
+    List<InboxResult> outcomes =
         JdbcBeginRaceTest.race(16, t -> inbox.receive("billing", "evt_c", apply("o")));
 
-    assertThat(outcomes).containsOnlyOnce(InboxOutcome.APPLIED);
-    assertThat(outcomes).filteredOn(o -> o == InboxOutcome.DUPLICATE).hasSize(15);
+    assertThat(outcomes).containsOnlyOnce(InboxResult.APPLIED);
+    assertThat(outcomes).filteredOn(o -> o == InboxResult.DUPLICATE).hasSize(15);
     assertThat(handlerRuns).hasValue(1);
     assertThat(ledgerRows()).isEqualTo(1);
   }
@@ -113,7 +113,7 @@ abstract class InboxContract {
     assertThat(ledgerRows()).isZero();
     assertThat(receiptRows()).isZero();
 
-    assertThat(inbox.receive("billing", "evt_f", apply("order-1"))).isEqualTo(InboxOutcome.APPLIED);
+    assertThat(inbox.receive("billing", "evt_f", apply("order-1"))).isEqualTo(InboxResult.APPLIED);
     assertThat(ledgerRows()).isEqualTo(1);
   }
 
@@ -138,21 +138,21 @@ abstract class InboxContract {
   @Test
   void anOlderEventAfterANewerOneIsRecordedButNotApplied() throws SQLException {
     assertThat(inbox.receive("billing", "evt_new", ordered("ch_1", 200)))
-        .isEqualTo(InboxOutcome.APPLIED);
+        .isEqualTo(InboxResult.APPLIED);
 
     assertThat(inbox.receive("billing", "evt_old", ordered("ch_1", 100)))
-        .isEqualTo(InboxOutcome.STALE);
+        .isEqualTo(InboxResult.STALE);
     assertThat(database.text("SELECT outcome FROM " + receipts + " WHERE message_id = 'evt_old'"))
         .isEqualTo("STALE");
     assertThat(inbox.receive("billing", "evt_old", ordered("ch_1", 100)))
-        .isEqualTo(InboxOutcome.DUPLICATE);
+        .isEqualTo(InboxResult.DUPLICATE);
 
     assertThat(inbox.receive("billing", "evt_same_time", ordered("ch_1", 200)))
-        .isEqualTo(InboxOutcome.APPLIED);
+        .isEqualTo(InboxResult.APPLIED);
     assertThat(inbox.receive("billing", "evt_other_charge", ordered("ch_2", 100)))
-        .isEqualTo(InboxOutcome.APPLIED);
+        .isEqualTo(InboxResult.APPLIED);
     assertThat(inbox.receive("billing", "evt_newest", ordered("ch_1", 300)))
-        .isEqualTo(InboxOutcome.APPLIED);
+        .isEqualTo(InboxResult.APPLIED);
 
     assertThat(database.count("SELECT COUNT(*) FROM " + ledger + " WHERE message_id = 'evt_old'"))
         .isZero();
@@ -169,7 +169,7 @@ abstract class InboxContract {
   @Test
   void aMessageAskingForALowerPositionThanItAlreadySetIsToldNo() {
     List<Boolean> answers = new ArrayList<>();
-    InboxOutcome outcome =
+    InboxResult outcome =
         inbox.receive(
             "billing",
             "evt_twice",
@@ -180,7 +180,7 @@ abstract class InboxContract {
             });
 
     assertThat(answers).containsExactly(true, false, true);
-    assertThat(outcome).isEqualTo(InboxOutcome.STALE);
+    assertThat(outcome).isEqualTo(InboxResult.STALE);
   }
 
   /** Applies the event only if it is not older than what the charge already saw. */
@@ -198,7 +198,7 @@ abstract class InboxContract {
     database.execute("CREATE TABLE " + state + " (resource VARCHAR(64) PRIMARY KEY, val BIGINT)");
     database.execute("INSERT INTO " + state + " VALUES ('ch_9', 0)");
     AtomicInteger next = new AtomicInteger();
-    List<InboxOutcome> outcomes =
+    List<InboxResult> outcomes =
         JdbcBeginRaceTest.race(
             16,
             t -> {
@@ -219,13 +219,13 @@ abstract class InboxContract {
                   () -> inbox.receive("billing", "evt_" + position, setState));
             });
 
-    assertThat(outcomes).doesNotContain(InboxOutcome.DUPLICATE).contains(InboxOutcome.APPLIED);
+    assertThat(outcomes).doesNotContain(InboxResult.DUPLICATE).contains(InboxResult.APPLIED);
     assertThat(database.count("SELECT val FROM " + state)).isEqualTo(16);
     assertThat(receiptRows()).isEqualTo(16);
   }
 
   /** A broker redelivers a message whose processing failed (a deadlock victim, for example). */
-  static InboxOutcome redeliverUntilSettled(Callable<InboxOutcome> delivery) throws Exception {
+  static InboxResult redeliverUntilSettled(Callable<InboxResult> delivery) throws Exception {
     for (int attempt = 1; ; attempt++) {
       try {
         return delivery.call();
@@ -239,18 +239,18 @@ abstract class InboxContract {
 
   @Test
   void eachSubscriberReceivesTheSameMessageOnce() throws SQLException {
-    assertThat(inbox.receive("billing", "evt_1", apply("a"))).isEqualTo(InboxOutcome.APPLIED);
-    assertThat(inbox.receive("shipping", "evt_1", apply("a"))).isEqualTo(InboxOutcome.APPLIED);
-    assertThat(inbox.receive("shipping", "evt_1", apply("a"))).isEqualTo(InboxOutcome.DUPLICATE);
+    assertThat(inbox.receive("billing", "evt_1", apply("a"))).isEqualTo(InboxResult.APPLIED);
+    assertThat(inbox.receive("shipping", "evt_1", apply("a"))).isEqualTo(InboxResult.APPLIED);
+    assertThat(inbox.receive("shipping", "evt_1", apply("a"))).isEqualTo(InboxResult.DUPLICATE);
     assertThat(ledgerRows()).isEqualTo(2);
   }
 
   @Test
   void idsThatDifferOnlyInCaseTrailingSpaceOrAccentAreDifferentMessages() throws SQLException {
     for (String id : List.of("evt_abc", "EVT_ABC", "evt_abc ", "evt_àbc", "evt_😀")) {
-      assertThat(inbox.receive("billing", id, apply("a"))).as(id).isEqualTo(InboxOutcome.APPLIED);
+      assertThat(inbox.receive("billing", id, apply("a"))).as(id).isEqualTo(InboxResult.APPLIED);
     }
-    assertThat(inbox.receive("billing", "evt_😀", apply("a"))).isEqualTo(InboxOutcome.DUPLICATE);
+    assertThat(inbox.receive("billing", "evt_😀", apply("a"))).isEqualTo(InboxResult.DUPLICATE);
     assertThat(ledgerRows()).isEqualTo(5);
   }
 
@@ -258,7 +258,7 @@ abstract class InboxContract {
   void theReceiptJoinsTheCallersTransactionAndRollsBackWithIt() throws SQLException {
     try (Connection c = database.connect()) {
       c.setAutoCommit(false);
-      assertThat(inbox.receive(c, "billing", "evt_j", apply("a"))).isEqualTo(InboxOutcome.APPLIED);
+      assertThat(inbox.receive(c, "billing", "evt_j", apply("a"))).isEqualTo(InboxResult.APPLIED);
       c.rollback();
     }
     assertThat(receiptRows()).isZero();
@@ -266,13 +266,12 @@ abstract class InboxContract {
 
     try (Connection c = database.connect()) {
       c.setAutoCommit(false);
-      assertThat(inbox.receive(c, "billing", "evt_j", apply("a"))).isEqualTo(InboxOutcome.APPLIED);
+      assertThat(inbox.receive(c, "billing", "evt_j", apply("a"))).isEqualTo(InboxResult.APPLIED);
       c.commit();
     }
     try (Connection c = database.connect()) {
       c.setAutoCommit(false);
-      assertThat(inbox.receive(c, "billing", "evt_j", apply("a")))
-          .isEqualTo(InboxOutcome.DUPLICATE);
+      assertThat(inbox.receive(c, "billing", "evt_j", apply("a"))).isEqualTo(InboxResult.DUPLICATE);
       // The duplicate left the caller's transaction usable (PostgreSQL aborts one on any error).
       try (PreparedStatement s =
           c.prepareStatement("INSERT INTO " + ledger + " VALUES ('own', 'after-duplicate')")) {
@@ -310,7 +309,7 @@ abstract class InboxContract {
         .isEqualTo(1);
     assertThat(ledgerRows()).isEqualTo(1);
     assertThat(receiptRows()).isZero();
-    assertThat(inbox.receive("billing", "evt_jf", apply("a"))).isEqualTo(InboxOutcome.APPLIED);
+    assertThat(inbox.receive("billing", "evt_jf", apply("a"))).isEqualTo(InboxResult.APPLIED);
   }
 
   @Test
@@ -340,7 +339,7 @@ abstract class InboxContract {
   void creatingTheSchemaTwiceIsHarmlessAndKeepsReceipts() throws SQLException {
     inbox.receive("billing", "evt_1", apply("a"));
     Inbox again = Inbox.builder().jdbcUrl(database.url).table(receipts).createSchema(true).build();
-    assertThat(again.receive("billing", "evt_1", apply("a"))).isEqualTo(InboxOutcome.DUPLICATE);
+    assertThat(again.receive("billing", "evt_1", apply("a"))).isEqualTo(InboxResult.DUPLICATE);
     assertThat(Inbox.builder().jdbcUrl(database.url).table(receipts).build().toString())
         .contains(receipts)
         .doesNotContain("jdbc:");

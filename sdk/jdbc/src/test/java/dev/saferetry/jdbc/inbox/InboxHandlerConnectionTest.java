@@ -123,9 +123,9 @@ class InboxHandlerConnectionTest {
 
           assertThat(f.inbox.receive("billing", id, f.apply("redelivered")))
               .as(as)
-              .isEqualTo(InboxOutcome.APPLIED);
+              .isEqualTo(InboxResult.APPLIED);
           assertThat(f.inbox.receive("billing", id, f.apply("again")))
-              .isEqualTo(InboxOutcome.DUPLICATE);
+              .isEqualTo(InboxResult.DUPLICATE);
           assertThat(f.ledgerRowsOf(id)).as(as).isEqualTo(1);
           assertThat(f.ledgerRows()).as(as).isEqualTo(n);
         }
@@ -156,7 +156,7 @@ class InboxHandlerConnectionTest {
             f.apply("first half").handle(tx);
             f.apply("second half").handle(tx);
           };
-      assertThat(f.inbox.receive("billing", "evt_1", whole)).isEqualTo(InboxOutcome.APPLIED);
+      assertThat(f.inbox.receive("billing", "evt_1", whole)).isEqualTo(InboxResult.APPLIED);
       assertThat(f.ledgerRows("first half")).isEqualTo(1);
       assertThat(f.ledgerRows("second half")).isEqualTo(1);
     }
@@ -182,7 +182,7 @@ class InboxHandlerConnectionTest {
       assertThat(f.outcome("evt_1")).isNull();
 
       assertThat(f.inbox.receive("billing", "evt_1", f.apply("kept")))
-          .isEqualTo(InboxOutcome.APPLIED);
+          .isEqualTo(InboxResult.APPLIED);
       assertThat(f.ledgerRows()).isEqualTo(1);
       assertThat(f.ledgerRows("kept")).isEqualTo(1);
     }
@@ -192,7 +192,7 @@ class InboxHandlerConnectionTest {
   @EnumSource(Db.class)
   void aHandlersOwnSavepointsWorkAsUsual(Db db) throws Exception {
     try (InboxFixture f = new InboxFixture(db)) {
-      InboxOutcome outcome =
+      InboxResult outcome =
           f.inbox.receive(
               "billing",
               "evt_sp",
@@ -208,7 +208,7 @@ class InboxHandlerConnectionTest {
                 c.releaseSavepoint(named);
               });
 
-      assertThat(outcome).isEqualTo(InboxOutcome.APPLIED);
+      assertThat(outcome).isEqualTo(InboxResult.APPLIED);
       assertThat(f.ledgerRows("kept")).isEqualTo(1);
       assertThat(f.ledgerRows("undone")).isZero();
       assertThat(f.ledgerRows("released")).isEqualTo(1);
@@ -221,7 +221,7 @@ class InboxHandlerConnectionTest {
   void textThatOnlyMentionsCommitOrRollbackRunsNormally(Db db) throws Exception {
     try (InboxFixture f = new InboxFixture(db)) {
       String quote = db == Db.MARIADB ? "`" : "\"";
-      InboxOutcome outcome =
+      InboxResult outcome =
           f.inbox.receive(
               "billing",
               "evt_text",
@@ -237,7 +237,7 @@ class InboxHandlerConnectionTest {
                 }
               });
 
-      assertThat(outcome).isEqualTo(InboxOutcome.APPLIED);
+      assertThat(outcome).isEqualTo(InboxResult.APPLIED);
       assertThat(f.database.text("SELECT resource FROM " + f.ledger))
           .isEqualTo("rollback; begin; 'end'");
     }
@@ -290,7 +290,7 @@ class InboxHandlerConnectionTest {
     Class<?> driverConnection = Class.forName(driver + "Connection");
     Class<?> driverStatement = Class.forName(driver + "Statement");
     try (InboxFixture f = new InboxFixture(db)) {
-      InboxOutcome outcome =
+      InboxResult outcome =
           f.inbox.receive(
               "billing",
               "evt_unwrap",
@@ -309,7 +309,7 @@ class InboxHandlerConnectionTest {
                 f.apply("x").handle(tx);
               });
 
-      assertThat(outcome).isEqualTo(InboxOutcome.APPLIED);
+      assertThat(outcome).isEqualTo(InboxResult.APPLIED);
       assertThat(f.ledgerRows()).isEqualTo(1);
     }
   }
@@ -335,7 +335,7 @@ class InboxHandlerConnectionTest {
                 }
               });
 
-      InboxOutcome outcome =
+      InboxResult outcome =
           f.inbox.receive(
               "billing",
               "evt_late",
@@ -350,7 +350,7 @@ class InboxHandlerConnectionTest {
       returned.countDown();
       straggler.join();
 
-      assertThat(outcome).isEqualTo(InboxOutcome.APPLIED);
+      assertThat(outcome).isEqualTo(InboxResult.APPLIED);
       assertThat(late.get())
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("after its handler returned");
@@ -382,7 +382,7 @@ class InboxHandlerConnectionTest {
       assertThat(f.outcome("evt_err")).isNull();
       assertThat(f.ledgerRows()).isZero();
       assertThat(f.inbox.receive("billing", "evt_err", f.apply("x")))
-          .isEqualTo(InboxOutcome.APPLIED);
+          .isEqualTo(InboxResult.APPLIED);
       assertThat(f.ledgerRows()).isEqualTo(1);
     }
   }

@@ -64,11 +64,11 @@ class InboxHandlerRecordsAnIntentTest {
         assertThat(f.outcome("evt_1")).isNull();
 
         assertThat(f.inbox.receive("billing", "evt_1", recordsCharge))
-            .isEqualTo(InboxOutcome.APPLIED);
+            .isEqualTo(InboxResult.APPLIED);
         assertThat(store.find(SCOPE, "charge-for-evt_1").orElseThrow().state())
             .isEqualTo(IntentState.PENDING);
         assertThat(f.inbox.receive("billing", "evt_1", recordsCharge))
-            .isEqualTo(InboxOutcome.DUPLICATE);
+            .isEqualTo(InboxResult.DUPLICATE);
         assertThat(store.pending()).hasSize(1);
         assertThat(server.getRequestCount()).isZero();
       }

@@ -41,7 +41,7 @@ class InboxNestedReceiveTest {
             }
           };
 
-      InboxOutcome outcome =
+      InboxResult outcome =
           assertTimeoutPreemptively(AT_ONCE, () -> f.inbox.receive("billing", "evt_1", reenters));
 
       assertThat(refusals)
@@ -51,7 +51,7 @@ class InboxNestedReceiveTest {
                   assertThat(e)
                       .isInstanceOf(IllegalStateException.class)
                       .hasMessageContaining("inside its own handler"));
-      assertThat(outcome).isEqualTo(InboxOutcome.APPLIED);
+      assertThat(outcome).isEqualTo(InboxResult.APPLIED);
       assertThat(f.ledgerRows("outer")).isEqualTo(1);
       assertThat(f.ledgerRows("inner")).isZero();
     }
@@ -88,7 +88,7 @@ class InboxNestedReceiveTest {
           tx -> {
             f.apply("outer").handle(tx);
             assertThat(f.inbox.receive(tx.connection(), "billing", "evt_2", f.apply("inner")))
-                .isEqualTo(InboxOutcome.APPLIED);
+                .isEqualTo(InboxResult.APPLIED);
             throw new IllegalStateException("outer fails after the inner applied");
           };
       assertThatThrownBy(() -> f.inbox.receive("billing", "evt_1", joinsThenFails))
@@ -101,11 +101,11 @@ class InboxNestedReceiveTest {
             f.apply("outer").handle(tx);
             f.inbox.receive(tx.connection(), "billing", "evt_2", f.apply("inner"));
           };
-      assertThat(f.inbox.receive("billing", "evt_1", joins)).isEqualTo(InboxOutcome.APPLIED);
+      assertThat(f.inbox.receive("billing", "evt_1", joins)).isEqualTo(InboxResult.APPLIED);
       assertThat(f.outcome("evt_1")).isEqualTo("APPLIED");
       assertThat(f.outcome("evt_2")).isEqualTo("APPLIED");
       assertThat(f.inbox.receive("billing", "evt_2", f.apply("inner")))
-          .isEqualTo(InboxOutcome.DUPLICATE);
+          .isEqualTo(InboxResult.DUPLICATE);
       assertThat(f.ledgerRows()).isEqualTo(2);
     }
   }

@@ -51,7 +51,7 @@ class InboxRetentionTest {
 
   private static void receiveAll(Inbox inbox, String prefix, int count) {
     for (int i = 0; i < count; i++) {
-      assertThat(inbox.receive("billing", prefix + i, tx -> {})).isEqualTo(InboxOutcome.APPLIED);
+      assertThat(inbox.receive("billing", prefix + i, tx -> {})).isEqualTo(InboxResult.APPLIED);
     }
   }
 
@@ -80,11 +80,10 @@ class InboxRetentionTest {
       assertThat(receipts(database, "message_id LIKE 'evt_old_%'")).isZero();
       assertThat(receipts(database, "1 = 1")).isEqualTo(4);
       assertThat(inbox.purgeReceiptsOlderThan(THREE_DAYS)).isZero();
-      assertThat(inbox.receive("billing", "evt_edge_0", tx -> {}))
-          .isEqualTo(InboxOutcome.DUPLICATE);
-      assertThat(inbox.receive("billing", "evt_new_2", tx -> {})).isEqualTo(InboxOutcome.DUPLICATE);
+      assertThat(inbox.receive("billing", "evt_edge_0", tx -> {})).isEqualTo(InboxResult.DUPLICATE);
+      assertThat(inbox.receive("billing", "evt_new_2", tx -> {})).isEqualTo(InboxResult.DUPLICATE);
       // What retention costs: a purged message is forgotten, and its redelivery runs again.
-      assertThat(inbox.receive("billing", "evt_old_0", tx -> {})).isEqualTo(InboxOutcome.APPLIED);
+      assertThat(inbox.receive("billing", "evt_old_0", tx -> {})).isEqualTo(InboxResult.APPLIED);
     }
   }
 
@@ -94,9 +93,9 @@ class InboxRetentionTest {
     try (TestDatabase database = db.open()) {
       Inbox inbox = inbox(database, database.pool(), 1000);
       assertThat(inbox.receive("billing", "evt_new", tx -> tx.advance("ch_1", 200)))
-          .isEqualTo(InboxOutcome.APPLIED);
+          .isEqualTo(InboxResult.APPLIED);
       assertThat(inbox.receive("billing", "evt_mid", tx -> tx.advance("ch_1", 150)))
-          .isEqualTo(InboxOutcome.STALE);
+          .isEqualTo(InboxResult.STALE);
       age(database, Duration.ofDays(30));
 
       assertThat(inbox.purgeReceiptsOlderThan(THREE_DAYS)).isEqualTo(2);
@@ -104,9 +103,9 @@ class InboxRetentionTest {
       assertThat(database.count("SELECT COUNT(*) FROM " + database.table("rcpt_marks")))
           .isEqualTo(1);
       assertThat(inbox.receive("billing", "evt_old", tx -> tx.advance("ch_1", 100)))
-          .isEqualTo(InboxOutcome.STALE);
+          .isEqualTo(InboxResult.STALE);
       assertThat(inbox.receive("billing", "evt_mid", tx -> tx.advance("ch_1", 150)))
-          .isEqualTo(InboxOutcome.STALE);
+          .isEqualTo(InboxResult.STALE);
       inbox.receive(
           "billing", "evt_probe", tx -> assertThat(tx.highWaterMark("ch_1")).hasValue(200));
     }

@@ -19,7 +19,7 @@ import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.jdbc.TestDatabase;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.jdbc.inbox.Inbox;
-import dev.saferetry.jdbc.inbox.InboxOutcome;
+import dev.saferetry.jdbc.inbox.InboxResult;
 import dev.saferetry.jdbc.outbox.JdbcOutbox;
 import dev.saferetry.jdbc.outbox.OutboxAdmin;
 import dev.saferetry.jdbc.outbox.OutboxIntent;
@@ -491,8 +491,7 @@ public class JdbcRetentionClockSkewTest {
             return false;
           }
           assertThat(purged).isZero();
-          assertThat(right.receive("billing", "evt_1", ctx -> {}))
-              .isEqualTo(InboxOutcome.DUPLICATE);
+          assertThat(right.receive("billing", "evt_1", ctx -> {})).isEqualTo(InboxResult.DUPLICATE);
           return true;
         });
   }
@@ -525,8 +524,7 @@ public class JdbcRetentionClockSkewTest {
             return false;
           }
           assertThat(purged).isZero();
-          assertThat(ahead.receive("billing", "evt_1", ctx -> {}))
-              .isEqualTo(InboxOutcome.DUPLICATE);
+          assertThat(ahead.receive("billing", "evt_1", ctx -> {})).isEqualTo(InboxResult.DUPLICATE);
           return true;
         });
   }

@@ -12,7 +12,7 @@ import dev.saferetry.jdbc.TestDatabase;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.jdbc.inbox.Inbox;
 import dev.saferetry.jdbc.inbox.InboxException;
-import dev.saferetry.jdbc.inbox.InboxOutcome;
+import dev.saferetry.jdbc.inbox.InboxResult;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -68,12 +68,12 @@ class JdbcSchemaTest {
         return new Built() {
           @Override
           public boolean record() {
-            return inbox.receive("billing", "evt_1", tx -> {}) == InboxOutcome.APPLIED;
+            return inbox.receive("billing", "evt_1", tx -> {}) == InboxResult.APPLIED;
           }
 
           @Override
           public boolean recorded() {
-            return inbox.receive("billing", "evt_1", tx -> {}) == InboxOutcome.DUPLICATE;
+            return inbox.receive("billing", "evt_1", tx -> {}) == InboxResult.DUPLICATE;
           }
         };
       }

@@ -5,7 +5,7 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.idempotency.StoredRequest;
-import dev.saferetry.jdbc.internal.StoredText;
+import dev.saferetry.jdbc.internal.ColumnText;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -65,10 +65,10 @@ public final class IntentRows {
 
   public static void bindPk(PreparedStatement ps, int at, IntentScope scope, String intentId)
       throws SQLException {
-    ps.setString(at, StoredText.check("tenant", scope.tenant(), MAX_TENANT));
-    ps.setString(at + 1, StoredText.check("operation", scope.operation(), MAX_OPERATION));
+    ps.setString(at, ColumnText.check("tenant", scope.tenant(), MAX_TENANT));
+    ps.setString(at + 1, ColumnText.check("operation", scope.operation(), MAX_OPERATION));
     ps.setString(
-        at + 2, StoredText.check("intent id", intentId, IntentRecord.MAX_INTENT_ID_LENGTH));
+        at + 2, ColumnText.check("intent id", intentId, IntentRecord.MAX_INTENT_ID_LENGTH));
   }
 
   /** How a column a begin writes is bound: the JDBC setter, and the SQL array type for batches. */
@@ -123,16 +123,16 @@ public final class IntentRows {
     IntentRecord r = row.record();
     StoredRequest q = row.request();
     return new Object[] {
-      StoredText.check("tenant", r.scope().tenant(), MAX_TENANT),
-      StoredText.check("operation", r.scope().operation(), MAX_OPERATION),
-      StoredText.check("intent id", r.intentId(), IntentRecord.MAX_INTENT_ID_LENGTH),
+      ColumnText.check("tenant", r.scope().tenant(), MAX_TENANT),
+      ColumnText.check("operation", r.scope().operation(), MAX_OPERATION),
+      ColumnText.check("intent id", r.intentId(), IntentRecord.MAX_INTENT_ID_LENGTH),
       r.key().value(),
-      StoredText.check("fingerprint", r.fingerprint(), MAX_FINGERPRINT),
+      ColumnText.check("fingerprint", r.fingerprint(), MAX_FINGERPRINT),
       code(r.state()),
       nanos("createdAt", r.createdAt()),
       nanos("expiresAt", r.expiresAt()),
       r.status(),
-      StoredText.check("resource id", r.resourceId(), MAX_RESOURCE_ID),
+      ColumnText.check("resource id", r.resourceId(), MAX_RESOURCE_ID),
       nonce,
       q == null ? null : q.method(),
       q == null ? null : q.target(),
@@ -160,11 +160,11 @@ public final class IntentRows {
    */
   static void check(IntentRow row) {
     IntentRecord r = row.record();
-    StoredText.check("tenant", r.scope().tenant(), MAX_TENANT);
-    StoredText.check("operation", r.scope().operation(), MAX_OPERATION);
-    StoredText.check("intent id", r.intentId(), IntentRecord.MAX_INTENT_ID_LENGTH);
-    StoredText.check("fingerprint", r.fingerprint(), MAX_FINGERPRINT);
-    StoredText.check("resource id", r.resourceId(), MAX_RESOURCE_ID);
+    ColumnText.check("tenant", r.scope().tenant(), MAX_TENANT);
+    ColumnText.check("operation", r.scope().operation(), MAX_OPERATION);
+    ColumnText.check("intent id", r.intentId(), IntentRecord.MAX_INTENT_ID_LENGTH);
+    ColumnText.check("fingerprint", r.fingerprint(), MAX_FINGERPRINT);
+    ColumnText.check("resource id", r.resourceId(), MAX_RESOURCE_ID);
     nanos("createdAt", r.createdAt());
     nanos("expiresAt", r.expiresAt());
     if (row.firstAttempt() != null) {

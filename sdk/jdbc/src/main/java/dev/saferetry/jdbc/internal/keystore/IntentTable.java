@@ -4,12 +4,12 @@ import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.jdbc.internal.ColumnText;
 import dev.saferetry.jdbc.internal.Dialect;
 import dev.saferetry.jdbc.internal.Purge;
 import dev.saferetry.jdbc.internal.SchemaGate;
 import dev.saferetry.jdbc.internal.SqlNames;
 import dev.saferetry.jdbc.internal.SqlScript;
-import dev.saferetry.jdbc.internal.StoredText;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -397,7 +397,7 @@ public final class IntentTable implements SchemaGate.Tables {
       ps.setInt(1, IntentRows.code(completed.state()));
       ps.setInt(2, completed.status());
       ps.setString(
-          3, StoredText.check("resource id", completed.resourceId(), IntentRows.MAX_RESOURCE_ID));
+          3, ColumnText.check("resource id", completed.resourceId(), IntentRows.MAX_RESOURCE_ID));
       IntentRows.bindPk(ps, 4, completed.scope(), completed.intentId());
       ps.setString(7, completed.key().value());
       ps.execute();

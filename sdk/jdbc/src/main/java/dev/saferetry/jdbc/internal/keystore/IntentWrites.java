@@ -3,11 +3,11 @@ package dev.saferetry.jdbc.internal.keystore;
 import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.KeyStoreException;
+import dev.saferetry.jdbc.internal.ColumnText;
 import dev.saferetry.jdbc.internal.Combiner;
 import dev.saferetry.jdbc.internal.Deadline;
 import dev.saferetry.jdbc.internal.Dialect;
 import dev.saferetry.jdbc.internal.Jdbc;
-import dev.saferetry.jdbc.internal.StoredText;
 import java.util.Collections;
 
 /**
@@ -86,7 +86,7 @@ public final class IntentWrites {
    * @throws KeyStoreException if the database failed, or the deadline ended a wait
    */
   public void complete(IntentRecord completed, Deadline deadline) {
-    StoredText.check("resource id", completed.resourceId(), IntentRows.MAX_RESOURCE_ID);
+    ColumnText.check("resource id", completed.resourceId(), IntentRows.MAX_RESOURCE_ID);
     if (completes == null) {
       jdbc.autoCommit(
           "complete",

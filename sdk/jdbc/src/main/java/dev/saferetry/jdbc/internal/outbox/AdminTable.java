@@ -4,10 +4,10 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.idempotency.StoredRequest;
+import dev.saferetry.jdbc.internal.ColumnText;
 import dev.saferetry.jdbc.internal.Dialect;
 import dev.saferetry.jdbc.internal.Purge;
 import dev.saferetry.jdbc.internal.SqlNames;
-import dev.saferetry.jdbc.internal.StoredText;
 import dev.saferetry.jdbc.internal.keystore.IntentRows;
 import dev.saferetry.jdbc.internal.keystore.IntentSql;
 import dev.saferetry.jdbc.internal.keystore.RelayCodes;
@@ -304,11 +304,11 @@ public final class AdminTable {
   /** A message naming an unreadable row and its problem: printable, never a value. */
   public static String describe(Unreadable u) {
     return "outbox intent "
-        + StoredText.printable(u.operation())
+        + ColumnText.printable(u.operation())
         + "/"
-        + StoredText.printable(u.intentId())
+        + ColumnText.printable(u.intentId())
         + " of tenant "
-        + StoredText.printable(u.tenant())
+        + ColumnText.printable(u.tenant())
         + " cannot be read back: "
         + u.problem()
         + "; it is held as it is (find out who changed it; a relay never sends it)";

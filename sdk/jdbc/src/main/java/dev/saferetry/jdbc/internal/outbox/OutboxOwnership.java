@@ -3,7 +3,7 @@ package dev.saferetry.jdbc.internal.outbox;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentRefusedException;
 import dev.saferetry.idempotency.IntentScope;
-import dev.saferetry.jdbc.internal.StoredText;
+import dev.saferetry.jdbc.internal.ColumnText;
 import dev.saferetry.jdbc.internal.keystore.IntentTable;
 import dev.saferetry.jdbc.internal.keystore.RelayCodes;
 import java.sql.Connection;
@@ -63,7 +63,7 @@ public final class OutboxOwnership {
           throw held(
               existing,
               "is queued in the outbox with ordering key "
-                  + StoredText.printable(s.orderingKey())
+                  + ColumnText.printable(s.orderingKey())
                   + ": only the relays send it, after the earlier intents of its key ended; it was"
                   + " not sent");
         }
@@ -124,7 +124,7 @@ public final class OutboxOwnership {
                   + (s.hold() == null ? "?" : s.hold().name())
                   + (s.orderingKey() == null
                       ? ""
-                      : " with ordering key " + StoredText.printable(s.orderingKey()))
+                      : " with ordering key " + ColumnText.printable(s.orderingKey()))
                   + ": forget it through the outbox's operator (OutboxAdmin.abandon, recorded), not"
                   + " the key store; it was not forgotten",
               false,
@@ -139,7 +139,7 @@ public final class OutboxOwnership {
                   + (s.leaseOwner() == null
                       ? ""
                       : " (last leased by "
-                          + StoredText.printable(s.leaseOwner())
+                          + ColumnText.printable(s.leaseOwner())
                           + " until "
                           + s.leaseEnd()
                           + ")")
@@ -176,11 +176,11 @@ public final class OutboxOwnership {
     return a.map(
             x ->
                 " was abandoned by "
-                    + StoredText.printable(x.actor())
+                    + ColumnText.printable(x.actor())
                     + " at "
                     + x.at()
                     + " ("
-                    + StoredText.printable(x.why())
+                    + ColumnText.printable(x.why())
                     + ")")
         .orElse(" was abandoned by an operator (its audit row is gone)");
   }
@@ -195,10 +195,10 @@ public final class OutboxOwnership {
   }
 
   private static String name(IntentScope scope, String intentId) {
-    return StoredText.printable(scope.operation())
+    return ColumnText.printable(scope.operation())
         + "/"
-        + StoredText.printable(intentId)
+        + ColumnText.printable(intentId)
         + " of tenant "
-        + StoredText.printable(scope.tenant());
+        + ColumnText.printable(scope.tenant());
   }
 }

@@ -2,9 +2,9 @@ package dev.saferetry.jdbc.internal.outbox;
 
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.jdbc.internal.ColumnText;
 import dev.saferetry.jdbc.internal.Dialect;
 import dev.saferetry.jdbc.internal.SqlNames;
-import dev.saferetry.jdbc.internal.StoredText;
 import dev.saferetry.jdbc.internal.keystore.IntentRows;
 import dev.saferetry.jdbc.internal.keystore.IntentSql;
 import dev.saferetry.jdbc.internal.keystore.RelayCodes;
@@ -243,7 +243,7 @@ public final class RelayTable {
     long at = IntentRows.nanos("now", now);
     long end = IntentRows.nanos("lease end", leaseEnd);
     long born = oldest == null ? Long.MIN_VALUE : IntentRows.nanos("oldest", oldest);
-    StoredText.check("owner", owner, 128);
+    ColumnText.check("owner", owner, 128);
     return dialect == Dialect.POSTGRESQL
         ? claimPostgres(c, owner, at, end, born, limit, leaseEnd)
         : claimInTwoSteps(c, owner, at, end, born, limit, leaseEnd);
@@ -366,14 +366,14 @@ public final class RelayTable {
       Lease lease = done.lease();
       IntentRecord r = done.outcome();
       boolean rejected = r.state() == IntentState.FAILED;
-      v[0][i] = StoredText.check("tenant", lease.scope().tenant(), IntentRows.MAX_TENANT);
-      v[1][i] = StoredText.check("operation", lease.scope().operation(), IntentRows.MAX_OPERATION);
+      v[0][i] = ColumnText.check("tenant", lease.scope().tenant(), IntentRows.MAX_TENANT);
+      v[1][i] = ColumnText.check("operation", lease.scope().operation(), IntentRows.MAX_OPERATION);
       v[2][i] = lease.intentId();
       v[3][i] = lease.key().value();
       v[4][i] = lease.token();
       v[5][i] = IntentRows.code(r.state());
       v[6][i] = r.status();
-      v[7][i] = StoredText.check("resource id", r.resourceId(), IntentRows.MAX_RESOURCE_ID);
+      v[7][i] = ColumnText.check("resource id", r.resourceId(), IntentRows.MAX_RESOURCE_ID);
       v[8][i] = rejected ? RelayCodes.HELD : RelayCodes.DONE;
       v[9][i] = rejected ? RelayCodes.code(RelayCodes.Hold.REJECTED) : null;
       v[10][i] = note(done.note());
@@ -470,7 +470,7 @@ public final class RelayTable {
       ps.setInt(1, IntentRows.code(outcome.state()));
       ps.setInt(2, outcome.status());
       ps.setString(
-          3, StoredText.check("resource id", outcome.resourceId(), IntentRows.MAX_RESOURCE_ID));
+          3, ColumnText.check("resource id", outcome.resourceId(), IntentRows.MAX_RESOURCE_ID));
       ps.setInt(4, rejected ? RelayCodes.HELD : RelayCodes.DONE);
       if (rejected) {
         ps.setInt(5, RelayCodes.code(RelayCodes.Hold.REJECTED));

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * text and names; what would end the transaction is recognised on the databases where it would, and
  * text that merely mentions it is not.
  */
-class TransactionSqlTest {
+class SqlLexerTest {
   private static final Set<Dialect> ALL = EnumSet.allOf(Dialect.class);
 
   private static final Set<Dialect> IMPLICIT = EnumSet.of(Dialect.MARIADB, Dialect.H2);
@@ -66,7 +66,7 @@ class TransactionSqlTest {
       String sql, Set<Dialect> refusing, String named) {
     String text = sql.replace("\\n", "\n").replace("\\uD800", "\uD800");
     for (Dialect d : ALL) {
-      assertThat(TransactionSql.refused(text, d))
+      assertThat(SqlLexer.refused(text, d))
           .as(d.toString())
           .isEqualTo(refusing.contains(d) ? named : null);
     }
@@ -87,7 +87,7 @@ class TransactionSqlTest {
       })
   void textThatOnlyMentionsSuchStatementsIsNotRecognised(String sql) {
     for (Dialect d : ALL) {
-      assertThat(TransactionSql.refused(sql, d)).as(d.toString()).isNull();
+      assertThat(SqlLexer.refused(sql, d)).as(d.toString()).isNull();
     }
   }
 
@@ -96,17 +96,16 @@ class TransactionSqlTest {
   void quotingRulesFollowTheDatabase(Dialect d) {
     // MariaDB escapes quotes with a backslash; PostgreSQL does in E'' strings only; H2 never.
     String backslash = "SELECT 'a\\'; COMMIT; --'";
-    assertThat(TransactionSql.refused(backslash, d))
-        .isEqualTo(d == Dialect.MARIADB ? null : "COMMIT");
-    assertThat(TransactionSql.refused("SELECT E'a\\'; COMMIT; --'", d))
+    assertThat(SqlLexer.refused(backslash, d)).isEqualTo(d == Dialect.MARIADB ? null : "COMMIT");
+    assertThat(SqlLexer.refused("SELECT E'a\\'; COMMIT; --'", d))
         .isEqualTo(d == Dialect.H2 ? "COMMIT" : null);
-    assertThat(TransactionSql.refused("SELECT $q$ ; COMMIT $q$", d))
+    assertThat(SqlLexer.refused("SELECT $q$ ; COMMIT $q$", d))
         .isEqualTo(d == Dialect.POSTGRESQL ? null : "COMMIT Q");
-    assertThat(TransactionSql.refused("DO $$ BEGIN COMMIT; END $$", d))
+    assertThat(SqlLexer.refused("DO $$ BEGIN COMMIT; END $$", d))
         .isEqualTo(d == Dialect.POSTGRESQL ? null : "END");
-    assertThat(TransactionSql.refused("SELECT $1; COMMIT", d)).isEqualTo("COMMIT");
-    assertThat(TransactionSql.refused("SELECT `a;` FROM t; COMMIT", d)).isEqualTo("COMMIT");
-    assertThat(TransactionSql.refused("/* /* nested */ COMMIT */ SELECT 1", d))
+    assertThat(SqlLexer.refused("SELECT $1; COMMIT", d)).isEqualTo("COMMIT");
+    assertThat(SqlLexer.refused("SELECT `a;` FROM t; COMMIT", d)).isEqualTo("COMMIT");
+    assertThat(SqlLexer.refused("/* /* nested */ COMMIT */ SELECT 1", d))
         .isEqualTo(d == Dialect.POSTGRESQL ? null : "COMMIT SELECT");
   }
 
@@ -117,14 +116,12 @@ class TransactionSqlTest {
     assertTimeoutPreemptively(
         Duration.ofSeconds(20),
         () -> {
-          assertThat(TransactionSql.refused("SELECT '" + huge, d)).isNull();
-          assertThat(TransactionSql.refused("/*" + huge, d)).isNull();
-          assertThat(TransactionSql.refused("$a$" + huge, d)).isNull();
-          assertThat(TransactionSql.refused("$a".repeat(1_000_000), d)).isNotEqualTo("COMMIT");
-          assertThat(TransactionSql.refused(";".repeat(2_000_000) + "COMMIT", d))
-              .isEqualTo("COMMIT");
-          assertThat(TransactionSql.refused("SELECT 1 " + huge + "; commit", d))
-              .isEqualTo("COMMIT");
+          assertThat(SqlLexer.refused("SELECT '" + huge, d)).isNull();
+          assertThat(SqlLexer.refused("/*" + huge, d)).isNull();
+          assertThat(SqlLexer.refused("$a$" + huge, d)).isNull();
+          assertThat(SqlLexer.refused("$a".repeat(1_000_000), d)).isNotEqualTo("COMMIT");
+          assertThat(SqlLexer.refused(";".repeat(2_000_000) + "COMMIT", d)).isEqualTo("COMMIT");
+          assertThat(SqlLexer.refused("SELECT 1 " + huge + "; commit", d)).isEqualTo("COMMIT");
         });
   }
 }

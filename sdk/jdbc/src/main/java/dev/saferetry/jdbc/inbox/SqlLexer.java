@@ -7,12 +7,12 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Recognises SQL text that would end or split the inbox's transaction if a handler ran it: {@code
- * COMMIT}, {@code ROLLBACK}, {@code BEGIN}/{@code START TRANSACTION}/{@code END}/{@code ABORT},
- * savepoint statements (a handler's savepoints go through {@link
- * java.sql.Connection#setSavepoint}), {@code SET autocommit}, two-phase commit, a switch of the
- * default schema (the inbox's own statements would then miss its tables), and on MariaDB and H2 the
- * statements that commit implicitly (DDL, table locks). Every statement of a text is looked at,
+ * A lexer of the SQL a handler runs: it recognises text that would end or split the inbox's
+ * transaction if a handler ran it: {@code COMMIT}, {@code ROLLBACK}, {@code BEGIN}/{@code START
+ * TRANSACTION}/{@code END}/{@code ABORT}, savepoint statements (a handler's savepoints go through
+ * {@link java.sql.Connection#setSavepoint}), {@code SET autocommit}, two-phase commit, a switch of
+ * the default schema (the inbox's own statements would then miss its tables), and on MariaDB and H2
+ * the statements that commit implicitly (DDL, table locks). Every statement of a text is looked at,
  * after skipping comments, quoted text and identifiers, so {@code "SELECT 1; COMMIT"} and a {@code
  * ROLLBACK} after a comment are recognised, and a string or a name that merely contains such a word
  * is not.
@@ -23,7 +23,7 @@ import java.util.Set;
  *
  * <p>Stateless and thread-safe.
  */
-final class TransactionSql {
+final class SqlLexer {
   private static final Set<String> ALWAYS =
       Set.of("COMMIT", "ROLLBACK", "BEGIN", "START", "END", "ABORT", "SAVEPOINT", "RELEASE", "XA");
 
@@ -52,7 +52,7 @@ final class TransactionSql {
           "BACKUP",
           "RUNSCRIPT");
 
-  private TransactionSql() {}
+  private SqlLexer() {}
 
   /**
    * Returns the statement that {@code sql} must not run inside the inbox's transaction (its first

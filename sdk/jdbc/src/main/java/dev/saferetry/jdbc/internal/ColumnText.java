@@ -3,18 +3,19 @@ package dev.saferetry.jdbc.internal;
 import java.util.Objects;
 
 /**
- * Text that must come back from the database exactly as it was written. An unpaired surrogate
- * cannot be encoded as UTF-8 (a driver replaces it, so two different values could be stored as one)
- * and PostgreSQL refuses a NUL character; both are refused here, before any I/O, with a message
- * that names the value's role but never the value.
+ * The rule for text a database column holds: it must come back exactly as it was written (the
+ * core's {@code RecordText} is the rule for an intent record's text in any store). An unpaired
+ * surrogate cannot be encoded as UTF-8 (a driver replaces it, so two different values could be
+ * stored as one) and PostgreSQL refuses a NUL character; both are refused here, before any I/O,
+ * with a message that names the value's role but never the value.
  *
  * <p>Stateless and thread-safe.
  */
-public final class StoredText {
+public final class ColumnText {
   /** The most characters of a text {@link #printable} keeps. */
   private static final int MAX_PRINTED = 128;
 
-  private StoredText() {}
+  private ColumnText() {}
 
   /**
    * Returns text safe for one log line: every character outside printable ASCII (CR, LF, escapes,
