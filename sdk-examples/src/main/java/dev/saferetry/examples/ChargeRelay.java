@@ -41,7 +41,8 @@ public final class ChargeRelay {
           }
         };
     try (HikariDataSource pool = OutboxDrill.pool(args[0], 2);
-        JdbcKeyStore store = JdbcKeyStore.builder(pool).createSchema(true).build(); // if new
+        JdbcKeyStore store =
+            JdbcKeyStore.builder().dataSource(pool).createSchema(true).build(); // if new
         SafeRetryClient client =
             SafeRetryClient.builder()
                 .baseUrl(args[1])
@@ -50,7 +51,9 @@ public final class ChargeRelay {
                 .listener(print)
                 .build()) {
       OutboxRelay relay =
-          OutboxRelay.builder(store, client)
+          OutboxRelay.builder()
+              .store(store)
+              .client(client)
               .owner(args[2])
               .batchSize(1)
               .leaseFor(Duration.ofSeconds(2)) // short, so that another relay soon takes over

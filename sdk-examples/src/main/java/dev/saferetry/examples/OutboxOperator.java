@@ -30,7 +30,7 @@ public final class OutboxOperator {
     JdbcDataSource db = new JdbcDataSource();
     db.setURL("jdbc:h2:mem:operator;DB_CLOSE_DELAY=-1");
     try (FlakyChargeApi api = new FlakyChargeApi();
-        JdbcKeyStore store = JdbcKeyStore.builder(db).createSchema(true).build();
+        JdbcKeyStore store = JdbcKeyStore.builder().dataSource(db).createSchema(true).build();
         SafeRetryClient client = api.client(store)) { // one attempt per send
       try (Connection c = db.getConnection()) { // with the order's rows, in its transaction
         c.setAutoCommit(false);
@@ -49,7 +49,9 @@ public final class OutboxOperator {
       }
       api.down(true);
       OutboxRelay relay =
-          OutboxRelay.builder(store, client)
+          OutboxRelay.builder()
+              .store(store)
+              .client(client)
               .owner("relay-1")
               .maxClaims(2)
               .backoff(Duration.ofMillis(1), Duration.ofMillis(1))

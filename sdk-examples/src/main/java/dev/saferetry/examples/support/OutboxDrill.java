@@ -100,7 +100,7 @@ public final class OutboxDrill {
     }
     try (PaymentApi api = new PaymentApi();
         HikariDataSource pool = pool(url, 4);
-        JdbcKeyStore store = JdbcKeyStore.builder(pool).createSchema(true).build()) {
+        JdbcKeyStore store = JdbcKeyStore.builder().dataSource(pool).createSchema(true).build()) {
       try (Connection c = pool.getConnection();
           Statement s = c.createStatement()) {
         s.execute("CREATE TABLE orders (id INT PRIMARY KEY, amount BIGINT NOT NULL)");

@@ -67,7 +67,7 @@ public class JdbcKeyStoreCost {
     config.setMinimumIdle(32);
     pool = new HikariDataSource(config);
     counted = new CountingDataSource(pool);
-    jdbc = JdbcKeyStore.builder(counted).schema(schema).createSchema(true).build();
+    jdbc = JdbcKeyStore.builder().dataSource(counted).schema(schema).createSchema(true).build();
     try (Connection c = pool.getConnection();
         Statement st = c.createStatement()) {
       st.execute("CREATE TABLE " + schema + ".raw (id BIGINT PRIMARY KEY, v VARCHAR(64))");

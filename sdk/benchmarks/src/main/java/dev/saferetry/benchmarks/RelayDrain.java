@@ -151,7 +151,7 @@ public final class RelayDrain {
       config.setConnectionInitSql(System.getenv("SAFERETRY_DRAIN_INIT_SQL")); // e.g. auto_explain
       pool = new HikariDataSource(config);
       counted = new CountingDataSource(pool);
-      store = JdbcKeyStore.builder(counted).schema(schema).createSchema(true).build();
+      store = JdbcKeyStore.builder().dataSource(counted).schema(schema).createSchema(true).build();
       provider = Provider.start();
       client =
           SafeRetryClient.builder()
@@ -276,7 +276,9 @@ public final class RelayDrain {
       List<OutboxRelay> fleet = new ArrayList<>();
       for (int r = 0; r < relays; r++) {
         OutboxRelay relay =
-            settings.apply(OutboxRelay.builder(store, client).owner("relay-" + r)).build();
+            settings
+                .apply(OutboxRelay.builder().store(store).client(client).owner("relay-" + r))
+                .build();
         relay.start();
         fleet.add(relay);
       }

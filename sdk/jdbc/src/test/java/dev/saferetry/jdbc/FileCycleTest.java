@@ -17,13 +17,14 @@ import org.junit.jupiter.api.Test;
 class FileCycleTest {
   private static final List<Set<String>> BY_SIGNATURE =
       List.of(
-          // A builder builds its type; the type hands out builder().
+          // A builder builds its type; the type hands out builder() and newBuilder().
           Set.of(
               "dev.saferetry.jdbc.keystore.JdbcKeyStore",
               "dev.saferetry.jdbc.keystore.JdbcKeyStoreBuilder"),
           Set.of(
               "dev.saferetry.jdbc.outbox.OutboxRelay",
-              "dev.saferetry.jdbc.outbox.OutboxRelayBuilder"));
+              "dev.saferetry.jdbc.outbox.OutboxRelayBuilder"),
+          Set.of("dev.saferetry.jdbc.inbox.Inbox", "dev.saferetry.jdbc.inbox.InboxBuilder"));
 
   private final PackageGraph files = PackageGraph.ofFiles(Path.of("target", "classes"));
 

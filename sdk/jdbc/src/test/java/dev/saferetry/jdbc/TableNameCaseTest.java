@@ -25,7 +25,8 @@ class TableNameCaseTest {
   void aTableNameDifferingOnlyInCaseIsTheSameTableOrRefusedSayingWhy(Db db) throws Exception {
     try (TestDatabase database = db.open();
         JdbcKeyStore lower =
-            JdbcKeyStore.builder(database.pool())
+            JdbcKeyStore.builder()
+                .dataSource(database.pool())
                 .schema(database.schema)
                 .table("intents")
                 .createSchema(true)
@@ -35,7 +36,8 @@ class TableNameCaseTest {
           db == Db.MARIADB && database.count("SELECT @@lower_case_table_names") == 0;
       for (boolean create : new boolean[] {true, false}) {
         JdbcKeyStoreBuilder upper =
-            JdbcKeyStore.builder(database.pool())
+            JdbcKeyStore.builder()
+                .dataSource(database.pool())
                 .schema(database.schema)
                 .table("Intents")
                 .createSchema(create);

@@ -143,7 +143,7 @@ public final class TestDatabase implements AutoCloseable {
 
   /** A builder for a store in this schema that creates its table. */
   public JdbcKeyStoreBuilder builder() {
-    return JdbcKeyStore.builder(pool).schema(schema).createSchema(true);
+    return JdbcKeyStore.builder().dataSource(pool).schema(schema).createSchema(true);
   }
 
   /** The table qualified with this schema. */

@@ -21,7 +21,8 @@ record SharedStore(HikariDataSource pool, JdbcKeyStore store) implements AutoClo
     config.setMinimumIdle(1);
     config.setPoolName("chaos-worker");
     HikariDataSource pool = new HikariDataSource(config);
-    return new SharedStore(pool, JdbcKeyStore.builder(pool).createSchema(true).build());
+    return new SharedStore(
+        pool, JdbcKeyStore.builder().dataSource(pool).createSchema(true).build());
   }
 
   @Override

@@ -3,18 +3,10 @@ package dev.saferetry.jdbc.inbox;
 import dev.saferetry.jdbc.internal.ColumnText;
 import dev.saferetry.jdbc.internal.DatabaseTime;
 import dev.saferetry.jdbc.internal.Jdbc;
-import dev.saferetry.jdbc.internal.JdbcSecrets;
-import dev.saferetry.jdbc.internal.Purge;
-import dev.saferetry.jdbc.internal.SchemaGate;
-import dev.saferetry.jdbc.internal.SqlNames;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Set;
-import javax.sql.DataSource;
 
 /**
  * Makes every redelivery of a message harmless: a processed-messages table keyed by subscriber and
@@ -55,10 +47,10 @@ import javax.sql.DataSource;
  * <p>Supported databases: PostgreSQL 12, H2 2.2 and MariaDB 10.6 or newer (not MySQL), with the
  * migration {@code db/saferetry-migration/<database>/V2__saferetry_inbox.sql} in the jar, for
  * Flyway or Liquibase. The tables' version is recorded in {@code saferetry_schema} beside them, as
- * the key store's is; {@link Builder#build} checks them, failing with {@link InboxException} of
- * kind {@link InboxException.Kind#SCHEMA SCHEMA} that names the file to apply, and runs the same
- * file itself when told {@link Builder#createSchema createSchema(true)}. Only {@code java.sql} is
- * used; the driver is yours.
+ * the key store's is; {@link InboxBuilder#build} checks them, failing with {@link InboxException}
+ * of kind {@link InboxException.Kind#SCHEMA SCHEMA} that names the file to apply, and runs the same
+ * file itself when told {@link InboxBuilder#createSchema createSchema(true)}. Only {@code java.sql}
+ * is used; the driver is yours.
  *
  * <p>Receipts are kept until {@link #purgeReceiptsOlderThan} deletes them: run it from every
  * instance (for example hourly) with an age longer than the senders may redeliver a message.
@@ -68,30 +60,32 @@ import javax.sql.DataSource;
 public final class Inbox {
   static final int MAX_SUBSCRIBER_LENGTH = 200;
 
-  private static final SchemaGate GATE =
-      new SchemaGate(
-          InboxTables::file,
-          InboxTables.DEFAULT_NAME,
-          InboxTables.VERSION,
-          InboxTables.MIN_READER,
-          InboxException::new,
-          InboxException::new);
-
   private final Jdbc jdbc;
   private final InboxTables tables;
   private final Clock clock;
   private final int purgeBatch;
 
-  private Inbox(Builder b, InboxTables tables) {
+  private final InboxBuilder settings;
+
+  Inbox(InboxBuilder b, InboxTables tables) {
     this.jdbc = new Jdbc(b.source, tables.dialect, InboxException::new);
     this.tables = tables;
     this.clock = b.clock;
     this.purgeBatch = b.purgeBatchSize;
+    this.settings = b;
   }
 
-  /** {@return a builder; a {@link Builder#dataSource} or {@link Builder#jdbcUrl} is required} */
-  public static Builder builder() {
-    return new Builder();
+  /**
+   * {@return a builder; an {@link InboxBuilder#dataSource} or {@link InboxBuilder#jdbcUrl} is
+   * required}
+   */
+  public static InboxBuilder builder() {
+    return new InboxBuilder();
+  }
+
+  /** {@return a builder holding this inbox's settings, to build another inbox from} */
+  public InboxBuilder newBuilder() {
+    return settings.copy();
   }
 
   /**
@@ -207,153 +201,5 @@ public final class Inbox {
   @Override
   public String toString() {
     return "Inbox[" + tables.receipts + ", " + tables.marks + "]";
-  }
-
-  /** Builds an {@link Inbox}. Not thread-safe. */
-  public static final class Builder {
-    private Jdbc.Source source;
-    private String schema;
-    private String name = InboxTables.DEFAULT_NAME;
-    private boolean createSchema;
-    private Clock clock = Clock.systemUTC();
-    private int purgeBatchSize = 1000;
-
-    private Builder() {}
-
-    /**
-     * Sets the data source transactions are opened on (use a pool). Required (or a URL).
-     *
-     * @param dataSource the data source
-     * @return this builder
-     */
-    public Builder dataSource(DataSource dataSource) {
-      Objects.requireNonNull(dataSource, "dataSource");
-      this.source = dataSource::getConnection;
-      return this;
-    }
-
-    /**
-     * Opens a new connection per message through {@link DriverManager}: for examples and tools, not
-     * for throughput. Required (or a data source). The URL is never logged or shown, and its
-     * credentials (user info, {@code password=} and similar parameters) never reach an exception's
-     * message or cause, not even the driver's own "No suitable driver found for ..." message.
-     *
-     * @param jdbcUrl the JDBC URL
-     * @return this builder
-     */
-    public Builder jdbcUrl(String jdbcUrl) {
-      Objects.requireNonNull(jdbcUrl, "jdbcUrl");
-      if (!jdbcUrl.startsWith("jdbc:")) {
-        throw new IllegalArgumentException("jdbcUrl must start with jdbc:");
-      }
-      this.source = connector(jdbcUrl);
-      return this;
-    }
-
-    /**
-     * Connects through {@link DriverManager}; a failure's messages, the driver's own included, are
-     * masked so that the URL's credentials never reach an exception.
-     */
-    private static Jdbc.Source connector(String jdbcUrl) {
-      Set<String> secrets = JdbcSecrets.of(jdbcUrl);
-      return () -> {
-        try {
-          return DriverManager.getConnection(jdbcUrl);
-        } catch (SQLException e) {
-          throw JdbcSecrets.scrub(e, secrets);
-        } catch (RuntimeException e) {
-          SQLException wrapped =
-              new SQLException("the JDBC driver failed to connect", "08001", 0, e);
-          throw JdbcSecrets.scrub(wrapped, secrets);
-        }
-      };
-    }
-
-    /**
-     * Sets the receipts table's name; the marks table is the same name with {@code _marks}
-     * appended, and the tables' schema version is recorded under this name in {@code
-     * saferetry_schema} beside them. A plain SQL name (a letter or underscore, then at most 47
-     * letters, digits or underscores, used unquoted), optionally qualified by a schema (on MariaDB:
-     * a database) written the same way: {@code payments.saferetry_inbox}. Default {@code
-     * saferetry_inbox}, in the connection's current schema.
-     *
-     * @param table the table
-     * @return this builder
-     * @throws IllegalArgumentException naming {@code table} if either part is not such a name
-     */
-    public Builder table(String table) {
-      Objects.requireNonNull(table, "table");
-      int dot = table.indexOf('.');
-      String schema = dot < 0 ? null : SqlNames.check("table", table.substring(0, dot));
-      this.name = SqlNames.check("table", table.substring(dot + 1));
-      this.schema = schema;
-      return this;
-    }
-
-    /**
-     * Whether {@link #build()} creates the tables (and their version record) when they are missing,
-     * or upgrades them when they are older, by running the migration Flyway or Liquibase would
-     * apply. Instances starting at once are safe: creation runs under a database lock. Default
-     * false, for production, where a migration tool or a DBA owns the schema: the tables are only
-     * checked. True suits development and tests.
-     *
-     * @param createSchema whether to create missing tables
-     * @return this builder
-     */
-    public Builder createSchema(boolean createSchema) {
-      this.createSchema = createSchema;
-      return this;
-    }
-
-    /**
-     * Sets the clock for receipt and mark times and for retention. Default {@link
-     * Clock#systemUTC()}. It can only make retention more cautious: a receipt is recorded at the
-     * later of this clock and the database's, and purged by the earlier of the two.
-     *
-     * @param clock the clock
-     * @return this builder
-     */
-    public Builder clock(Clock clock) {
-      this.clock = Objects.requireNonNull(clock, "clock");
-      return this;
-    }
-
-    /**
-     * Sets the most receipts {@link Inbox#purgeReceiptsOlderThan} deletes in one transaction.
-     * Default 1000.
-     *
-     * @param rows the rows
-     * @return this builder
-     * @throws IllegalArgumentException unless 1 to 100,000
-     */
-    public Builder purgeBatchSize(int rows) {
-      this.purgeBatchSize = Purge.checkBatchSize(rows);
-      return this;
-    }
-
-    /**
-     * Connects once to recognise the database and create or check the tables, then builds the
-     * inbox.
-     *
-     * @return the inbox
-     * @throws NullPointerException if neither a data source nor a URL was set
-     * @throws InboxException of kind {@link InboxException.Kind#SCHEMA SCHEMA} if the tables are
-     *     missing (without {@link #createSchema}), older, newer than this code understands, or lack
-     *     their columns
-     * @throws InboxException if the database is unreachable or not supported
-     */
-    public Inbox build() {
-      Objects.requireNonNull(source, "dataSource or jdbcUrl");
-      String schema = this.schema;
-      String name = this.name;
-      InboxTables tables =
-          GATE.open(
-              source,
-              schema,
-              name,
-              createSchema,
-              dialect -> new InboxTables(dialect, schema, name));
-      return new Inbox(this, tables);
-    }
   }
 }

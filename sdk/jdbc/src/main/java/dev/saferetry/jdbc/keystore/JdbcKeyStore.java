@@ -22,7 +22,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import javax.sql.DataSource;
 
 /**
  * A {@link KeyStore} in a relational database — PostgreSQL (the fleet default), H2 (embedded) or
@@ -31,7 +30,7 @@ import javax.sql.DataSource;
  *
  * <pre>{@code
  * DataSource pool = ...; // your pool (HikariCP, the app server's, ...); the driver is yours too
- * JdbcKeyStore store = JdbcKeyStore.builder(pool).schema("payments").createSchema(true).build();
+ * JdbcKeyStore store = JdbcKeyStore.builder().dataSource(pool).schema("payments").createSchema(true).build();
  * SafeRetryClient client = SafeRetryClient.builder().keyStore(store)...build();
  * }</pre>
  *
@@ -78,8 +77,10 @@ public final class JdbcKeyStore implements KeyStore {
   private final IntentWrites writes;
   private final int purgeBatch;
   private final DatabaseTime time;
+  private final JdbcKeyStoreBuilder settings;
 
-  JdbcKeyStore(KeyStoreDatabase db) {
+  JdbcKeyStore(KeyStoreDatabase db, JdbcKeyStoreBuilder settings) {
+    this.settings = settings;
     this.db = db;
     this.jdbc = db.open();
     this.table = db.intents();
@@ -88,13 +89,17 @@ public final class JdbcKeyStore implements KeyStore {
     this.time = db.time();
   }
 
+  /** {@return a builder; a {@link JdbcKeyStoreBuilder#dataSource} is required} */
+  public static JdbcKeyStoreBuilder builder() {
+    return new JdbcKeyStoreBuilder();
+  }
+
   /**
-   * {@return a builder for a store on {@code dataSource}}
-   *
-   * @param dataSource the data source
+   * {@return a builder holding this store's settings (its data source too), to build another store
+   * from, for example on another table}
    */
-  public static JdbcKeyStoreBuilder builder(DataSource dataSource) {
-    return new JdbcKeyStoreBuilder(dataSource);
+  public JdbcKeyStoreBuilder newBuilder() {
+    return settings.copy();
   }
 
   /**

@@ -32,14 +32,35 @@ public final class JdbcKeyStoreBuilder {
               new KeyStoreException(message, table, found, required),
           KeyStoreException::new);
 
-  private final DataSource dataSource;
+  private DataSource dataSource;
   private String table = DEFAULT_TABLE;
   private String schema;
   private boolean createSchema;
   private int purgeBatchSize = 1000;
 
-  JdbcKeyStoreBuilder(DataSource dataSource) {
+  JdbcKeyStoreBuilder() {}
+
+  /** A builder holding the same settings. */
+  JdbcKeyStoreBuilder copy() {
+    JdbcKeyStoreBuilder b = new JdbcKeyStoreBuilder();
+    b.dataSource = dataSource;
+    b.table = table;
+    b.schema = schema;
+    b.createSchema = createSchema;
+    b.purgeBatchSize = purgeBatchSize;
+    return b;
+  }
+
+  /**
+   * Sets the data source the store borrows a connection from for each operation (use a pool; the
+   * driver is yours). Required; the store never closes it.
+   *
+   * @param dataSource the data source
+   * @return this builder
+   */
+  public JdbcKeyStoreBuilder dataSource(DataSource dataSource) {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+    return this;
   }
 
   /**
@@ -105,6 +126,7 @@ public final class JdbcKeyStoreBuilder {
    *     #createSchema}), older, newer than this code understands, or lacks its columns
    */
   public JdbcKeyStore build() {
+    Objects.requireNonNull(dataSource, "dataSource");
     IntentTable intents =
         GATE.open(
             dataSource::getConnection,
@@ -116,6 +138,7 @@ public final class JdbcKeyStoreBuilder {
     IntentWrites writes = new IntentWrites(jdbc, intents, schema, table);
     return new JdbcKeyStore(
         new KeyStoreDatabase(
-            jdbc, intents, writes, schema, table, SqlNames.qualify(schema, table), purgeBatchSize));
+            jdbc, intents, writes, schema, table, SqlNames.qualify(schema, table), purgeBatchSize),
+        copy());
   }
 }

@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * outcomes together, each under its own lease.
  *
  * <pre>{@code
- * OutboxRelay relay = OutboxRelay.builder(store, client).owner("orders-7f9c").build();
+ * OutboxRelay relay = OutboxRelay.builder().store(store).client(client).owner("orders-7f9c").build();
  * relay.start(); // a daemon thread; relay.stop() on shutdown
  * }</pre>
  *
@@ -102,6 +102,7 @@ import org.slf4j.LoggerFactory;
 public final class OutboxRelay implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry.relay");
 
+  private final OutboxRelayBuilder settings;
   private final JdbcOutbox outbox;
   private final RelayLeases leases;
   private final Map<String, SafeRetryClient> clients;
@@ -140,6 +141,7 @@ public final class OutboxRelay implements AutoCloseable {
   private volatile boolean idle;
 
   OutboxRelay(OutboxRelayBuilder b) {
+    this.settings = b.copy();
     this.outbox = JdbcOutbox.of(b.store);
     this.leases = RelayLeases.of(b.store);
     this.clients = Map.copyOf(b.clients);
@@ -160,14 +162,19 @@ public final class OutboxRelay implements AutoCloseable {
   }
 
   /**
-   * {@return a builder for a relay of {@code store}'s outbox that sends through {@code client} (the
-   * intents of its tenant; add clients of other tenants with {@link OutboxRelayBuilder#client})}
-   *
-   * @param store the key store whose outbox to work
-   * @param client the client to send with
+   * {@return a builder; a {@link OutboxRelayBuilder#store} and at least one {@link
+   * OutboxRelayBuilder#client} are required}
    */
-  public static OutboxRelayBuilder builder(JdbcKeyStore store, SafeRetryClient client) {
-    return new OutboxRelayBuilder(store, client);
+  public static OutboxRelayBuilder builder() {
+    return new OutboxRelayBuilder();
+  }
+
+  /**
+   * {@return a builder holding this relay's settings, to build another relay from (give it an owner
+   * of its own)}
+   */
+  public OutboxRelayBuilder newBuilder() {
+    return settings.copy();
   }
 
   /**

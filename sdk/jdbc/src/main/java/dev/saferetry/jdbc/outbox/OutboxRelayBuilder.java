@@ -21,7 +21,7 @@ public final class OutboxRelayBuilder {
   /** The default of {@link #maxClaims(int)}. */
   static final int DEFAULT_MAX_CLAIMS = 20;
 
-  final JdbcKeyStore store;
+  JdbcKeyStore store;
   final Map<String, SafeRetryClient> clients = new HashMap<>();
   final Map<String, Reconciler> reconcilers = new HashMap<>();
   String owner = "relay-" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
@@ -37,14 +37,44 @@ public final class OutboxRelayBuilder {
   Clock clock = Clock.systemUTC();
   Sleeper sleeper = Sleeper.system();
 
-  OutboxRelayBuilder(JdbcKeyStore store, SafeRetryClient client) {
+  OutboxRelayBuilder() {}
+
+  /** A builder holding the same settings. */
+  OutboxRelayBuilder copy() {
+    OutboxRelayBuilder b = new OutboxRelayBuilder();
+    b.store = store;
+    b.clients.putAll(clients);
+    b.reconcilers.putAll(reconcilers);
+    b.owner = owner;
+    b.leaseFor = leaseFor;
+    b.batchSize = batchSize;
+    b.concurrency = concurrency;
+    b.overdueEvery = overdueEvery;
+    b.maxAge = maxAge;
+    b.backoff = backoff;
+    b.maxBackoff = maxBackoff;
+    b.pollInterval = pollInterval;
+    b.maxClaims = maxClaims;
+    b.clock = clock;
+    b.sleeper = sleeper;
+    return b;
+  }
+
+  /**
+   * Sets the key store whose outbox the relay works. Required.
+   *
+   * @param store the key store
+   * @return this builder
+   */
+  public OutboxRelayBuilder store(JdbcKeyStore store) {
     this.store = Objects.requireNonNull(store, "store");
-    client(client);
+    return this;
   }
 
   /**
    * Adds the client that sends the intents of its tenant (one client per tenant; the last one set
-   * for a tenant wins). Intents of a tenant without a client are put back for later with a note.
+   * for a tenant wins). At least one is required. Intents of a tenant without a client are put back
+   * for later with a note.
    *
    * @param client the client
    * @return this builder
@@ -235,8 +265,14 @@ public final class OutboxRelayBuilder {
    * OutboxRelay#start()}.
    *
    * @return the relay
+   * @throws NullPointerException if no store was set
+   * @throws IllegalStateException if no client was added
    */
   public OutboxRelay build() {
+    Objects.requireNonNull(store, "store");
+    if (clients.isEmpty()) {
+      throw new IllegalStateException("client: a relay needs at least one client to send with");
+    }
     return new OutboxRelay(this);
   }
 

@@ -28,7 +28,7 @@ public final class BeginRacerMain {
     config.setMaximumPoolSize(4);
     int intents = Integer.parseInt(args[2]);
     try (HikariDataSource pool = new HikariDataSource(config);
-        JdbcKeyStore store = JdbcKeyStore.builder(pool).schema(args[1]).build()) {
+        JdbcKeyStore store = JdbcKeyStore.builder().dataSource(pool).schema(args[1]).build()) {
       List<Integer> order = new ArrayList<>();
       for (int i = 0; i < intents; i++) {
         order.add(i);

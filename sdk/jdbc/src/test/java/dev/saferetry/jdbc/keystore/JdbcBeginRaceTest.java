@@ -111,7 +111,8 @@ public class JdbcBeginRaceTest {
   }
 
   private static JdbcKeyStore storeWith16Connections(TestDatabase database) {
-    return JdbcKeyStore.builder(database.newPool(16))
+    return JdbcKeyStore.builder()
+        .dataSource(database.newPool(16))
         .schema(database.schema)
         .createSchema(true)
         .build();

@@ -31,7 +31,8 @@ class JdbcConnectionHygieneTest {
     try (TestDatabase database = db.open();
         JdbcKeyStore setup = database.builder().build();
         JdbcKeyStore store =
-            JdbcKeyStore.builder(database.newPool(1, shortLockWait))
+            JdbcKeyStore.builder()
+                .dataSource(database.newPool(1, shortLockWait))
                 .schema(database.schema)
                 .build()) {
       IntentRecord intent = setup.begin(candidate("order-1", "fp", T0)).record();

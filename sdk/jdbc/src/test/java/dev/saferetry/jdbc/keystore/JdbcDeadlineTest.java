@@ -101,7 +101,7 @@ class JdbcDeadlineTest {
         MockWebServer server = new MockWebServer();
         JdbcKeyStore setup = database.builder().build();
         JdbcKeyStore store =
-            JdbcKeyStore.builder(longWaits(database)).schema(database.schema).build();
+            JdbcKeyStore.builder().dataSource(longWaits(database)).schema(database.schema).build();
         SafeRetryClient client = client(server, store)) {
       Connection other = holdIntent(database, setup);
       long start = System.nanoTime();
@@ -132,7 +132,8 @@ class JdbcDeadlineTest {
     try (TestDatabase database = db.open();
         MockWebServer server = new MockWebServer();
         JdbcKeyStore store =
-            JdbcKeyStore.builder(longWaits(database))
+            JdbcKeyStore.builder()
+                .dataSource(longWaits(database))
                 .schema(database.schema)
                 .createSchema(true)
                 .build();
@@ -181,7 +182,7 @@ class JdbcDeadlineTest {
         MockWebServer server = new MockWebServer();
         JdbcKeyStore setup = database.builder().build()) {
       DataSource pool = longWaits(database);
-      JdbcKeyStore store = JdbcKeyStore.builder(pool).schema(database.schema).build();
+      JdbcKeyStore store = JdbcKeyStore.builder().dataSource(pool).schema(database.schema).build();
       SafeRetryClient client = client(server, store);
       Connection other = holdIntent(database, setup);
       long start = System.nanoTime();
@@ -223,7 +224,8 @@ class JdbcDeadlineTest {
     try (TestDatabase database = Db.H2.open()) {
       DataSource pool = database.newPool(1, "SET LOCK_TIMEOUT 30000");
       try (JdbcKeyStore setup = database.builder().build();
-          JdbcKeyStore store = JdbcKeyStore.builder(pool).schema(database.schema).build()) {
+          JdbcKeyStore store =
+              JdbcKeyStore.builder().dataSource(pool).schema(database.schema).build()) {
         store.begin(candidate("order-2/charge", "fp", Instant.now()), Duration.ofSeconds(1));
         try (Connection c = pool.getConnection();
             Statement s = c.createStatement();

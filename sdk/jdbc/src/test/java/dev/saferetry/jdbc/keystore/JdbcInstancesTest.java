@@ -117,7 +117,8 @@ class JdbcInstancesTest {
       List<Future<?>> futures = new ArrayList<>();
       for (int n = 0; n < count; n++) {
         JdbcKeyStore instance =
-            JdbcKeyStore.builder(database.newPool(2))
+            JdbcKeyStore.builder()
+                .dataSource(database.newPool(2))
                 .schema(database.schema)
                 .purgeBatchSize(50)
                 .build();

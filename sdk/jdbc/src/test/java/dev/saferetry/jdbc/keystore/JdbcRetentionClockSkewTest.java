@@ -239,7 +239,9 @@ public class JdbcRetentionClockSkewTest {
           RelayPass pass;
           try (SafeRetryClient relayClient = client(server, right, store, DAY)) {
             pass =
-                OutboxRelay.builder(store, relayClient)
+                OutboxRelay.builder()
+                    .store(store)
+                    .client(relayClient)
                     .clock(right)
                     .sleeper(right)
                     .leaseFor(Duration.ofMinutes(1))
@@ -288,7 +290,9 @@ public class JdbcRetentionClockSkewTest {
           FakeTime right = skewed(store, Duration.ZERO);
           try (SafeRetryClient relayClient = client(server, right, store, DAY)) {
             RelayPass pass =
-                OutboxRelay.builder(store, relayClient)
+                OutboxRelay.builder()
+                    .store(store)
+                    .client(relayClient)
                     .clock(right)
                     .sleeper(right)
                     .leaseFor(Duration.ofMinutes(1))
@@ -363,7 +367,9 @@ public class JdbcRetentionClockSkewTest {
           RelayPass pass;
           try (SafeRetryClient relayClient = client(server, ahead, store, DAY)) {
             pass =
-                OutboxRelay.builder(store, relayClient)
+                OutboxRelay.builder()
+                    .store(store)
+                    .client(relayClient)
                     .clock(ahead)
                     .sleeper(ahead)
                     .leaseFor(Duration.ofMinutes(1))

@@ -11,6 +11,7 @@ import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.jdbc.TestDatabase;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.jdbc.inbox.Inbox;
+import dev.saferetry.jdbc.inbox.InboxBuilder;
 import dev.saferetry.jdbc.inbox.InboxException;
 import dev.saferetry.jdbc.inbox.InboxResult;
 import java.sql.Connection;
@@ -38,7 +39,8 @@ class JdbcSchemaTest {
       @Override
       Built build(TestDatabase db, String table, boolean create) {
         JdbcKeyStore store =
-            JdbcKeyStore.builder(db.pool())
+            JdbcKeyStore.builder()
+                .dataSource(db.pool())
                 .schema(db.schema)
                 .table(table)
                 .createSchema(create)
@@ -254,7 +256,7 @@ class JdbcSchemaTest {
     try (TestDatabase database = Db.H2.open()) {
       refused(
           Component.KEY_STORE,
-          () -> JdbcKeyStore.builder(database.pool()).schema(database.schema).build());
+          () -> JdbcKeyStore.builder().dataSource(database.pool()).schema(database.schema).build());
       refused(
           Component.INBOX,
           () ->
@@ -273,8 +275,9 @@ class JdbcSchemaTest {
 
   @Test
   void namesThatCouldCarrySqlAreRefusedBeforeAnyConnection() {
-    JdbcKeyStoreBuilder builder = JdbcKeyStore.builder(new org.h2.jdbcx.JdbcDataSource());
-    Inbox.Builder inbox = Inbox.builder();
+    JdbcKeyStoreBuilder builder =
+        JdbcKeyStore.builder().dataSource(new org.h2.jdbcx.JdbcDataSource());
+    InboxBuilder inbox = Inbox.builder();
     for (String bad :
         new String[] {
           "intents; DROP TABLE x", "\"quoted\"", "1abc", "", "x".repeat(49), "ü", "a b", "a-b"

@@ -46,7 +46,8 @@ class JdbcUrlCredentialsTest {
   @Test
   void aKeyStoreDataSourceThatNamesItsUrlFailsWithoutThePassword() {
     AtomicBoolean broken = new AtomicBoolean(true);
-    Throwable atBuild = catchThrowable(() -> JdbcKeyStore.builder(source(broken)).build());
+    Throwable atBuild =
+        catchThrowable(() -> JdbcKeyStore.builder().dataSource(source(broken)).build());
 
     assertThat(atBuild).isInstanceOf(KeyStoreException.class);
     assertThat(everything(atBuild)).contains("No suitable driver").doesNotContain("hunter2SECRET");
@@ -56,7 +57,8 @@ class JdbcUrlCredentialsTest {
   void aKeyStoreWhoseDatabaseLaterFailsWithTheUrlInItsMessageKeepsThePasswordOut()
       throws SQLException {
     AtomicBoolean broken = new AtomicBoolean(false);
-    JdbcKeyStore store = JdbcKeyStore.builder(source(broken)).createSchema(true).build();
+    JdbcKeyStore store =
+        JdbcKeyStore.builder().dataSource(source(broken)).createSchema(true).build();
     broken.set(true);
 
     Throwable failure = catchThrowable(store::pending);

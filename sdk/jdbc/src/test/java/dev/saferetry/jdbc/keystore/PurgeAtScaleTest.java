@@ -52,7 +52,8 @@ class PurgeAtScaleTest {
         MockWebServer server = new MockWebServer()) {
       Counting counting = new Counting();
       JdbcKeyStore store =
-          JdbcKeyStore.builder(counting.wrap(database.pool()))
+          JdbcKeyStore.builder()
+              .dataSource(counting.wrap(database.pool()))
               .schema(database.schema)
               .createSchema(true)
               .purgeBatchSize(BATCH)

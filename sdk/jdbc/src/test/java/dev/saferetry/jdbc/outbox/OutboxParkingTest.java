@@ -210,7 +210,7 @@ class OutboxParkingTest {
         Db.H2,
         intent -> charge(),
         (database, store, client, time, wire) -> {
-          OutboxRelayBuilder b = OutboxRelay.builder(store, client);
+          OutboxRelayBuilder b = OutboxRelay.builder().store(store).client(client);
           for (int bad : new int[] {0, -1, 1001, Integer.MIN_VALUE, Integer.MAX_VALUE}) {
             assertThatThrownBy(() -> b.maxClaims(bad))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -54,7 +54,8 @@ class OutboxPurgeTest {
           assertThat(count(database, "saferetry_intents_order")).isEqualTo(5);
 
           JdbcKeyStore small =
-              JdbcKeyStore.builder(database.pool())
+              JdbcKeyStore.builder()
+                  .dataSource(database.pool())
                   .schema(database.schema)
                   .purgeBatchSize(2)
                   .build();

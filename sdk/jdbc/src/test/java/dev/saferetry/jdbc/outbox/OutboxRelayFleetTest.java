@@ -84,7 +84,8 @@ class OutboxRelayFleetTest {
 
         List<OutboxRelay> fleet = new ArrayList<>();
         for (int r = 0; r < RELAYS; r++) {
-          OutboxRelay relay = OutboxRelay.builder(store, client).owner("relay-" + r).build();
+          OutboxRelay relay =
+              OutboxRelay.builder().store(store).client(client).owner("relay-" + r).build();
           fleet.add(relay);
           relay.start();
         }

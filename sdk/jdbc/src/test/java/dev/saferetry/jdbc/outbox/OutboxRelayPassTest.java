@@ -103,7 +103,7 @@ class OutboxRelayPassTest {
     withRelay(
         db,
         (database, store, server, time, client) -> {
-          OutboxRelayBuilder b = OutboxRelay.builder(store, client);
+          OutboxRelayBuilder b = OutboxRelay.builder().store(store).client(client);
           for (int bad : new int[] {0, -1, 257, Integer.MIN_VALUE, Integer.MAX_VALUE}) {
             assertThatThrownBy(() -> b.concurrency(bad))
                 .isInstanceOf(IllegalArgumentException.class)

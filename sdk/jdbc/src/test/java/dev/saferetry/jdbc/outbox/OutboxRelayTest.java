@@ -188,7 +188,9 @@ public class OutboxRelayTest {
    */
   public static OutboxRelayBuilder relay(
       JdbcKeyStore store, SafeRetryClient client, FakeTime time) {
-    return OutboxRelay.builder(store, client)
+    return OutboxRelay.builder()
+        .store(store)
+        .client(client)
         .concurrency(1)
         .owner("relay-a")
         .clock(time)

@@ -80,7 +80,13 @@ class PostgresBatchTest {
     config.setMaximumPoolSize(2);
     pool = new HikariDataSource(config);
     for (String table : List.of(BATCHED, SINGLE)) {
-      JdbcKeyStore.builder(pool).schema(schema).table(table).createSchema(true).build().close();
+      JdbcKeyStore.builder()
+          .dataSource(pool)
+          .schema(schema)
+          .table(table)
+          .createSchema(true)
+          .build()
+          .close();
     }
     batchedTable = new IntentTable(Dialect.POSTGRESQL, schema, BATCHED);
     singleTable = new IntentTable(Dialect.POSTGRESQL, schema, SINGLE);
