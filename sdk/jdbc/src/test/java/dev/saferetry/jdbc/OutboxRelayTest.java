@@ -353,7 +353,7 @@ class OutboxRelayTest {
                   "{\"object\":\"search_result\",\"has_more\":false,\"data\":[{\"id\":"
                       + "\"ch_found\",\"object\":\"charge\",\"amount\":1000,\"currency\":"
                       + "\"eur\",\"status\":\"succeeded\",\"metadata\":{\"intent_id\":"
-                      + "\"order-1\"}}]}"));
+                      + "\"order-1\",\"saferetry_tenant\":\"default\"}}]}"));
           server.enqueue(
               Answers.json(200, "{\"object\":\"search_result\",\"has_more\":false,\"data\":[]}"));
           OutboxRelay relay =
