@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 
@@ -75,6 +76,7 @@ public final class JdbcKeyStore implements KeyStore {
   private final int purgeBatch;
   private final JdbcOutbox outbox;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final List<Runnable> closeHooks = new CopyOnWriteArrayList<>();
   private final DatabaseTime time;
 
   JdbcKeyStore(
@@ -347,10 +349,29 @@ public final class JdbcKeyStore implements KeyStore {
     return outbox;
   }
 
-  /** Marks the store closed; later calls fail. The data source is left open. */
+  /**
+   * Marks the store closed; later calls fail, and the gauges {@link SafeRetryMeters} registered for
+   * it are removed. The data source is left open.
+   */
   @Override
   public void close() {
-    closed.set(true);
+    if (closed.compareAndSet(false, true)) {
+      closeHooks.forEach(Runnable::run);
+      closeHooks.clear();
+    }
+  }
+
+  /** Runs {@code hook} when the store is closed, or now if it is. */
+  void onClose(Runnable hook) {
+    closeHooks.add(hook);
+    if (closed.get() && closeHooks.remove(hook)) {
+      hook.run();
+    }
+  }
+
+  /** Whether {@link #close()} was called. */
+  boolean isClosed() {
+    return closed.get();
   }
 
   @Override

@@ -120,9 +120,28 @@ public final class OutboxRelay implements AutoCloseable {
   /** Told of every answer and pass (see {@link SafeRetryMeters}). */
   private final CopyOnWriteArrayList<RelayObserver> observers = new CopyOnWriteArrayList<>();
 
-  /** Adds an observer (each once): every {@link SafeRetryMeters} bound to this relay counts. */
-  void observe(RelayObserver observer) {
-    observers.addIfAbsent(observer);
+  /** Set by {@link #close()}: the relay's observers were told and let go. */
+  private volatile boolean closed;
+
+  /**
+   * Adds an observer unless an equal one is there already (one per registry: every {@link
+   * SafeRetryMeters} bound to this relay counts once in each registry).
+   *
+   * @return whether it was added
+   * @throws IllegalStateException if the relay is closed
+   */
+  boolean observe(RelayObserver observer) {
+    synchronized (lifecycle) {
+      if (closed) {
+        throw new IllegalStateException("the relay " + owner + " is closed");
+      }
+      return observers.addIfAbsent(observer);
+    }
+  }
+
+  /** Whether {@link #close()} was called. */
+  boolean isClosed() {
+    return closed;
   }
 
   String owner() {
@@ -583,13 +602,23 @@ public final class OutboxRelay implements AutoCloseable {
     senders.shutdown();
   }
 
-  /** Stops the passes, as {@link #stop()}; the store and clients are left open. */
+  /**
+   * Stops the passes, as {@link #stop()}, and removes the relay's counters from every registry
+   * {@link SafeRetryMeters} bound them to (a relay that is only stopped keeps them, since it may
+   * start again); the store and clients are left open.
+   */
   @Override
   public void close() {
     try {
       stop();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } finally {
+      synchronized (lifecycle) {
+        closed = true;
+      }
+      observers.forEach(RelayObserver::closed);
+      observers.clear();
     }
   }
 
