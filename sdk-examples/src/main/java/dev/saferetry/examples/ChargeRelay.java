@@ -7,6 +7,7 @@ import dev.saferetry.event.AttemptStarted;
 import dev.saferetry.event.CallFinished;
 import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.examples.support.OutboxDrill;
+import dev.saferetry.examples.support.SealKey;
 import dev.saferetry.jdbc.JdbcKeyStore;
 import dev.saferetry.jdbc.OutboxRelay;
 import dev.saferetry.jdbc.RelayPass;
@@ -41,7 +42,11 @@ public final class ChargeRelay {
           }
         };
     try (HikariDataSource pool = OutboxDrill.pool(args[0], 2);
-        JdbcKeyStore store = JdbcKeyStore.builder(pool).createSchema(true).build(); // if new
+        JdbcKeyStore store =
+            JdbcKeyStore.builder(pool)
+                .createSchema(true) // if new
+                .outboxSealKey(SealKey.ID, SealKey.secret()) // the enqueuers' key
+                .build();
         SafeRetryClient client =
             SafeRetryClient.builder()
                 .baseUrl(args[1])

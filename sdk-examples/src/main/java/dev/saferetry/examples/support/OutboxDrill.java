@@ -100,7 +100,11 @@ public final class OutboxDrill {
     }
     try (PaymentApi api = new PaymentApi();
         HikariDataSource pool = pool(url, 4);
-        JdbcKeyStore store = JdbcKeyStore.builder(pool).createSchema(true).build()) {
+        JdbcKeyStore store =
+            JdbcKeyStore.builder(pool)
+                .createSchema(true)
+                .outboxSealKey(SealKey.ID, SealKey.secret())
+                .build()) {
       try (Connection c = pool.getConnection();
           Statement s = c.createStatement()) {
         s.execute("CREATE TABLE orders (id INT PRIMARY KEY, amount BIGINT NOT NULL)");

@@ -14,6 +14,7 @@ import dev.saferetry.jdbc.internal.IntentWrites;
 import dev.saferetry.jdbc.internal.Jdbc;
 import dev.saferetry.jdbc.internal.OutboxOwnership;
 import dev.saferetry.jdbc.internal.RelayTable;
+import dev.saferetry.jdbc.internal.RowSeal;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -78,6 +79,7 @@ public final class JdbcKeyStore implements KeyStore {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final List<Runnable> closeHooks = new CopyOnWriteArrayList<>();
   private final DatabaseTime time;
+  private final RowSeal seal;
 
   JdbcKeyStore(
       Jdbc jdbc,
@@ -85,14 +87,16 @@ public final class JdbcKeyStore implements KeyStore {
       IntentWrites writes,
       RelayTable relay,
       AdminTable admin,
+      RowSeal seal,
       String name,
       int purgeBatch) {
+    this.seal = seal;
     this.jdbc = jdbc;
     this.table = table;
     this.writes = writes;
     this.name = name;
     this.purgeBatch = purgeBatch;
-    this.outbox = new JdbcOutbox(this, table, relay, admin);
+    this.outbox = new JdbcOutbox(this, table, relay, admin, seal);
     this.time = new DatabaseTime(jdbc.dialect());
   }
 
@@ -367,6 +371,11 @@ public final class JdbcKeyStore implements KeyStore {
     if (closed.get() && closeHooks.remove(hook)) {
       hook.run();
     }
+  }
+
+  /** Whether outbox rows can be sealed: a current seal key is configured. */
+  boolean canSealRows() {
+    return seal.canSeal();
   }
 
   /** Whether {@link #close()} was called. */

@@ -59,10 +59,10 @@ import org.slf4j.LoggerFactory;
  *       of that name and form, or the stored body, which must carry exactly the intent's key),
  *       whatever the relay's client does with its own calls; the client adds its own credentials
  *       after the stored headers. A row changed in the table after it was enqueued (its stored
- *       request no longer matches the fingerprint recorded with it) or unreadable is held as {@link
- *       HoldReason#TAMPERED} by the claim; a row whose target would leave the client's base URL
- *       after the HTTP client's normalisation, or whose stored header (or key header) is one the
- *       client sets itself — its credential, its per-attempt headers — is held as {@link
+ *       request's seal no longer verifies with the store's seal keys) or unreadable is held as
+ *       {@link HoldReason#TAMPERED} by the claim; a row whose target would leave the client's base
+ *       URL after the HTTP client's normalisation, or whose stored header (or key header) is one
+ *       the client sets itself — its credential, its per-attempt headers — is held as {@link
  *       HoldReason#UNSENDABLE}. Neither is sent.
  *   <li>The lease is renewed before each attempt once half of it has elapsed since it was granted
  *       or last renewed; if it cannot be renewed (another instance took the intent over), the call

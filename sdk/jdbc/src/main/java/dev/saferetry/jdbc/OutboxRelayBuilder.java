@@ -234,8 +234,15 @@ public final class OutboxRelayBuilder {
    * OutboxRelay#start()}.
    *
    * @return the relay
+   * @throws IllegalStateException if the store has no {@link JdbcKeyStoreBuilder#outboxSealKey}:
+   *     without it no row's seal can be verified, so the relay could send nothing
    */
   public OutboxRelay build() {
+    if (!store.canSealRows()) {
+      throw new IllegalStateException(
+          "the store has no outbox seal key (JdbcKeyStoreBuilder.outboxSealKey): the relay could"
+              + " verify no row, so it is not built");
+    }
     return new OutboxRelay(this);
   }
 

@@ -10,7 +10,7 @@ import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.idempotency.BeginResult;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
-import dev.saferetry.jdbc.internal.RequestSeal;
+import dev.saferetry.jdbc.internal.RowSeal;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.testing.FakeTime;
@@ -104,22 +104,28 @@ final class RelayRows {
   }
 
   /**
-   * Recomputes the stored request's fingerprint over what the row now holds, as an attacker who
-   * read the SDK's source could: only checks other than the fingerprint can then stop the row.
+   * Recomputes the row's seal over what the row now holds, as an attacker who holds the seal key
+   * could: only checks other than the seal can then stop the row.
    */
   static void reseal(TestDatabase database, JdbcKeyStore store, String intentId)
       throws SQLException {
     IntentRecord record =
         store.find(new IntentScope("default", Charges.CREATE.name()), intentId).orElseThrow();
+    RowSeal key = RowSeal.none().withKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret(), true);
+    set(database, intentId, "request_fingerprint", sealWith(database, key, record));
+  }
+
+  /** The seal {@code seal}'s current key gives {@code record}'s row as the table now holds it. */
+  static String sealWith(TestDatabase database, RowSeal seal, IntentRecord record)
+      throws SQLException {
     String sql =
         "SELECT request_method, request_target, request_key_placement, request_headers,"
             + " request_type, request_body FROM "
             + database.table(JdbcKeyStoreBuilder.DEFAULT_TABLE)
             + " WHERE intent_id = ?";
-    String seal;
     try (Connection c = database.pool().getConnection();
         PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setString(1, intentId);
+      ps.setString(1, record.intentId());
       try (ResultSet rs = ps.executeQuery()) {
         assertThat(rs.next()).isTrue();
         Map<String, String> headers = new LinkedHashMap<>();
@@ -128,18 +134,16 @@ final class RelayRows {
           int colon = line.indexOf(": ");
           headers.put(line.substring(0, colon), line.substring(colon + 2));
         }
-        seal =
-            RequestSeal.of(
-                record,
-                rs.getString(1),
-                rs.getString(2),
-                rs.getString(3),
-                headers,
-                rs.getString(5),
-                rs.getBytes(6));
+        return seal.seal(
+            record,
+            rs.getString(1),
+            rs.getString(2),
+            rs.getString(3),
+            headers,
+            rs.getString(5),
+            rs.getBytes(6));
       }
     }
-    set(database, intentId, "request_fingerprint", seal);
   }
 
   /** One text column of one intent's row, or null. */

@@ -1,0 +1,28 @@
+package dev.saferetry.examples.support;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+/**
+ * The key that seals the examples' outbox rows ({@code JdbcKeyStoreBuilder.outboxSealKey}): from
+ * the environment variable {@value #VARIABLE} (base64 of at least 32 bytes) when set, otherwise a
+ * fixed demonstration key, so that the examples' processes share one. In production the key comes
+ * from your secret manager, never from the database whose rows it seals.
+ */
+public final class SealKey {
+  /** The environment variable holding the key, base64. */
+  public static final String VARIABLE = "SAFERETRY_OUTBOX_SEAL_KEY";
+
+  /** The key's id, stored with each row. */
+  public static final String ID = "demo-1";
+
+  private SealKey() {}
+
+  /** {@return the key's bytes} */
+  public static byte[] secret() {
+    String configured = System.getenv(VARIABLE);
+    return configured != null
+        ? Base64.getDecoder().decode(configured)
+        : "saferetry-examples-demo-seal-key".getBytes(StandardCharsets.UTF_8);
+  }
+}
