@@ -62,6 +62,29 @@ class LeftoverStateTest {
   }
 
   @Test
+  void anEmptyKeyTakenForOneKeyByAServerThatRefusesEverythingAlikeFailsEveryRun() {
+    try (ReferenceServer server = FlawedServers.emptyKeySharedEveryRefusalAlike().start()) {
+      Map<String, String> settings = new LinkedHashMap<>(FlawedServers.EVERY_REFUSAL_400);
+      settings.put("cases", "key.empty-not-shared");
+      RunResult first = SuiteRuns.against(server, "leftover-alike-1", settings);
+      RunResult second = SuiteRuns.against(server, "leftover-alike-2", settings);
+      RunResult third = SuiteRuns.against(server, "leftover-alike-3", settings);
+
+      for (RunResult run : new RunResult[] {first, second, third}) {
+        CaseResult r = run.result("key.empty-not-shared");
+        assertThat(r.verdict()).as(SuiteRuns.problems(run)).isEqualTo(Verdict.FAIL);
+        assertThat(r.message())
+            .startsWith(
+                "a second request with an empty key and another payload was rejected with 400"
+                    + " after a first one was accepted");
+        assertThat(run.exitStatus()).isEqualTo(ExitStatus.MUST_FAILED);
+      }
+      assertThat(verdicts(second)).isEqualTo(verdicts(first));
+      assertThat(verdicts(third)).isEqualTo(verdicts(first));
+    }
+  }
+
+  @Test
   void aCorrectServerGetsTheSameVerdictsOnEveryRun() {
     try (ReferenceServer server = ReferenceServer.builder().build().start()) {
       Map<String, String> settings =

@@ -130,6 +130,8 @@ class OutboxRelayTest {
     time.advance(d);
     long ns = d.toNanos();
     try {
+      // Rows the SDK sealed stay sealed: their sealed times move with the clock (see RowSeal).
+      List<IntentRecord> sealed = RelayRows.validlySealed(database);
       database.execute(
           "UPDATE "
               + database.table(JdbcKeyStoreBuilder.DEFAULT_TABLE)
@@ -141,6 +143,7 @@ class OutboxRelayTest {
               + ns
               + ", lease_expires_ns = lease_expires_ns - "
               + ns);
+      RelayRows.resealMoved(database, sealed);
     } catch (SQLException e) {
       throw new IllegalStateException("cannot move the stored times", e);
     }
