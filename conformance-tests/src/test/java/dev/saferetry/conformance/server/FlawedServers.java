@@ -44,8 +44,8 @@ public final class FlawedServers {
 
   /**
    * Keys optional, an empty key taken for the key "" — one key shared by every such request — and
-   * every refusal answered alike: another payload under a used key, a request that fails
-   * validation and a request in progress all get the same 400 and body, so no refusal tells why.
+   * every refusal answered alike: another payload under a used key, a request that fails validation
+   * and a request in progress all get the same 400 and body, so no refusal tells why.
    */
   public static ReferenceServer emptyKeySharedEveryRefusalAlike() {
     return ReferenceServer.builder()
