@@ -7,7 +7,6 @@ import dev.saferetry.event.AttemptStarted;
 import dev.saferetry.event.CallFinished;
 import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.examples.support.OutboxDrill;
-import dev.saferetry.examples.support.SealKey;
 import dev.saferetry.jdbc.JdbcKeyStore;
 import dev.saferetry.jdbc.OutboxRelay;
 import dev.saferetry.jdbc.RelayPass;
@@ -42,11 +41,7 @@ public final class ChargeRelay {
           }
         };
     try (HikariDataSource pool = OutboxDrill.pool(args[0], 2);
-        JdbcKeyStore store =
-            JdbcKeyStore.builder(pool)
-                .createSchema(true) // if new
-                .outboxSealKey(SealKey.ID, SealKey.secret()) // the enqueuers' key
-                .build();
+        JdbcKeyStore store = OutboxDrill.store(pool); // the enqueuers' seal key
         SafeRetryClient client =
             SafeRetryClient.builder()
                 .baseUrl(args[1])

@@ -30,11 +30,7 @@ public final class OutboxOperator {
     JdbcDataSource db = new JdbcDataSource();
     db.setURL("jdbc:h2:mem:operator;DB_CLOSE_DELAY=-1");
     try (FlakyChargeApi api = new FlakyChargeApi();
-        JdbcKeyStore store =
-            JdbcKeyStore.builder(db)
-                .createSchema(true)
-                .outboxSealKey(SealKey.ID, SealKey.secret())
-                .build();
+        JdbcKeyStore store = SealKey.store(db); // outbox rows sealed with a configured key
         SafeRetryClient client = api.client(store)) { // one attempt per send
       try (Connection c = db.getConnection()) { // with the order's rows, in its transaction
         c.setAutoCommit(false);

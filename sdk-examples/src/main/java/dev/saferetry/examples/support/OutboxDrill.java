@@ -62,6 +62,11 @@ public final class OutboxDrill {
     }
   }
 
+  /** {@return a store on {@code db} whose outbox rows are sealed with {@link SealKey}} */
+  public static JdbcKeyStore store(javax.sql.DataSource db) {
+    return SealKey.store(db);
+  }
+
   /**
    * {@return a small connection pool on {@code url}}
    *

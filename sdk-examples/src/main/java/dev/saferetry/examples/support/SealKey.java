@@ -1,7 +1,9 @@
 package dev.saferetry.examples.support;
 
+import dev.saferetry.jdbc.JdbcKeyStore;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import javax.sql.DataSource;
 
 /**
  * The key that seals the examples' outbox rows ({@code JdbcKeyStoreBuilder.outboxSealKey}): from
@@ -17,6 +19,14 @@ public final class SealKey {
   public static final String ID = "demo-1";
 
   private SealKey() {}
+
+  /**
+   * {@return a store on {@code db} that creates its table if it is new and seals outbox rows with
+   * this key: {@code JdbcKeyStore.builder(db).createSchema(true).outboxSealKey(ID, secret())}}
+   */
+  public static JdbcKeyStore store(DataSource db) {
+    return JdbcKeyStore.builder(db).createSchema(true).outboxSealKey(ID, secret()).build();
+  }
 
   /** {@return the key's bytes} */
   public static byte[] secret() {
