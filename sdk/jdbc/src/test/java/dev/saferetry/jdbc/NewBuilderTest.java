@@ -64,7 +64,12 @@ class NewBuilderTest {
 
   @Test
   void aRelaysNewBuilderKeepsItsStoreAndClientsWithAnOwnerOfItsOwn() {
-    JdbcKeyStore store = JdbcKeyStore.builder().dataSource(h2()).createSchema(true).build();
+    JdbcKeyStore store =
+        JdbcKeyStore.builder()
+            .dataSource(h2())
+            .createSchema(true)
+            .outboxSealKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret())
+            .build();
     SafeRetryClient client =
         SafeRetryClient.builder().baseUrl("http://127.0.0.1:9/").keyStore(store).build();
     OutboxRelay first = OutboxRelay.builder().store(store).client(client).owner("a").build();

@@ -13,8 +13,6 @@ import dev.saferetry.jdbc.internal.keystore.IntentTable;
 import dev.saferetry.jdbc.internal.keystore.IntentWrites;
 import dev.saferetry.jdbc.internal.keystore.KeyStoreDatabase;
 import dev.saferetry.jdbc.internal.outbox.OutboxOwnership;
-import dev.saferetry.jdbc.outbox.JdbcOutbox;
-import dev.saferetry.jdbc.outbox.OutboxAdmin;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -58,8 +56,8 @@ import java.util.Optional;
  *
  * <p><b>Joining a transaction.</b> {@link #begin(Connection, IntentRecord)} records an intent on
  * the caller's own connection, inside the caller's transaction, next to their business rows: it
- * exists only if that transaction commits. {@link JdbcOutbox#of JdbcOutbox.of(store)} records
- * intents with their request for a relay to send.
+ * exists only if that transaction commits. {@link dev.saferetry.jdbc.outbox.JdbcOutbox#of
+ * JdbcOutbox.of(store)} records intents with their request for a relay to send.
  *
  * <p>The store borrows a connection from the data source for each operation and returns it at once;
  * {@link #close} does not close the data source.
@@ -229,8 +227,8 @@ public final class JdbcKeyStore implements KeyStore {
    * Forgets an intent, as the SPI says — unless the outbox owns it: an intent queued for the relays
    * (one may be sending it), held (parked) for a person, or abandoned by an operator is refused
    * with an {@link dev.saferetry.idempotency.IntentRefusedException} and kept; resolve it through
-   * {@link OutboxAdmin}, which records who did what. An outbox intent that ended is forgotten like
-   * any other.
+   * {@link dev.saferetry.jdbc.outbox.OutboxAdmin}, which records who did what. An outbox intent
+   * that ended is forgotten like any other.
    *
    * @throws dev.saferetry.idempotency.IntentRefusedException if the outbox owns the intent
    */
@@ -273,7 +271,8 @@ public final class JdbcKeyStore implements KeyStore {
    * not waited for. Pending intents, intents held for a person and intents an operator abandoned
    * are never purged. Then deletes the outbox's ordering keys ({@code {table}_order}) that no
    * intent left in the table uses, in batches of the same size (the operator's audit has a purge of
-   * its own, with a longer retention: {@link JdbcOutbox#purgeAuditOlderThan}).
+   * its own, with a longer retention: {@link
+   * dev.saferetry.jdbc.outbox.JdbcOutbox#purgeAuditOlderThan}).
    *
    * <p>{@code now} can only make the purge more cautious: records are judged at the earlier of
    * {@code now} and the database's clock, so a host whose clock runs ahead (or a caller passing a
@@ -307,7 +306,11 @@ public final class JdbcKeyStore implements KeyStore {
     } while (after != null);
   }
 
-  /** Marks the store closed; later calls fail. The data source is left open. */
+  /**
+   * Marks the store closed; later calls fail, and the gauges {@link
+   * dev.saferetry.jdbc.outbox.SafeRetryMeters} registered for it are removed. The data source is
+   * left open.
+   */
   @Override
   public void close() {
     db.close();

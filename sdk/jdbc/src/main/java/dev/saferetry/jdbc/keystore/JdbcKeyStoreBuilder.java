@@ -8,6 +8,7 @@ import dev.saferetry.jdbc.internal.SqlNames;
 import dev.saferetry.jdbc.internal.keystore.IntentTable;
 import dev.saferetry.jdbc.internal.keystore.IntentWrites;
 import dev.saferetry.jdbc.internal.keystore.KeyStoreDatabase;
+import dev.saferetry.jdbc.internal.keystore.RowSeal;
 import java.util.Objects;
 import javax.sql.DataSource;
 
@@ -37,6 +38,7 @@ public final class JdbcKeyStoreBuilder {
   private String schema;
   private boolean createSchema;
   private int purgeBatchSize = 1000;
+  private RowSeal seal = RowSeal.none();
 
   JdbcKeyStoreBuilder() {}
 
@@ -48,6 +50,7 @@ public final class JdbcKeyStoreBuilder {
     b.schema = schema;
     b.createSchema = createSchema;
     b.purgeBatchSize = purgeBatchSize;
+    b.seal = seal;
     return b;
   }
 
@@ -118,6 +121,46 @@ public final class JdbcKeyStoreBuilder {
   }
 
   /**
+   * The key that seals outbox rows: every row enqueued carries an HMAC-SHA256 under it (with {@code
+   * keyId}) over its intent, times, target, method, headers and body, and a relay sends a row only
+   * when its seal verifies. Keep the secret out of the database (configuration, a secret manager):
+   * whoever can write the table but not read the key cannot make a row a relay sends. Enqueuers,
+   * relays and operators of one table need the same keys. Default: none, and then {@link
+   * dev.saferetry.jdbc.outbox.JdbcOutbox#enqueue} and a relay's build are refused; a store used
+   * only as a key store needs none.
+   *
+   * <p>To rotate: give the new key here and the old one to {@link #outboxRetiredSealKey} on every
+   * instance; rows sealed with the old key are still sent, new ones are sealed with the new key;
+   * once no row carries the old key id, drop it. A row whose key id is not configured is held,
+   * never sent.
+   *
+   * @param keyId the key's id, stored with each row: 1 to 16 letters, digits, {@code _} or {@code
+   *     -}
+   * @param secret the key, at least 32 bytes (copied)
+   * @return this builder
+   * @throws IllegalArgumentException if the id or secret is not acceptable, or another current key
+   *     was given; the message never shows the secret
+   */
+  public JdbcKeyStoreBuilder outboxSealKey(String keyId, byte[] secret) {
+    this.seal = seal.withKey(keyId, secret, true);
+    return this;
+  }
+
+  /**
+   * A former {@link #outboxSealKey}: rows sealed with it still verify, none is sealed with it. Any
+   * number may be given.
+   *
+   * @param keyId the key's id
+   * @param secret the key, at least 32 bytes (copied)
+   * @return this builder
+   * @throws IllegalArgumentException as {@link #outboxSealKey}
+   */
+  public JdbcKeyStoreBuilder outboxRetiredSealKey(String keyId, byte[] secret) {
+    this.seal = seal.withKey(keyId, secret, false);
+    return this;
+  }
+
+  /**
    * Connects once to recognise the database, then creates or checks the table.
    *
    * @return the store
@@ -138,7 +181,14 @@ public final class JdbcKeyStoreBuilder {
     IntentWrites writes = new IntentWrites(jdbc, intents, schema, table);
     return new JdbcKeyStore(
         new KeyStoreDatabase(
-            jdbc, intents, writes, schema, table, SqlNames.qualify(schema, table), purgeBatchSize),
+            jdbc,
+            intents,
+            writes,
+            schema,
+            table,
+            SqlNames.qualify(schema, table),
+            purgeBatchSize,
+            seal),
         copy());
   }
 }

@@ -3,7 +3,9 @@ package dev.saferetry.jdbc.outbox;
 import dev.saferetry.Operation;
 import dev.saferetry.Reconciler;
 import dev.saferetry.SafeRetryClient;
+import dev.saferetry.jdbc.internal.keystore.KeyStoreDatabase;
 import dev.saferetry.jdbc.keystore.JdbcKeyStore;
+import dev.saferetry.jdbc.keystore.JdbcKeyStoreBuilder;
 import dev.saferetry.resilience.Sleeper;
 import java.time.Clock;
 import java.time.Duration;
@@ -266,12 +268,19 @@ public final class OutboxRelayBuilder {
    *
    * @return the relay
    * @throws NullPointerException if no store was set
-   * @throws IllegalStateException if no client was added
+   * @throws IllegalStateException if no client was added, or the store has no {@link
+   *     JdbcKeyStoreBuilder#outboxSealKey}: without it no row's seal can be verified, so the relay
+   *     could send nothing
    */
   public OutboxRelay build() {
     Objects.requireNonNull(store, "store");
     if (clients.isEmpty()) {
       throw new IllegalStateException("client: a relay needs at least one client to send with");
+    }
+    if (!KeyStoreDatabase.of(store).canSealRows()) {
+      throw new IllegalStateException(
+          "the store has no outbox seal key (JdbcKeyStoreBuilder.outboxSealKey): the relay could"
+              + " verify no row, so it is not built");
     }
     return new OutboxRelay(this);
   }

@@ -20,4 +20,7 @@ interface RelayObserver {
 
   /** A pass ended. */
   default void passed(RelayPass pass) {}
+
+  /** The relay was closed: nothing more is observed. */
+  default void closed() {}
 }

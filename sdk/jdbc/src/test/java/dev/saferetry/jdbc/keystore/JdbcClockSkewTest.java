@@ -52,6 +52,7 @@ class JdbcClockSkewTest {
       try (JdbcKeyStore storeB =
               JdbcKeyStore.builder()
                   .dataSource(database.newPool(2))
+                  .outboxSealKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret())
                   .schema(database.schema)
                   .build();
           SafeRetryClient b = client(server, behind, storeB)) {

@@ -101,7 +101,11 @@ class JdbcDeadlineTest {
         MockWebServer server = new MockWebServer();
         JdbcKeyStore setup = database.builder().build();
         JdbcKeyStore store =
-            JdbcKeyStore.builder().dataSource(longWaits(database)).schema(database.schema).build();
+            JdbcKeyStore.builder()
+                .dataSource(longWaits(database))
+                .outboxSealKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret())
+                .schema(database.schema)
+                .build();
         SafeRetryClient client = client(server, store)) {
       Connection other = holdIntent(database, setup);
       long start = System.nanoTime();
@@ -134,6 +138,7 @@ class JdbcDeadlineTest {
         JdbcKeyStore store =
             JdbcKeyStore.builder()
                 .dataSource(longWaits(database))
+                .outboxSealKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret())
                 .schema(database.schema)
                 .createSchema(true)
                 .build();
@@ -182,7 +187,12 @@ class JdbcDeadlineTest {
         MockWebServer server = new MockWebServer();
         JdbcKeyStore setup = database.builder().build()) {
       DataSource pool = longWaits(database);
-      JdbcKeyStore store = JdbcKeyStore.builder().dataSource(pool).schema(database.schema).build();
+      JdbcKeyStore store =
+          JdbcKeyStore.builder()
+              .dataSource(pool)
+              .outboxSealKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret())
+              .schema(database.schema)
+              .build();
       SafeRetryClient client = client(server, store);
       Connection other = holdIntent(database, setup);
       long start = System.nanoTime();
@@ -225,7 +235,11 @@ class JdbcDeadlineTest {
       DataSource pool = database.newPool(1, "SET LOCK_TIMEOUT 30000");
       try (JdbcKeyStore setup = database.builder().build();
           JdbcKeyStore store =
-              JdbcKeyStore.builder().dataSource(pool).schema(database.schema).build()) {
+              JdbcKeyStore.builder()
+                  .dataSource(pool)
+                  .outboxSealKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret())
+                  .schema(database.schema)
+                  .build()) {
         store.begin(candidate("order-2/charge", "fp", Instant.now()), Duration.ofSeconds(1));
         try (Connection c = pool.getConnection();
             Statement s = c.createStatement();

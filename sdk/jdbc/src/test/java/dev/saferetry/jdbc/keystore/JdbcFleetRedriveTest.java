@@ -66,6 +66,7 @@ class JdbcFleetRedriveTest {
       try (JdbcKeyStore storeB =
               JdbcKeyStore.builder()
                   .dataSource(database.newPool(2))
+                  .outboxSealKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret())
                   .schema(database.schema)
                   .build();
           SafeRetryClient b = client(server, time, storeB)) {

@@ -119,6 +119,7 @@ class JdbcInstancesTest {
         JdbcKeyStore instance =
             JdbcKeyStore.builder()
                 .dataSource(database.newPool(2))
+                .outboxSealKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret())
                 .schema(database.schema)
                 .purgeBatchSize(50)
                 .build();

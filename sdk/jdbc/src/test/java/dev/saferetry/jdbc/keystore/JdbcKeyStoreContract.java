@@ -3,6 +3,7 @@ package dev.saferetry.jdbc.keystore;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.jdbc.TestDatabase;
 import dev.saferetry.jdbc.TestDatabase.Db;
+import dev.saferetry.jdbc.outbox.RelayRows;
 import dev.saferetry.testing.KeyStoreContract;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -37,6 +38,8 @@ abstract class JdbcKeyStoreContract extends KeyStoreContract {
   @Override
   protected void age(Duration d) throws Exception {
     long ns = d.toNanos();
+    java.util.List<dev.saferetry.idempotency.IntentRecord> sealed =
+        RelayRows.validlySealed(database);
     database.execute(
         "UPDATE "
             + database.table(JdbcKeyStoreBuilder.DEFAULT_TABLE)
@@ -44,6 +47,7 @@ abstract class JdbcKeyStoreContract extends KeyStoreContract {
             + ns
             + ", expires_at_ns = expires_at_ns - "
             + ns);
+    RelayRows.resealMoved(database, sealed); // rows the SDK sealed stay sealed at their new times
   }
 
   @AfterEach

@@ -25,6 +25,7 @@ import dev.saferetry.jdbc.outbox.OutboxAdmin;
 import dev.saferetry.jdbc.outbox.OutboxIntent;
 import dev.saferetry.jdbc.outbox.OutboxRelay;
 import dev.saferetry.jdbc.outbox.RelayPass;
+import dev.saferetry.jdbc.outbox.RelayRows;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.testing.Answers;
@@ -102,6 +103,8 @@ public class JdbcRetentionClockSkewTest {
    */
   public static void age(TestDatabase database, Duration d) throws SQLException {
     long ns = d.toNanos();
+    java.util.List<dev.saferetry.idempotency.IntentRecord> sealed =
+        RelayRows.validlySealed(database);
     database.execute(
         "UPDATE "
             + database.table(JdbcKeyStoreBuilder.DEFAULT_TABLE)
@@ -111,6 +114,7 @@ public class JdbcRetentionClockSkewTest {
             + ns
             + ", next_attempt_ns = next_attempt_ns - "
             + ns);
+    RelayRows.resealMoved(database, sealed); // rows the SDK sealed stay sealed at their new times
   }
 
   /** Ages every record so that it expires {@code left} after the database's time now. */

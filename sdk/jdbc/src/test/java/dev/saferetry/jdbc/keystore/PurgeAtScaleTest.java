@@ -54,6 +54,7 @@ class PurgeAtScaleTest {
       JdbcKeyStore store =
           JdbcKeyStore.builder()
               .dataSource(counting.wrap(database.pool()))
+              .outboxSealKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret())
               .schema(database.schema)
               .createSchema(true)
               .purgeBatchSize(BATCH)

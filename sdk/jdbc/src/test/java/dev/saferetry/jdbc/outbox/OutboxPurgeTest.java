@@ -56,6 +56,7 @@ class OutboxPurgeTest {
           JdbcKeyStore small =
               JdbcKeyStore.builder()
                   .dataSource(database.pool())
+                  .outboxSealKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret())
                   .schema(database.schema)
                   .purgeBatchSize(2)
                   .build();

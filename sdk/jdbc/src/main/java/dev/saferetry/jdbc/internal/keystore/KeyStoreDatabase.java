@@ -8,7 +8,9 @@ import dev.saferetry.jdbc.internal.Jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
@@ -33,6 +35,8 @@ public final class KeyStoreDatabase {
   private final int purgeBatch;
   private final DatabaseTime time;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final List<Runnable> closeHooks = new CopyOnWriteArrayList<>();
+  private final RowSeal seal;
 
   public KeyStoreDatabase(
       Jdbc jdbc,
@@ -41,7 +45,9 @@ public final class KeyStoreDatabase {
       String schema,
       String tableName,
       String name,
-      int purgeBatch) {
+      int purgeBatch,
+      RowSeal seal) {
+    this.seal = seal;
     this.jdbc = jdbc;
     this.table = table;
     this.writes = writes;
@@ -77,9 +83,35 @@ public final class KeyStoreDatabase {
     return jdbc;
   }
 
-  /** Marks the store closed; later calls fail. */
+  /** Marks the store closed, once; later calls fail, and the hooks run. */
   public void close() {
-    closed.set(true);
+    if (closed.compareAndSet(false, true)) {
+      closeHooks.forEach(Runnable::run);
+      closeHooks.clear();
+    }
+  }
+
+  /** Runs {@code hook} when the store is closed, or now if it is. */
+  public void onClose(Runnable hook) {
+    closeHooks.add(hook);
+    if (closed.get() && closeHooks.remove(hook)) {
+      hook.run();
+    }
+  }
+
+  /** Whether {@link #close()} was called. */
+  public boolean isClosed() {
+    return closed.get();
+  }
+
+  /** The keys outbox rows are sealed and verified with. */
+  public RowSeal seal() {
+    return seal;
+  }
+
+  /** Whether outbox rows can be sealed: a current seal key is configured. */
+  public boolean canSealRows() {
+    return seal.canSeal();
   }
 
   public Dialect dialect() {

@@ -28,7 +28,7 @@ public final class RelayLeases {
 
   public RelayLeases(KeyStoreDatabase store) {
     this.store = store;
-    this.relay = new RelayTable(store.dialect(), store.schema(), store.table());
+    this.relay = new RelayTable(store.dialect(), store.schema(), store.table(), store.seal());
   }
 
   /** {@return the lease operations on the outbox of {@code keyStore}, a JDBC key store} */
