@@ -325,14 +325,16 @@ public final class JdbcOutbox {
    *     {@code leaseFor} (a lease that ran out before its claim returned would be worthless)
    */
   List<LeasedIntent> claim(String owner, Duration leaseFor, int limit) {
-    return claimReporting(owner, leaseFor, null, limit).claimed();
+    return claimReporting(owner, leaseFor, null, List.of(), limit).claimed();
   }
 
   /**
    * As {@link #claim(String, Duration, int)}, also naming the intents held instead, and passing
-   * over intents older than {@code maxAge} (null: none) at the database's time.
+   * over intents older than {@code maxAge} (null: none) at the database's time, and intents of
+   * tenants other than {@code tenants} (empty: none passed over).
    */
-  RelayTable.Claim claimReporting(String owner, Duration leaseFor, Duration maxAge, int limit) {
+  RelayTable.Claim claimReporting(
+      String owner, Duration leaseFor, Duration maxAge, List<String> tenants, int limit) {
     checkClaim(owner, limit);
     checkLease(leaseFor);
     return atDatabaseTime(
@@ -345,6 +347,7 @@ public final class JdbcOutbox {
                 now,
                 now.plus(leaseFor),
                 maxAge == null ? null : now.minus(maxAge),
+                tenants,
                 limit));
   }
 
@@ -368,7 +371,7 @@ public final class JdbcOutbox {
         .transaction(
             "claim",
             Deadline.after(leaseFor),
-            c -> relay.claim(c, owner, now, leaseEnd, null, limit))
+            c -> relay.claim(c, owner, now, leaseEnd, null, List.of(), limit))
         .claimed();
   }
 
@@ -482,6 +485,17 @@ public final class JdbcOutbox {
   }
 
   /**
+   * Ends a lease under which nothing was sent: the intent is due again as before, and the claim
+   * does not count toward {@link OutboxRelayBuilder#maxClaims}.
+   *
+   * @return whether it was given back; {@code false} when the lease was lost
+   */
+  boolean giveBack(Lease lease, String note) {
+    Objects.requireNonNull(lease, "lease");
+    return store.open().autoCommit("giveBack", c -> relay.giveBack(c, lease, note));
+  }
+
+  /**
    * Ends the lease without an outcome and makes the intent due again at {@code next}, a time the
    * caller supplies (backoff).
    *
@@ -567,6 +581,18 @@ public final class JdbcOutbox {
     AdminTable.Listing listing = store.open().autoCommit("held", c -> admin.listing(c, all));
     logUnreadable(listing);
     return listing.rows().stream().map(OutboxAdmin::intent).toList();
+  }
+
+  /**
+   * A page of held, still pending intents of {@code tenants} and {@code operations} after {@code
+   * after} (null: from the first): their records only, never their stored requests (see {@link
+   * RelayTable#heldPage}).
+   */
+  RelayTable.HeldPage heldToReconcile(
+      List<String> tenants, List<String> operations, RelayTable.HeldCursor after, int limit) {
+    return store
+        .open()
+        .autoCommit("held", c -> relay.heldPage(c, tenants, operations, after, limit));
   }
 
   /** The shortest age {@link #purgeAuditOlderThan} accepts. */

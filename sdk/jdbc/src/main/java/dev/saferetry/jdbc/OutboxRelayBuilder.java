@@ -3,6 +3,7 @@ package dev.saferetry.jdbc;
 import dev.saferetry.Operation;
 import dev.saferetry.Reconciler;
 import dev.saferetry.SafeRetryClient;
+import dev.saferetry.jdbc.internal.StoredText;
 import dev.saferetry.resilience.Sleeper;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,6 +21,17 @@ public final class OutboxRelayBuilder {
   /** The default of {@link #maxClaims(int)}. */
   static final int DEFAULT_MAX_CLAIMS = 20;
 
+  /** The default of {@link #reconcileBudget(int)}. */
+  static final int DEFAULT_RECONCILE_BUDGET = 50;
+
+  /**
+   * What a lease must outlast beyond the deadline of its client's calls: the time to record the
+   * outcome of a call that ended at its deadline.
+   */
+  private static final int LEASE_MARGIN_SECONDS = 5;
+
+  static final Duration LEASE_MARGIN = Duration.ofSeconds(LEASE_MARGIN_SECONDS);
+
   final JdbcKeyStore store;
   final Map<String, SafeRetryClient> clients = new HashMap<>();
   final Map<String, Reconciler> reconcilers = new HashMap<>();
@@ -33,6 +45,7 @@ public final class OutboxRelayBuilder {
   Duration maxBackoff = Duration.ofMinutes(5);
   Duration pollInterval = Duration.ofMillis(250);
   int maxClaims = DEFAULT_MAX_CLAIMS;
+  int reconcileBudget = DEFAULT_RECONCILE_BUDGET;
   Clock clock = Clock.systemUTC();
   Sleeper sleeper = Sleeper.system();
 
@@ -84,8 +97,10 @@ public final class OutboxRelayBuilder {
 
   /**
    * How long a lease lasts, by the database's clock; it is renewed before an attempt once half of
-   * it has elapsed. It should be longer than one attempt (the client's timeouts). Default 2
-   * minutes.
+   * it has elapsed. It must outlast the longest call of every client of the relay — the deadline of
+   * its {@link SafeRetryClient#retryPolicy()} plus 5 s — or {@link #build()} refuses it: a lease
+   * that ends while a call is on the wire lets another relay, or an operator's action, act on an
+   * intent whose charge may still land. Default 2 minutes.
    *
    * @param leaseFor a positive duration
    * @return this builder
@@ -193,6 +208,23 @@ public final class OutboxRelayBuilder {
   }
 
   /**
+   * How many held intents one pass reconciles at most (see {@link OutboxRelay}): a pass reads a
+   * page of that many held intents' records, never their stored requests, and the next pass goes on
+   * after it, so that however many intents are held a pass costs the same and each is reconciled in
+   * turn. Only with a {@link #reconciler}. Default {@value #DEFAULT_RECONCILE_BUDGET}.
+   *
+   * @param reconcileBudget 1..1000
+   * @return this builder
+   */
+  public OutboxRelayBuilder reconcileBudget(int reconcileBudget) {
+    if (reconcileBudget < 1 || reconcileBudget > 1000) {
+      throw new IllegalArgumentException("reconcileBudget must be 1..1000");
+    }
+    this.reconcileBudget = reconcileBudget;
+    return this;
+  }
+
+  /**
    * How long {@link OutboxRelay#start()} waits after a pass that found nothing due (after a pass
    * that claimed intents, the next one starts at once). Default 250 ms.
    *
@@ -234,8 +266,29 @@ public final class OutboxRelayBuilder {
    * OutboxRelay#start()}.
    *
    * @return the relay
+   * @throws IllegalArgumentException if the lease ({@link #leaseFor}) is shorter than a client's
+   *     longest call: its retry policy's deadline plus 5 s (the message names the lease, the
+   *     client's tenant and its deadline)
    */
   public OutboxRelay build() {
+    for (SafeRetryClient client : clients.values()) {
+      Duration deadline = client.retryPolicy().deadline();
+      Duration longest = deadline.plus(LEASE_MARGIN);
+      if (leaseFor.compareTo(longest) < 0) {
+        throw new IllegalArgumentException(
+            "leaseFor "
+                + leaseFor
+                + " is shorter than the longest call of the client of tenant "
+                + StoredText.printable(client.tenant())
+                + ": its deadline "
+                + deadline
+                + " plus "
+                + LEASE_MARGIN
+                + "; lease for at least "
+                + longest
+                + " or give the client a shorter deadline");
+      }
+    }
     return new OutboxRelay(this);
   }
 

@@ -234,7 +234,7 @@ class JdbcRetentionClockSkewTest {
                 OutboxRelay.builder(store, relayClient)
                     .clock(right)
                     .sleeper(right)
-                    .leaseFor(Duration.ofMinutes(1))
+                    .leaseFor(Duration.ofMinutes(2))
                     .build()
                     .runOnce();
           }
@@ -284,7 +284,7 @@ class JdbcRetentionClockSkewTest {
                 OutboxRelay.builder(store, relayClient)
                     .clock(right)
                     .sleeper(right)
-                    .leaseFor(Duration.ofMinutes(1))
+                    .leaseFor(Duration.ofMinutes(2))
                     .build()
                     .runOnce();
             assertThat(pass.succeeded()).isEqualTo(1);
@@ -361,7 +361,7 @@ class JdbcRetentionClockSkewTest {
                 OutboxRelay.builder(store, relayClient)
                     .clock(ahead)
                     .sleeper(ahead)
-                    .leaseFor(Duration.ofMinutes(1))
+                    .leaseFor(Duration.ofMinutes(2))
                     .maxAge(Duration.ofDays(2))
                     .build()
                     .runOnce();

@@ -91,7 +91,10 @@ class OutboxAdminRefusalsTest {
               store,
               b ->
                   b.intentRetention(Duration.ofDays(3))
-                      .retryPolicy(RetryPolicy.defaults().withMaxAttempts(1)))) {
+                      .retryPolicy(
+                          RetryPolicy.defaults()
+                              .withMaxAttempts(1)
+                              .withDeadline(Duration.ofSeconds(30))))) {
         server.enqueue(status(503));
         commit(database, store, client, time, null, "free-1", 10);
         relay(store, client, time).maxClaims(1).build().runOnce();

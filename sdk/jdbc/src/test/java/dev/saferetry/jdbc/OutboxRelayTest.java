@@ -174,7 +174,7 @@ class OutboxRelayTest {
         .sleeper(time)
         .jitter(() -> 0.5)
         .breakerPolicy(BreakerPolicy.disabled())
-        .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofMinutes(10)))
+        .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofSeconds(55)))
         .build();
   }
 

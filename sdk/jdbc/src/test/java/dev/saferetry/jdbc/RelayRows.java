@@ -48,7 +48,7 @@ final class RelayRows {
             .sleeper(time)
             .jitter(() -> 0.5)
             .breakerPolicy(BreakerPolicy.disabled())
-            .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofMinutes(10)));
+            .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofSeconds(55)));
     return custom.apply(b).build();
   }
 

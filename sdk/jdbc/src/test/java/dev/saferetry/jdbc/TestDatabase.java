@@ -144,6 +144,11 @@ final class TestDatabase implements AutoCloseable {
     return JdbcKeyStore.builder(pool).schema(schema).createSchema(true);
   }
 
+  /** A builder for a store in this schema on {@code dataSource}, that creates its table. */
+  JdbcKeyStoreBuilder builder(javax.sql.DataSource dataSource) {
+    return JdbcKeyStore.builder(dataSource).schema(schema).createSchema(true);
+  }
+
   /** The table qualified with this schema. */
   String table(String name) {
     return schema + "." + name;
