@@ -84,13 +84,14 @@ public final class JdbcKeyStore implements KeyStore {
       RelayTable relay,
       AdminTable admin,
       String name,
-      int purgeBatch) {
+      int purgeBatch,
+      java.time.Duration outboxMaxAge) {
     this.jdbc = jdbc;
     this.table = table;
     this.writes = writes;
     this.name = name;
     this.purgeBatch = purgeBatch;
-    this.outbox = new JdbcOutbox(this, table, relay, admin);
+    this.outbox = new JdbcOutbox(this, table, relay, admin, outboxMaxAge);
     this.time = new DatabaseTime(jdbc.dialect());
   }
 

@@ -47,16 +47,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *       or last renewed; if it cannot be renewed (another instance took the intent over), the call
  *       stops before sending anything more and records nothing. Every record is fenced by the
  *       lease: a completion from an instance that lost its lease is refused.
- *   <li>An intent older than the maximum age or past its key's retention is never claimed
- *       (re-sending it could charge twice); a pass holds such intents as {@link
- *       HoldReason#EXPIRED}, at most once per {@link OutboxRelayBuilder#overdueEvery} (the scan
- *       reads every queued row). With a {@link Reconciler} for the operation, each held intent is
- *       then reconciled: a resource found at the provider completes it; otherwise it stays held for
- *       a person ({@link JdbcOutbox#held()}). A pass reconciles at most {@link
- *       OutboxRelayBuilder#reconcileBudget} held intents, reading only their records (never their
- *       stored requests), and the next pass goes on where it stopped: each held intent is
- *       reconciled in turn, at most once per longest backoff, and a pass costs the same however
- *       many intents are held.
+ *   <li>An intent older than the table's maximum age ({@link JdbcOutbox#maxAge()}) or past its
+ *       key's retention is never claimed (re-sending it could charge twice); a pass holds such
+ *       intents as {@link HoldReason#EXPIRED}, at most once per {@link
+ *       OutboxRelayBuilder#overdueEvery} (the scan reads every queued row). With a {@link
+ *       Reconciler} for the operation, each held intent is then reconciled: a resource found at the
+ *       provider completes it; otherwise it stays held for a person ({@link JdbcOutbox#held()}). A
+ *       pass reconciles at most {@link OutboxRelayBuilder#reconcileBudget} held intents, reading
+ *       only their records (never their stored requests), and the next pass goes on where it
+ *       stopped: each held intent is reconciled in turn, at most once per longest backoff, and a
+ *       pass costs the same however many intents are held.
  *   <li><b>What it claims.</b> A relay claims only intents of the tenants it has a client for;
  *       another tenant's intents are left to the relays that can send them.
  *   <li><b>Its thread.</b> What a send, a reconciler or an observer throws, an {@link Error} too,

@@ -40,7 +40,6 @@ public final class OutboxRelayBuilder {
   int batchSize = 64;
   int concurrency = 4;
   Duration overdueEvery = Duration.ofSeconds(30);
-  Duration maxAge = Duration.ofDays(1);
   Duration backoff = Duration.ofSeconds(1);
   Duration maxBackoff = Duration.ofMinutes(5);
   Duration pollInterval = Duration.ofMillis(250);
@@ -145,28 +144,16 @@ public final class OutboxRelayBuilder {
 
   /**
    * How often, at most, a pass first holds intents that became overdue ({@link HoldReason#EXPIRED}:
-   * past their key's retention or older than {@link #maxAge}); the scan reads every queued row, so
-   * it is not run on every pass. An overdue intent is never claimed meanwhile: the claim passes
-   * over it until the scan holds it. The first pass of a relay always scans; the relay's {@link
-   * #clock} measures the interval. Default 30 s.
+   * past their key's retention or older than the table's {@link JdbcOutbox#maxAge()}); the scan
+   * reads every queued row, so it is not run on every pass. An overdue intent is never claimed
+   * meanwhile: the claim passes over it until the scan holds it. The first pass of a relay always
+   * scans; the relay's {@link #clock} measures the interval. Default 30 s.
    *
    * @param overdueEvery a positive duration
    * @return this builder
    */
   public OutboxRelayBuilder overdueEvery(Duration overdueEvery) {
     this.overdueEvery = positive("overdueEvery", overdueEvery);
-    return this;
-  }
-
-  /**
-   * How old an intent may get before it is held as {@link HoldReason#EXPIRED} instead of sent.
-   * Default 1 day (shorter than any provider's key retention).
-   *
-   * @param maxAge a positive duration
-   * @return this builder
-   */
-  public OutboxRelayBuilder maxAge(Duration maxAge) {
-    this.maxAge = positive("maxAge", maxAge);
     return this;
   }
 

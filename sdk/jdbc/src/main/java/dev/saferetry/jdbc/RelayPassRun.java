@@ -64,7 +64,7 @@ final class RelayPassRun {
     this.batch = b.batchSize;
     this.concurrency = b.concurrency;
     this.overdueEvery = b.overdueEvery;
-    this.maxAge = b.maxAge;
+    this.maxAge = outbox.maxAge();
     this.backoff = b.backoff;
     this.maxBackoff = b.maxBackoff;
     this.maxClaims = b.maxClaims;
@@ -82,7 +82,7 @@ final class RelayPassRun {
         || started.isBefore(scanned)
         || !started.isBefore(scanned.plus(overdueEvery))) {
       lastOverdueScan = started;
-      expired = outbox.holdOverdue(maxAge);
+      expired = outbox.holdOverdue();
     }
     int reconciled = 0;
     try {

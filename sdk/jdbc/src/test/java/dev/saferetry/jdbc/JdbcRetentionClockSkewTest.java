@@ -358,11 +358,10 @@ class JdbcRetentionClockSkewTest {
           RelayPass pass;
           try (SafeRetryClient relayClient = client(server, ahead, store, DAY)) {
             pass =
-                OutboxRelay.builder(store, relayClient)
+                OutboxRelay.builder(OutboxRelayTest.aged(database, Duration.ofDays(2)), relayClient)
                     .clock(ahead)
                     .sleeper(ahead)
                     .leaseFor(Duration.ofMinutes(2))
-                    .maxAge(Duration.ofDays(2))
                     .build()
                     .runOnce();
           }

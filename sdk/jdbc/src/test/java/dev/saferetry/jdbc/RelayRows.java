@@ -95,6 +95,8 @@ final class RelayRows {
       int at = 1;
       if (value instanceof byte[] bytes) {
         ps.setBytes(at++, bytes);
+      } else if (value instanceof Long number) {
+        ps.setLong(at++, number);
       } else if (value != null) {
         ps.setString(at++, (String) value);
       }
