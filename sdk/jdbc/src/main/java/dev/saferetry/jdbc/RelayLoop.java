@@ -110,7 +110,7 @@ final class RelayLoop {
 
   private void ended(Throwable why) {
     endedBy = why;
-    LOG.error("relay {} stopped: its thread ended: {}", owner, why.toString());
+    LOG.warn("relay {} stopped: its thread ended: {}", owner, why.toString());
     for (RelayObserver o : observers) {
       try {
         o.ended(why);
