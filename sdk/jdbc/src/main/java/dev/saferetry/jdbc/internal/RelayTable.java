@@ -421,9 +421,11 @@ public final class RelayTable {
             .append(String.join(", ", Collections.nCopies(operations.size(), "?")))
             .append(")");
     if (after != null) {
+      // the first condition alone bounds an index range on the creation time (the pending
+      // index), so a page starts at the cursor instead of filtering every row before it
       sql.append(
-          " AND (created_at_ns > ? OR (created_at_ns = ? AND (tenant > ? OR (tenant = ? AND"
-              + " (operation > ? OR (operation = ? AND intent_id > ?))))))");
+          " AND created_at_ns >= ? AND (created_at_ns > ? OR (created_at_ns = ? AND (tenant > ?"
+              + " OR (tenant = ? AND (operation > ? OR (operation = ? AND intent_id > ?))))))");
     }
     sql.append(" ORDER BY created_at_ns, tenant, operation, intent_id LIMIT ?");
     List<IntentRecord> records = new ArrayList<>();
@@ -438,6 +440,7 @@ public final class RelayTable {
         ps.setString(i++, operation);
       }
       if (after != null) {
+        ps.setLong(i++, after.createdAtNs());
         ps.setLong(i++, after.createdAtNs());
         ps.setLong(i++, after.createdAtNs());
         ps.setString(i++, after.tenant());
