@@ -42,7 +42,7 @@ public final class ChargeRelay {
           }
         };
     try (HikariDataSource pool = OutboxDrill.pool(args[0], 2);
-        JdbcKeyStore store = JdbcKeyStore.builder(pool).createSchema(true).build(); // if new
+        JdbcKeyStore store = OutboxDrill.store(pool); // the enqueuers' seal key
         SafeRetryClient client =
             SafeRetryClient.builder()
                 .baseUrl(args[1])

@@ -7,6 +7,7 @@ import dev.saferetry.jdbc.internal.IntentWrites;
 import dev.saferetry.jdbc.internal.Jdbc;
 import dev.saferetry.jdbc.internal.Purge;
 import dev.saferetry.jdbc.internal.RelayTable;
+import dev.saferetry.jdbc.internal.RowSeal;
 import dev.saferetry.jdbc.internal.SchemaGate;
 import dev.saferetry.jdbc.internal.SqlNames;
 import java.time.Duration;
@@ -46,6 +47,7 @@ public final class JdbcKeyStoreBuilder {
   private boolean createSchema;
   private int purgeBatchSize = 1000;
   private Duration outboxMaxAge = DEFAULT_OUTBOX_MAX_AGE;
+  private RowSeal seal = RowSeal.none();
 
   JdbcKeyStoreBuilder(DataSource dataSource) {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -131,6 +133,46 @@ public final class JdbcKeyStoreBuilder {
   }
 
   /**
+   * The key that seals outbox rows: every row enqueued carries an HMAC-SHA256 under it (with {@code
+   * keyId}) over its intent, times, target, method, headers and body, and a relay sends a row only
+   * when its seal verifies. Keep the secret out of the database (configuration, a secret manager):
+   * whoever can write the table but not read the key cannot make a row a relay sends. Enqueuers,
+   * relays and operators of one table need the same keys. Default: none, and then {@link
+   * JdbcOutbox#enqueue} and a relay's build are refused; a store used only as a key store needs
+   * none.
+   *
+   * <p>To rotate: give the new key here and the old one to {@link #outboxRetiredSealKey} on every
+   * instance; rows sealed with the old key are still sent, new ones are sealed with the new key;
+   * once no row carries the old key id, drop it. A row whose key id is not configured is held,
+   * never sent.
+   *
+   * @param keyId the key's id, stored with each row: 1 to 16 letters, digits, {@code _} or {@code
+   *     -}
+   * @param secret the key, at least 32 bytes (copied)
+   * @return this builder
+   * @throws IllegalArgumentException if the id or secret is not acceptable, or another current key
+   *     was given; the message never shows the secret
+   */
+  public JdbcKeyStoreBuilder outboxSealKey(String keyId, byte[] secret) {
+    this.seal = seal.withKey(keyId, secret, true);
+    return this;
+  }
+
+  /**
+   * A former {@link #outboxSealKey}: rows sealed with it still verify, none is sealed with it. Any
+   * number may be given.
+   *
+   * @param keyId the key's id
+   * @param secret the key, at least 32 bytes (copied)
+   * @return this builder
+   * @throws IllegalArgumentException as {@link #outboxSealKey}
+   */
+  public JdbcKeyStoreBuilder outboxRetiredSealKey(String keyId, byte[] secret) {
+    this.seal = seal.withKey(keyId, secret, false);
+    return this;
+  }
+
+  /**
    * Connects once to recognise the database, then creates or checks the table.
    *
    * @return the store
@@ -152,8 +194,9 @@ public final class JdbcKeyStoreBuilder {
         jdbc,
         intents,
         writes,
-        new RelayTable(intents.dialect(), schema, table),
-        new AdminTable(intents.dialect(), schema, table),
+        new RelayTable(intents.dialect(), schema, table, seal),
+        new AdminTable(intents.dialect(), schema, table, seal),
+        seal,
         SqlNames.qualify(schema, table),
         purgeBatchSize,
         outboxMaxAge);

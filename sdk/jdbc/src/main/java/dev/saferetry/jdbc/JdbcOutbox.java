@@ -19,6 +19,7 @@ import dev.saferetry.jdbc.internal.LeasedIntent;
 import dev.saferetry.jdbc.internal.OutboxOwnership;
 import dev.saferetry.jdbc.internal.RelayCodes;
 import dev.saferetry.jdbc.internal.RelayTable;
+import dev.saferetry.jdbc.internal.RowSeal;
 import dev.saferetry.jdbc.internal.StoredText;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -49,12 +50,14 @@ import org.slf4j.LoggerFactory;
  *       is refused, so it never overwrites a newer result. Sending twice under two leases is
  *       possible and harmless (same key: the provider replays); sending with a second key is not
  *       possible.
- *   <li>A claim hands out only the request that was enqueued: each row records the fingerprint of
- *       its stored request and key (method, target, where the key goes, headers, content type, body
- *       bytes), and a due row that no longer matches it — changed in the table afterwards — or
- *       cannot be read back as a valid request is held as {@link HoldReason#TAMPERED} in the
- *       claim's transaction instead. A key placed in the body is checked against the intent's key
- *       in the same way.
+ *   <li>A claim hands out only the request that was enqueued: each row carries a seal, an
+ *       HMAC-SHA256 under the store's {@link JdbcKeyStoreBuilder#outboxSealKey} (a key the database
+ *       does not hold), over its intent (tenant, operation, id, key, fingerprint, creation and
+ *       expiry times) and stored request (method, target, where the key goes, headers, content
+ *       type, body bytes), and a due row whose seal does not verify with a configured key — changed
+ *       in the table afterwards, even with a recomputed seal — or that cannot be read back as a
+ *       valid request is held as {@link HoldReason#TAMPERED} in the claim's transaction instead. A
+ *       key placed in the body is checked against the intent's key in the same way.
  *   <li>An intent past its record's expiry is never claimed, and {@link #holdOverdue()} holds it
  *       (or one older than the table's {@link #maxAge()}) for a person; so does a definitive
  *       rejection. {@link #held} lists them.
@@ -82,11 +85,18 @@ public final class JdbcOutbox {
   private final IntentTable table;
   private final RelayTable relay;
   private final AdminTable admin;
+  private final RowSeal seal;
 
   private final Duration maxAge;
 
   JdbcOutbox(
-      JdbcKeyStore store, IntentTable table, RelayTable relay, AdminTable admin, Duration maxAge) {
+      JdbcKeyStore store,
+      IntentTable table,
+      RelayTable relay,
+      AdminTable admin,
+      RowSeal seal,
+      Duration maxAge) {
+    this.seal = seal;
     this.maxAge = maxAge;
     this.store = store;
     this.table = table;
@@ -111,8 +121,9 @@ public final class JdbcOutbox {
    * Records a pending intent with the request to send, on the caller's connection and inside the
    * caller's transaction (not committed here): it becomes due at {@code firstAttempt} once that
    * transaction commits, and never exists if it rolls back. An intent already recorded is returned
-   * unchanged, as {@link JdbcKeyStore#begin(Connection, IntentRecord)} does. The row also records
-   * the fingerprint of exactly this request and key; a row changed afterwards is held as {@link
+   * unchanged, as {@link JdbcKeyStore#begin(Connection, IntentRecord)} does. The row also carries
+   * the seal of exactly this intent and request under the store's current {@link
+   * JdbcKeyStoreBuilder#outboxSealKey}; a row changed afterwards is held as {@link
    * HoldReason#TAMPERED} instead of sent.
    *
    * @param candidate the candidate
@@ -129,6 +140,7 @@ public final class JdbcOutbox {
    * @throws dev.saferetry.idempotency.IntentRefusedException if the intent exists and an operator
    *     abandoned it (nothing is enqueued until an operator requeues it)
    * @throws KeyStoreException if the database refused the statement
+   * @throws IllegalStateException if the store has no seal key, before anything is written
    */
   public BeginResult enqueue(
       Connection transaction, IntentRecord candidate, StoredRequest request, Instant firstAttempt) {
@@ -146,7 +158,13 @@ public final class JdbcOutbox {
         new IntentRow(
             candidate,
             Objects.requireNonNull(request, "request"),
-            Objects.requireNonNull(firstAttempt, "firstAttempt"));
+            Objects.requireNonNull(firstAttempt, "firstAttempt"),
+            seal);
+    if (!seal.canSeal()) {
+      throw new IllegalStateException(
+          "no outbox seal key is configured (JdbcKeyStoreBuilder.outboxSealKey): a row cannot be"
+              + " sealed, so nothing is enqueued");
+    }
     request.checkKey(candidate.key());
     IntentWrites.check(row);
     return store.inTransaction(

@@ -38,10 +38,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *       of that name and form, or the stored body, which must carry exactly the intent's key),
  *       whatever the relay's client does with its own calls; the client adds its own credentials
  *       after the stored headers. A row changed in the table after it was enqueued (its stored
- *       request no longer matches the fingerprint recorded with it) or unreadable is held as {@link
- *       HoldReason#TAMPERED} by the claim; a row whose target would leave the client's base URL
- *       after the HTTP client's normalisation, or whose stored header (or key header) is one the
- *       client sets itself — its credential, its per-attempt headers — is held as {@link
+ *       request's seal no longer verifies with the store's seal keys) or unreadable is held as
+ *       {@link HoldReason#TAMPERED} by the claim; a row whose target would leave the client's base
+ *       URL after the HTTP client's normalisation, or whose stored header (or key header) is one
+ *       the client sets itself — its credential, its per-attempt headers — is held as {@link
  *       HoldReason#UNSENDABLE}. Neither is sent.
  *   <li>The lease is renewed before each attempt once half of it has elapsed since it was granted
  *       or last renewed; if it cannot be renewed (another instance took the intent over), the call
@@ -115,9 +115,30 @@ public final class OutboxRelay implements AutoCloseable {
     this.loop = new RelayLoop(owner, this::runOnce, b.sleeper, b.pollInterval, observers);
   }
 
-  /** Adds an observer (each once): every {@link SafeRetryMeters} bound to this relay counts. */
-  void observe(RelayObserver observer) {
-    observers.addIfAbsent(observer);
+  /** Set by {@link #close()}: the relay's observers were told and let go. */
+  private volatile boolean closed;
+
+  private final Object lifecycle = new Object();
+
+  /**
+   * Adds an observer unless an equal one is there already (one per registry: every {@link
+   * SafeRetryMeters} bound to this relay counts once in each registry).
+   *
+   * @return whether it was added
+   * @throws IllegalStateException if the relay is closed
+   */
+  boolean observe(RelayObserver observer) {
+    synchronized (lifecycle) {
+      if (closed) {
+        throw new IllegalStateException("the relay " + owner + " is closed");
+      }
+      return observers.addIfAbsent(observer);
+    }
+  }
+
+  /** Whether {@link #close()} was called. */
+  boolean isClosed() {
+    return closed;
   }
 
   String owner() {
@@ -193,13 +214,23 @@ public final class OutboxRelay implements AutoCloseable {
     senders.shutdown();
   }
 
-  /** Stops the passes, as {@link #stop()}; the store and clients are left open. */
+  /**
+   * Stops the passes, as {@link #stop()}, and removes the relay's counters from every registry
+   * {@link SafeRetryMeters} bound them to (a relay that is only stopped keeps them, since it may
+   * start again); the store and clients are left open.
+   */
   @Override
   public void close() {
     try {
       stop();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } finally {
+      synchronized (lifecycle) {
+        closed = true;
+      }
+      observers.forEach(RelayObserver::closed);
+      observers.clear();
     }
   }
 

@@ -256,8 +256,15 @@ public final class OutboxRelayBuilder {
    * @throws IllegalArgumentException if the lease ({@link #leaseFor}) is shorter than a client's
    *     longest call: its retry policy's deadline plus 5 s (the message names the lease, the
    *     client's tenant and its deadline)
+   * @throws IllegalStateException if the store has no {@link JdbcKeyStoreBuilder#outboxSealKey}:
+   *     without it no row's seal can be verified, so the relay could send nothing
    */
   public OutboxRelay build() {
+    if (!store.canSealRows()) {
+      throw new IllegalStateException(
+          "the store has no outbox seal key (JdbcKeyStoreBuilder.outboxSealKey): the relay could"
+              + " verify no row, so it is not built");
+    }
     for (SafeRetryClient client : clients.values()) {
       Duration deadline = client.retryPolicy().deadline();
       Duration longest = deadline.plus(LEASE_MARGIN);

@@ -23,4 +23,7 @@ interface RelayObserver {
 
   /** The relay's thread ended other than by {@code stop()}, for {@code why}. */
   default void ended(Throwable why) {}
+
+  /** The relay was closed: nothing more is observed. */
+  default void closed() {}
 }

@@ -94,6 +94,8 @@ class JdbcRetentionClockSkewTest {
    */
   static void age(TestDatabase database, Duration d) throws SQLException {
     long ns = d.toNanos();
+    java.util.List<dev.saferetry.idempotency.IntentRecord> sealed =
+        RelayRows.validlySealed(database);
     database.execute(
         "UPDATE "
             + database.table(JdbcKeyStoreBuilder.DEFAULT_TABLE)
@@ -103,6 +105,7 @@ class JdbcRetentionClockSkewTest {
             + ns
             + ", next_attempt_ns = next_attempt_ns - "
             + ns);
+    RelayRows.resealMoved(database, sealed); // rows the SDK sealed stay sealed at their new times
   }
 
   /** Ages every record so that it expires {@code left} after the database's time now. */

@@ -130,6 +130,8 @@ class OutboxRelayTest {
     time.advance(d);
     long ns = d.toNanos();
     try {
+      // Rows the SDK sealed stay sealed: their sealed times move with the clock (see RowSeal).
+      List<IntentRecord> sealed = RelayRows.validlySealed(database);
       database.execute(
           "UPDATE "
               + database.table(JdbcKeyStoreBuilder.DEFAULT_TABLE)
@@ -141,6 +143,7 @@ class OutboxRelayTest {
               + ns
               + ", lease_expires_ns = lease_expires_ns - "
               + ns);
+      RelayRows.resealMoved(database, sealed);
     } catch (SQLException e) {
       throw new IllegalStateException("cannot move the stored times", e);
     }
@@ -361,7 +364,7 @@ class OutboxRelayTest {
                   "{\"object\":\"search_result\",\"has_more\":false,\"data\":[{\"id\":"
                       + "\"ch_found\",\"object\":\"charge\",\"amount\":1000,\"currency\":"
                       + "\"eur\",\"status\":\"succeeded\",\"metadata\":{\"intent_id\":"
-                      + "\"order-1\"}}]}"));
+                      + "\"order-1\",\"saferetry_tenant\":\"default\"}}]}"));
           server.enqueue(
               Answers.json(200, "{\"object\":\"search_result\",\"has_more\":false,\"data\":[]}"));
           OutboxRelay relay =

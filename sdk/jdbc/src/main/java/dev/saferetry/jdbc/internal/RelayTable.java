@@ -101,6 +101,7 @@ public final class RelayTable {
 
   private final Dialect dialect;
   private final String table;
+  private final RowSeal seal;
   private final String claimUpdate;
   private final String completeAllPostgres;
   private final String complete;
@@ -141,8 +142,9 @@ public final class RelayTable {
    * The outbox on the table {@code name} in {@code schema} (null: the connection's), in {@code
    * dialect}.
    */
-  public RelayTable(Dialect dialect, String schema, String name) {
+  public RelayTable(Dialect dialect, String schema, String name, RowSeal seal) {
     this.dialect = dialect;
+    this.seal = seal;
     String t = SqlNames.qualify(schema, name);
     this.table = t;
     // Many completions in one statement, each fenced by its own token: the rows it returns are the
@@ -248,11 +250,11 @@ public final class RelayTable {
 
   /**
    * Claims up to {@code limit} due intents for {@code owner}, oldest due first; run in a
-   * transaction. A due row whose stored request cannot be read back, or no longer matches the
-   * fingerprint stored with it ({@link RequestSeal}), is held as {@link RelayCodes.Hold#TAMPERED}
-   * in the same transaction and never handed out: what a sender gets is exactly the request that
-   * was enqueued. PostgreSQL locks, leases and returns the rows in one statement; H2 and MariaDB
-   * select the due rows, then lease each one.
+   * transaction. A due row whose stored request cannot be read back, or no longer matches the seal
+   * stored with it ({@link RowSeal}: a row whose seal does not verify with one of this table's
+   * keys), is held as {@link RelayCodes.Hold#TAMPERED} in the same transaction and never handed
+   * out: what a sender gets is exactly the request that was enqueued. PostgreSQL locks, leases and
+   * returns the rows in one statement; H2 and MariaDB select the due rows, then lease each one.
    *
    * @param oldest intents created at or before it are not claimed (the table's maximum age), or
    *     null for no such bound
@@ -564,12 +566,12 @@ public final class RelayTable {
   }
 
   /** Reads a due row; a record or request that cannot be read back is noted, not thrown. */
-  private static Due due(ResultSet rs) throws SQLException {
+  private Due due(ResultSet rs) throws SQLException {
     IntentRecord record = null;
     IntentRows.Readback request;
     try {
       record = IntentRows.read(rs);
-      request = IntentRows.readRequest(rs, record);
+      request = IntentRows.readRequest(rs, record, seal);
     } catch (IllegalArgumentException | NullPointerException e) {
       request = new IntentRows.Readback(null, "its intent record is not valid: " + e.getMessage());
     }
