@@ -10,6 +10,7 @@ import dev.saferetry.examples.support.OutboxDrill;
 import dev.saferetry.jdbc.keystore.JdbcKeyStore;
 import dev.saferetry.jdbc.outbox.OutboxRelay;
 import dev.saferetry.jdbc.outbox.RelayPass;
+import dev.saferetry.resilience.RetryPolicy;
 import java.time.Duration;
 
 /**
@@ -48,6 +49,7 @@ public final class ChargeRelay {
                 .apiKey("sk_test_outbox")
                 .keyStore(store)
                 .listener(print)
+                .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofSeconds(3)))
                 .build()) {
       OutboxRelay relay =
           OutboxRelay.builder()
@@ -55,20 +57,18 @@ public final class ChargeRelay {
               .client(client)
               .owner(args[2])
               .batchSize(1)
-              .leaseFor(Duration.ofSeconds(2)) // short, so that another relay soon takes over
+              .leaseFor(Duration.ofSeconds(8)) // the calls' 3 s + 5 s: soon taken over
               .backoff(Duration.ofMillis(200), Duration.ofSeconds(2))
               .build();
       while (true) {
         RelayPass pass = relay.runOnce();
-        if (pass.claimed() == 0) {
-          if (store.pending().isEmpty()) {
-            say("nothing left to send");
-            return;
-          }
-          Thread.sleep(200); // an intent under another relay's lease, or backing off
-        } else {
-          Thread.sleep(150); // a slow relay, so that the drill can kill it half-way
+        if (pass.claimed() == 0 && store.pending().isEmpty()) {
+          say("nothing left to send");
+          return;
         }
+        // nothing claimed: an intent under another relay's lease, or backing off; else a slow
+        // relay, so that the drill can kill it half-way
+        Thread.sleep(pass.claimed() == 0 ? 200 : 150);
       }
     }
   }

@@ -158,6 +158,15 @@ public final class TestDatabase implements AutoCloseable {
         .outboxSealKey(SEAL_KEY_ID, sealSecret());
   }
 
+  /** A builder for a store in this schema on {@code dataSource}, that creates its table. */
+  public JdbcKeyStoreBuilder builder(javax.sql.DataSource dataSource) {
+    return JdbcKeyStore.builder()
+        .dataSource(dataSource)
+        .schema(schema)
+        .createSchema(true)
+        .outboxSealKey(SEAL_KEY_ID, sealSecret());
+  }
+
   /** The table qualified with this schema. */
   public String table(String name) {
     return schema + "." + name;

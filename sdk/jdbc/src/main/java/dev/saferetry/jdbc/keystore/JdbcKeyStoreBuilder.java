@@ -9,6 +9,7 @@ import dev.saferetry.jdbc.internal.keystore.IntentTable;
 import dev.saferetry.jdbc.internal.keystore.IntentWrites;
 import dev.saferetry.jdbc.internal.keystore.KeyStoreDatabase;
 import dev.saferetry.jdbc.internal.keystore.RowSeal;
+import java.time.Duration;
 import java.util.Objects;
 import javax.sql.DataSource;
 
@@ -20,6 +21,12 @@ import javax.sql.DataSource;
  * <p>Builders are not thread-safe; the stores they build are.
  */
 public final class JdbcKeyStoreBuilder {
+  /** The default of {@link #outboxMaxAge}: one day. */
+  public static final Duration DEFAULT_OUTBOX_MAX_AGE = Duration.ofDays(1);
+
+  /** The shortest {@link #outboxMaxAge}: one hour. */
+  public static final Duration MIN_OUTBOX_MAX_AGE = Duration.ofHours(1);
+
   /** The table used when none is set. */
   public static final String DEFAULT_TABLE = IntentTable.DEFAULT_NAME;
 
@@ -38,6 +45,7 @@ public final class JdbcKeyStoreBuilder {
   private String schema;
   private boolean createSchema;
   private int purgeBatchSize = 1000;
+  private Duration outboxMaxAge = DEFAULT_OUTBOX_MAX_AGE;
   private RowSeal seal = RowSeal.none();
 
   JdbcKeyStoreBuilder() {}
@@ -51,6 +59,7 @@ public final class JdbcKeyStoreBuilder {
     b.createSchema = createSchema;
     b.purgeBatchSize = purgeBatchSize;
     b.seal = seal;
+    b.outboxMaxAge = outboxMaxAge;
     return b;
   }
 
@@ -117,6 +126,31 @@ public final class JdbcKeyStoreBuilder {
    */
   public JdbcKeyStoreBuilder purgeBatchSize(int rows) {
     this.purgeBatchSize = Purge.checkBatchSize(rows);
+    return this;
+  }
+
+  /**
+   * How old an outbox intent may get, by the database's clock, before it is held as {@link
+   * HoldReason#EXPIRED} instead of sent: the table's rule, which every relay and {@link
+   * OutboxAdmin} of this store follows (a relay cannot park a table's backlog with an age of its
+   * own). An intent is never sent past its key's retention either, whatever its age. Give every
+   * store of one table the same age. Default {@link #DEFAULT_OUTBOX_MAX_AGE} (shorter than any
+   * provider's key retention).
+   *
+   * @param maxAge at least {@link #MIN_OUTBOX_MAX_AGE}, at most 100 years
+   * @return this builder
+   * @throws IllegalArgumentException if shorter or longer
+   */
+  public JdbcKeyStoreBuilder outboxMaxAge(Duration maxAge) {
+    Objects.requireNonNull(maxAge, "maxAge");
+    if (maxAge.compareTo(MIN_OUTBOX_MAX_AGE) < 0 || maxAge.compareTo(Duration.ofDays(36_500)) > 0) {
+      throw new IllegalArgumentException(
+          "outboxMaxAge must be "
+              + MIN_OUTBOX_MAX_AGE
+              + " to 100 years (an age shorter than an outage would park the backlog): "
+              + maxAge);
+    }
+    this.outboxMaxAge = maxAge;
     return this;
   }
 
@@ -188,7 +222,8 @@ public final class JdbcKeyStoreBuilder {
             table,
             SqlNames.qualify(schema, table),
             purgeBatchSize,
-            seal),
+            seal,
+            outboxMaxAge),
         copy());
   }
 }

@@ -56,22 +56,20 @@ import org.slf4j.LoggerFactory;
  *       in the table afterwards, even with a recomputed seal — or that cannot be read back as a
  *       valid request is held as {@link HoldReason#TAMPERED} in the claim's transaction instead. A
  *       key placed in the body is checked against the intent's key in the same way.
- *   <li>An intent past its record's expiry is never claimed, and {@link #holdOverdue(Duration)}
- *       holds it (or one older than the relay's maximum age) for a person; so does a definitive
+ *   <li>An intent past its record's expiry is never claimed, and {@link #holdOverdue()} holds it
+ *       (or one older than the table's {@link #maxAge()}) for a person; so does a definitive
  *       rejection. {@link #held} lists them.
  * </ul>
  *
  * <p><b>Time.</b> Leases, due times and ages are judged by one clock that every instance reads
- * alike: the database's, read in the same transaction as each change ({@link
- * #holdOverdue(Duration)} too), so instances whose own clocks disagree by any amount still agree on
- * which lease is live and which intent is due: a relay whose clock runs ahead does not take a live
- * lease over early, and one whose clock runs behind neither holds leases longer nor judges due
- * intents late. {@link #holdOverdue(Instant, Duration)} judges at the caller's time instead (tools,
- * tests). The times an intent carries from its enqueuer are the database's too: it is created at
- * the database's time, its key expires the client's retention after that, and it is first due as
- * long after that as the enqueuer asked ({@code firstAttempt} minus the candidate's creation, by
- * the enqueuer's clock): an enqueuer whose clock runs behind or ahead records the same times as one
- * whose clock is right.
+ * alike: the database's, read in the same transaction as each change ({@link #holdOverdue()} too),
+ * so instances whose own clocks disagree by any amount still agree on which lease is live and which
+ * intent is due: a relay whose clock runs ahead does not take a live lease over early, and one
+ * whose clock runs behind neither holds leases longer nor judges due intents late. The times an
+ * intent carries from its enqueuer are the database's too: it is created at the database's time,
+ * its key expires the client's retention after that, and it is first due as long after that as the
+ * enqueuer asked ({@code firstAttempt} minus the candidate's creation, by the enqueuer's clock): an
+ * enqueuer whose clock runs behind or ahead records the same times as one whose clock is right.
  *
  * <p>This class is thread-safe.
  */
@@ -320,29 +318,32 @@ public final class JdbcOutbox {
   }
 
   /**
-   * Holds as {@link HoldReason#EXPIRED} every queued intent, with no live lease, that is past its
-   * record's expiry or older than {@code maxAge}, both judged at the database's time (read in the
-   * same transaction). Safe to run from every instance.
-   *
-   * @param maxAge the max age
-   * @return how many intents were held
-   * @throws IllegalArgumentException for a non-positive age
-   * @throws dev.saferetry.idempotency.KeyStoreException if the database failed
+   * {@return how old an intent of this outbox may get before it is held as {@link
+   * HoldReason#EXPIRED} instead of sent} The table's rule ({@link
+   * JdbcKeyStoreBuilder#outboxMaxAge}), which its relays and {@link OutboxAdmin} follow.
    */
-  public int holdOverdue(Duration maxAge) {
-    return leases.holdOverdue(maxAge);
+  public Duration maxAge() {
+    return store.outboxMaxAge();
   }
 
   /**
    * Holds as {@link HoldReason#EXPIRED} every queued intent, with no live lease, that is past its
-   * record's expiry at {@code now}, a time the caller supplies, or older than {@code maxAge}.
+   * record's expiry or older than the table's {@link #maxAge()}, both judged at the database's time
+   * (read in the same transaction). Safe to run from every instance.
    *
-   * @param now the time to judge the age at
-   * @param maxAge the max age
    * @return how many intents were held
+   * @throws dev.saferetry.idempotency.KeyStoreException if the database failed
    */
-  public int holdOverdue(Instant now, Duration maxAge) {
-    return leases.holdOverdue(now, maxAge);
+  public int holdOverdue() {
+    return leases.holdOverdue();
+  }
+
+  /**
+   * As {@link #holdOverdue()}, judged at {@code now}, a time the caller supplies (tests of the
+   * rules; never public: a caller's clock must not park a table's backlog).
+   */
+  int holdOverdue(Instant now) {
+    return leases.holdOverdue(now);
   }
 
   /**

@@ -76,12 +76,6 @@ public final class OutboxAdmin {
   /** The most intents {@link #list} returns, and a bulk action takes, at once. */
   public static final int MAX_LIMIT = AuditedActions.MAX_INTENTS;
 
-  /**
-   * The relays' maximum age an admin assumes unless told otherwise ({@link #assumingMaxAge}): the
-   * default of {@link OutboxRelayBuilder#maxAge}.
-   */
-  public static final Duration DEFAULT_MAX_AGE = Duration.ofDays(1);
-
   private static final int MAX_ACTOR = 128;
 
   private final KeyStoreDatabase store;
@@ -91,18 +85,9 @@ public final class OutboxAdmin {
   private final String operation;
   private final String orderingKey;
   private final Duration olderThan;
-  private final Duration maxAge;
 
   OutboxAdmin(KeyStoreDatabase store, AdminTable table, String actor) {
-    this(
-        store,
-        table,
-        AuditedActions.checkText("actor", actor, MAX_ACTOR),
-        null,
-        null,
-        null,
-        null,
-        DEFAULT_MAX_AGE);
+    this(store, table, AuditedActions.checkText("actor", actor, MAX_ACTOR), null, null, null, null);
   }
 
   private OutboxAdmin(
@@ -112,8 +97,7 @@ public final class OutboxAdmin {
       Integer relayState,
       String operation,
       String orderingKey,
-      Duration olderThan,
-      Duration maxAge) {
+      Duration olderThan) {
     this.store = store;
     this.table = table;
     this.actor = actor;
@@ -121,7 +105,6 @@ public final class OutboxAdmin {
     this.operation = operation;
     this.orderingKey = orderingKey;
     this.olderThan = olderThan;
-    this.maxAge = maxAge;
   }
 
   /** {@return who acts, as recorded in the audit} */
@@ -153,24 +136,6 @@ public final class OutboxAdmin {
    */
   public OutboxAdmin whereAbandoned() {
     return narrowed(OutboxRows.ABANDONED, operation, orderingKey, olderThan);
-  }
-
-  /**
-   * {@return this view, acting as if the relays' maximum age ({@link OutboxRelayBuilder#maxAge})
-   * were {@code maxAge}} {@link #requeue} refuses an intent older than it, which a relay would hold
-   * {@link HoldReason#EXPIRED} again without sending. Default {@link #DEFAULT_MAX_AGE}, the relays'
-   * default: set it to what your relays use.
-   *
-   * @param maxAge a positive duration
-   * @throws IllegalArgumentException if it is not positive
-   */
-  public OutboxAdmin assumingMaxAge(Duration maxAge) {
-    Objects.requireNonNull(maxAge, "maxAge");
-    if (maxAge.isNegative() || maxAge.isZero()) {
-      throw new IllegalArgumentException("maxAge must be positive");
-    }
-    return new OutboxAdmin(
-        store, table, actor, relayState, operation, orderingKey, olderThan, maxAge);
   }
 
   /**
@@ -213,11 +178,11 @@ public final class OutboxAdmin {
   }
 
   private AuditedActions actions() {
-    return new AuditedActions(store, table, actor, maxAge);
+    return new AuditedActions(store, table, actor, store.outboxMaxAge());
   }
 
   private OutboxAdmin narrowed(Integer state, String op, String key, Duration age) {
-    return new OutboxAdmin(store, table, actor, state, op, key, age, maxAge);
+    return new OutboxAdmin(store, table, actor, state, op, key, age);
   }
 
   /**

@@ -24,6 +24,7 @@ import dev.saferetry.jdbc.outbox.JdbcOutbox;
 import dev.saferetry.jdbc.outbox.OutboxAdmin;
 import dev.saferetry.jdbc.outbox.OutboxIntent;
 import dev.saferetry.jdbc.outbox.OutboxRelay;
+import dev.saferetry.jdbc.outbox.OutboxRelayTest;
 import dev.saferetry.jdbc.outbox.RelayPass;
 import dev.saferetry.jdbc.outbox.RelayRows;
 import dev.saferetry.resilience.BreakerPolicy;
@@ -248,7 +249,7 @@ public class JdbcRetentionClockSkewTest {
                     .client(relayClient)
                     .clock(right)
                     .sleeper(right)
-                    .leaseFor(Duration.ofMinutes(1))
+                    .leaseFor(Duration.ofMinutes(2))
                     .build()
                     .runOnce();
           }
@@ -299,7 +300,7 @@ public class JdbcRetentionClockSkewTest {
                     .client(relayClient)
                     .clock(right)
                     .sleeper(right)
-                    .leaseFor(Duration.ofMinutes(1))
+                    .leaseFor(Duration.ofMinutes(2))
                     .build()
                     .runOnce();
             assertThat(pass.succeeded()).isEqualTo(1);
@@ -372,12 +373,11 @@ public class JdbcRetentionClockSkewTest {
           try (SafeRetryClient relayClient = client(server, ahead, store, DAY)) {
             pass =
                 OutboxRelay.builder()
-                    .store(store)
+                    .store(OutboxRelayTest.aged(database, Duration.ofDays(2)))
                     .client(relayClient)
                     .clock(ahead)
                     .sleeper(ahead)
-                    .leaseFor(Duration.ofMinutes(1))
-                    .maxAge(Duration.ofDays(2))
+                    .leaseFor(Duration.ofMinutes(2))
                     .build()
                     .runOnce();
           }

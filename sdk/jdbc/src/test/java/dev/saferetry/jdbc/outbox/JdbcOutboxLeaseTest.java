@@ -30,9 +30,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /** Claims under leases, takeover of expired leases, fencing, backoff and holds for a person. */
 public class JdbcOutboxLeaseTest {
-  static final Duration LEASE = Duration.ofSeconds(30);
+  public static final Duration LEASE = Duration.ofSeconds(30);
 
-  static StoredRequest request(String body) {
+  public static StoredRequest request(String body) {
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put("Stripe-Account", "acct_1");
     headers.put("Stripe-Version", "2024-06-20");
@@ -201,7 +201,7 @@ public class JdbcOutboxLeaseTest {
       Instant pastExpiry = T0.plus(Duration.ofHours(1)); // the records' retention is one hour
 
       assertThat(leases.claim("relay-b", pastExpiry, LEASE, 10)).isEmpty();
-      assertThat(outbox.holdOverdue(pastExpiry, Duration.ofDays(1))).isEqualTo(1);
+      assertThat(outbox.holdOverdue(pastExpiry)).isEqualTo(1);
 
       List<OutboxIntent> held = outbox.held();
       assertThat(held).hasSize(1);
@@ -217,22 +217,28 @@ public class JdbcOutboxLeaseTest {
   @EnumSource(Db.class)
   void intentsOlderThanTheMaximumAgeAreHeldBeforeTheirExpiry(Db db) throws Exception {
     try (TestDatabase database = db.open();
-        JdbcKeyStore store = database.builder().build()) {
+        JdbcKeyStore store = database.builder().outboxMaxAge(Duration.ofHours(1)).build()) {
       Instant T0 = enqueue(database, store, "order-1");
-      Instant now = T0.plus(Duration.ofMinutes(10));
+      // Its key is kept three hours: only its age, the table's rule, holds it.
+      RelayRows.set(
+          database,
+          "order-1",
+          "expires_at_ns",
+          Duration.between(Instant.EPOCH, T0.plus(Duration.ofHours(3))).toNanos());
+      Instant now = T0.plus(Duration.ofHours(1));
 
-      assertThat(JdbcOutbox.of(store).holdOverdue(now, Duration.ofMinutes(11))).isZero();
-      assertThat(JdbcOutbox.of(store).holdOverdue(now, Duration.ofMinutes(10))).isEqualTo(1);
+      assertThat(JdbcOutbox.of(store).holdOverdue(now.minusSeconds(60))).isZero();
+      assertThat(JdbcOutbox.of(store).holdOverdue(now)).isEqualTo(1);
       assertThat(RelayLeases.of(store).claim("relay-a", now, LEASE, 10)).isEmpty();
       assertThat(store.pending()).hasSize(1); // still unknown: a person reconciles it
     }
   }
 
-  static IntentRecord succeeded(LeasedIntent leased) {
+  public static IntentRecord succeeded(LeasedIntent leased) {
     return leased.record().complete(IntentState.SUCCEEDED, 201, "ch_" + leased.attempts());
   }
 
-  static IntentRecord failed(LeasedIntent leased) {
+  public static IntentRecord failed(LeasedIntent leased) {
     return leased.record().complete(IntentState.FAILED, 402, null);
   }
 }

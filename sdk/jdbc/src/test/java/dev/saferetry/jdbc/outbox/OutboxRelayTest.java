@@ -172,6 +172,14 @@ public class OutboxRelayTest {
     return ns == null ? null : Instant.EPOCH.plusNanos(Long.parseLong(ns));
   }
 
+  /**
+   * Another store on the table of {@code database}, whose outbox's maximum age is {@code maxAge}
+   * (the table's rule is a store's setting).
+   */
+  public static JdbcKeyStore aged(TestDatabase database, Duration maxAge) {
+    return database.builder().outboxMaxAge(maxAge).build();
+  }
+
   public static SafeRetryClient client(MockWebServer server, FakeTime time, JdbcKeyStore store) {
     return SafeRetryClient.builder()
         .baseUrl(server.url("/").toString())
@@ -181,7 +189,7 @@ public class OutboxRelayTest {
         .sleeper(time)
         .jitter(() -> 0.5)
         .breakerPolicy(BreakerPolicy.disabled())
-        .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofMinutes(10)))
+        .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofSeconds(55)))
         .build();
   }
 
@@ -316,7 +324,7 @@ public class OutboxRelayTest {
         (database, store, server, time, client) -> {
           enqueue(database, store, client, time, true, 1);
           elapse(database, time, Duration.ofHours(2));
-          OutboxRelay relay = relay(store, client, time).maxAge(Duration.ofHours(1)).build();
+          OutboxRelay relay = relay(aged(database, Duration.ofHours(1)), client, time).build();
           assertThat(relay.runOnce().expired()).isEqualTo(1);
           assertThat(JdbcOutbox.of(store).held())
               .singleElement()
@@ -367,8 +375,7 @@ public class OutboxRelayTest {
           server.enqueue(
               Answers.json(200, "{\"object\":\"search_result\",\"has_more\":false,\"data\":[]}"));
           OutboxRelay relay =
-              relay(store, client, time)
-                  .maxAge(Duration.ofHours(1))
+              relay(aged(database, Duration.ofHours(1)), client, time)
                   .reconciler(
                       Charges.CREATE,
                       StripeReconciler.charges(

@@ -51,7 +51,7 @@ public final class RelayRows {
             .sleeper(time)
             .jitter(() -> 0.5)
             .breakerPolicy(BreakerPolicy.disabled())
-            .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofMinutes(10)));
+            .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofSeconds(55)));
     return custom.apply(b).build();
   }
 
@@ -97,6 +97,8 @@ public final class RelayRows {
       int at = 1;
       if (value instanceof byte[] bytes) {
         ps.setBytes(at++, bytes);
+      } else if (value instanceof Long number) {
+        ps.setLong(at++, number);
       } else if (value != null) {
         ps.setString(at++, (String) value);
       }

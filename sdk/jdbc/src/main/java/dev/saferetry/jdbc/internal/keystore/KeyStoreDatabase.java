@@ -7,6 +7,7 @@ import dev.saferetry.jdbc.internal.Dialect;
 import dev.saferetry.jdbc.internal.Jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -37,6 +38,7 @@ public final class KeyStoreDatabase {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final List<Runnable> closeHooks = new CopyOnWriteArrayList<>();
   private final RowSeal seal;
+  private final Duration outboxMaxAge;
 
   public KeyStoreDatabase(
       Jdbc jdbc,
@@ -46,8 +48,10 @@ public final class KeyStoreDatabase {
       String tableName,
       String name,
       int purgeBatch,
-      RowSeal seal) {
+      RowSeal seal,
+      Duration outboxMaxAge) {
     this.seal = seal;
+    this.outboxMaxAge = outboxMaxAge;
     this.jdbc = jdbc;
     this.table = table;
     this.writes = writes;
@@ -107,6 +111,11 @@ public final class KeyStoreDatabase {
   /** The keys outbox rows are sealed and verified with. */
   public RowSeal seal() {
     return seal;
+  }
+
+  /** How old an outbox intent may get before it is held EXPIRED instead of sent: the table's. */
+  public Duration outboxMaxAge() {
+    return outboxMaxAge;
   }
 
   /** Whether outbox rows can be sealed: a current seal key is configured. */

@@ -51,15 +51,16 @@ public final class RelayLeases {
    *     {@code leaseFor} (a lease that ran out before its claim returned would be worthless)
    */
   public List<LeasedIntent> claim(String owner, Duration leaseFor, int limit) {
-    return claimReporting(owner, leaseFor, null, limit).claimed();
+    return claimReporting(owner, leaseFor, null, List.of(), limit).claimed();
   }
 
   /**
    * As {@link #claim(String, Duration, int)}, also naming the intents held instead, and passing
-   * over intents older than {@code maxAge} (null: none) at the database's time.
+   * over intents older than {@code maxAge} (null: none) at the database's time, and intents of
+   * tenants other than {@code tenants} (empty: none passed over).
    */
   public RelayTable.Claim claimReporting(
-      String owner, Duration leaseFor, Duration maxAge, int limit) {
+      String owner, Duration leaseFor, Duration maxAge, List<String> tenants, int limit) {
     checkClaim(owner, limit);
     checkLease(leaseFor);
     return atDatabaseTime(
@@ -72,6 +73,7 @@ public final class RelayLeases {
                 now,
                 now.plus(leaseFor),
                 maxAge == null ? null : now.minus(maxAge),
+                tenants,
                 limit));
   }
 
@@ -95,7 +97,7 @@ public final class RelayLeases {
         .transaction(
             "claim",
             Deadline.after(leaseFor),
-            c -> relay.claim(c, owner, now, leaseEnd, null, limit))
+            c -> relay.claim(c, owner, now, leaseEnd, null, List.of(), limit))
         .claimed();
   }
 
@@ -209,6 +211,29 @@ public final class RelayLeases {
   }
 
   /**
+   * Ends a lease under which nothing was sent: the intent is due again as before, and the claim
+   * does not count toward the relay's maximum of claims.
+   *
+   * @return whether it was given back; {@code false} when the lease was lost
+   */
+  public boolean giveBack(Lease lease, String note) {
+    Objects.requireNonNull(lease, "lease");
+    return store.open().autoCommit("giveBack", c -> relay.giveBack(c, lease, note));
+  }
+
+  /**
+   * A page of held, still pending intents of {@code tenants} and {@code operations} after {@code
+   * after} (null: from the first): their records only, never their stored requests (see {@link
+   * RelayTable#heldPage}).
+   */
+  public RelayTable.HeldPage heldToReconcile(
+      List<String> tenants, List<String> operations, RelayTable.HeldCursor after, int limit) {
+    return store
+        .open()
+        .autoCommit("held", c -> relay.heldPage(c, tenants, operations, after, limit));
+  }
+
+  /**
    * Ends the lease without an outcome and makes the intent due again at {@code next}, a time the
    * caller supplies (backoff).
    *
@@ -255,21 +280,18 @@ public final class RelayLeases {
 
   /**
    * Holds as EXPIRED every queued intent, with no live lease, that is past its record's expiry or
-   * older than {@code maxAge}, both judged at the database's time (read in the same transaction).
+   * older than the table's maximum age, both judged at the database's time (read in the same
+   * transaction).
    */
-  public int holdOverdue(Duration maxAge) {
-    checkMaxAge(maxAge);
+  public int holdOverdue() {
+    Duration maxAge = store.outboxMaxAge();
     return atDatabaseTime("holdOverdue", (c, now) -> relay.holdOverdue(c, now, now.minus(maxAge)));
   }
 
-  /**
-   * Holds as EXPIRED every queued intent, with no live lease, that is past its record's expiry at
-   * {@code now}, a time the caller supplies, or older than {@code maxAge}.
-   */
-  public int holdOverdue(Instant now, Duration maxAge) {
+  /** As {@link #holdOverdue()}, judged at {@code now}, a time the caller supplies (tests). */
+  public int holdOverdue(Instant now) {
     Objects.requireNonNull(now, "now");
-    checkMaxAge(maxAge);
-    Instant oldest = now.minus(maxAge);
+    Instant oldest = now.minus(store.outboxMaxAge());
     return store.open().autoCommit("holdOverdue", c -> relay.holdOverdue(c, now, oldest));
   }
 
@@ -293,13 +315,6 @@ public final class RelayLeases {
     }
     if (limit < 1) {
       throw new IllegalArgumentException("limit must be positive");
-    }
-  }
-
-  private static void checkMaxAge(Duration maxAge) {
-    Objects.requireNonNull(maxAge, "maxAge");
-    if (maxAge.isNegative() || maxAge.isZero()) {
-      throw new IllegalArgumentException("maxAge must be positive");
     }
   }
 }
