@@ -35,41 +35,18 @@ import org.slf4j.LoggerFactory;
  * OutboxRelay} instances, each claiming intents under a lease. Every intent here is also an
  * ordinary pending intent of the key store, with its key.
  *
- * <p><b>Rules</b> (the relay's steps, kept inside this package).
+ * <pre>{@code
+ * JdbcOutbox outbox = JdbcOutbox.of(store);
+ * outbox.enqueue(transaction, client, CREATE_CHARGE, charge, options, Instant.now());
+ * }</pre>
  *
- * <ul>
- *   <li>A claim takes due intents no one holds a live lease on ({@code FOR UPDATE SKIP LOCKED}:
- *       concurrent relays take different intents and never wait for each other), grants a lease
- *       until the database's time plus the relay's lease duration, and counts the attempt. An
- *       intent whose lease expired by the database's clock (its owner died or stalled) is due again
- *       and is taken over by the next claim.
- *   <li>Every change on behalf of a lease is <b>fenced</b>: it applies only if the intent still has
- *       the lease's token, and is refused otherwise. A completion from an owner that lost its lease
- *       is refused, so it never overwrites a newer result. Sending twice under two leases is
- *       possible and harmless (same key: the provider replays); sending with a second key is not
- *       possible.
- *   <li>A claim hands out only the request that was enqueued: each row carries a seal, an
- *       HMAC-SHA256 under the store's {@link JdbcKeyStoreBuilder#outboxSealKey} (a key the database
- *       does not hold), over its intent (tenant, operation, id, key, fingerprint, creation and
- *       expiry times) and stored request (method, target, where the key goes, headers, content
- *       type, body bytes), and a due row whose seal does not verify with a configured key — changed
- *       in the table afterwards, even with a recomputed seal — or that cannot be read back as a
- *       valid request is held as {@link HoldReason#TAMPERED} in the claim's transaction instead. A
- *       key placed in the body is checked against the intent's key in the same way.
- *   <li>An intent past its record's expiry is never claimed, and {@link #holdOverdue()} holds it
- *       (or one older than the table's {@link #maxAge()}) for a person; so does a definitive
- *       rejection. {@link #held} lists them.
- * </ul>
- *
- * <p><b>Time.</b> Leases, due times and ages are judged by one clock that every instance reads
- * alike: the database's, read in the same transaction as each change ({@link #holdOverdue()} too),
- * so instances whose own clocks disagree by any amount still agree on which lease is live and which
- * intent is due: a relay whose clock runs ahead does not take a live lease over early, and one
- * whose clock runs behind neither holds leases longer nor judges due intents late. The times an
- * intent carries from its enqueuer are the database's too: it is created at the database's time,
- * its key expires the client's retention after that, and it is first due as long after that as the
- * enqueuer asked ({@code firstAttempt} minus the candidate's creation, by the enqueuer's clock): an
- * enqueuer whose clock runs behind or ahead records the same times as one whose clock is right.
+ * <p>A row is sent exactly as enqueued or not at all: it carries a seal under the store's {@link
+ * JdbcKeyStoreBuilder#outboxSealKey}, and a row whose seal does not verify is held as {@link
+ * HoldReason#TAMPERED}, never sent. Leases, due times and ages are judged at the database's clock,
+ * read in the transaction of each change, so instances whose own clocks disagree still agree; the
+ * times an intent carries from its enqueuer are the database's too. The rules of claims, fencing,
+ * holds and time are in {@code docs/fleet-and-outbox.md} ("Recording an intent in your
+ * transaction", "Leases, fencing and time").
  *
  * <p>This class is thread-safe.
  */

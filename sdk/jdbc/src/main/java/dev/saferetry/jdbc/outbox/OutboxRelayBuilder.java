@@ -53,6 +53,22 @@ public final class OutboxRelayBuilder {
 
   OutboxRelayBuilder() {}
 
+  /** The settings a relay's pass reads, fixed now. */
+  RelayConfig config() {
+    return new RelayConfig(
+        store,
+        clients,
+        owner,
+        leaseFor,
+        batchSize,
+        concurrency,
+        overdueEvery,
+        backoff,
+        maxBackoff,
+        maxClaims,
+        clock);
+  }
+
   /** A builder holding the same settings. */
   OutboxRelayBuilder copy() {
     OutboxRelayBuilder b = new OutboxRelayBuilder();

@@ -55,24 +55,21 @@ final class RelayPassRun {
   private volatile Instant lastOverdueScan;
 
   RelayPassRun(
-      OutboxRelayBuilder b,
-      RelaySenders senders,
-      HeldReconciliation held,
-      List<RelayObserver> observers) {
-    this.outbox = JdbcOutbox.of(b.store);
-    this.leases = RelayLeases.of(b.store);
-    this.clients = Map.copyOf(b.clients);
+      RelayConfig b, RelaySenders senders, HeldReconciliation held, List<RelayObserver> observers) {
+    this.outbox = JdbcOutbox.of(b.store());
+    this.leases = RelayLeases.of(b.store());
+    this.clients = Map.copyOf(b.clients());
     this.tenants = List.copyOf(clients.keySet());
-    this.owner = b.owner;
-    this.leaseFor = b.leaseFor;
-    this.batch = b.batchSize;
-    this.concurrency = b.concurrency;
-    this.overdueEvery = b.overdueEvery;
+    this.owner = b.owner();
+    this.leaseFor = b.leaseFor();
+    this.batch = b.batchSize();
+    this.concurrency = b.concurrency();
+    this.overdueEvery = b.overdueEvery();
     this.maxAge = outbox.maxAge();
-    this.backoff = b.backoff;
-    this.maxBackoff = b.maxBackoff;
-    this.maxClaims = b.maxClaims;
-    this.clock = b.clock;
+    this.backoff = b.backoff();
+    this.maxBackoff = b.maxBackoff();
+    this.maxClaims = b.maxClaims();
+    this.clock = b.clock();
     this.senders = senders;
     this.held = held;
     this.observers = observers;
