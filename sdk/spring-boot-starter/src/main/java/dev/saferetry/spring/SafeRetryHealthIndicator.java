@@ -87,14 +87,19 @@ final class SafeRetryHealthIndicator extends AbstractHealthIndicator {
     for (Gauge g : backlog.find("saferetry.outbox.intents").tag("state", "held").gauges()) {
       held += g.value();
     }
-    d.put("held", (long) held);
+    d.put("held", whole(held));
     TimeGauge oldest = backlog.find("saferetry.outbox.oldest.due").timeGauge();
-    d.put("oldestDueSeconds", oldest == null ? null : (long) oldest.value(TimeUnit.SECONDS));
+    d.put("oldestDueSeconds", oldest == null ? null : whole(oldest.value(TimeUnit.SECONDS)));
     return d;
   }
 
-  private long count(String state) {
+  private Long count(String state) {
     Gauge g = backlog.find("saferetry.outbox.intents").tag("state", state).gauge();
-    return g == null ? 0 : (long) g.value();
+    return g == null ? null : whole(g.value());
+  }
+
+  /** A gauge's value, or null while the table cannot be read (the meters give NaN then). */
+  private static Long whole(double value) {
+    return Double.isNaN(value) ? null : (long) value;
   }
 }

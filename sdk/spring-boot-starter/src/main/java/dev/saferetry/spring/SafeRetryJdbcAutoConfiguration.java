@@ -90,7 +90,7 @@ public class SafeRetryJdbcAutoConfiguration {
 
   @Bean
   SafeRetryOutbox saferetryOutbox(JdbcKeyStore store, DataSource dataSource) {
-    return new SafeRetryOutbox(store.outbox(), target(dataSource), Clock.systemUTC());
+    return new SafeRetryOutbox(store, target(dataSource), Clock.systemUTC());
   }
 
   @Bean

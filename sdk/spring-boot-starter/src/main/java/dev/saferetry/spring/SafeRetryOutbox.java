@@ -4,6 +4,7 @@ import dev.saferetry.Operation;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.idempotency.BeginResult;
+import dev.saferetry.jdbc.JdbcKeyStore;
 import dev.saferetry.jdbc.JdbcOutbox;
 import java.sql.Connection;
 import java.time.Clock;
@@ -20,7 +21,8 @@ import javax.sql.DataSource;
  * @Transactional
  * public Order place(Cart cart) {
  *   Order order = orders.save(Order.from(cart));
- *   outbox.enqueue(stripe, Payments.CREATE_CHARGE, order.charge(), RequestOptions.intent(order.id()));
+ *   outbox.enqueue(stripe, CREATE_CHARGE, order.charge(),
+ * RequestOptions.none().withIntentId("order-" + order.id()));
  *   return order;
  * }
  * }</pre>
@@ -28,12 +30,14 @@ import javax.sql.DataSource;
  * <p>This class is thread-safe.
  */
 public final class SafeRetryOutbox {
+  private final JdbcKeyStore store;
   private final JdbcOutbox outbox;
   private final DataSource dataSource;
   private final Clock clock;
 
-  SafeRetryOutbox(JdbcOutbox outbox, DataSource dataSource, Clock clock) {
-    this.outbox = outbox;
+  SafeRetryOutbox(JdbcKeyStore store, DataSource dataSource, Clock clock) {
+    this.store = store;
+    this.outbox = store.outbox();
     this.dataSource = dataSource;
     this.clock = clock;
   }
@@ -48,8 +52,9 @@ public final class SafeRetryOutbox {
    * @param <Q> the body's type
    * @return the intent as recorded, or the one recorded earlier under the same intent id
    * @throws IllegalStateException if no Spring-managed transaction is active
-   * @throws IllegalArgumentException as {@link JdbcOutbox#enqueue(Connection, SafeRetryClient,
-   *     Operation, Object, RequestOptions, java.time.Instant)}
+   * @throws IllegalArgumentException if the client's key store is not the DataSource's; and as
+   *     {@link JdbcOutbox#enqueue(Connection, SafeRetryClient, Operation, Object, RequestOptions,
+   *     java.time.Instant)}
    */
   public <Q> BeginResult enqueue(
       SafeRetryClient client, Operation<Q, ?> op, Q body, RequestOptions options) {
@@ -72,6 +77,7 @@ public final class SafeRetryOutbox {
   public <Q> BeginResult enqueue(
       SafeRetryClient client, Operation<Q, ?> op, Q body, RequestOptions options, Duration delay) {
     check(delay);
+    checkClient(client);
     Connection c = SpringTransactions.current(dataSource, "SafeRetryOutbox.enqueue");
     try {
       return outbox.enqueue(c, client, op, body, options, clock.instant().plus(delay));
@@ -111,6 +117,17 @@ public final class SafeRetryOutbox {
   /** {@return the underlying outbox, for its held intents and maintenance} */
   public JdbcOutbox outbox() {
     return outbox;
+  }
+
+  /** The relays send only with clients whose intents are in this store. */
+  private void checkClient(SafeRetryClient client) {
+    if (Objects.requireNonNull(client, "client").keyStore() != store) {
+      throw new IllegalArgumentException(
+          client
+              + " keeps its keys in another store: enqueue with a client whose key store is the"
+              + " DataSource's (saferetry.clients.<name>.key-store.type: datasource), which the"
+              + " relays send with");
+    }
   }
 
   private static void check(Duration delay) {

@@ -17,6 +17,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 class OutboxTransactionTest extends StarterContextTest {
   @Autowired Orders orders;
   @Autowired JdbcTemplate jdbc;
+  @Autowired SafeRetryOutbox outbox;
+  @Autowired org.springframework.transaction.PlatformTransactionManager transactions;
 
   private List<Map<String, Object>> intents(String orderId) {
     return jdbc.queryForList(
@@ -53,6 +55,25 @@ class OutboxTransactionTest extends StarterContextTest {
         .isZero();
     assertThat(intents("tx-rollback")).isEmpty();
     assertThat(PROVIDER.forOrder("tx-rollback")).isEmpty();
+  }
+
+  @Test
+  void anEnqueueWithAClientOnAnotherKeyStoreIsRefused(
+      @org.springframework.beans.factory.annotation.Qualifier("ledger")
+          dev.saferetry.SafeRetryClient ledger) {
+    assertThatThrownBy(
+            () ->
+                new org.springframework.transaction.support.TransactionTemplate(transactions)
+                    .executeWithoutResult(
+                        s ->
+                            outbox.enqueue(
+                                ledger,
+                                Orders.CHARGE,
+                                Map.of("amount", 1),
+                                dev.saferetry.RequestOptions.none().withIntentId("order-ledger"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("key-store.type: datasource");
+    assertThat(intents("ledger")).isEmpty();
   }
 
   @Test
