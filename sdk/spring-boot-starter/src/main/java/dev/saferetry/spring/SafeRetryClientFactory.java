@@ -53,9 +53,10 @@ final class SafeRetryClientFactory implements DisposableBean {
     if (p.getPreset() != null) {
       b.preset(Presets.named(name, p.getPreset()));
     }
-    if (p.getBaseUrl() != null) {
-      b.baseUrl(p.getBaseUrl());
+    if (p.getBaseUrl() == null || p.getBaseUrl().isBlank()) {
+      throw new IllegalArgumentException("saferetry.clients." + name + ".base-url is required");
     }
+    b.baseUrl(p.getBaseUrl());
     ClientProperties.Credentials c = p.getCredentials();
     if (c.getApiKeyHeader() != null) {
       b.apiKeyStyle(ApiKeyStyle.header(c.getApiKeyHeader()));

@@ -57,6 +57,17 @@ class StandaloneClientsTest {
   }
 
   @Test
+  void aClientWithoutABaseUrlFailsStartUpNamingTheProperty() {
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(SafeRetryAutoConfiguration.class))
+        .withPropertyValues("saferetry.clients.payments.preset=stripe")
+        .run(
+            context ->
+                assertThat(context.getStartupFailure())
+                    .hasStackTraceContaining("saferetry.clients.payments.base-url is required"));
+  }
+
+  @Test
   void saferetryEnabledFalseSwitchesEverythingOff() {
     noDatabase
         .withPropertyValues("saferetry.enabled=false")
