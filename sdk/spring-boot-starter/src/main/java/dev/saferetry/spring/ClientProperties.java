@@ -145,6 +145,10 @@ public class ClientProperties {
 
   /** The credentials: never logged, masked in Actuator. Mutable while bound. */
   public static class Credentials {
+
+    /** Creates the defaults. */
+    public Credentials() {}
+
     /** The API key, sent as a bearer token or in the header the preset or api-key-header names. */
     private String apiKey;
 
@@ -187,6 +191,10 @@ public class ClientProperties {
 
   /** Retry settings; unset ones keep saferetry-core's defaults. Mutable while bound. */
   public static class Retry {
+
+    /** Creates the defaults. */
+    public Retry() {}
+
     /** Attempts per call, the first included (1: no retries). */
     private Integer maxAttempts;
 
@@ -292,6 +300,10 @@ public class ClientProperties {
 
   /** Circuit breaker settings; unset ones keep saferetry-core's defaults. Mutable while bound. */
   public static class Breaker {
+
+    /** Creates the defaults. */
+    public Breaker() {}
+
     /** Whether the breaker opens at all. */
     private boolean enabled = true;
 
@@ -397,6 +409,10 @@ public class ClientProperties {
 
   /** Retry budget settings; unset ones keep saferetry-core's defaults. Mutable while bound. */
   public static class Budget {
+
+    /** Creates the defaults. */
+    public Budget() {}
+
     /** Whether retries draw on a budget (a storm of retries is cut). */
     private boolean enabled = true;
 
@@ -468,6 +484,10 @@ public class ClientProperties {
 
   /** Where keys are kept. Mutable while bound. */
   public static class KeyStore {
+
+    /** Creates the defaults. */
+    public KeyStore() {}
+
     /**
      * memory, file (a directory, owner-only) or datasource (the application's DataSource, which the
      * outbox needs). Default: datasource when the application has one, else memory.

@@ -39,6 +39,8 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  *
  * <p>This class is thread-safe.
  */
+// Actuator is an optional dependency, not re-exported: an application with the endpoint has it.
+@SuppressWarnings("exports")
 @Endpoint(id = "saferetry-outbox")
 public final class OutboxEndpoint {
   /** The audit name of reads (no read is audited; the admin view needs a name). */

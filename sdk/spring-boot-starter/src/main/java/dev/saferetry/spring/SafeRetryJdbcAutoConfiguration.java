@@ -39,6 +39,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 @ConditionalOnClass({JdbcKeyStore.class, DataSourceUtils.class})
 @ConditionalOnSingleCandidate(DataSource.class)
 @ConditionalOnProperty(prefix = "saferetry", name = "enabled", matchIfMissing = true)
+// spring-boot-jdbc is optional, not re-exported: only Spring reads the ordering annotation.
+@SuppressWarnings("exports")
 public class SafeRetryJdbcAutoConfiguration {
   /** Creates the configuration; Spring calls it. */
   public SafeRetryJdbcAutoConfiguration() {}

@@ -95,6 +95,10 @@ public class SafeRetryProperties {
 
   /** The use of resilience4j's registries. Mutable while bound. */
   public static class Resilience4j {
+
+    /** Creates the defaults. */
+    public Resilience4j() {}
+
     /**
      * Whether clients take their breaker and retry settings from the application's resilience4j
      * registries (resilience4j.circuitbreaker.instances.&lt;client&gt;,
@@ -141,6 +145,10 @@ public class SafeRetryProperties {
 
   /** The JDBC part. Mutable while bound. */
   public static class Jdbc {
+
+    /** Creates the defaults. */
+    public Jdbc() {}
+
     /** The key store's (and outbox's) table. */
     private String table = "saferetry_intents";
 
@@ -215,6 +223,10 @@ public class SafeRetryProperties {
 
   /** The outbox part. Mutable while bound. */
   public static class Outbox {
+
+    /** Creates the defaults. */
+    public Outbox() {}
+
     private final Relay relay = new Relay();
     private final Operator operator = new Operator();
 
@@ -233,6 +245,10 @@ public class SafeRetryProperties {
    * The relays: started after the context is refreshed, stopped gracefully. Mutable while bound.
    */
   public static class Relay {
+
+    /** Creates the defaults. */
+    public Relay() {}
+
     /** Whether relays run in this application (off for an instance that only enqueues). */
     private boolean enabled = true;
 
@@ -358,6 +374,10 @@ public class SafeRetryProperties {
 
   /** The operator endpoint {@code saferetry-outbox}. Mutable while bound. */
   public static class Operator {
+
+    /** Creates the defaults. */
+    public Operator() {}
+
     /**
      * Whether the endpoint's actions (requeue, abandon, release a key) run; off by default. When
      * on, only for an authenticated principal, whose name is the audit's actor.

@@ -52,7 +52,11 @@ public final class StartupCost {
             "--spring.datasource.url=jdbc:h2:mem:startup-" + n + "-" + config.getSimpleName(),
             "--saferetry.jdbc.schema-init=create",
             "--saferetry.clients.payments.base-url=http://127.0.0.1:9/")) {
-      return System.nanoTime() - t0;
+      long elapsed = System.nanoTime() - t0;
+      if (!ctx.isActive()) {
+        throw new IllegalStateException("the context did not start");
+      }
+      return elapsed;
     }
   }
 
