@@ -62,6 +62,11 @@ public final class OutboxDrill {
     }
   }
 
+  /** {@return a store on {@code db} whose outbox rows are sealed with {@link SealKey}} */
+  public static JdbcKeyStore store(javax.sql.DataSource db) {
+    return SealKey.store(db);
+  }
+
   /**
    * {@return a small connection pool on {@code url}}
    *
@@ -100,7 +105,11 @@ public final class OutboxDrill {
     }
     try (PaymentApi api = new PaymentApi();
         HikariDataSource pool = pool(url, 4);
-        JdbcKeyStore store = JdbcKeyStore.builder(pool).createSchema(true).build()) {
+        JdbcKeyStore store =
+            JdbcKeyStore.builder(pool)
+                .createSchema(true)
+                .outboxSealKey(SealKey.ID, SealKey.secret())
+                .build()) {
       try (Connection c = pool.getConnection();
           Statement s = c.createStatement()) {
         s.execute("CREATE TABLE orders (id INT PRIMARY KEY, amount BIGINT NOT NULL)");
