@@ -8,6 +8,7 @@ import dev.saferetry.jdbc.SafeRetryMeters;
 import java.time.Clock;
 import java.util.List;
 import javax.sql.DataSource;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -76,7 +77,22 @@ public class SafeRetryJdbcAutoConfiguration {
     if (p.getSchema() != null && !p.getSchema().isBlank()) {
       b.schema(p.getSchema());
     }
+    if (p.getOutboxMaxAge() != null) {
+      b.outboxMaxAge(p.getOutboxMaxAge());
+    }
+    if (p.getOutboxSealKey().isConfigured()) {
+      b.outboxSealKey(p.getOutboxSealKey().getId(), secret(p.getOutboxSealKey()));
+    }
+    for (SafeRetryProperties.SealKey retired : p.getOutboxRetiredSealKeys()) {
+      b.outboxRetiredSealKey(retired.getId(), secret(retired));
+    }
     return b.createSchema(schema.storesCreate()).build();
+  }
+
+  private static byte[] secret(SafeRetryProperties.SealKey key) {
+    return key.getSecret() == null
+        ? new byte[0]
+        : key.getSecret().getBytes(java.nio.charset.StandardCharsets.UTF_8);
   }
 
   @Bean
@@ -91,8 +107,13 @@ public class SafeRetryJdbcAutoConfiguration {
   }
 
   @Bean
-  SafeRetryOutbox saferetryOutbox(JdbcKeyStore store, DataSource dataSource) {
-    return new SafeRetryOutbox(store, target(dataSource), Clock.systemUTC());
+  SafeRetryOutbox saferetryOutbox(
+      JdbcKeyStore store, DataSource dataSource, SafeRetryProperties properties) {
+    return new SafeRetryOutbox(
+        store,
+        target(dataSource),
+        Clock.systemUTC(),
+        properties.getJdbc().getOutboxSealKey().isConfigured());
   }
 
   @Bean
@@ -120,6 +141,13 @@ public class SafeRetryJdbcAutoConfiguration {
             .filter(factory::usesDataSource)
             .map(name -> beans.getBean(name, SafeRetryClient.class))
             .toList();
+    if (!properties.getJdbc().getOutboxSealKey().isConfigured()) {
+      LoggerFactory.getLogger("dev.saferetry.spring")
+          .info(
+              "no outbox relay runs: saferetry.jdbc.outbox-seal-key is not set, so nothing can"
+                  + " be enqueued either");
+      return RelayLifecycle.build(store, List.of(), properties.getOutbox().getRelay());
+    }
     return RelayLifecycle.build(store, clients, properties.getOutbox().getRelay());
   }
 

@@ -31,12 +31,14 @@ import javax.sql.DataSource;
  */
 public final class SafeRetryOutbox {
   private final JdbcKeyStore store;
+  private final boolean sealed;
   private final JdbcOutbox outbox;
   private final DataSource dataSource;
   private final Clock clock;
 
-  SafeRetryOutbox(JdbcKeyStore store, DataSource dataSource, Clock clock) {
+  SafeRetryOutbox(JdbcKeyStore store, DataSource dataSource, Clock clock, boolean sealed) {
     this.store = store;
+    this.sealed = sealed;
     this.outbox = store.outbox();
     this.dataSource = dataSource;
     this.clock = clock;
@@ -51,7 +53,8 @@ public final class SafeRetryOutbox {
    * @param options the request's options; its intent id makes the enqueue idempotent
    * @param <Q> the body's type
    * @return the intent as recorded, or the one recorded earlier under the same intent id
-   * @throws IllegalStateException if no Spring-managed transaction is active
+   * @throws IllegalStateException if no Spring-managed transaction is active, or no seal key is
+   *     configured
    * @throws IllegalArgumentException if the client's key store is not the DataSource's; and as
    *     {@link JdbcOutbox#enqueue(Connection, SafeRetryClient, Operation, Object, RequestOptions,
    *     java.time.Instant)}
@@ -119,8 +122,13 @@ public final class SafeRetryOutbox {
     return outbox;
   }
 
-  /** The relays send only with clients whose intents are in this store. */
+  /** The relays send only with clients whose intents are in this store, and only sealed rows. */
   private void checkClient(SafeRetryClient client) {
+    if (!sealed) {
+      throw new IllegalStateException(
+          "no outbox seal key: set saferetry.jdbc.outbox-seal-key.id and .secret (at least 32"
+              + " bytes, kept out of the database) to enqueue");
+    }
     if (Objects.requireNonNull(client, "client").keyStore() != store) {
       throw new IllegalArgumentException(
           client

@@ -1,7 +1,9 @@
 package dev.saferetry.spring;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -164,6 +166,22 @@ public class SafeRetryProperties {
      */
     private SchemaInit schemaInit = SchemaInit.NONE;
 
+    /**
+     * How old an outbox intent may get before it is held as expired instead of sent (the table's
+     * rule; at least an hour); default a day.
+     */
+    private Duration outboxMaxAge;
+
+    /**
+     * The key that seals outbox rows (an HMAC over each row, checked before a relay sends it): its
+     * id and a secret of at least 32 bytes, kept out of the database. Without it, enqueues are
+     * refused and no relay runs.
+     */
+    private final SealKey outboxSealKey = new SealKey();
+
+    /** Former seal keys, while rows sealed with them may still be queued. */
+    private List<SealKey> outboxRetiredSealKeys = new ArrayList<>();
+
     /** {@return the key store's table} */
     public String getTable() {
       return table;
@@ -206,6 +224,39 @@ public class SafeRetryProperties {
       this.inboxTable = inboxTable;
     }
 
+    /** {@return the outbox's maximum age, or null for the default} */
+    public Duration getOutboxMaxAge() {
+      return outboxMaxAge;
+    }
+
+    /**
+     * Sets the outbox's maximum age.
+     *
+     * @param outboxMaxAge the age
+     */
+    public void setOutboxMaxAge(Duration outboxMaxAge) {
+      this.outboxMaxAge = outboxMaxAge;
+    }
+
+    /** {@return the current seal key} */
+    public SealKey getOutboxSealKey() {
+      return outboxSealKey;
+    }
+
+    /** {@return the retired seal keys} */
+    public List<SealKey> getOutboxRetiredSealKeys() {
+      return outboxRetiredSealKeys;
+    }
+
+    /**
+     * Sets the retired seal keys.
+     *
+     * @param keys the keys
+     */
+    public void setOutboxRetiredSealKeys(List<SealKey> keys) {
+      this.outboxRetiredSealKeys = keys;
+    }
+
     /** {@return how the tables are created} */
     public SchemaInit getSchemaInit() {
       return schemaInit;
@@ -218,6 +269,56 @@ public class SafeRetryProperties {
      */
     public void setSchemaInit(SchemaInit schemaInit) {
       this.schemaInit = schemaInit;
+    }
+  }
+
+  /** An outbox seal key: its id and secret (masked in Actuator). Mutable while bound. */
+  public static class SealKey {
+    /** The key's id, stored with each row: 1 to 16 letters, digits, _ or -. */
+    private String id;
+
+    /** The secret: at least 32 bytes (UTF-8), e.g. the output of openssl rand -base64 48. */
+    private String secret;
+
+    /** Creates an empty key. */
+    public SealKey() {}
+
+    /** {@return the id, or null} */
+    public String getId() {
+      return id;
+    }
+
+    /**
+     * Sets the id.
+     *
+     * @param id the id
+     */
+    public void setId(String id) {
+      this.id = id;
+    }
+
+    /** {@return the secret, or null} */
+    public String getSecret() {
+      return secret;
+    }
+
+    /**
+     * Sets the secret.
+     *
+     * @param secret the secret
+     */
+    public void setSecret(String secret) {
+      this.secret = secret;
+    }
+
+    /** {@return whether both the id and the secret are set} */
+    public boolean isConfigured() {
+      return id != null && !id.isBlank() && secret != null && !secret.isEmpty();
+    }
+
+    @Override
+    public String toString() {
+      return "SealKey[" + id + ", ***]";
     }
   }
 

@@ -50,13 +50,20 @@ class ActuatorTest extends StarterContextTest {
   }
 
   @Test
-  void theApiKeyIsMaskedInEnvAndConfigprops() {
+  void theApiKeyAndOtherSecretsAreMaskedInEnvAndConfigprops() {
     HttpResponse<String> env =
         Http.get(port, "/actuator/env/saferetry.clients.payments.credentials.api-key");
     assertThat(env.statusCode()).isEqualTo(200);
     assertThat(env.body()).doesNotContain(API_KEY).contains("******");
-    assertThat(Http.get(port, "/actuator/env").body()).doesNotContain(API_KEY);
+    assertThat(Http.get(port, "/actuator/env").body())
+        .doesNotContain(API_KEY)
+        .doesNotContain(SEAL_SECRET)
+        .doesNotContain(WEBHOOK_SECRET);
     HttpResponse<String> props = Http.get(port, "/actuator/configprops");
-    assertThat(props.body()).contains("saferetry").doesNotContain(API_KEY);
+    assertThat(props.body())
+        .contains("saferetry")
+        .doesNotContain(API_KEY)
+        .doesNotContain(SEAL_SECRET)
+        .doesNotContain(WEBHOOK_SECRET);
   }
 }

@@ -10,7 +10,7 @@ import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfigu
 final class JdbcContexts {
   private JdbcContexts() {}
 
-  /** A context on a fresh embedded database of its own. */
+  /** A context on a fresh embedded database of its own, with an outbox seal key. */
   static ApplicationContextRunner onFreshH2() {
     return new ApplicationContextRunner()
         .withConfiguration(
@@ -21,6 +21,8 @@ final class JdbcContexts {
                 SafeRetryJdbcAutoConfiguration.class,
                 SafeRetryAutoConfiguration.class))
         .withPropertyValues(
-            "spring.datasource.url=jdbc:h2:mem:fresh-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1");
+            "spring.datasource.url=jdbc:h2:mem:fresh-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1",
+            "saferetry.jdbc.outbox-seal-key.id=k1",
+            "saferetry.jdbc.outbox-seal-key.secret=" + StarterContextTest.SEAL_SECRET);
   }
 }

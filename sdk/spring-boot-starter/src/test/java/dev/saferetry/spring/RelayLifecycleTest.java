@@ -68,6 +68,35 @@ class RelayLifecycleTest {
   }
 
   @Test
+  void withoutASealKeyNoRelayRunsAndAnEnqueueIsRefusedNamingTheProperty() {
+    JdbcContexts.onFreshH2()
+        .withPropertyValues(
+            "saferetry.jdbc.outbox-seal-key.id=",
+            "saferetry.jdbc.outbox-seal-key.secret=",
+            "saferetry.jdbc.schema-init=create",
+            "saferetry.clients.payments.base-url=http://127.0.0.1:9/")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context.getBean(RelayLifecycle.class).relays()).isEmpty();
+              SafeRetryClient payments = context.getBean("payments", SafeRetryClient.class);
+              SafeRetryOutbox outbox = context.getBean(SafeRetryOutbox.class);
+              org.assertj.core.api.Assertions.assertThatThrownBy(
+                      () ->
+                          new TransactionTemplate(context.getBean(PlatformTransactionManager.class))
+                              .executeWithoutResult(
+                                  s ->
+                                      outbox.enqueue(
+                                          payments,
+                                          Orders.CHARGE,
+                                          Map.of("amount", 1),
+                                          RequestOptions.none().withIntentId("unsealed"))))
+                  .isInstanceOf(IllegalStateException.class)
+                  .hasMessageContaining("saferetry.jdbc.outbox-seal-key");
+            });
+  }
+
+  @Test
   void relaysCanBeSwitchedOffForAnInstanceThatOnlyEnqueues() {
     JdbcContexts.onFreshH2()
         .withPropertyValues(

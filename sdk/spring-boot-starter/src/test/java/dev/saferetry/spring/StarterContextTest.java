@@ -17,6 +17,8 @@ import org.springframework.test.context.DynamicPropertySource;
     properties = {
       "spring.datasource.url=jdbc:h2:mem:starter;DB_CLOSE_DELAY=-1",
       "saferetry.jdbc.schema-init=flyway",
+      "saferetry.jdbc.outbox-seal-key.id=k1",
+      "saferetry.jdbc.outbox-seal-key.secret=" + StarterContextTest.SEAL_SECRET,
       "saferetry.clients.payments.credentials.api-key=" + StarterContextTest.API_KEY,
       "saferetry.clients.payments.retry.max-attempts=2",
       "saferetry.clients.payments.breaker.sliding-window-size=20",
@@ -35,6 +37,7 @@ import org.springframework.test.context.DynamicPropertySource;
 abstract class StarterContextTest {
   static final String API_KEY = "sk_test_4eC39HqLyjWDarjtT1zdp7dc";
   static final String WEBHOOK_SECRET = "whsec_starter_test_secret";
+  static final String SEAL_SECRET = "starter-test-seal-secret-0123456789abcdef";
   static final ProviderServer PROVIDER = new ProviderServer();
 
   @DynamicPropertySource
