@@ -51,6 +51,8 @@ public final class StartupCost {
             "--logging.level.root=warn",
             "--spring.datasource.url=jdbc:h2:mem:startup-" + n + "-" + config.getSimpleName(),
             "--saferetry.jdbc.schema-init=create",
+            "--saferetry.jdbc.outbox-seal-key.id=k1",
+            "--saferetry.jdbc.outbox-seal-key.secret=" + StarterContextTest.SEAL_SECRET,
             "--saferetry.clients.payments.base-url=http://127.0.0.1:9/")) {
       long elapsed = System.nanoTime() - t0;
       if (!ctx.isActive()) {
