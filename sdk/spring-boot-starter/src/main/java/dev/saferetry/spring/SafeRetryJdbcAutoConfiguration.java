@@ -1,0 +1,109 @@
+package dev.saferetry.spring;
+
+import dev.saferetry.SafeRetryClient;
+import dev.saferetry.jdbc.Inbox;
+import dev.saferetry.jdbc.JdbcKeyStore;
+import java.time.Clock;
+import java.util.List;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
+import org.springframework.context.annotation.Bean;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
+
+/**
+ * The JDBC key store, outbox and inbox on the application's single {@code DataSource}, joining its
+ * Spring-managed transactions, and the relays as a lifecycle bean. SafeRetry's tables are brought
+ * up as {@code saferetry.jdbc.schema-init} says and then checked: start-up fails naming the table
+ * when one is missing or outdated.
+ */
+@AutoConfiguration(
+    after = DataSourceAutoConfiguration.class,
+    afterName = {
+      "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration",
+      "org.springframework.boot.liquibase.autoconfigure.LiquibaseAutoConfiguration"
+    })
+@ConditionalOnClass({JdbcKeyStore.class, DataSourceUtils.class})
+@ConditionalOnSingleCandidate(DataSource.class)
+@ConditionalOnProperty(prefix = "saferetry", name = "enabled", matchIfMissing = true)
+public class SafeRetryJdbcAutoConfiguration {
+  /** Creates the configuration; Spring calls it. */
+  public SafeRetryJdbcAutoConfiguration() {}
+
+  /** The DataSource the transaction manager manages (a transaction-aware proxy's target). */
+  static DataSource target(DataSource ds) {
+    return ds instanceof TransactionAwareDataSourceProxy p ? p.getTargetDataSource() : ds;
+  }
+
+  @Bean
+  @DependsOnDatabaseInitialization
+  SchemaInitializer saferetrySchema(SafeRetryProperties properties, DataSource dataSource) {
+    SchemaInitializer s = new SchemaInitializer(properties.getJdbc(), target(dataSource));
+    s.run();
+    return s;
+  }
+
+  /**
+   * The key store on the application's DataSource (its own transactions, never the caller's: an
+   * intent is recorded before the call whatever the caller's transaction does).
+   *
+   * @param properties the properties
+   * @param dataSource the DataSource
+   * @param schema the schema initializer, run first
+   * @return the key store
+   */
+  @Bean(destroyMethod = "close")
+  @DependsOnDatabaseInitialization
+  JdbcKeyStore saferetryKeyStore(
+      SafeRetryProperties properties, DataSource dataSource, SchemaInitializer schema) {
+    SafeRetryProperties.Jdbc p = properties.getJdbc();
+    var b = JdbcKeyStore.builder(target(dataSource)).table(p.getTable());
+    if (p.getSchema() != null && !p.getSchema().isBlank()) {
+      b.schema(p.getSchema());
+    }
+    return b.createSchema(schema.storesCreate()).build();
+  }
+
+  @Bean
+  @DependsOnDatabaseInitialization
+  Inbox saferetryInboxStore(
+      SafeRetryProperties properties, DataSource dataSource, SchemaInitializer schema) {
+    return Inbox.builder()
+        .dataSource(target(dataSource))
+        .table(properties.getJdbc().getInboxTable())
+        .createSchema(schema.storesCreate())
+        .build();
+  }
+
+  @Bean
+  SafeRetryOutbox saferetryOutbox(JdbcKeyStore store, DataSource dataSource) {
+    return new SafeRetryOutbox(store.outbox(), target(dataSource), Clock.systemUTC());
+  }
+
+  @Bean
+  SafeRetryInbox saferetryInbox(Inbox inbox, DataSource dataSource) {
+    return new SafeRetryInbox(inbox, target(dataSource));
+  }
+
+  @Bean
+  @ConditionalOnProperty(prefix = "saferetry.outbox.relay", name = "enabled", matchIfMissing = true)
+  RelayLifecycle saferetryRelays(
+      JdbcKeyStore store,
+      SafeRetryProperties properties,
+      SafeRetryClientFactory factory,
+      BeanFactory beans) {
+    List<SafeRetryClient> clients =
+        properties.getClients().keySet().stream()
+            .filter(factory::usesDataSource)
+            .map(name -> beans.getBean(name, SafeRetryClient.class))
+            .toList();
+    return new RelayLifecycle(
+        RelayLifecycle.build(store, clients, properties.getOutbox().getRelay()));
+  }
+}

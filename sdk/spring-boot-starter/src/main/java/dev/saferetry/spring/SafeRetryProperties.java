@@ -1,0 +1,329 @@
+package dev.saferetry.spring;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * SafeRetry's application properties, under {@code saferetry}: the clients ({@code
+ * saferetry.clients.<name>.*}), the JDBC outbox and inbox on the application's {@code DataSource}
+ * ({@code saferetry.jdbc.*}), the relays ({@code saferetry.outbox.relay.*}) and the operator
+ * endpoint ({@code saferetry.outbox.operator.*}).
+ *
+ * <p>Instances are mutable while Spring binds them and read-only by convention afterwards.
+ */
+@ConfigurationProperties("saferetry")
+public class SafeRetryProperties {
+  /** Whether SafeRetry's auto-configuration applies at all. */
+  private boolean enabled = true;
+
+  /** The clients, by bean name: each becomes a {@code SafeRetryClient} bean of that name. */
+  private Map<String, ClientProperties> clients = new LinkedHashMap<>();
+
+  /** The JDBC key store, outbox and inbox on the application's DataSource. */
+  private final Jdbc jdbc = new Jdbc();
+
+  /** The outbox's relays and operator endpoint. */
+  private final Outbox outbox = new Outbox();
+
+  /** Creates the defaults. */
+  public SafeRetryProperties() {}
+
+  /** {@return whether SafeRetry's auto-configuration applies} */
+  public boolean isEnabled() {
+    return enabled;
+  }
+
+  /**
+   * Sets whether SafeRetry's auto-configuration applies.
+   *
+   * @param enabled whether it applies
+   */
+  public void setEnabled(boolean enabled) {
+    this.enabled = enabled;
+  }
+
+  /** {@return the clients by bean name} */
+  public Map<String, ClientProperties> getClients() {
+    return clients;
+  }
+
+  /**
+   * Sets the clients by bean name.
+   *
+   * @param clients the clients
+   */
+  public void setClients(Map<String, ClientProperties> clients) {
+    this.clients = clients;
+  }
+
+  /** {@return the JDBC settings} */
+  public Jdbc getJdbc() {
+    return jdbc;
+  }
+
+  /** {@return the outbox settings} */
+  public Outbox getOutbox() {
+    return outbox;
+  }
+
+  /** Where a client keeps its intents' keys. */
+  public enum KeyStoreType {
+    /** In memory: lost with the process (tests, calls that need no restart safety). */
+    MEMORY,
+    /** A directory on disk, owner-only ({@code key-store.directory}). */
+    FILE,
+    /** The application's DataSource: the tables {@code saferetry.jdbc.*} names; the outbox's. */
+    DATASOURCE
+  }
+
+  /** How SafeRetry's tables come to exist. */
+  public enum SchemaInit {
+    /** Applies SafeRetry's Flyway migrations, with a history table of their own. */
+    FLYWAY,
+    /** Applies SafeRetry's Liquibase changelog, with changelog tables of their own. */
+    LIQUIBASE,
+    /** Creates the tables if missing (the key store's own DDL). */
+    CREATE,
+    /** Only checks them: the application's own migrations include SafeRetry's. */
+    NONE
+  }
+
+  /** The JDBC part. Mutable while bound. */
+  public static class Jdbc {
+    /** The key store's (and outbox's) table. */
+    private String table = "saferetry_intents";
+
+    /** The database schema of SafeRetry's tables; empty for the connection's default. */
+    private String schema;
+
+    /** The inbox's table. */
+    private String inboxTable = "saferetry_inbox";
+
+    /**
+     * How SafeRetry's tables are created at start-up: flyway, liquibase, create or none (only the
+     * check, which fails start-up naming the missing or outdated table).
+     */
+    private SchemaInit schemaInit = SchemaInit.NONE;
+
+    /** {@return the key store's table} */
+    public String getTable() {
+      return table;
+    }
+
+    /**
+     * Sets the key store's table.
+     *
+     * @param table the table name
+     */
+    public void setTable(String table) {
+      this.table = table;
+    }
+
+    /** {@return the schema, or null} */
+    public String getSchema() {
+      return schema;
+    }
+
+    /**
+     * Sets the schema.
+     *
+     * @param schema the schema
+     */
+    public void setSchema(String schema) {
+      this.schema = schema;
+    }
+
+    /** {@return the inbox's table} */
+    public String getInboxTable() {
+      return inboxTable;
+    }
+
+    /**
+     * Sets the inbox's table.
+     *
+     * @param inboxTable the table
+     */
+    public void setInboxTable(String inboxTable) {
+      this.inboxTable = inboxTable;
+    }
+
+    /** {@return how the tables are created} */
+    public SchemaInit getSchemaInit() {
+      return schemaInit;
+    }
+
+    /**
+     * Sets how the tables are created.
+     *
+     * @param schemaInit how
+     */
+    public void setSchemaInit(SchemaInit schemaInit) {
+      this.schemaInit = schemaInit;
+    }
+  }
+
+  /** The outbox part. Mutable while bound. */
+  public static class Outbox {
+    private final Relay relay = new Relay();
+    private final Operator operator = new Operator();
+
+    /** {@return the relays' settings} */
+    public Relay getRelay() {
+      return relay;
+    }
+
+    /** {@return the operator endpoint's settings} */
+    public Operator getOperator() {
+      return operator;
+    }
+  }
+
+  /**
+   * The relays: started after the context is refreshed, stopped gracefully. Mutable while bound.
+   */
+  public static class Relay {
+    /** Whether relays run in this application (off for an instance that only enqueues). */
+    private boolean enabled = true;
+
+    /** How many relays (each a thread claiming batches) this instance runs. */
+    private int count = 1;
+
+    /** How many claimed intents each relay sends at once. */
+    private int concurrency = 4;
+
+    /** How long a claim's lease lasts: another instance takes an intent over after it. */
+    private Duration lease = Duration.ofMinutes(2);
+
+    /** How long an idle relay waits before looking again. */
+    private Duration pollInterval = Duration.ofMillis(250);
+
+    /** How many intents a pass claims at most. */
+    private int batchSize = 50;
+
+    /** The relays' owner prefix in leases, logs and meters; default: host name and process id. */
+    private String owner;
+
+    /** {@return whether relays run} */
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    /**
+     * Sets whether relays run.
+     *
+     * @param enabled whether
+     */
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    /** {@return how many relays} */
+    public int getCount() {
+      return count;
+    }
+
+    /**
+     * Sets how many relays.
+     *
+     * @param count how many
+     */
+    public void setCount(int count) {
+      this.count = count;
+    }
+
+    /** {@return the sends at once per relay} */
+    public int getConcurrency() {
+      return concurrency;
+    }
+
+    /**
+     * Sets the sends at once per relay.
+     *
+     * @param concurrency how many
+     */
+    public void setConcurrency(int concurrency) {
+      this.concurrency = concurrency;
+    }
+
+    /** {@return the lease} */
+    public Duration getLease() {
+      return lease;
+    }
+
+    /**
+     * Sets the lease.
+     *
+     * @param lease the lease
+     */
+    public void setLease(Duration lease) {
+      this.lease = lease;
+    }
+
+    /** {@return the poll interval} */
+    public Duration getPollInterval() {
+      return pollInterval;
+    }
+
+    /**
+     * Sets the poll interval.
+     *
+     * @param pollInterval the interval
+     */
+    public void setPollInterval(Duration pollInterval) {
+      this.pollInterval = pollInterval;
+    }
+
+    /** {@return the batch size} */
+    public int getBatchSize() {
+      return batchSize;
+    }
+
+    /**
+     * Sets the batch size.
+     *
+     * @param batchSize the size
+     */
+    public void setBatchSize(int batchSize) {
+      this.batchSize = batchSize;
+    }
+
+    /** {@return the owner prefix, or null} */
+    public String getOwner() {
+      return owner;
+    }
+
+    /**
+     * Sets the owner prefix.
+     *
+     * @param owner the prefix
+     */
+    public void setOwner(String owner) {
+      this.owner = owner;
+    }
+  }
+
+  /** The operator endpoint {@code saferetry-outbox}. Mutable while bound. */
+  public static class Operator {
+    /**
+     * Whether the endpoint's actions (requeue, abandon, release a key) run; off by default. When
+     * on, only for an authenticated principal, whose name is the audit's actor.
+     */
+    private boolean actionsEnabled = false;
+
+    /** {@return whether actions run} */
+    public boolean isActionsEnabled() {
+      return actionsEnabled;
+    }
+
+    /**
+     * Sets whether actions run.
+     *
+     * @param actionsEnabled whether
+     */
+    public void setActionsEnabled(boolean actionsEnabled) {
+      this.actionsEnabled = actionsEnabled;
+    }
+  }
+}
