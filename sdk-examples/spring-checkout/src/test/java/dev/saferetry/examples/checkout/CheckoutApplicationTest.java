@@ -1,0 +1,110 @@
+package dev.saferetry.examples.checkout;
+
+import static dev.saferetry.examples.checkout.CheckoutTour.get;
+import static dev.saferetry.examples.checkout.CheckoutTour.json;
+import static dev.saferetry.examples.checkout.CheckoutTour.post;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.saferetry.testing.provider.FakeProvider;
+import dev.saferetry.testing.provider.Fault;
+import dev.saferetry.testing.provider.Received;
+import dev.saferetry.testing.provider.WithFakeProvider;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.core.env.Environment;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The checkout's real application context (embedded H2, web server on a free port, the starter's
+ * relay, Actuator and Spring Security) with its payments client pointed at a fake provider.
+ */
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "checkout.webhook-secret=" + CheckoutTour.SECRET,
+      "spring.security.user.password=" + CheckoutApplicationTest.OPERATOR_PASSWORD
+    })
+@WithFakeProvider(client = "payments")
+class CheckoutApplicationTest {
+  static final String OPERATOR_PASSWORD = "test-operator-password";
+
+  @Autowired FakeProvider provider;
+  @Autowired JdbcTemplate jdbc;
+  @Autowired Environment environment;
+  String base;
+
+  @BeforeEach
+  void base() {
+    base = "http://127.0.0.1:" + environment.getProperty("local.server.port");
+  }
+
+  /** Places an order through the API and waits until the relay's charge has an answer. */
+  private String placeAndWaitForTheCharge() throws Exception {
+    String order = "order-" + UUID.randomUUID().toString().substring(0, 8);
+    assertThat(post(base + "/orders", json(order), null).statusCode()).isEqualTo(201);
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> intentState(order) == 1); // the relay recorded the charge's answer
+    return order;
+  }
+
+  private int intentState(String order) {
+    return jdbc
+        .queryForList(
+            "SELECT state FROM saferetry_intents WHERE intent_id = ?",
+            Integer.class,
+            "order-" + order + "/charge")
+        .stream()
+        .findFirst()
+        .orElse(-1);
+  }
+
+  @Test
+  void anOrderIsChargedOnceThroughALostAnswer() throws Exception {
+    provider.arm(Fault.loseAnswer().on("POST /v1/charges"));
+
+    placeAndWaitForTheCharge();
+
+    assertThat(provider.received())
+        .hasSize(2)
+        .extracting(Received::replayed)
+        .containsExactly(false, true);
+    assertThat(provider.effects()).hasSize(1);
+    provider.assertOneKeyPerIntent();
+  }
+
+  @Test
+  void theProvidersWebhookIsVerifiedAndAppliedOnce() throws Exception {
+    String order = placeAndWaitForTheCharge();
+    String charge = provider.effects().get(0).objectId();
+    String event =
+        "{\"type\":\"charge.succeeded\",\"order\":\"" + order + "\",\"charge\":\"" + charge + "\"}";
+    String forged = event.replace(charge, "ch_forged");
+
+    HttpResponse<String> unsigned = post(base + "/webhooks/payments", forged, null);
+    assertThat(unsigned.statusCode()).isEqualTo(400);
+    assertThat(get(base + "/orders/" + order, null).body()).isEqualTo("PLACED");
+
+    assertThat(post(base + "/webhooks/payments", event, "evt_" + order).body())
+        .isEqualTo("APPLIED");
+    assertThat(post(base + "/webhooks/payments", event, "evt_" + order).body())
+        .isEqualTo("DUPLICATE");
+    assertThat(get(base + "/orders/" + order, null).body()).isEqualTo("PAID");
+    assertThat(
+            jdbc.queryForObject("SELECT charge_id FROM orders WHERE id = ?", String.class, order))
+        .isEqualTo(charge);
+  }
+
+  @Test
+  void anAnonymousRequestToTheOperatorEndpointIsRefused() throws Exception {
+    assertThat(get(base + "/actuator/saferetry-outbox", null).statusCode()).isEqualTo(401);
+    assertThat(get(base + "/actuator/saferetry-outbox", "operator:wrong").statusCode())
+        .isEqualTo(401);
+  }
+}
