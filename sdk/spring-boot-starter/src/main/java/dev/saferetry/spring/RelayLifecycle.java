@@ -26,17 +26,19 @@ final class RelayLifecycle implements SmartLifecycle {
   private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry.spring");
 
   private final List<OutboxRelay> relays;
+  private final List<String> owners;
   private volatile boolean running;
 
-  RelayLifecycle(List<OutboxRelay> relays) {
+  RelayLifecycle(List<OutboxRelay> relays, List<String> owners) {
     this.relays = List.copyOf(relays);
+    this.owners = List.copyOf(owners);
   }
 
   /** Builds {@code count} relays that send with {@code clients}, one client per tenant. */
-  static List<OutboxRelay> build(
+  static RelayLifecycle build(
       JdbcKeyStore store, List<SafeRetryClient> clients, SafeRetryProperties.Relay p) {
     if (clients.isEmpty()) {
-      return List.of();
+      return new RelayLifecycle(List.of(), List.of());
     }
     Map<String, SafeRetryClient> byTenant = new HashMap<>();
     for (SafeRetryClient c : clients) {
@@ -54,10 +56,13 @@ final class RelayLifecycle implements SmartLifecycle {
     }
     String prefix = p.getOwner() != null ? p.getOwner() : defaultOwner();
     List<OutboxRelay> relays = new ArrayList<>();
+    List<String> owners = new ArrayList<>();
     for (int i = 0; i < p.getCount(); i++) {
+      String owner = prefix + "-" + i;
+      owners.add(owner);
       OutboxRelayBuilder b =
           OutboxRelay.builder(store, clients.get(0))
-              .owner(prefix + "-" + i)
+              .owner(owner)
               .concurrency(p.getConcurrency())
               .leaseFor(p.getLease())
               .pollInterval(p.getPollInterval())
@@ -65,7 +70,7 @@ final class RelayLifecycle implements SmartLifecycle {
       clients.subList(1, clients.size()).forEach(b::client);
       relays.add(b.build());
     }
-    return relays;
+    return new RelayLifecycle(relays, owners);
   }
 
   private static String defaultOwner() {
@@ -81,6 +86,21 @@ final class RelayLifecycle implements SmartLifecycle {
 
   List<OutboxRelay> relays() {
     return relays;
+  }
+
+  /** {@return how many of the relays' threads are alive} Each relay runs one, named after it. */
+  int aliveThreads() {
+    java.util.Set<String> names = new java.util.HashSet<>();
+    for (String owner : owners) {
+      names.add("saferetry-relay-" + owner);
+    }
+    int alive = 0;
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.isAlive() && names.contains(t.getName())) {
+        alive++;
+      }
+    }
+    return alive;
   }
 
   @Override

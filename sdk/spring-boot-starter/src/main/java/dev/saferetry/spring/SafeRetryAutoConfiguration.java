@@ -37,6 +37,11 @@ public class SafeRetryAutoConfiguration {
     return new ClientBeanRegistrar(environment);
   }
 
+  @Bean
+  UnknownOutcomes saferetryUnknownOutcomes() {
+    return new UnknownOutcomes();
+  }
+
   @Bean(ClientBeanRegistrar.FACTORY)
   SafeRetryClientFactory saferetryClientFactory(
       SafeRetryProperties properties,

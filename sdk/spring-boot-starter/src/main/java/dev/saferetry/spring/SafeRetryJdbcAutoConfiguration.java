@@ -3,10 +3,13 @@ package dev.saferetry.spring;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.jdbc.Inbox;
 import dev.saferetry.jdbc.JdbcKeyStore;
+import dev.saferetry.jdbc.OutboxRelay;
+import dev.saferetry.jdbc.SafeRetryMeters;
 import java.time.Clock;
 import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -103,7 +106,19 @@ public class SafeRetryJdbcAutoConfiguration {
             .filter(factory::usesDataSource)
             .map(name -> beans.getBean(name, SafeRetryClient.class))
             .toList();
-    return new RelayLifecycle(
-        RelayLifecycle.build(store, clients, properties.getOutbox().getRelay()));
+    return RelayLifecycle.build(store, clients, properties.getOutbox().getRelay());
+  }
+
+  /** The outbox's gauges and the relays' counters, bound by Boot to the application's registry. */
+  @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "io.micrometer.core.instrument.binder.MeterBinder")
+  static class Meters {
+    @Bean
+    SafeRetryMeters saferetryOutboxMeters(
+        JdbcKeyStore store, ObjectProvider<RelayLifecycle> relays) {
+      RelayLifecycle r = relays.getIfAvailable();
+      return SafeRetryMeters.of(
+          store, r == null ? new OutboxRelay[0] : r.relays().toArray(OutboxRelay[]::new));
+    }
   }
 }

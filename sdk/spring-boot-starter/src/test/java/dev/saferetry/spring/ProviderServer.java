@@ -14,7 +14,8 @@ import mockwebserver3.RecordedRequest;
 
 /**
  * A payment provider on MockWebServer for the starter's tests: answers every charge with 200 and an
- * id, records what it received, and can hold its answers until released (a send in flight).
+ * id (400 when the body mentions {@code reject-}), records what it received, and can hold its
+ * answers until released (a send in flight).
  */
 final class ProviderServer {
   final MockWebServer server = new MockWebServer();
@@ -33,6 +34,13 @@ final class ProviderServer {
             CountDownLatch g = gate.get();
             if (g != null) {
               g.await(30, TimeUnit.SECONDS);
+            }
+            if (request.getBody() != null && request.getBody().utf8().contains("reject-")) {
+              return new MockResponse.Builder()
+                  .code(400)
+                  .setHeader("Content-Type", "application/json")
+                  .body("{\"error\":{\"code\":\"card_declined\"}}")
+                  .build();
             }
             return new MockResponse.Builder()
                 .code(200)

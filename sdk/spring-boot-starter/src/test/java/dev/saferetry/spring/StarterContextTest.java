@@ -23,6 +23,7 @@ import org.springframework.test.context.DynamicPropertySource;
       "saferetry.clients.ledger.key-store.type=memory",
       "saferetry.outbox.relay.poll-interval=20ms",
       "saferetry.outbox.relay.concurrency=2",
+      "saferetry.outbox.operator.actions-enabled=true",
       "management.endpoints.web.exposure.include=*",
       "management.endpoint.env.show-values=always",
       "management.endpoint.configprops.show-values=always",
