@@ -83,13 +83,16 @@ public final class CheckoutTour {
     show("webhook", post(base + "/webhooks/payments", event, id));
     show("webhook again (redelivered)", post(base + "/webhooks/payments", event, id));
     show("GET /orders/" + order, get(base + "/orders/" + order, null));
-    show("GET /actuator/health", get(base + "/actuator/health", null));
+    HttpResponse<String> health = get(base + "/actuator/health", null);
+    OUT.println("GET /actuator/health -> " + health.statusCode() + ", " + component(health.body()));
     HttpResponse<String> metrics = get(base + "/actuator/metrics", null);
     OUT.println(
         "GET /actuator/metrics -> "
             + metrics.statusCode()
             + ", SafeRetry's: "
             + saferetry(metrics.body()));
+    String sends = "/actuator/metrics/saferetry.relay.sends";
+    show("GET " + sends, get(base + sends, null));
     show(
         "GET /actuator/saferetry-outbox, anonymous",
         get(base + "/actuator/saferetry-outbox", null));
@@ -106,6 +109,22 @@ public final class CheckoutTour {
         .results()
         .map(m -> m.group(1))
         .toList();
+  }
+
+  /** SafeRetry's component of {@code /actuator/health}'s answer, as JSON text. */
+  static String component(String health) {
+    int start = health.indexOf("\"saferetry\":");
+    if (start < 0) {
+      return "no SafeRetry component";
+    }
+    int depth = 0;
+    for (int i = health.indexOf('{', start); i < health.length(); i++) {
+      depth += health.charAt(i) == '{' ? 1 : health.charAt(i) == '}' ? -1 : 0;
+      if (depth == 0) {
+        return health.substring(start, i + 1);
+      }
+    }
+    return health.substring(start);
   }
 
   static String json(String order) {

@@ -102,9 +102,41 @@ class CheckoutApplicationTest {
   }
 
   @Test
-  void anAnonymousRequestToTheOperatorEndpointIsRefused() throws Exception {
-    assertThat(get(base + "/actuator/saferetry-outbox", null).statusCode()).isEqualTo(401);
-    assertThat(get(base + "/actuator/saferetry-outbox", "operator:wrong").statusCode())
-        .isEqualTo(401);
+  void healthShowsSafeRetrysClientOutboxAndRelay() throws Exception {
+    HttpResponse<String> health = get(base + "/actuator/health", null);
+
+    assertThat(health.statusCode()).isEqualTo(200);
+    assertThat(CheckoutTour.component(health.body()))
+        .startsWith("\"saferetry\":")
+        .contains("\"payments\":{\"breaker\":\"CLOSED\"")
+        .contains("\"outbox\":")
+        .contains("\"relays\":")
+        .contains("\"status\":\"UP\"");
+  }
+
+  @Test
+  void safeRetrysMetersAreInActuatorMetrics() throws Exception {
+    placeAndWaitForTheCharge();
+
+    assertThat(CheckoutTour.saferetry(get(base + "/actuator/metrics", null).body()))
+        .contains("saferetry.client.calls", "saferetry.relay.sends", "saferetry.outbox.intents");
+    HttpResponse<String> sends = get(base + "/actuator/metrics/saferetry.relay.sends", null);
+    assertThat(sends.statusCode()).isEqualTo(200);
+    assertThat(sends.body()).contains("\"statistic\":\"COUNT\"").doesNotContain("\"value\":0.0");
+  }
+
+  @Test
+  void anAnonymousRequestToTheOperatorEndpointIsRefusedAndChangesNothing() throws Exception {
+    String endpoint = base + "/actuator/saferetry-outbox";
+    String action =
+        "{\"action\":\"abandon\",\"tenant\":\"default\",\"operation\":\"x\","
+            + "\"intentId\":\"y\",\"reason\":\"z\"}";
+    assertThat(get(endpoint, null).statusCode()).isEqualTo(401);
+    assertThat(get(endpoint, "operator:wrong").statusCode()).isEqualTo(401);
+    assertThat(post(endpoint, action, null).statusCode()).isEqualTo(401);
+
+    HttpResponse<String> read = get(endpoint, "operator:" + OPERATOR_PASSWORD);
+    assertThat(read.statusCode()).isEqualTo(200);
+    assertThat(read.body()).contains("\"actionsEnabled\":false").contains("\"intents\":");
   }
 }
