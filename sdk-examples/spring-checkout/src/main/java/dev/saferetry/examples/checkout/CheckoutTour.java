@@ -54,7 +54,8 @@ public final class CheckoutTour {
       try (ConfigurableApplicationContext app =
           SpringApplication.run(CheckoutApplication.class, appArgs)) {
         String base = "http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port");
-        OUT.println("database: " + app.getEnvironment().getProperty("spring.datasource.url"));
+        String database = app.getEnvironment().getProperty("spring.datasource.url");
+        OUT.println("database: " + database.replaceAll("(?i)(password=)[^&;]*", "$1***"));
         String login =
             "operator:" + app.getEnvironment().getProperty("spring.security.user.password");
         ok = tour(base, provider, login);
