@@ -80,8 +80,15 @@ final class RelayLifecycle implements SmartLifecycle {
     } catch (java.io.IOException e) {
       host = "host";
     }
-    String owner = host + "-" + ProcessHandle.current().pid();
-    return owner.length() > 100 ? owner.substring(0, 100) : owner;
+    // The process id tells instances on one host apart; the suffix, contexts in one process.
+    String owner =
+        host
+            + "-"
+            + ProcessHandle.current().pid()
+            + "-"
+            + Integer.toHexString(
+                java.util.concurrent.ThreadLocalRandom.current().nextInt(0x10000));
+    return owner.length() > 100 ? owner.substring(owner.length() - 100) : owner;
   }
 
   List<OutboxRelay> relays() {

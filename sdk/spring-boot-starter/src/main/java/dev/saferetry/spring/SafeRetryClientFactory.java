@@ -122,7 +122,7 @@ final class SafeRetryClientFactory implements DisposableBean {
     }
   }
 
-  private static RetryPolicy retry(ClientProperties.Retry r) {
+  static RetryPolicy retry(ClientProperties.Retry r) {
     RetryPolicy p = RetryPolicy.defaults();
     if (r.getMaxAttempts() != null) {
       p = p.withMaxAttempts(r.getMaxAttempts());

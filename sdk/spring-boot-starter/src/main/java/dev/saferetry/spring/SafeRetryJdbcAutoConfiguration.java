@@ -19,6 +19,8 @@ import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitializat
 import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The JDBC key store, outbox and inbox on the application's single {@code DataSource}, joining its
@@ -29,6 +31,8 @@ import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 @AutoConfiguration(
     after = DataSourceAutoConfiguration.class,
     afterName = {
+      "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration",
+      "org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration",
       "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration",
       "org.springframework.boot.liquibase.autoconfigure.LiquibaseAutoConfiguration"
     })
@@ -92,6 +96,14 @@ public class SafeRetryJdbcAutoConfiguration {
   @Bean
   SafeRetryInbox saferetryInbox(Inbox inbox, DataSource dataSource) {
     return new SafeRetryInbox(inbox, target(dataSource));
+  }
+
+  @Bean
+  @ConditionalOnSingleCandidate(PlatformTransactionManager.class)
+  SafeRetryWebhooks saferetryWebhooks(
+      SafeRetryProperties properties, SafeRetryInbox inbox, PlatformTransactionManager tm) {
+    return new SafeRetryWebhooks(
+        Webhooks.verifiers(properties.getWebhooks()), inbox, new TransactionTemplate(tm));
   }
 
   @Bean

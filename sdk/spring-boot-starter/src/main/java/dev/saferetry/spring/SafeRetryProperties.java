@@ -21,11 +21,17 @@ public class SafeRetryProperties {
   /** The clients, by bean name: each becomes a {@code SafeRetryClient} bean of that name. */
   private Map<String, ClientProperties> clients = new LinkedHashMap<>();
 
+  /** The webhook sources, by name: each a verifier for {@code SafeRetryWebhooks}. */
+  private Map<String, WebhookProperties> webhooks = new LinkedHashMap<>();
+
   /** The JDBC key store, outbox and inbox on the application's DataSource. */
   private final Jdbc jdbc = new Jdbc();
 
   /** The outbox's relays and operator endpoint. */
   private final Outbox outbox = new Outbox();
+
+  /** The use of the application's resilience4j registries. */
+  private final Resilience4j resilience4j = new Resilience4j();
 
   /** Creates the defaults. */
   public SafeRetryProperties() {}
@@ -58,6 +64,20 @@ public class SafeRetryProperties {
     this.clients = clients;
   }
 
+  /** {@return the webhook sources by name} */
+  public Map<String, WebhookProperties> getWebhooks() {
+    return webhooks;
+  }
+
+  /**
+   * Sets the webhook sources by name.
+   *
+   * @param webhooks the sources
+   */
+  public void setWebhooks(Map<String, WebhookProperties> webhooks) {
+    this.webhooks = webhooks;
+  }
+
   /** {@return the JDBC settings} */
   public Jdbc getJdbc() {
     return jdbc;
@@ -66,6 +86,35 @@ public class SafeRetryProperties {
   /** {@return the outbox settings} */
   public Outbox getOutbox() {
     return outbox;
+  }
+
+  /** {@return the resilience4j settings} */
+  public Resilience4j getResilience4j() {
+    return resilience4j;
+  }
+
+  /** The use of resilience4j's registries. Mutable while bound. */
+  public static class Resilience4j {
+    /**
+     * Whether clients take their breaker and retry settings from the application's resilience4j
+     * registries (resilience4j.circuitbreaker.instances.&lt;client&gt;,
+     * resilience4j.retry.instances.&lt;client&gt;) and create their breaker and retry there.
+     */
+    private boolean enabled = true;
+
+    /** {@return whether enabled} */
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    /**
+     * Sets whether enabled.
+     *
+     * @param enabled whether
+     */
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
   }
 
   /** Where a client keeps its intents' keys. */
@@ -202,7 +251,10 @@ public class SafeRetryProperties {
     /** How many intents a pass claims at most. */
     private int batchSize = 50;
 
-    /** The relays' owner prefix in leases, logs and meters; default: host name and process id. */
+    /**
+     * The relays' owner prefix in leases, logs and meters; default: host, process id, a random
+     * suffix.
+     */
     private String owner;
 
     /** {@return whether relays run} */

@@ -24,6 +24,8 @@ import org.springframework.test.context.DynamicPropertySource;
       "saferetry.outbox.relay.poll-interval=20ms",
       "saferetry.outbox.relay.concurrency=2",
       "saferetry.outbox.operator.actions-enabled=true",
+      "saferetry.webhooks.stripe.provider=stripe",
+      "saferetry.webhooks.stripe.secrets[0]=" + StarterContextTest.WEBHOOK_SECRET,
       "management.endpoints.web.exposure.include=*",
       "management.endpoint.env.show-values=always",
       "management.endpoint.configprops.show-values=always",
@@ -31,6 +33,7 @@ import org.springframework.test.context.DynamicPropertySource;
     })
 abstract class StarterContextTest {
   static final String API_KEY = "sk_test_4eC39HqLyjWDarjtT1zdp7dc";
+  static final String WEBHOOK_SECRET = "whsec_starter_test_secret";
   static final ProviderServer PROVIDER = new ProviderServer();
 
   @DynamicPropertySource
