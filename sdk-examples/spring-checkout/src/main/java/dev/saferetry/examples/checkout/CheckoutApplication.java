@@ -1,7 +1,5 @@
 package dev.saferetry.examples.checkout;
 
-import dev.saferetry.webhook.StandardWebhookVerifier;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
@@ -42,11 +40,5 @@ public class CheckoutApplication {
         // An API without browser sessions: no cookies for a forged request to ride on.
         .csrf(c -> c.disable())
         .build();
-  }
-
-  /** The provider signs its deliveries by the Standard Webhooks scheme. */
-  @Bean
-  StandardWebhookVerifier webhookVerifier(@Value("${checkout.webhook-secret}") String secret) {
-    return StandardWebhookVerifier.of(secret);
   }
 }

@@ -49,7 +49,7 @@ public final class CheckoutTour {
       String[] appArgs = new String[args.length + 3];
       System.arraycopy(args, 0, appArgs, 0, args.length);
       appArgs[args.length] = "--saferetry.clients.payments.base-url=" + provider.baseUrl();
-      appArgs[args.length + 1] = "--checkout.webhook-secret=" + SECRET;
+      appArgs[args.length + 1] = "--saferetry.webhooks.payments.secrets=" + SECRET;
       appArgs[args.length + 2] = "--server.port=0";
       try (ConfigurableApplicationContext app =
           SpringApplication.run(CheckoutApplication.class, appArgs)) {

@@ -3,8 +3,6 @@ package dev.saferetry.examples.checkout;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.examples.checkout.PaymentsApi.ChargeRequest;
-import dev.saferetry.jdbc.InboxOutcome;
-import dev.saferetry.spring.SafeRetryInbox;
 import dev.saferetry.spring.SafeRetryOutbox;
 import java.util.List;
 import java.util.Optional;
@@ -13,22 +11,17 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
-/** Places orders and applies the provider's payment events, each in one transaction. */
+/** Places orders and marks them paid, each in one transaction. */
 @Service
 public class OrderService {
   private final JdbcTemplate jdbc;
   private final SafeRetryOutbox outbox;
-  private final SafeRetryInbox inbox;
   private final SafeRetryClient payments;
 
   OrderService(
-      JdbcTemplate jdbc,
-      SafeRetryOutbox outbox,
-      SafeRetryInbox inbox,
-      @Qualifier("payments") SafeRetryClient payments) {
+      JdbcTemplate jdbc, SafeRetryOutbox outbox, @Qualifier("payments") SafeRetryClient payments) {
     this.jdbc = jdbc;
     this.outbox = outbox;
-    this.inbox = inbox;
     this.payments = payments;
   }
 
@@ -51,19 +44,15 @@ public class OrderService {
   }
 
   /**
-   * Applies a verified payment event once: a redelivery of the same event id is a {@code DUPLICATE}
-   * and changes nothing.
+   * Marks the order paid by the provider's charge; called once per event, in the transaction that
+   * records the event in the inbox ({@link PaymentWebhooks}).
    */
   @Transactional
-  public InboxOutcome applyPayment(String eventId, PaymentEvent event) {
-    return inbox.receive(
-        "checkout",
-        eventId,
-        context ->
-            jdbc.update(
-                "UPDATE orders SET status = 'PAID', charge_id = ? WHERE id = ?",
-                event.charge(),
-                event.order()));
+  public void markPaid(PaymentEvent event) {
+    jdbc.update(
+        "UPDATE orders SET status = 'PAID', charge_id = ? WHERE id = ?",
+        event.charge(),
+        event.order());
   }
 
   /** {@return the order's status, if there is such an order} */

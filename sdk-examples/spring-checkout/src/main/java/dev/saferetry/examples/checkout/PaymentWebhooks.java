@@ -3,11 +3,8 @@ package dev.saferetry.examples.checkout;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.saferetry.examples.checkout.OrderService.PaymentEvent;
-import dev.saferetry.jdbc.InboxOutcome;
-import dev.saferetry.webhook.StandardWebhookVerifier;
-import dev.saferetry.webhook.VerifiedWebhook;
-import dev.saferetry.webhook.WebhookVerificationException;
-import java.io.IOException;
+import dev.saferetry.spring.SafeRetryWebhooks;
+import dev.saferetry.spring.WebhookReceipt;
 import org.springframework.http.ResponseEntity;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -16,34 +13,34 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The provider's webhooks: the signature is verified on the raw bytes, then the event is applied
- * once through the inbox, keyed by the delivery id the provider keeps across its retries.
+ * The provider's webhooks ({@code saferetry.webhooks.payments}: Standard Webhooks signatures): the
+ * signature is verified on the raw bytes, then the event is applied through the inbox in one
+ * transaction, once per delivery id however often the provider sends it.
  */
 @RestController
 class PaymentWebhooks {
   private static final ObjectMapper JSON =
       new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-  private final StandardWebhookVerifier verifier;
+  private final SafeRetryWebhooks webhooks;
   private final OrderService orders;
 
-  PaymentWebhooks(StandardWebhookVerifier verifier, OrderService orders) {
-    this.verifier = verifier;
+  PaymentWebhooks(SafeRetryWebhooks webhooks, OrderService orders) {
+    this.webhooks = webhooks;
     this.orders = orders;
   }
 
   @PostMapping("/webhooks/payments")
   ResponseEntity<String> receive(
-      @RequestBody byte[] body, @RequestHeader MultiValueMap<String, String> headers)
-      throws IOException {
-    VerifiedWebhook delivery;
-    try {
-      delivery = verifier.verify(body, headers);
-    } catch (WebhookVerificationException e) {
-      return ResponseEntity.badRequest().body(e.failure().name()); // never the body or secret
-    }
-    PaymentEvent event = JSON.readValue(delivery.payload(), PaymentEvent.class);
-    InboxOutcome outcome = orders.applyPayment(delivery.id(), event);
-    return ResponseEntity.ok(outcome.name()); // APPLIED the first time, DUPLICATE afterwards
+      @RequestBody byte[] body, @RequestHeader MultiValueMap<String, String> headers) {
+    WebhookReceipt receipt =
+        webhooks.receive(
+            "payments",
+            body,
+            headers,
+            (event, inbox) -> orders.markPaid(JSON.readValue(event.payload(), PaymentEvent.class)));
+    // APPLIED the first time, DUPLICATE afterwards; a refused signature names the failed check
+    String said = receipt.outcome() != null ? receipt.outcome().name() : "" + receipt.failure();
+    return ResponseEntity.status(receipt.httpStatus()).body(said);
   }
 }

@@ -27,7 +27,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
-      "checkout.webhook-secret=" + CheckoutTour.SECRET,
+      "saferetry.webhooks.payments.secrets=" + CheckoutTour.SECRET,
       "spring.security.user.password=" + CheckoutApplicationTest.OPERATOR_PASSWORD
     })
 @WithFakeProvider(client = "payments")

@@ -34,7 +34,7 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = "checkout.webhook-secret=" + CheckoutTour.SECRET)
+    properties = "saferetry.webhooks.payments.secrets=" + CheckoutTour.SECRET)
 @WithFakeProvider(client = "payments")
 @DirtiesContext
 class CheckoutOnPostgresTest {

@@ -32,7 +32,7 @@ class CheckoutRestartTest {
             "--server.port=0",
             "--saferetry.clients.payments.base-url=" + provider.baseUrl(),
             "--saferetry.outbox.relay.enabled=" + relays,
-            "--checkout.webhook-secret=" + CheckoutTour.SECRET);
+            "--saferetry.webhooks.payments.secrets=" + CheckoutTour.SECRET);
   }
 
   private static String key(ConfigurableApplicationContext app, String order) {
