@@ -69,8 +69,14 @@ class CheckoutApplicationTest {
   void anOrderIsChargedOnceThroughALostAnswer() throws Exception {
     provider.arm(Fault.loseAnswer().on("POST /v1/charges"));
 
-    placeAndWaitForTheCharge();
+    String order = placeAndWaitForTheCharge();
+    String key =
+        jdbc.queryForObject(
+            "SELECT idempotency_key FROM saferetry_intents WHERE intent_id = ?",
+            String.class,
+            "order-" + order + "/charge");
 
+    assertThat(provider.received()).extracting(Received::key).containsOnly(key);
     assertThat(provider.received())
         .hasSize(2)
         .extracting(Received::replayed)
