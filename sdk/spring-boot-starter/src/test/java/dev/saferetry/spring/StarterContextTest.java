@@ -21,6 +21,7 @@ import org.springframework.test.context.DynamicPropertySource;
       "saferetry.clients.payments.retry.max-attempts=2",
       "saferetry.clients.payments.breaker.sliding-window-size=20",
       "saferetry.clients.ledger.key-store.type=memory",
+      "saferetry.clients.payments.typed-client=dev.saferetry.spring.app.ChargesClient",
       "saferetry.outbox.relay.poll-interval=20ms",
       "saferetry.outbox.relay.concurrency=2",
       "saferetry.outbox.operator.actions-enabled=true",
