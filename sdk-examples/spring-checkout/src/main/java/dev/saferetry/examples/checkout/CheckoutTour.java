@@ -17,7 +17,7 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
-import org.springframework.boot.SpringApplication;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -52,7 +52,11 @@ public final class CheckoutTour {
       appArgs[args.length + 1] = "--saferetry.webhooks.payments.secrets=" + SECRET;
       appArgs[args.length + 2] = "--server.port=0";
       try (ConfigurableApplicationContext app =
-          SpringApplication.run(CheckoutApplication.class, appArgs)) {
+          new SpringApplicationBuilder(CheckoutApplication.class)
+              // Quiet unless told otherwise (defaults: the application's settings override them).
+              .properties("spring.main.banner-mode=off", "logging.level.root=warn")
+              .properties("logging.level.dev.saferetry=info")
+              .run(appArgs)) {
         String base = "http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port");
         String database = app.getEnvironment().getProperty("spring.datasource.url");
         OUT.println("database: " + database.replaceAll("(?i)(password=)[^&;]*", "$1***"));
