@@ -26,7 +26,8 @@ public class ClientProperties {
 
   /**
    * A generated typed client facade (fully qualified class name, listed in
-   * META-INF/saferetry/typed-clients.list) to register as a bean named {@code <name>TypedClient}.
+   * META-INF/saferetry/typed-clients.list) to register as a bean named after the client plus
+   * "TypedClient".
    */
   private String typedClient;
 

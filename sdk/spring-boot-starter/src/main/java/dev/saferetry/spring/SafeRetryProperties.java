@@ -18,10 +18,10 @@ public class SafeRetryProperties {
   /** Whether SafeRetry's auto-configuration applies at all. */
   private boolean enabled = true;
 
-  /** The clients, by bean name: each becomes a {@code SafeRetryClient} bean of that name. */
+  /** The clients, by bean name: each becomes a SafeRetryClient bean of that name. */
   private Map<String, ClientProperties> clients = new LinkedHashMap<>();
 
-  /** The webhook sources, by name: each a verifier for {@code SafeRetryWebhooks}. */
+  /** The webhook sources, by name: each a verifier for SafeRetryWebhooks. */
   private Map<String, WebhookProperties> webhooks = new LinkedHashMap<>();
 
   /** The JDBC key store, outbox and inbox on the application's DataSource. */
