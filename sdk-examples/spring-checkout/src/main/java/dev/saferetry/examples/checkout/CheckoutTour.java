@@ -24,8 +24,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * The checkout, toured: starts it on a free port against a sandbox provider (saferetry-testing's
  * {@link FakeProvider}) that loses the answer to the first charge, places an order, waits for the
  * relay, delivers the provider's webhook twice, and shows health, meters and the operator endpoint.
- * Prints what it sees and exits with 1 if the order was not charged exactly once. Arguments are the
- * application's, e.g. {@code --spring.datasource.url=jdbc:postgresql://...}.
+ * Prints what it sees and exits with 1 unless the order was charged once and paid once. Arguments
+ * are the application's, e.g. {@code --spring.datasource.url=jdbc:postgresql://...}.
  *
  * <pre>
  * mvn -B -q -pl sdk-examples/spring-checkout -am compile exec:java
@@ -65,7 +65,7 @@ public final class CheckoutTour {
         ok = tour(base, provider, login);
       }
     }
-    OUT.println(ok ? "OK: one order, one charge" : "FAILED: see above");
+    OUT.println(ok ? "OK: one order, one charge, paid once" : "FAILED: see above");
     System.exit(ok ? 0 : 1);
   }
 
@@ -76,7 +76,7 @@ public final class CheckoutTour {
     // The charge is made, its answer lost; the relay's retry under the same key is replayed.
     while (provider.received().stream().noneMatch(Received::replayed)
         && Instant.now().isBefore(until)) {
-      Thread.sleep(50); // the relay polls every 100 ms; a tour may wait, a test never does
+      Thread.sleep(50); // the relay looks for due charges every 100 ms
     }
     OUT.printf(
         "provider: %d charge request(s), %d charge(s) made, effects per key %s%n",
@@ -85,9 +85,12 @@ public final class CheckoutTour {
     String event =
         "{\"type\":\"charge.succeeded\",\"order\":\"" + order + "\",\"charge\":\"" + charge + "\"}";
     String id = "evt_" + UUID.randomUUID().toString().replace("-", "");
-    show("webhook", post(base + "/webhooks/payments", event, id));
-    show("webhook again (redelivered)", post(base + "/webhooks/payments", event, id));
-    show("GET /orders/" + order, get(base + "/orders/" + order, null));
+    HttpResponse<String> first = post(base + "/webhooks/payments", event, id);
+    show("webhook", first);
+    HttpResponse<String> again = post(base + "/webhooks/payments", event, id);
+    show("webhook again (redelivered)", again);
+    HttpResponse<String> status = get(base + "/orders/" + order, null);
+    show("GET /orders/" + order, status);
     HttpResponse<String> health = get(base + "/actuator/health", null);
     OUT.println("GET /actuator/health -> " + health.statusCode() + ", " + component(health.body()));
     HttpResponse<String> metrics = get(base + "/actuator/metrics", null);
@@ -104,7 +107,11 @@ public final class CheckoutTour {
     show(
         "GET /actuator/saferetry-outbox, operator",
         get(base + "/actuator/saferetry-outbox", login));
-    return provider.effects().size() == 1 && provider.received().size() == 2;
+    return provider.effects().size() == 1
+        && provider.received().size() == 2
+        && first.body().equals("APPLIED")
+        && again.body().equals("DUPLICATE")
+        && status.body().equals("PAID");
   }
 
   /** The meter names in {@code /actuator/metrics}' answer that are SafeRetry's. */
