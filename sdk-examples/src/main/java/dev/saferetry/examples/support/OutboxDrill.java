@@ -35,6 +35,10 @@ public final class OutboxDrill {
   /** Orders placed; every fourth one is rolled back. */
   public static final int ORDERS = 12;
 
+  /** The form of the database argument. */
+  public static final String URL_FORMAT =
+      "jdbc:postgresql://HOST:PORT/DATABASE?user=USER&password=PASSWORD";
+
   private OutboxDrill() {}
 
   /**
@@ -91,17 +95,24 @@ public final class OutboxDrill {
    * @throws Exception if the drill itself fails
    */
   public static Result run(String jdbcUrl, PrintStream out) throws Exception {
+    if (jdbcUrl != null && !jdbcUrl.startsWith("jdbc:postgresql://")) {
+      throw new IllegalArgumentException(
+          "the argument is a PostgreSQL JDBC URL, " + URL_FORMAT + ", or nothing (embedded H2)");
+    }
     Path dir = Files.createTempDirectory("saferetry-outbox");
     String schema = "outbox_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
     String url;
     if (jdbcUrl == null) {
       url = "jdbc:h2:file:" + dir.resolve("shop") + ";AUTO_SERVER=TRUE";
+      out.println("database: embedded H2, " + url);
+      out.println("  (for PostgreSQL, give its URL as the argument: " + URL_FORMAT + ")");
     } else {
       try (Connection c = DriverManager.getConnection(jdbcUrl);
           Statement s = c.createStatement()) {
         s.execute("CREATE SCHEMA " + schema);
       }
       url = jdbcUrl + (jdbcUrl.contains("?") ? "&" : "?") + "currentSchema=" + schema;
+      out.println("database: PostgreSQL, " + redacted(jdbcUrl) + ", new schema " + schema);
     }
     try (PaymentApi api = new PaymentApi();
         HikariDataSource pool = pool(url, 4);
@@ -248,5 +259,10 @@ public final class OutboxDrill {
     t.setDaemon(true);
     t.start();
     return out;
+  }
+
+  /** The URL as printed: without the password's value. */
+  static String redacted(String jdbcUrl) {
+    return jdbcUrl.replaceAll("(?i)(password=)[^&;]*", "$1***");
   }
 }
