@@ -154,9 +154,9 @@ public final class Inbox {
    * clock and the database's (receipts are recorded at the later of the two): a host whose clock
    * runs ahead, or one whose clock ran behind when it recorded, never deletes a receipt younger
    * than {@code age} by the database's clock. In transactions of at most {@link
-   * Builder#purgeBatchSize} receipts; receipts another instance is purging are skipped, not waited
-   * for, so every instance may run it at once. The high-water marks are never deleted: an event
-   * older than what its resource already saw stays {@link InboxResult#STALE} however old its
+   * InboxBuilder#purgeBatchSize} receipts; receipts another instance is purging are skipped, not
+   * waited for, so every instance may run it at once. The high-water marks are never deleted: an
+   * event older than what its resource already saw stays {@link InboxResult#STALE} however old its
    * receipt.
    *
    * <p>A message whose receipt was purged is no longer recognised: a delivery after that runs the

@@ -131,11 +131,11 @@ public final class JdbcKeyStoreBuilder {
 
   /**
    * How old an outbox intent may get, by the database's clock, before it is held as {@link
-   * HoldReason#EXPIRED} instead of sent: the table's rule, which every relay and {@link
-   * OutboxAdmin} of this store follows (a relay cannot park a table's backlog with an age of its
-   * own). An intent is never sent past its key's retention either, whatever its age. Give every
-   * store of one table the same age. Default {@link #DEFAULT_OUTBOX_MAX_AGE} (shorter than any
-   * provider's key retention).
+   * dev.saferetry.jdbc.outbox.HoldReason#EXPIRED EXPIRED} instead of sent: the table's rule, which
+   * every relay and {@link dev.saferetry.jdbc.outbox.OutboxAdmin} of this store follows (a relay
+   * cannot park a table's backlog with an age of its own). An intent is never sent past its key's
+   * retention either, whatever its age. Give every store of one table the same age. Default {@link
+   * #DEFAULT_OUTBOX_MAX_AGE} (shorter than any provider's key retention).
    *
    * @param maxAge at least {@link #MIN_OUTBOX_MAX_AGE}, at most 100 years
    * @return this builder
