@@ -1,0 +1,17 @@
+package dev.saferetry.generator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class GeneratedClientCompilesTest {
+  @Test
+  void stripeExcerptCompilesWithoutWarnings() throws Exception {
+    GeneratedSources sources =
+        Generator.generate(
+            Specs.config("stripe-charges.yaml", "com.example.stripe").preset("stripe").build());
+    try (Compiled c = Compiled.compile(sources, Compiled.workDir("stripe-compiles"))) {
+      assertThat(c.type("com.example.stripe.StripeApiClient")).isNotNull();
+    }
+  }
+}
