@@ -175,15 +175,22 @@ public final class Generator {
   }
 
   /** The schema of the first 2xx JSON response, or null. */
-  static Schema<?> response(Operation op) {
+  static Schema<?> response(OpenAPI api, Operation op) {
     if (op.getResponses() == null) {
       return null;
     }
     for (Map.Entry<String, ApiResponse> r : new TreeMap<>(op.getResponses()).entrySet()) {
-      if (!r.getKey().startsWith("2") || r.getValue().getContent() == null) {
+      ApiResponse answer = r.getValue();
+      if (answer.get$ref() != null
+          && api.getComponents() != null
+          && api.getComponents().getResponses() != null) {
+        String ref = answer.get$ref();
+        answer = api.getComponents().getResponses().get(ref.substring(ref.lastIndexOf('/') + 1));
+      }
+      if (!r.getKey().startsWith("2") || answer == null || answer.getContent() == null) {
         continue;
       }
-      for (Map.Entry<String, MediaType> c : r.getValue().getContent().entrySet()) {
+      for (Map.Entry<String, MediaType> c : answer.getContent().entrySet()) {
         if (c.getKey().contains("json") && c.getValue().getSchema() != null) {
           return c.getValue().getSchema();
         }
@@ -193,12 +200,23 @@ public final class Generator {
   }
 
   /** The operation's parameters: the path item's, replaced by the operation's of the same name. */
-  static List<Parameter> parameters(PathItem item, Operation op) {
+  static List<Parameter> parameters(OpenAPI api, PathItem item, Operation op) {
     Map<String, Parameter> all = new LinkedHashMap<>();
     for (List<Parameter> list : java.util.Arrays.asList(item.getParameters(), op.getParameters())) {
       if (list != null) {
         for (Parameter p : list) {
-          all.put(p.getIn() + ":" + p.getName(), p);
+          Parameter r = p;
+          if (p.get$ref() != null) {
+            String ref = p.get$ref();
+            Map<String, Parameter> defined =
+                api.getComponents() == null ? null : api.getComponents().getParameters();
+            r = defined == null ? null : defined.get(ref.substring(ref.lastIndexOf('/') + 1));
+            if (r == null) {
+              throw new GeneratorException(
+                  "the document refers to a parameter it does not define: " + ref);
+            }
+          }
+          all.put(r.getIn() + ":" + r.getName(), r);
         }
       }
     }

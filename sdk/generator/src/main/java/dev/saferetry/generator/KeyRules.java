@@ -3,6 +3,7 @@ package dev.saferetry.generator;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.parameters.Parameter;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -17,6 +18,10 @@ import java.util.regex.Pattern;
  */
 final class KeyRules {
   private static final Pattern KEY_NAME = Pattern.compile(".*idempoten(cy|t)(key|token|id)?.*");
+
+  // What a header's description says when the header makes a write safe to repeat.
+  private static final List<String> KEY_WORDS =
+      List.of("idempoten", "safe to retry", "safely retr", "retried safely", "deduplicat");
 
   private final GeneratorConfig config;
 
@@ -48,7 +53,7 @@ final class KeyRules {
     String d = p.getDescription() == null ? "" : p.getDescription().toLowerCase(Locale.ROOT);
     return config.keyHeaderNames().stream().anyMatch(p.getName()::equalsIgnoreCase)
         || KEY_NAME.matcher(normal(p.getName())).matches()
-        || d.contains("idempoten");
+        || KEY_WORDS.stream().anyMatch(d::contains);
   }
 
   Decision decide(
@@ -70,9 +75,12 @@ final class KeyRules {
         int max =
             p.getSchema() != null && p.getSchema().getMaxLength() != null
                 ? p.getSchema().getMaxLength()
-                : presetMax();
+                : statedMax(p.getDescription());
         return new Decision(
-            "header", p.getName(), max, "the document declares header " + p.getName());
+            "header",
+            p.getName(),
+            max > 0 ? max : presetMax(),
+            "the document declares header " + p.getName());
       }
     }
     if (body != null && body.getProperties() != null) {
@@ -103,6 +111,18 @@ final class KeyRules {
           "the generator's rule for a POST the document is silent on");
     }
     return Decision.none("the document declares no key and no rule adds one");
+  }
+
+  // A limit some documents state only in prose: "a maximum of 64 characters".
+  private static final Pattern STATED_MAX =
+      Pattern.compile("(?:max(?:imum)?(?: length)?(?: of)?|at most|up to) (\\d{1,4}) char");
+
+  static int statedMax(String description) {
+    if (description == null) {
+      return 0;
+    }
+    java.util.regex.Matcher m = STATED_MAX.matcher(description.toLowerCase(Locale.ROOT));
+    return m.find() ? Integer.parseInt(m.group(1)) : 0;
   }
 
   private int presetMax() {

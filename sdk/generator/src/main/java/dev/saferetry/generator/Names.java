@@ -22,9 +22,7 @@ final class Names {
           "finalize",
           "builder",
           "toBuilder",
-          "extra",
-          "of",
-          "value");
+          "extra");
 
   private Names() {}
 

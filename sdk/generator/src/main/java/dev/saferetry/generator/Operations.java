@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
 final class Operations {
   private static final Pattern VERSION = Pattern.compile("v\\d+(\\.\\d+)*");
   private static final List<String> CURSOR_FIELDS =
-      List.of("next_page", "next_cursor", "nextCursor", "next_page_token", "nextPageToken");
+      List.of(
+          "next_page", "next_cursor", "nextCursor", "next_page_token", "nextPageToken", "cursor");
   private static final List<String> CURSOR_PARAMS =
       List.of("page", "cursor", "page_token", "pageToken", "next_page", "starting_after");
   private static final List<String> LINK_FIELDS =
@@ -120,7 +121,7 @@ final class Operations {
   }
 
   OperationShape shape(Generator.Found f, String group, String name) {
-    List<Parameter> params = Generator.parameters(f.item(), f.op());
+    List<Parameter> params = Generator.parameters(api, f.item(), f.op());
     String base = group + "_" + name;
     List<OperationShape.PathParam> pathParams = new ArrayList<>();
     List<Parameter> query = new ArrayList<>();
@@ -157,7 +158,7 @@ final class Operations {
       form = body.getValue();
       bodyType = models.typeOf(body.getKey(), null, base + "_request", true);
     }
-    Schema<?> responseSchema = Generator.response(f.op());
+    Schema<?> responseSchema = Generator.response(api, f.op());
     TypeName response =
         responseSchema == null
             ? ClassName.get(Void.class)
@@ -189,7 +190,7 @@ final class Operations {
     RecordShape.Property items = page.byJson("data");
     if (items == null) {
       for (RecordShape.Property p : page.properties()) {
-        if (isList(p.type())) {
+        if (isList(p.type()) && !p.json().equals("errors")) {
           if (items != null) {
             return null; // two lists: which one pages is not clear
           }

@@ -26,10 +26,10 @@ final class Reach {
       if (body != null) {
         walk(api, body.getKey(), sent);
       }
-      for (Parameter p : Generator.parameters(f.item(), f.op())) {
+      for (Parameter p : Generator.parameters(api, f.item(), f.op())) {
         walk(api, p.getSchema(), sent);
       }
-      walk(api, Generator.response(f.op()), read);
+      walk(api, Generator.response(api, f.op()), read);
     }
     sent.removeAll(read);
     return sent;

@@ -90,21 +90,21 @@ final class Resources {
                 typeRef(r));
     if (op.form()) {
       init.add(
-          "\n.withCodec($T.form($T.defaults().withIndexedLists().withEmptyNulls()))",
+          "$Z.withCodec($T.form($T.defaults().withIndexedLists().withEmptyNulls()))",
           Types.BODY_CODEC,
           Types.FORM_STYLE);
     }
     KeyRules.Decision k = op.key();
     if (k.isNone()) {
-      init.add("\n.carryingKey(false)");
+      init.add("$Z.carryingKey(false)");
     } else {
-      init.add("\n.carryingKey(true)");
+      init.add("$Z.carryingKey(true)");
       init.add(
           k.kind().equals("body")
-              ? CodeBlock.of("\n.withKeyPlacement($T.bodyField($S))", Types.KEY_PLACEMENT, k.name())
-              : CodeBlock.of("\n.withKeyPlacement($T.header($S))", Types.KEY_PLACEMENT, k.name()));
+              ? CodeBlock.of("$Z.withKeyPlacement($T.bodyField($S))", Types.KEY_PLACEMENT, k.name())
+              : CodeBlock.of("$Z.withKeyPlacement($T.header($S))", Types.KEY_PLACEMENT, k.name()));
       if (k.maxLength() > 0) {
-        init.add("\n.withKeyMaxLength($L)", k.maxLength());
+        init.add("$Z.withKeyMaxLength($L)", k.maxLength());
       }
     }
     return FieldSpec.builder(
@@ -156,7 +156,7 @@ final class Resources {
     if (p.style().equals("after")) {
       init =
           CodeBlock.of(
-              "$T.afterLastItem($T::$N, p -> $T.TRUE.equals(p.$N()), $T::$N, $S)",
+              "$T.afterLastItem($W$T::$N,$Wp -> $T.TRUE.equals(p.$N()),$W$T::$N,$W$S)",
               Types.PAGE_STYLE,
               op.response(),
               p.itemsMember(),
@@ -168,7 +168,7 @@ final class Resources {
     } else if (p.style().equals("cursor")) {
       init =
           CodeBlock.of(
-              "$T.nextCursor($T::$N, $T::$N, $S)",
+              "$T.nextCursor($W$T::$N,$W$T::$N,$W$S)",
               Types.PAGE_STYLE,
               op.response(),
               p.itemsMember(),
@@ -178,7 +178,7 @@ final class Resources {
     } else {
       init =
           CodeBlock.of(
-              "$T.nextLink($T::$N, $T::$N)",
+              "$T.nextLink($W$T::$N,$W$T::$N)",
               Types.PAGE_STYLE,
               op.response(),
               p.itemsMember(),
@@ -201,7 +201,7 @@ final class Resources {
                     ? ParameterizedTypeName.get(ClassName.get(CompletableFuture.class), result)
                     : result);
     m.addJavadoc(Docs.of(op.summary(), "Calls {@code " + op.method() + " " + op.path() + "}."));
-    m.addJavadoc("\n<p>Through {@link #$L}; key: $L.\n", constantName(op), keyText(op.key()));
+    m.addJavadoc("\n<p>Through {@link #$L}; key: $L.\n\n", constantName(op), keyText(op.key()));
     addParams(m, op);
     m.addJavadoc("@param options the call's options: intent id, key, per-call overrides\n");
     m.addJavadoc(
@@ -211,7 +211,7 @@ final class Resources {
     m.addParameter(Types.REQUEST_OPTIONS, "options");
     CodeBlock opts = options(op);
     m.addStatement(
-        "return client.$L($N, $L, $L)",
+        "return client.$L($N,$W$L,$W$L)",
         async ? "executeAsync" : "execute",
         constantName(op),
         op.body() == null ? "null" : "request",
@@ -240,12 +240,12 @@ final class Resources {
         op.query() == null
             ? CodeBlock.of("$T.requireNonNull(options, $S)", Objects.class, "options")
             : CodeBlock.of(
-                "withQuery(options, query == null ? $T.empty() : query.toQuery())",
+                "withQuery(options,$Wquery == null ? $T.empty() : query.toQuery())",
                 Types.QUERY_PARAMS);
     CodeBlock.Builder b = CodeBlock.builder().add(base);
     for (OperationShape.PathParam p : op.pathParams()) {
       b.add(
-          ".withPathParam($S, $T.requireNonNull($N, $S))",
+          "$W.withPathParam($S, $T.requireNonNull($N, $S))",
           p.name(),
           Objects.class,
           p.member(),
@@ -269,7 +269,7 @@ final class Resources {
         "@param options the options of every page's call\n@return the items of every page\n");
     m.addParameter(Types.REQUEST_OPTIONS, "options");
     m.addStatement(
-        "return client.paginate($N, $N, $L)",
+        "return client.paginate($N,$W$N,$W$L)",
         constantName(op),
         constantName(op) + "_PAGES",
         options(op));

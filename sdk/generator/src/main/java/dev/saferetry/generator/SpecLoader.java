@@ -17,7 +17,9 @@ final class SpecLoader {
       throw new GeneratorException("the OpenAPI document " + spec + " is not a readable file");
     }
     ParseOptions options = new ParseOptions();
-    options.setResolve(true); // external references; internal ones stay references, named
+    // References stay references: a component's name is its Java type's name. (Resolving would
+    // inline every schema of a 3.1 document.) References to other files are not followed.
+    options.setResolve(false);
     options.setResolveFully(false);
     SwaggerParseResult result;
     try {
