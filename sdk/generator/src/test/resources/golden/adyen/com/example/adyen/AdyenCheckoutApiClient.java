@@ -20,6 +20,8 @@ public final class AdyenCheckoutApiClient {
 
   private final PaymentsApi payments;
 
+  private final UtilityApi utility;
+
   /**
    * Creates the client over {@code client}, which it does not close.
    *
@@ -29,6 +31,7 @@ public final class AdyenCheckoutApiClient {
     this.client = Objects.requireNonNull(client, "client");
     this.modifications = new ModificationsApi(client);
     this.payments = new PaymentsApi(client);
+    this.utility = new UtilityApi(client);
   }
 
   /**
@@ -43,6 +46,13 @@ public final class AdyenCheckoutApiClient {
    */
   public PaymentsApi payments() {
     return payments;
+  }
+
+  /**
+   * {@return the operations on {@code Utility}}
+   */
+  public UtilityApi utility() {
+    return utility;
   }
 
   /**
