@@ -112,4 +112,17 @@ class TwoPlacementsTest {
       assertThat(before).isNotBlank().isEqualTo(after);
     }
   }
+
+  @Test
+  void aSecretFieldIsMaskedInToStringAndAReadOnlyFieldIsNotSent() {
+    TransferRequest r =
+        TransferRequest.builder().amount(1L).currency("eur").pin("4711-secret").build();
+    assertThat(r.toString()).contains("pin=***").doesNotContain("4711-secret");
+    assertThat(r.pin()).isEqualTo("4711-secret");
+    assertThat(
+            java.util.Arrays.stream(TransferRequest.class.getRecordComponents())
+                .map(c -> c.getName()))
+        .contains("amount", "pin")
+        .doesNotContain("id");
+  }
 }
