@@ -39,6 +39,7 @@ class GenerateMojoTest {
     set(m, "outputDirectory", dir.resolve("gen/java").toFile());
     set(m, "resourceDirectory", dir.resolve("gen/resources").toFile());
     set(m, "project", project);
+    set(m, "classesDirectory", dir.resolve("classes").toFile());
     for (Map.Entry<String, Object> p : params.entrySet()) {
       set(m, p.getKey(), p.getValue());
     }
@@ -59,12 +60,23 @@ class GenerateMojoTest {
   void generatesAndAddsTheSourcesAndResourcesToTheProject() throws Exception {
     mojo(Map.of()).execute();
     assertThat(payments()).exists();
-    assertThat(dir.resolve("gen/resources/META-INF/saferetry/typed-clients.list"))
-        .hasContent("com.example.square.SquareClient");
     assertThat(project.getCompileSourceRoots()).contains(dir.resolve("gen/java").toString());
-    assertThat(project.getResources())
-        .extracting(r -> r.getDirectory())
-        .contains(dir.resolve("gen/resources").toString());
+    assertThat(dir.resolve("classes/META-INF/saferetry/typed-clients.list"))
+        .hasContent("com.example.square.SquareClient");
+  }
+
+  @Test
+  void everyExecutionsClientJoinsOneListAndARenamedOneLeavesIt() throws Exception {
+    mojo(Map.of()).execute();
+    mojo(Map.of(
+            "clientName", "Second",
+            "outputDirectory", dir.resolve("gen2/java").toFile(),
+            "resourceDirectory", dir.resolve("gen2/resources").toFile()))
+        .execute();
+    Path list = dir.resolve("classes/META-INF/saferetry/typed-clients.list");
+    assertThat(list).hasContent("com.example.square.Second\ncom.example.square.SquareClient");
+    mojo(Map.of("clientName", "Renamed")).execute();
+    assertThat(list).hasContent("com.example.square.Renamed\ncom.example.square.Second");
   }
 
   @Test
