@@ -158,6 +158,7 @@ public final class GenerateMojo extends AbstractMojo {
         clear(out);
         clear(res);
         sources.writeTo(out, res);
+        sources.warnings().forEach(w -> getLog().warn("saferetry:generate: " + w));
         Files.writeString(stamp, digest, StandardCharsets.UTF_8);
         getLog()
             .info(
