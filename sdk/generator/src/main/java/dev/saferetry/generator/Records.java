@@ -95,7 +95,8 @@ final class Records {
       t.addModifiers(Modifier.STATIC);
     }
     t.addJavadoc("\n<p>Fields the document does not name are kept in {@code $L()}", extra)
-        .addJavadoc(request ? " and sent as given.\n" : " and written back as read.\n");
+        .addJavadoc(request ? " and sent as given.\n" : " and written back as read.\n")
+        .addJavadoc("\n<p>Immutable; thread-safe when its values are.\n");
     for (RecordShape.Property p : props) {
       t.addJavadoc(
           "\n@param $L $L",

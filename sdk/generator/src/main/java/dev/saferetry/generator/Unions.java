@@ -167,7 +167,8 @@ final class Unions {
                         + property
                         + "}; another value reads as {@link Unknown}.\n"
                     : "\n<p>Told apart by which fields are present; a value no variant matches reads"
-                        + " as {@link Unknown}.\n");
+                        + " as {@link Unknown}.\n")
+            .addJavadoc("\n<p>Its variants are immutable; thread-safe when their values are.\n");
     if (name.enclosingClassName() != null) {
       t.addModifiers(Modifier.STATIC);
     }

@@ -18,6 +18,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param encryptedCardNumber The encrypted card number.
  * @param encryptedExpiryMonth The encrypted card expiry month.
  * @param encryptedExpiryYear The encrypted card expiry year.

@@ -18,6 +18,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param data When the redirect URL must be accessed via POST, use this data to post to the redirect URL.
  * @param method Specifies the HTTP method, for example GET or POST.
  * @param paymentMethodType Specifies the payment method.

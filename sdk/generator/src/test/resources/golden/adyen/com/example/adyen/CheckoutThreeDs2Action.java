@@ -18,6 +18,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param authorisationToken A token needed to authorise a payment.
  * @param paymentData Encoded payment data.
  * @param subtype A subtype of the token.

@@ -18,6 +18,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param checkoutAttemptId The checkout attempt identifier.
  * @param orderId The unique ID associated with the order.
  * @param payeePreferred IMMEDIATE_PAYMENT_REQUIRED or UNRESTRICTED

@@ -15,6 +15,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param type the {@code type} field
  * @param shopperReference the {@code shopperReference} field
  * @param extra fields the document does not name, by JSON name

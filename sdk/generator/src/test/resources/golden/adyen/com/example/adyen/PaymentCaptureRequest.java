@@ -15,6 +15,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param amount The amount that you want to capture. The `currency` must match the currency used in authorisation, the `value` must be smaller than or equal to the authorised amount.
  * @param merchantAccount The merchant account that is used to process the payment.
  * @param reference Your reference for the capture request. Maximum length: 80 characters.

@@ -15,6 +15,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param md A payment session identifier returned by the card issuer.
  * @param paRes (3D) Payment Authentication Response data by the card issuer.
  * @param payload Payload appended to the `returnURL` as a result of the redirect.

@@ -17,6 +17,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param amount The amount information for the transaction (in [minor units](https://docs.adyen.com/development-resources/currency-codes)). For [BIN or card verification](https://docs.adyen.com/payment-methods/cards/bin-data-and-card-verification) requests, set amount to 0 (zero).
  * @param merchantAccount The merchant account identifier, with which you want to process the transaction.
  * @param metadata Metadata consists of entries, each of which includes a key and a value.
@@ -213,6 +215,8 @@ public record PaymentRequest(@JsonProperty("amount") Amount amount,
    * The type and required details of a payment method to use.
    *
    * <p>Told apart by {@code type}; another value reads as {@link Unknown}.
+   *
+   * <p>Its variants are immutable; thread-safe when their values are.
    */
   @JsonTypeInfo(
       use = JsonTypeInfo.Id.NAME,

@@ -20,6 +20,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param action Action to be taken for completing the payment.
  * @param amount Authorised amount in the transaction.
  * @param merchantReference The reference to uniquely identify a payment. This reference is used in all communication with you about the payment status. We recommend using a unique value per payment; however, it is not a requirement.
@@ -184,6 +186,8 @@ public record PaymentResponse(@JsonProperty("action") PaymentResponse.Action act
    * Action to be taken for completing the payment.
    *
    * <p>Told apart by {@code type}; another value reads as {@link Unknown}.
+   *
+   * <p>Its variants are immutable; thread-safe when their values are.
    */
   @JsonTypeInfo(
       use = JsonTypeInfo.Id.NAME,

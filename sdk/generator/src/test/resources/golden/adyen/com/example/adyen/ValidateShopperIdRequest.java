@@ -15,6 +15,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param merchantAccount The merchant account identifier, with which you want to process the transaction.
  * @param paymentMethod paymentMethod
  * @param shopperEmail the {@code shopperEmail} field

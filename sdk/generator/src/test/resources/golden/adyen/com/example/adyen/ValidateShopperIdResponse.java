@@ -15,6 +15,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param reason Reason for the result.
  * @param result Result of the validation. Ex: valid, invalid, unknown
  * @param extra fields the document does not name, by JSON name

@@ -15,6 +15,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param category Indicates which high-level category of error has occurred during a
  * request to the Connect API.
  * @param code Indicates the specific error that occurred during a request to a

@@ -17,6 +17,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param errors Information about errors encountered during the request.
  * @param payments The requested list of payments.
  * @param cursor The pagination cursor to be used in a subsequent request. If empty,

@@ -20,6 +20,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param amount The amount of money, in the smallest denomination of the currency
  * indicated by `currency`. For example, when `currency` is `USD`, `amount` is
  * in cents. Monetary amounts can be positive or negative. See the specific

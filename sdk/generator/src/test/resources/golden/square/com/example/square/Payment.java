@@ -15,6 +15,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param id A unique ID for the payment.
  * @param createdAt The timestamp of when the payment was created, in RFC 3339 format.
  * @param amountMoney Represents an amount of money. `Money` fields can be signed or unsigned.

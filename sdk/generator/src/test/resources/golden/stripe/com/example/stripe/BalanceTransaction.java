@@ -20,6 +20,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param amount the {@code amount} field
  * @param created the {@code created} field
  * @param currency the {@code currency} field

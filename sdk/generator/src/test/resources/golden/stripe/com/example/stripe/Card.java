@@ -18,6 +18,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param brand the {@code brand} field
  * @param expMonth the {@code exp_month} field
  * @param expYear the {@code exp_year} field

@@ -20,6 +20,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param amount Amount intended to be collected by this payment. A positive integer representing how much to charge in the smallest currency unit.
  * @param amountCaptured Amount in cents (or local equivalent) captured (can be less than the amount attribute on the charge if a partial capture was made).
  * @param amountRefunded Amount in cents (or local equivalent) refunded (can be less than the amount attribute on the charge if a partial refund was issued).

@@ -17,6 +17,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param amount The amount to capture, which must be less than or equal to the original amount.
  * @param expand the {@code expand} field
  * @param receiptEmail The email address to send this charge's receipt to.

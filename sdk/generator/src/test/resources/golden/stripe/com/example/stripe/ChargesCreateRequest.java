@@ -18,6 +18,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param amount Amount intended to be collected by this payment. A positive integer representing how much to charge in the smallest currency unit.
  * @param currency Three-letter ISO currency code, in lowercase.
  * @param customer The ID of an existing customer that will be charged in this request.
@@ -222,6 +224,8 @@ public record ChargesCreateRequest(@JsonProperty("amount") Long amount,
    *
    * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
    *
+   * <p>Immutable; thread-safe when its values are.
+   *
    * @param address the {@code address} field
    * @param name the {@code name} field
    * @param phone the {@code phone} field
@@ -339,6 +343,8 @@ public record ChargesCreateRequest(@JsonProperty("amount") Long amount,
      * The {@code Address} object.
      *
      * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
+     *
+     * <p>Immutable; thread-safe when its values are.
      *
      * @param city the {@code city} field
      * @param country the {@code country} field

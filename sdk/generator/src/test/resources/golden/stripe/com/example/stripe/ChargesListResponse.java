@@ -19,6 +19,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param data the {@code data} field
  * @param hasMore True if this list has another page of items after this one that can be fetched.
  * @param object String representing the object's type. Objects of the same type share the same value. Always has the value `list`.

@@ -19,6 +19,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param data the {@code data} field
  * @param hasMore the {@code has_more} field
  * @param nextPage the {@code next_page} field

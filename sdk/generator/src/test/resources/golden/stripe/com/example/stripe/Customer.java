@@ -19,6 +19,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param balance the {@code balance} field
  * @param created the {@code created} field
  * @param email the {@code email} field

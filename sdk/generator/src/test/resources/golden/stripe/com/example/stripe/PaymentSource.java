@@ -13,6 +13,8 @@ import java.util.Map;
  * One of several object types.
  *
  * <p>Told apart by {@code object}; another value reads as {@link Unknown}.
+ *
+ * <p>Its variants are immutable; thread-safe when their values are.
  */
 @JsonTypeInfo(
     use = JsonTypeInfo.Id.NAME,

@@ -20,6 +20,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param created the {@code created} field
  * @param customer ID of the customer who owns the subscription.
  * @param id the {@code id} field

@@ -18,6 +18,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param customer The identifier of the customer to subscribe.
  * @param expand the {@code expand} field
  * @param items A list of up to 20 subscription items, each with an attached price.
@@ -164,6 +166,8 @@ public record SubscriptionsCreateRequest(@JsonProperty("customer") String custom
    * The {@code ItemsItem} object.
    *
    * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
+   *
+   * <p>Immutable; thread-safe when its values are.
    *
    * @param metadata the {@code metadata} field
    * @param price the {@code price} field
