@@ -274,6 +274,8 @@ final class Unions {
                 + "\n@param fields the fields, by JSON name\n")
         .recordConstructor(
             MethodSpec.compactConstructorBuilder()
+                .addJavadoc(
+                    "Copies the fields; none is an empty map.\n\n@param fields the fields, by JSON name\n")
                 .addModifiers(Modifier.PUBLIC)
                 .addParameter(
                     ParameterSpec.builder(map, "fields")

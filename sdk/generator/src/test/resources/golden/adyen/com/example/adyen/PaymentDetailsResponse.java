@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,6 +31,15 @@ public record PaymentDetailsResponse(@JsonProperty("merchantReference") String m
     @JsonProperty("pspReference") String pspReference,
     @JsonProperty("resultCode") PaymentDetailsResponse.ResultCode resultCode,
     @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param merchantReference the {@code merchantReference} field
+   * @param pspReference the {@code pspReference} field
+   * @param resultCode the {@code resultCode} field
+   * @param extra fields the document does not name
+   */
   public PaymentDetailsResponse {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }

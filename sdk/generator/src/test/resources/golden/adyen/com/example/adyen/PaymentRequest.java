@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -47,6 +48,19 @@ public record PaymentRequest(@JsonProperty("amount") Amount amount,
     @JsonProperty("reference") String reference, @JsonProperty("returnUrl") String returnUrl,
     @JsonProperty("shopperReference") String shopperReference,
     @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param amount the {@code amount} field
+   * @param merchantAccount the {@code merchantAccount} field
+   * @param metadata the {@code metadata} field
+   * @param paymentMethod the {@code paymentMethod} field
+   * @param reference the {@code reference} field
+   * @param returnUrl the {@code returnUrl} field
+   * @param shopperReference the {@code shopperReference} field
+   * @param extra fields the document does not name
+   */
   public PaymentRequest {
     metadata = metadata == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
@@ -242,6 +256,11 @@ public record PaymentRequest(@JsonProperty("amount") Amount amount,
      * @param fields the fields, by JSON name
      */
     record Unknown(@JsonAnySetter Map<String, Object> fields) implements PaymentMethod {
+      /**
+       * Copies the fields; none is an empty map.
+       *
+       * @param fields the fields, by JSON name
+       */
       public Unknown {
         fields = fields == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(fields));
       }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,6 +41,18 @@ public record PaymentResponse(@JsonProperty("action") PaymentResponse.Action act
     @JsonProperty("refusalReason") String refusalReason,
     @JsonProperty("resultCode") PaymentResponse.ResultCode resultCode,
     @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param action the {@code action} field
+   * @param amount the {@code amount} field
+   * @param merchantReference the {@code merchantReference} field
+   * @param pspReference the {@code pspReference} field
+   * @param refusalReason the {@code refusalReason} field
+   * @param resultCode the {@code resultCode} field
+   * @param extra fields the document does not name
+   */
   public PaymentResponse {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }
@@ -208,6 +221,11 @@ public record PaymentResponse(@JsonProperty("action") PaymentResponse.Action act
      * @param fields the fields, by JSON name
      */
     record Unknown(@JsonAnySetter Map<String, Object> fields) implements Action {
+      /**
+       * Copies the fields; none is an empty map.
+       *
+       * @param fields the fields, by JSON name
+       */
       public Unknown {
         fields = fields == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(fields));
       }

@@ -34,6 +34,11 @@ public sealed interface ShopperIdPaymentMethod permits PayToPaymentMethod, UpiPa
    * @param fields the fields, by JSON name
    */
   record Unknown(@JsonAnySetter Map<String, Object> fields) implements ShopperIdPaymentMethod {
+    /**
+     * Copies the fields; none is an empty map.
+     *
+     * @param fields the fields, by JSON name
+     */
     public Unknown {
       fields = fields == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(fields));
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -40,6 +41,16 @@ public record CreatePaymentRequest(@JsonProperty("source_id") String sourceId,
     @JsonProperty("amount_money") Money amountMoney,
     @JsonProperty("reference_id") String referenceId, @JsonProperty("note") String note,
     @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param sourceId the {@code source_id} field
+   * @param amountMoney the {@code amount_money} field
+   * @param referenceId the {@code reference_id} field
+   * @param note the {@code note} field
+   * @param extra fields the document does not name
+   */
   public CreatePaymentRequest {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.saferetry.model.FieldValue;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -32,6 +33,16 @@ public record ChargesListResponse(@JsonProperty("data") List<Charge> data,
     @JsonProperty("has_more") Boolean hasMore,
     @JsonProperty("object") ChargesListResponse.ObjectValue object, @JsonProperty("url") String url,
     @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param data the {@code data} field
+   * @param hasMore the {@code has_more} field
+   * @param object the {@code object} field
+   * @param url the {@code url} field
+   * @param extra fields the document does not name
+   */
   public ChargesListResponse {
     data = data == null ? null : Collections.unmodifiableList(new ArrayList<>(data));
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
