@@ -5,6 +5,7 @@ import dev.saferetry.SafeRetryClient;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.examples.support.FlakyChargeApi;
+import dev.saferetry.examples.support.SealKey;
 import dev.saferetry.jdbc.JdbcKeyStore;
 import dev.saferetry.jdbc.OutboxAdmin;
 import dev.saferetry.jdbc.OutboxIntent;
@@ -29,7 +30,7 @@ public final class OutboxOperator {
     JdbcDataSource db = new JdbcDataSource();
     db.setURL("jdbc:h2:mem:operator;DB_CLOSE_DELAY=-1");
     try (FlakyChargeApi api = new FlakyChargeApi();
-        JdbcKeyStore store = JdbcKeyStore.builder(db).createSchema(true).build();
+        JdbcKeyStore store = SealKey.store(db); // outbox rows sealed with a configured key
         SafeRetryClient client = api.client(store)) { // one attempt per send
       try (Connection c = db.getConnection()) { // with the order's rows, in its transaction
         c.setAutoCommit(false);

@@ -7,6 +7,7 @@ import dev.saferetry.SafeRetryClientBuilder;
 import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.PaymentsClient;
+import dev.saferetry.examples.support.ProfileServer;
 import dev.saferetry.idempotency.KeyPlacement;
 
 /**
@@ -21,7 +22,8 @@ import dev.saferetry.idempotency.KeyPlacement;
  *     -Dexec.args="paypal|square [base-url]"
  * </pre>
  *
- * <p>A reference server reads the key the same way when started with {@code --key-header
+ * <p>Without a base URL it starts a reference server in-process that reads the key where the
+ * profile puts it. A reference server of your own does so when started with {@code --key-header
  * PayPal-Request-Id} or {@code --key-body-field idempotency_key}.
  */
 public final class ProviderProfiles {
@@ -49,15 +51,27 @@ public final class ProviderProfiles {
     }
   }
 
-  /** {@code paypal|square [base-url]}. */
+  /** {@code paypal|square [base-url]}; without a base URL, a reference server of its own. */
   public static void main(String[] args) {
     if (args.length < 1 || !args[0].matches("paypal|square")) {
       throw new IllegalArgumentException("usage: paypal|square [base-url]");
     }
-    run(
-        SafeRetryClient.builder()
-            .baseUrl(args.length > 1 ? args[1] : "http://127.0.0.1:8080")
-            .apiKey(System.getenv().getOrDefault("PAYMENTS_API_KEY", "sk_test_demo")),
-        args[0].equals("paypal") ? PAYPAL : SQUARE);
+    boolean paypal = args[0].equals("paypal");
+    // The API must read the key where the profile puts it: a server on port 8080 reads it from
+    // Idempotency-Key. Without a base URL, start a reference server in-process that reads it there.
+    try (ProfileServer server =
+        args.length > 1
+            ? null
+            : paypal
+                ? ProfileServer.keyInHeader("PayPal-Request-Id")
+                : ProfileServer.keyInBodyField("idempotency_key")) {
+      String baseUrl = server == null ? args[1] : server.baseUrl();
+      System.out.println("payment API: " + baseUrl + (server == null ? "" : " (in-process)"));
+      run(
+          SafeRetryClient.builder()
+              .baseUrl(baseUrl)
+              .apiKey(System.getenv().getOrDefault("PAYMENTS_API_KEY", "sk_test_demo")),
+          paypal ? PAYPAL : SQUARE);
+    }
   }
 }
