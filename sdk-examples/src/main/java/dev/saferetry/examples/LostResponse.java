@@ -7,6 +7,8 @@ import dev.saferetry.SafeRetryClientBuilder;
 import dev.saferetry.examples.payments.Charge;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.PaymentsClient;
+import dev.saferetry.testing.provider.FakeProvider;
+import dev.saferetry.testing.provider.Fault;
 
 /**
  * Lost response: when the server commits a charge and the connection closes before the response
@@ -15,12 +17,11 @@ import dev.saferetry.examples.payments.PaymentsClient;
  * code below handles that case: it is what every call does.
  *
  * <pre>
- * mvn -B -q -pl sdk-examples -am compile exec:java \
- *     -Dexec.mainClass=dev.saferetry.examples.LostResponse -Dexec.args=http://127.0.0.1:8080
+ * mvn -B -q -pl sdk-examples -am compile exec:java -Dexec.mainClass=dev.saferetry.examples.LostResponse
  * </pre>
  *
- * <p>The guided tour ({@code -Dexec.args=lost-response} on the demo) runs it against a server that
- * loses the first response.
+ * <p>Without an argument it starts its own fake payments API (saferetry-testing) and makes it lose
+ * the first answer; with a base URL it charges that API instead.
  */
 public final class LostResponse {
   private LostResponse() {}
@@ -41,11 +42,18 @@ public final class LostResponse {
     }
   }
 
-  /** {@code [base-url]}: a payment API, by default a reference server on port 8080. */
+  /** {@code [base-url]}: that API; without one, a fake one that loses the first answer. */
   public static void main(String[] args) {
-    run(
-        SafeRetryClient.builder()
-            .baseUrl(args.length > 0 ? args[0] : "http://127.0.0.1:8080")
-            .apiKey(System.getenv().getOrDefault("PAYMENTS_API_KEY", "sk_test_demo")));
+    if (args.length > 0) {
+      String apiKey = System.getenv().getOrDefault("PAYMENTS_API_KEY", "sk_test_demo");
+      run(SafeRetryClient.builder().baseUrl(args[0]).apiKey(apiKey));
+      return;
+    }
+    try (FakeProvider api = FakeProvider.start()) {
+      api.arm(Fault.loseAnswer()); // the charge is made, then the connection drops
+      run(SafeRetryClient.builder().baseUrl(api.baseUrl()).apiKey("sk_test_demo"));
+      System.out.printf(
+          "requests: %d, charges made: %d%n", api.received().size(), api.effects().size());
+    }
   }
 }

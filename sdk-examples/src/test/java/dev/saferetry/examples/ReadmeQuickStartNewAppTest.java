@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Timeout;
 class ReadmeQuickStartNewAppTest {
   private static final String VERSION = "0.1.0-SNAPSHOT";
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
   /** This build's artifacts the snippet reaches: parents and BOM (poms), then the jars. */
   private static final List<String> POMS =
       List.of("pom.xml", "sdk/pom.xml", "sdk/clients/pom.xml", "sdk/bom/pom.xml");
@@ -48,8 +49,7 @@ class ReadmeQuickStartNewAppTest {
     Path repo = localRepository(work.resolve("repo"));
 
     Process mvn =
-        new ProcessBuilder(
-                mvn(), "-o", "-B", "-q", "-Dmaven.repo.local=" + repo, "compile")
+        new ProcessBuilder(mvn(), "-o", "-B", "-q", "-Dmaven.repo.local=" + repo, "compile")
             .directory(app.toFile())
             .redirectErrorStream(true)
             .redirectOutput(work.resolve("mvn.log").toFile())
@@ -93,8 +93,8 @@ class ReadmeQuickStartNewAppTest {
   }
 
   /**
-   * A local repository holding this build's artifacts, with every other group linked to the
-   * user's repository (read for third-party artifacts and Maven's plugins).
+   * A local repository holding this build's artifacts, with every other group linked to the user's
+   * repository (read for third-party artifacts and Maven's plugins).
    */
   private static Path localRepository(Path repo) throws IOException {
     Path user = userRepository();
@@ -125,8 +125,7 @@ class ReadmeQuickStartNewAppTest {
     }
   }
 
-  private static void install(Path repo, String artifactId, Path pom, Path jar)
-      throws IOException {
+  private static void install(Path repo, String artifactId, Path pom, Path jar) throws IOException {
     Path dir = Files.createDirectories(repo.resolve("dev/saferetry/" + artifactId + "/" + VERSION));
     String base = artifactId + "-" + VERSION;
     Files.copy(pom, dir.resolve(base + ".pom"), StandardCopyOption.REPLACE_EXISTING);
