@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
-import dev.saferetry.provider.ProviderPreset;
+import dev.saferetry.ProviderPreset;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.testing.provider.Dialect;
 import dev.saferetry.testing.provider.FakeProvider;

@@ -10,7 +10,6 @@ import dev.saferetry.resilience.BreakerPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
@@ -63,9 +62,15 @@ class AdyenCheckoutClientTest {
     return PaymentRequest.builder()
         .merchantAccount("TestMerchant")
         .reference("order-1")
-        .amount(PaymentRequest.Amount.builder().currency("EUR").value(1000L).build())
+        .amount(PaymentRequest.Amount.builder().currency("EUR").value_(1000L).build())
         .returnUrl("https://shop.example/return")
-        .putExtra("paymentMethod", Map.of("type", "scheme", "storedPaymentMethodId", "8415"))
+        .paymentMethod(
+            PaymentRequest.PaymentMethod.Card.builder()
+                .type(PaymentRequest.PaymentMethod.Card.Type.SCHEME)
+                .encryptedCardNumber("test_4111111111111111")
+                .encryptedSecurityCode("test_737")
+                .build())
+        .putExtra("futureField", "kept") // a field the client does not type: sent
         .build();
   }
 
@@ -79,7 +84,8 @@ class AdyenCheckoutClientTest {
     RecordedRequest request = server.takeRequest();
     assertThat(request.getTarget()).isEqualTo("/v71/payments");
     assertThat(request.getHeaders().get("Idempotency-Key")).isEqualTo(paid.key().value());
-    assertThat(request.getBody().utf8()).contains("\"storedPaymentMethodId\":\"8415\"");
+    assertThat(request.getBody().utf8())
+        .contains("\"type\":\"scheme\"", "\"futureField\":\"kept\"");
     assertThat(paid.value().pspReference()).isEqualTo(PSP);
   }
 
@@ -109,14 +115,14 @@ class AdyenCheckoutClientTest {
     }
     answer(200, "{\"id\":\"CS1\",\"status\":\"completed\"}");
     PaymentCaptureRequest.Amount amount =
-        PaymentCaptureRequest.Amount.builder().currency("EUR").value(1000L).build();
+        PaymentCaptureRequest.Amount.builder().currency("EUR").value_(1000L).build();
     List<CallResult<?>> writes = new ArrayList<>();
     writes.add(adyen.modifications().captures(PSP,
         PaymentCaptureRequest.builder().merchantAccount("TestMerchant").amount(amount).build(),
         RequestOptions.none().withIntentId("order-3/capture")));
     writes.add(adyen.modifications().refunds(PSP,
         PaymentRefundRequest.builder().merchantAccount("TestMerchant")
-            .amount(PaymentRefundRequest.Amount.builder().currency("EUR").value(500L).build())
+            .amount(PaymentRefundRequest.Amount.builder().currency("EUR").value_(500L).build())
             .build(),
         RequestOptions.none().withIntentId("order-3/refund")));
     writes.add(adyen.modifications().cancels(PSP,
