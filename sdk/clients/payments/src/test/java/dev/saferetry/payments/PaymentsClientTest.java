@@ -31,8 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The generated payments client against the real reference server and saferetry-testing's fake
- * provider: the key where the document says, the same key on every attempt and after a restart,
- * one charge after a lost answer, and every operation the server documents.
+ * provider: the key where the document says, the same key on every attempt and after a restart, one
+ * charge after a lost answer, and every operation the server documents.
  */
 class PaymentsClientTest {
   private final List<Duration> waits = new ArrayList<>();
@@ -61,7 +61,8 @@ class PaymentsClientTest {
       CallResult<Charge> charge =
           payments.charges().create(charge("order 1"), RequestOptions.none().withIntentId("o-1"));
       payments.charges().retrieve(charge.value().id(), RequestOptions.none());
-      payments.refunds()
+      payments
+          .refunds()
           .create(
               RefundCreateParams.builder().charge(charge.value().id()).build(),
               RequestOptions.none().withIntentId("o-1/refund"));
@@ -114,7 +115,9 @@ class PaymentsClientTest {
         }
       }
       assertThat(fake.received()).hasSize(4);
-      assertThat(fake.received()).extracting(Received::key).containsOnly(fake.received().get(0).key());
+      assertThat(fake.received())
+          .extracting(Received::key)
+          .containsOnly(fake.received().get(0).key());
       assertThat(fake.effects()).hasSize(1);
     }
   }
@@ -122,10 +125,17 @@ class PaymentsClientTest {
   @Test
   void theClientHasAnOperationForEveryOperationTheServerDocuments() throws IOException {
     try (ReferenceServer server = ReferenceServer.builder().build().start()) {
-      JsonNode doc = new ObjectMapper().readTree(URI.create(server.baseUrl() + "/openapi.json").toURL());
+      JsonNode doc =
+          new ObjectMapper().readTree(URI.create(server.baseUrl() + "/openapi.json").toURL());
       Set<String> documented = new TreeSet<>();
-      doc.get("paths").properties().forEach(path -> path.getValue().fieldNames()
-          .forEachRemaining(m -> documented.add(m.toUpperCase(Locale.ROOT) + " " + path.getKey())));
+      doc.get("paths")
+          .properties()
+          .forEach(
+              path ->
+                  path.getValue()
+                      .fieldNames()
+                      .forEachRemaining(
+                          m -> documented.add(m.toUpperCase(Locale.ROOT) + " " + path.getKey())));
 
       Set<String> generated = new TreeSet<>();
       for (Class<?> api : List.of(ChargesApi.class, RefundsApi.class)) {

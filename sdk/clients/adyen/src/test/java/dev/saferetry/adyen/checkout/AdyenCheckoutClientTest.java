@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The generated Adyen Checkout client on the wire (MockWebServer): every write carries the intent's
- * key in the {@code Idempotency-Key} header Adyen's document declares, a retry re-sends the same key
- * and the same bytes, and reads carry none.
+ * key in the {@code Idempotency-Key} header Adyen's document declares, a retry re-sends the same
+ * key and the same bytes, and reads carry none.
  */
 class AdyenCheckoutClientTest {
   private static final String PSP = "QFQTPCQ8HXSKGK82";
@@ -108,8 +108,11 @@ class AdyenCheckoutClientTest {
 
   @Test
   void everyModificationOfAPaymentCarriesItsOwnKeyAndReadsCarryNone() throws Exception {
-    String ok = "{\"pspReference\":\"X\",\"paymentPspReference\":\"" + PSP + "\","
-        + "\"status\":\"received\",\"merchantAccount\":\"TestMerchant\"}";
+    String ok =
+        "{\"pspReference\":\"X\",\"paymentPspReference\":\""
+            + PSP
+            + "\","
+            + "\"status\":\"received\",\"merchantAccount\":\"TestMerchant\"}";
     for (int i = 0; i < 4; i++) {
       answer(201, ok);
     }
@@ -117,27 +120,49 @@ class AdyenCheckoutClientTest {
     PaymentCaptureRequest.Amount amount =
         PaymentCaptureRequest.Amount.builder().currency("EUR").value_(1000L).build();
     List<CallResult<?>> writes = new ArrayList<>();
-    writes.add(adyen.modifications().captures(PSP,
-        PaymentCaptureRequest.builder().merchantAccount("TestMerchant").amount(amount).build(),
-        RequestOptions.none().withIntentId("order-3/capture")));
-    writes.add(adyen.modifications().refunds(PSP,
-        PaymentRefundRequest.builder().merchantAccount("TestMerchant")
-            .amount(PaymentRefundRequest.Amount.builder().currency("EUR").value_(500L).build())
-            .build(),
-        RequestOptions.none().withIntentId("order-3/refund")));
-    writes.add(adyen.modifications().cancels(PSP,
-        PaymentCancelRequest.builder().merchantAccount("TestMerchant").build(),
-        RequestOptions.none().withIntentId("order-3/cancel")));
-    writes.add(adyen.modifications().reversals(PSP,
-        PaymentReversalRequest.builder().merchantAccount("TestMerchant").build(),
-        RequestOptions.none().withIntentId("order-3/reversal")));
+    writes.add(
+        adyen
+            .modifications()
+            .captures(
+                PSP,
+                PaymentCaptureRequest.builder()
+                    .merchantAccount("TestMerchant")
+                    .amount(amount)
+                    .build(),
+                RequestOptions.none().withIntentId("order-3/capture")));
+    writes.add(
+        adyen
+            .modifications()
+            .refunds(
+                PSP,
+                PaymentRefundRequest.builder()
+                    .merchantAccount("TestMerchant")
+                    .amount(
+                        PaymentRefundRequest.Amount.builder().currency("EUR").value_(500L).build())
+                    .build(),
+                RequestOptions.none().withIntentId("order-3/refund")));
+    writes.add(
+        adyen
+            .modifications()
+            .cancels(
+                PSP,
+                PaymentCancelRequest.builder().merchantAccount("TestMerchant").build(),
+                RequestOptions.none().withIntentId("order-3/cancel")));
+    writes.add(
+        adyen
+            .modifications()
+            .reversals(
+                PSP,
+                PaymentReversalRequest.builder().merchantAccount("TestMerchant").build(),
+                RequestOptions.none().withIntentId("order-3/reversal")));
     adyen.payments().retrieve("CS1", null, RequestOptions.none());
 
     List<String> paths = List.of("captures", "refunds", "cancels", "reversals");
     for (int i = 0; i < 4; i++) {
       RecordedRequest request = server.takeRequest();
       assertThat(request.getTarget()).isEqualTo("/v71/payments/" + PSP + "/" + paths.get(i));
-      assertThat(request.getHeaders().get("Idempotency-Key")).isEqualTo(writes.get(i).key().value());
+      assertThat(request.getHeaders().get("Idempotency-Key"))
+          .isEqualTo(writes.get(i).key().value());
     }
     RecordedRequest read = server.takeRequest();
     assertThat(read.getMethod()).isEqualTo("GET");
