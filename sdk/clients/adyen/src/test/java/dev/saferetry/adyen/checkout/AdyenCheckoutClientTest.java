@@ -62,11 +62,11 @@ class AdyenCheckoutClientTest {
     return PaymentRequest.builder()
         .merchantAccount("TestMerchant")
         .reference("order-1")
-        .amount(PaymentRequest.Amount.builder().currency("EUR").value_(1000L).build())
+        .amount(Amount.builder().currency("EUR").value(1000L).build())
         .returnUrl("https://shop.example/return")
         .paymentMethod(
-            PaymentRequest.PaymentMethod.Card.builder()
-                .type(PaymentRequest.PaymentMethod.Card.Type.SCHEME)
+            CardDetails.builder()
+                .type(CardDetails.Type.SCHEME)
                 .encryptedCardNumber("test_4111111111111111")
                 .encryptedSecurityCode("test_737")
                 .build())
@@ -117,8 +117,7 @@ class AdyenCheckoutClientTest {
       answer(201, ok);
     }
     answer(200, "{\"id\":\"CS1\",\"status\":\"completed\"}");
-    PaymentCaptureRequest.Amount amount =
-        PaymentCaptureRequest.Amount.builder().currency("EUR").value_(1000L).build();
+    Amount amount = Amount.builder().currency("EUR").value(1000L).build();
     List<CallResult<?>> writes = new ArrayList<>();
     writes.add(
         adyen
@@ -137,8 +136,7 @@ class AdyenCheckoutClientTest {
                 PSP,
                 PaymentRefundRequest.builder()
                     .merchantAccount("TestMerchant")
-                    .amount(
-                        PaymentRefundRequest.Amount.builder().currency("EUR").value_(500L).build())
+                    .amount(Amount.builder().currency("EUR").value(500L).build())
                     .build(),
                 RequestOptions.none().withIntentId("order-3/refund")));
     writes.add(
