@@ -1,32 +1,34 @@
 package dev.saferetry.examples;
 
+import static java.util.stream.Collectors.joining;
+
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.PaymentsClient;
 import dev.saferetry.filestore.FileKeyStore;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.PaymentsClient;
 import dev.saferetry.testing.provider.FakeProvider;
 import dev.saferetry.testing.provider.Fault;
 import java.io.File;
+import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.stream.Collectors;
 import okhttp3.Call;
 import okhttp3.EventListener;
 import okhttp3.OkHttpClient;
 
 /**
- * Crash and recover, run 1 ({@code STORE-DIR [base-url]}): records the charge's intent in a {@link
- * FileKeyStore} (fsync'd before the first byte is sent) and sends it; kill it (SIGKILL) once it
- * printed {@code request written}; run 2 is {@link RecoverPending} on the same store. With no
- * argument, the whole drill against a fake API of its own: one charge.
+ * Crash and recover, run 1 ({@code STORE-DIR [base-url]}): records the intent in a {@link
+ * FileKeyStore} and sends the charge; kill it (SIGKILL) once it printed {@code request written};
+ * run 2 is {@link RecoverPending} on the same store. No argument: the whole drill, on a fake API.
  */
 public final class CrashAndRecover {
   /** Your own records say what an order costs: a re-drive rebuilds the same payload from them. */
   static ChargeCreateParams chargeFor(String intentId) {
-    return new ChargeCreateParams(7300, "eur", "order 1004", null);
+    var order = ChargeCreateParams.builder().amount(7300L).currency("eur");
+    return order.description("order 1004").build();
   }
 
   /** {@code STORE-DIR [base-url]}: charges order 1004; with no argument, the whole drill. */
@@ -38,7 +40,7 @@ public final class CrashAndRecover {
         String java = ProcessHandle.current().info().command().orElse("java");
         String[] run1 = {java, "-cp", classPath(), CrashAndRecover.class.getName(), store, url};
         Process child = new ProcessBuilder(run1).start();
-        child.inputReader().lines().takeWhile(l -> !l.equals("request written")).forEach(l -> {});
+        child.inputReader().lines().anyMatch(l -> l.startsWith("request written")); // run 1 sent
         child.destroyForcibly().waitFor(); // run 1 killed (SIGKILL) mid-request
         fake.releaseHeld(); // the held charge is made now; its answer goes nowhere
         RecoverPending.main(new String[] {store, url});
@@ -50,7 +52,7 @@ public final class CrashAndRecover {
         new EventListener() {
           @Override
           public void requestBodyEnd(Call call, long bytes) {
-            System.out.println("request written");
+            System.out.println("request written " + call.request().header("Idempotency-Key"));
           }
         };
     try (FileKeyStore store = FileKeyStore.open(Path.of(args[0]));
@@ -65,16 +67,13 @@ public final class CrashAndRecover {
       new PaymentsClient(client)
           .charges()
           .create(chargeFor(intentId), RequestOptions.none().withIntentId(intentId));
-      System.out.println("charged"); // not reached when the process is killed first
     }
   }
 
   /** This JVM's class path; under {@code mvn exec:java}, that of the project's class loader. */
   private static String classPath() {
     return Thread.currentThread().getContextClassLoader() instanceof URLClassLoader loader
-        ? Arrays.stream(loader.getURLs())
-            .map(u -> new File(u.getPath()).getPath())
-            .collect(Collectors.joining(File.pathSeparator))
+        ? Arrays.stream(loader.getURLs()).map(URL::getPath).collect(joining(File.pathSeparator))
         : System.getProperty("java.class.path");
   }
 }

@@ -4,9 +4,9 @@ import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
-import dev.saferetry.examples.payments.Charge;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.PaymentsClient;
+import dev.saferetry.payments.Charge;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.PaymentsClient;
 import dev.saferetry.testing.provider.FakeProvider;
 import dev.saferetry.testing.provider.Fault;
 
@@ -33,7 +33,11 @@ public final class LostResponse {
           new PaymentsClient(client)
               .charges()
               .create(
-                  new ChargeCreateParams(4200, "eur", "order 1002", null),
+                  ChargeCreateParams.builder()
+                      .amount(4200L)
+                      .currency("eur")
+                      .description("order 1002")
+                      .build(),
                   RequestOptions.none().withIntentId("order-1002/charge"));
       System.out.printf(
           "charge %s after %d attempt(s) with key %s, replayed by the server: %s%n",

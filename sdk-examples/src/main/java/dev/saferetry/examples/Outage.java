@@ -7,9 +7,9 @@ import dev.saferetry.SafeRetryClientBuilder;
 import dev.saferetry.error.CallFailedException;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.Reason;
-import dev.saferetry.examples.payments.Charge;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.PaymentsClient;
+import dev.saferetry.payments.Charge;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.PaymentsClient;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.resilience.Sleeper;
@@ -43,7 +43,8 @@ public final class Outage {
                     .withHalfOpenProbes(1))
             .build()) {
       watch.accept(client.circuitBreaker()); // its state changes: closed, open, half-open
-      ChargeCreateParams params = new ChargeCreateParams(2500, "eur", "order 1003", null);
+      var order = ChargeCreateParams.builder().amount(2500L).currency("eur");
+      ChargeCreateParams params = order.description("order 1003").build();
       RequestOptions intent = RequestOptions.none().withIntentId("order-1003/charge");
       for (int round = 1; round <= 10; round++) {
         try {
@@ -51,9 +52,7 @@ public final class Outage {
           System.out.printf("round %d: charge %s, key %s%n", round, done.value().id(), done.key());
           return done;
         } catch (OutcomeUnknownException e) {
-          System.out.printf(
-              "round %d: outcome UNKNOWN (%s); intent pending, key %s%n",
-              round, e.reason(), e.key());
+          System.out.printf("round %d: UNKNOWN (%s), key %s%n", round, e.reason(), e.key());
         } catch (CallFailedException e) {
           if (e.reason() != Reason.CIRCUIT_OPEN) {
             throw e; // a definitive answer: waiting will not change it
