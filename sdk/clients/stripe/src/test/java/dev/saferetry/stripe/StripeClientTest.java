@@ -121,7 +121,18 @@ class StripeClientTest {
     assertThat(all).hasSize(5).extracting(Charge::id).doesNotHaveDuplicates();
     List<Received> pages = fake.received().stream().filter(r -> r.method().equals("GET")).toList();
     assertThat(pages).hasSize(3);
-    assertThat(all).allSatisfy(c -> assertThat(c.customer()).asString().contains("customer"));
+    // customer is anyOf(id, customer, deleted_customer): typed as Object, expanded it is the object
+    assertThat(all)
+        .allSatisfy(
+            c ->
+                assertThat(c.customer())
+                    .isInstanceOfSatisfying(
+                        Map.class,
+                        m ->
+                            assertThat(m)
+                                .containsEntry("id", customer)
+                                .containsEntry("object", "customer")));
+    assertThat(pages.get(0).parameters()).containsKey("expand");
   }
 
   @Test
