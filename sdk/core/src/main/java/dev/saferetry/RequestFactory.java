@@ -88,8 +88,8 @@ final class RequestFactory {
     HttpUrl url = link != null ? link : url(op, options);
     IdempotencyKey key = null;
     if (op.carriesKey()) {
-      key = options.idempotencyKey() != null ? options.idempotencyKey() : IdempotencyKey.random();
       int max = op.keyMaxLength() > 0 ? op.keyMaxLength() : config.keyMaxLength();
+      key = options.idempotencyKey() != null ? options.idempotencyKey() : minted(max);
       if (max > 0 && key.value().length() > max) {
         throw new IllegalArgumentException(
             "the idempotency key is longer than the provider's limit of " + max + " characters");
@@ -122,6 +122,15 @@ final class RequestFactory {
                   op.method(), path, query, identity, codec.contentType(), canonical));
     }
     return build(op, url, body, options, key, fingerprint, encoded);
+  }
+
+  // A fresh key: a random UUID, written without its dashes (32 hex digits, the same 122 random
+  // bits) when the limit is below a UUID's 36 characters.
+  private static IdempotencyKey minted(int max) {
+    IdempotencyKey key = IdempotencyKey.random();
+    return max > 0 && max < key.value().length() && max >= 32
+        ? IdempotencyKey.of(key.value().replace("-", ""))
+        : key;
   }
 
   /** Returns the same request with another key: the one its intent was recorded with. */

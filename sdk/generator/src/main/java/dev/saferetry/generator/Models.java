@@ -228,7 +228,16 @@ final class Models {
             && (s.getProperties() != null && !s.getProperties().isEmpty()
                 || (s.getAllOf() != null && s.getAllOf().size() > 1));
     boolean isEnum = "string".equals(SchemaKind.type(s)) && SchemaKind.enumValues(s) != null;
-    boolean isUnion = !SchemaKind.alternatives(s).isEmpty();
+    // A base schema whose discriminator maps values to schemas that extend it (allOf): a union.
+    boolean isBase =
+        SchemaKind.alternatives(s).isEmpty()
+            && s.getDiscriminator() != null
+            && s.getDiscriminator().getMapping() != null
+            && !s.getDiscriminator().getMapping().isEmpty();
+    boolean isUnion = !SchemaKind.alternatives(s).isEmpty() || isBase;
+    if (isBase) {
+      isObject = false;
+    }
     if (!isObject && !isEnum && !isUnion) {
       TypeName t = typeOf(s, null, name, requestOnly.contains(name));
       componentTypes.put(name, t);
@@ -242,7 +251,10 @@ final class Models {
       Schema<?> m = s.getAllOf() != null && s.getAllOf().size() > 1 ? merged(s) : s;
       topRecords.put(cls.simpleName(), Records.write(this, cls, m, request, keys));
     } else {
-      TypeName t = Unions.writeComponent(this, cls, s, request);
+      TypeName t =
+          isBase
+              ? Unions.writeBase(this, cls, s, request)
+              : Unions.writeComponent(this, cls, s, request);
       if (!t.equals(cls)) {
         componentTypes.put(name, t);
         return t;

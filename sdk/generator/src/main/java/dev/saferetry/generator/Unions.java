@@ -46,6 +46,23 @@ final class Unions {
     return name;
   }
 
+  /** A base schema with a discriminator mapping: its mapped schemas are the variants. */
+  static TypeName writeBase(Models models, ClassName name, Schema<?> base, boolean request) {
+    List<Schema<?>> real = new ArrayList<>();
+    for (String ref :
+        new java.util.LinkedHashSet<>(base.getDiscriminator().getMapping().values())) {
+      Schema<Object> r = new Schema<>();
+      r.set$ref(ref);
+      real.add(r);
+    }
+    TypeSpec spec = build(models, name, base, real, request);
+    if (spec == null) {
+      return ClassName.get(Object.class);
+    }
+    models.addTopLevel(spec);
+    return name;
+  }
+
   static TypeName write(
       Models models, Schema<?> s, List<Schema<?>> real, Owner owner, String hint, boolean request) {
     ClassName name = owner == null ? models.newTopName(hint) : owner.nestedName(hint);

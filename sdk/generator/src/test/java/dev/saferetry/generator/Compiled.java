@@ -25,6 +25,12 @@ final class Compiled implements AutoCloseable {
 
   /** Compiles {@code sources} with -Xlint:all -Werror; fails with the compiler's messages. */
   static Compiled compile(GeneratedSources sources, Path dir) throws IOException {
+    return compile(sources, dir, Map.of());
+  }
+
+  /** Compiles {@code sources} with hand-written {@code extra} sources (by path) that use them. */
+  static Compiled compile(GeneratedSources sources, Path dir, Map<String, String> extra)
+      throws IOException {
     Path src = dir.resolve("src");
     Path classes = dir.resolve("classes");
     sources.writeTo(src, classes);
@@ -33,6 +39,12 @@ final class Compiled implements AutoCloseable {
     List<Path> files = new ArrayList<>();
     for (Map.Entry<String, String> f : sources.sources().entrySet()) {
       files.add(src.resolve(f.getKey()));
+    }
+    for (Map.Entry<String, String> f : extra.entrySet()) {
+      Path p = src.resolve(f.getKey());
+      Files.createDirectories(p.getParent());
+      Files.writeString(p, f.getValue());
+      files.add(p);
     }
     StringWriter out = new StringWriter();
     try (StandardJavaFileManager fm = javac.getStandardFileManager(null, null, null)) {

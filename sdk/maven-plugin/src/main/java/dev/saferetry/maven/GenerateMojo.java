@@ -180,9 +180,32 @@ public final class GenerateMojo extends AbstractMojo {
     }
   }
 
-  private static String version() {
+  // The generator's own bytes: a rebuilt generator of the same version regenerates too.
+  private static String version() throws IOException {
     String v = Generator.class.getPackage().getImplementationVersion();
-    return v == null ? "dev" : v;
+    Path code;
+    try {
+      code = Path.of(Generator.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    } catch (java.net.URISyntaxException | RuntimeException e) {
+      return v == null ? "unknown" : v;
+    }
+    MessageDigest sha;
+    try {
+      sha = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
+    if (Files.isRegularFile(code)) {
+      sha.update(Files.readAllBytes(code));
+    } else if (Files.isDirectory(code)) {
+      try (Stream<Path> walk = Files.walk(code)) {
+        for (Path p : walk.filter(Files::isRegularFile).sorted().toList()) {
+          sha.update(code.relativize(p).toString().getBytes(StandardCharsets.UTF_8));
+          sha.update(Files.readAllBytes(p));
+        }
+      }
+    }
+    return v + "/" + HexFormat.of().formatHex(sha.digest());
   }
 
   private static void clear(Path dir) throws IOException {
