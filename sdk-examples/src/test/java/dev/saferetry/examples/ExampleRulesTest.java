@@ -103,6 +103,7 @@ class ExampleRulesTest {
     Set<String> allowed = new TreeSet<>(PublicApiOnlyTest.exportedPackages());
     allowed.add("dev.saferetry.examples");
     allowed.add("dev.saferetry.payments");
+    allowed.add("dev.saferetry.stripe");
     allowed.add("dev.saferetry.testing.provider");
     allowed.add("dev.saferetry.examples.support");
     allowed.add("dev.saferetry.examples.support.stripe");
