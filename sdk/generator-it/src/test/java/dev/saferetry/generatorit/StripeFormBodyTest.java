@@ -9,6 +9,7 @@ import dev.saferetry.SafeRetryClient;
 import dev.saferetry.generatorit.stripe.Charge;
 import dev.saferetry.generatorit.stripe.ChargesCreateRequest;
 import dev.saferetry.generatorit.stripe.StripeClient;
+import dev.saferetry.generatorit.stripe.SubscriptionsCreateRequest;
 import dev.saferetry.idempotency.KeyStore;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -119,6 +120,39 @@ class StripeFormBodyTest {
       assertThatThrownBy(() -> stripe.charges().retrieve("..", null, RequestOptions.none()))
           .isInstanceOf(IllegalArgumentException.class);
       assertThat(server.getRequestCount()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aListOfObjectsIsIndexed() throws Exception {
+    try (MockWebServer server = Wire.started();
+        SafeRetryClient client = Wire.stripe(server, KeyStore.inMemory())) {
+      server.enqueue(
+          Wire.json(
+              200,
+              "{\"id\":\"sub_1\",\"object\":\"subscription\",\"status\":\"active\","
+                  + "\"customer\":\"cus_1\",\"created\":1700000000}"));
+      new StripeClient(client)
+          .subscriptions()
+          .create(
+              SubscriptionsCreateRequest.builder()
+                  .customer("cus_1")
+                  .items(
+                      List.of(
+                          SubscriptionsCreateRequest.ItemsItem.builder()
+                              .price("price_1")
+                              .quantity(2L)
+                              .build(),
+                          SubscriptionsCreateRequest.ItemsItem.builder()
+                              .price("price_2")
+                              .metadata(Map.of("seat", "a"))
+                              .build()))
+                  .build(),
+              RequestOptions.none());
+      assertThat(form(server.takeRequest()))
+          .isEqualTo(
+              "customer=cus_1&items[0][price]=price_1&items[0][quantity]=2"
+                  + "&items[1][metadata][seat]=a&items[1][price]=price_2");
     }
   }
 }

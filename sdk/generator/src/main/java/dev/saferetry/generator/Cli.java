@@ -96,6 +96,7 @@ public final class Cli {
       GeneratorConfig config = b.build();
       GeneratedSources sources = Generator.generate(config);
       sources.writeTo(outDir, resources != null ? resources : outDir);
+      sources.warnings().forEach(w -> err.println("warning: " + w));
       out.println(
           "wrote "
               + sources.sources().size()

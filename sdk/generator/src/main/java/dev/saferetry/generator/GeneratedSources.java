@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -19,10 +20,21 @@ import java.util.TreeMap;
 public final class GeneratedSources {
   private final Map<String, String> sources;
   private final Map<String, String> resources;
+  private final List<String> warnings;
 
-  GeneratedSources(Map<String, String> sources, Map<String, String> resources) {
+  GeneratedSources(
+      Map<String, String> sources, Map<String, String> resources, List<String> warnings) {
     this.sources = Collections.unmodifiableMap(new TreeMap<>(sources));
     this.resources = Collections.unmodifiableMap(new TreeMap<>(resources));
+    this.warnings = List.copyOf(warnings);
+  }
+
+  /**
+   * {@return what the generator worked around, e.g. a reference to a schema the document does not
+   * define (its values stay raw JSON, {@code Object})}
+   */
+  public List<String> warnings() {
+    return warnings;
   }
 
   /** {@return the Java sources, by path ({@code com/example/Charge.java}) } */

@@ -92,7 +92,7 @@ public final class Generator {
     }
     Map<String, String> res = new TreeMap<>();
     res.put(CLIENTS_LIST, facade.canonicalName() + "\n");
-    return new GeneratedSources(out, res);
+    return new GeneratedSources(out, res, models.warnings());
   }
 
   private static JavaFile file(String pkg, TypeSpec t) {

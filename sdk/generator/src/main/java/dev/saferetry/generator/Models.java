@@ -32,6 +32,7 @@ final class Models {
   private final Set<String> requestOnly;
   private final Map<ClassName, RecordShape> records = new HashMap<>();
   private final Map<String, Set<ClassName>> interfaces = new HashMap<>();
+  private final Set<String> warnings = new java.util.TreeSet<>();
 
   @SuppressWarnings({"rawtypes", "unchecked"})
   Models(OpenAPI api, String pkg, KeyRules keys, Set<String> requestOnly) {
@@ -219,7 +220,11 @@ final class Models {
     }
     Schema<?> s = components.get(name);
     if (s == null) {
-      throw new GeneratorException("the document refers to a schema it does not define: " + name);
+      // A provider's own document may hold a dangling reference: the value stays raw JSON.
+      warnings.add(
+          "the document refers to a schema it does not define: " + name + "; read as Object");
+      componentTypes.put(name, ClassName.get(Object.class));
+      return ClassName.get(Object.class);
     }
     ClassName cls = ClassName.get(pkg, Names.type(name));
     boolean isObject =
@@ -261,6 +266,11 @@ final class Models {
       }
     }
     return cls;
+  }
+
+  /** {@return what the generator worked around, in a stable order} */
+  List<String> warnings() {
+    return List.copyOf(warnings);
   }
 
   /** Records that {@code variant}, a top-level record, implements the union {@code union}. */

@@ -83,4 +83,19 @@ class CliTest {
     assertThat(api).contains(" CREATE = ").doesNotContain(" LIST = ");
     assertThat(dir.resolve("p/ListPaymentsResponse.java")).doesNotExist();
   }
+
+  @Test
+  void aReferenceToAnUndefinedSchemaIsReadAsRawJsonWithAWarning() throws Exception {
+    int status =
+        run(
+            "--spec", Specs.of("dangling-ref.yaml").toString(),
+            "--package", "p",
+            "--out", dir.toString());
+    assertThat(status).isZero();
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("warning: ")
+        .contains("CatalogModifierToggleOverrideType");
+    assertThat(Files.readString(dir.resolve("p/Item.java")))
+        .contains("@JsonProperty(\"allow_quantities\") Object allowQuantities");
+  }
 }

@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.apache.maven.model.Resource;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
@@ -29,8 +28,8 @@ import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.project.MavenProject;
 
 /**
- * Generates a typed SafeRetry client from an OpenAPI document and adds it to the module's sources
- * (and its {@code META-INF/saferetry/typed-clients.list} to its resources). Runs in {@code
+ * Generates a typed SafeRetry client from an OpenAPI document, adds it to the module's sources and
+ * lists its facade in the module's {@code META-INF/saferetry/typed-clients.list}. Runs in {@code
  * generate-sources}; when neither the document nor the configuration changed since the last run, it
  * leaves the generated files alone.
  *
@@ -89,7 +88,10 @@ public final class GenerateMojo extends AbstractMojo {
   @Parameter(defaultValue = "${project.build.directory}/generated-sources/saferetry")
   private File outputDirectory;
 
-  /** Where the resources go; added to the module's resources. */
+  /**
+   * Where this execution keeps its own resources: the facade's name, which joins {@code
+   * META-INF/saferetry/typed-clients.list} in the module's classes (one line per generated client).
+   */
   @Parameter(defaultValue = "${project.build.directory}/generated-resources/saferetry")
   private File resourceDirectory;
 
@@ -99,6 +101,13 @@ public final class GenerateMojo extends AbstractMojo {
 
   @Parameter(defaultValue = "${project}", readonly = true, required = true)
   private MavenProject project;
+
+  /** The module's classes directory, where the list of generated clients is kept. */
+  @Parameter(defaultValue = "${project.build.outputDirectory}", readonly = true, required = true)
+  private File classesDirectory;
+
+  // The facade this execution listed before, when it regenerates: taken off the list if renamed.
+  private String previous;
 
   /** Creates the goal; Maven calls it. */
   public GenerateMojo() {}
@@ -143,9 +152,13 @@ public final class GenerateMojo extends AbstractMojo {
       } else {
         long start = System.nanoTime();
         GeneratedSources sources = Generator.generate(config);
+        Path own = res.resolve(Generator.CLIENTS_LIST);
+        previous =
+            Files.isRegularFile(own) ? Files.readString(own, StandardCharsets.UTF_8).strip() : null;
         clear(out);
         clear(res);
         sources.writeTo(out, res);
+        sources.warnings().forEach(w -> getLog().warn("saferetry:generate: " + w));
         Files.writeString(stamp, digest, StandardCharsets.UTF_8);
         getLog()
             .info(
@@ -158,10 +171,12 @@ public final class GenerateMojo extends AbstractMojo {
     } catch (IOException e) {
       throw new MojoExecutionException("saferetry:generate cannot write " + out, e);
     }
+    try {
+      listClient(res);
+    } catch (IOException e) {
+      throw new MojoExecutionException("saferetry:generate cannot list the client", e);
+    }
     project.addCompileSourceRoot(out.toString());
-    Resource r = new Resource();
-    r.setDirectory(res.toString());
-    project.addResource(r);
   }
 
   // The document's bytes and every setting, with the generator's version: what the output depends
@@ -206,6 +221,30 @@ public final class GenerateMojo extends AbstractMojo {
       }
     }
     return v + "/" + HexFormat.of().formatHex(sha.digest());
+  }
+
+  // Each execution's facade joins one list in the classes directory: resource directories of
+  // several executions would each hold the same file, and only one copy would reach the jar.
+  private void listClient(Path res) throws IOException {
+    Path own = res.resolve(Generator.CLIENTS_LIST);
+    if (!Files.isRegularFile(own)) {
+      return;
+    }
+    String facade = Files.readString(own, StandardCharsets.UTF_8).strip();
+    Path list = classesDirectory.toPath().resolve(Generator.CLIENTS_LIST);
+    java.util.TreeSet<String> names = new java.util.TreeSet<>();
+    if (Files.isRegularFile(list)) {
+      for (String line : Files.readAllLines(list, StandardCharsets.UTF_8)) {
+        if (!line.isBlank()) {
+          names.add(line.strip());
+        }
+      }
+    }
+    boolean changed = previous != null && !previous.equals(facade) && names.remove(previous);
+    if (names.add(facade) || changed) {
+      Files.createDirectories(list.getParent());
+      Files.writeString(list, String.join("\n", names) + "\n", StandardCharsets.UTF_8);
+    }
   }
 
   private static void clear(Path dir) throws IOException {

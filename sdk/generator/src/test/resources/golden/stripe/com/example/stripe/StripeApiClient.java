@@ -18,6 +18,8 @@ public final class StripeApiClient {
 
   private final ChargesApi charges;
 
+  private final SubscriptionsApi subscriptions;
+
   /**
    * Creates the client over {@code client}, which it does not close.
    *
@@ -26,6 +28,7 @@ public final class StripeApiClient {
   public StripeApiClient(SafeRetryClient client) {
     this.client = Objects.requireNonNull(client, "client");
     this.charges = new ChargesApi(client);
+    this.subscriptions = new SubscriptionsApi(client);
   }
 
   /**
@@ -33,6 +36,13 @@ public final class StripeApiClient {
    */
   public ChargesApi charges() {
     return charges;
+  }
+
+  /**
+   * {@return the operations on {@code subscriptions}}
+   */
+  public SubscriptionsApi subscriptions() {
+    return subscriptions;
   }
 
   /**
