@@ -96,8 +96,7 @@ class ExampleRulesTest {
           "QueueConsumer",
           "WebhookReceiver",
           "Outbox",
-          "ChargeRelay",
-          "OutboxOperator");
+          "ChargeRelay");
 
   static Set<String> allowed() throws IOException {
     Set<String> allowed = new TreeSet<>(PublicApiOnlyTest.exportedPackages());
