@@ -12,6 +12,7 @@ final class Effects {
   private final Probe t;
   private final EffectCounter counter;
   private long baseline = -1;
+  private final java.util.Map<String, Long> before = new java.util.HashMap<>();
 
   Effects(Probe t, EffectCounter counter) {
     this.t = t;
@@ -22,6 +23,20 @@ final class Effects {
   void begin() {
     if (counter.mode() == EffectCounter.Mode.GLOBAL) {
       baseline = counter.total(t);
+    }
+  }
+
+  /**
+   * Reads how many effects these payloads' markers already have (a {@link Probe#stablePayload}
+   * carries the effects of earlier runs), so that {@link #count} shows only this case's. Does
+   * nothing without a per-marker counter (a global one counts from the case's start).
+   */
+  void baseline(Payload... payloads) {
+    if (counter.mode() == EffectCounter.Mode.GLOBAL || !counted()) {
+      return;
+    }
+    for (Payload p : payloads) {
+      before.put(p.marker(), counter.count(t, p.marker()));
     }
   }
 
@@ -45,7 +60,9 @@ final class Effects {
     long n =
         counter.mode() == EffectCounter.Mode.GLOBAL
             ? counter.total(t) - baseline
-            : Arrays.stream(payloads).mapToLong(p -> counter.count(t, p.marker())).sum();
+            : Arrays.stream(payloads)
+                .mapToLong(p -> counter.count(t, p.marker()) - before.getOrDefault(p.marker(), 0L))
+                .sum();
     t.note("effects(" + names(payloads) + ")=" + n);
     return n;
   }

@@ -12,12 +12,19 @@ import java.util.Objects;
  * (another payload under a used key) or, worse, answered with another client's or tenant's outcome
  * while its own operation never happens. Run whether keys are required or optional. Stateless; one
  * case at a time.
+ *
+ * <p>The first empty-key request carries the same payload on every run ({@link
+ * Probe#stablePayload}), so that the record an earlier run of this case left under the empty key
+ * answers it as it answered that run — replayed — and the run repeats its evidence: a second run in
+ * a row judges the server as the first did, even when the server answers every refusal alike and no
+ * refusal could be told from one caused by that record. The second request carries a fresh payload.
  */
 final class EmptyKey {
   private EmptyKey() {}
 
   static void emptyKeyIsNeverOneSharedKey(Probe t) {
-    Payload first = t.newPayload();
+    Payload first = t.stablePayload("empty-key");
+    t.effects().baseline(first);
     Answer a = t.create("an empty key", "", first.json());
     if (!a.ok()) {
       requireRejectedForItsKey(t, a, first);
@@ -94,7 +101,7 @@ final class EmptyKey {
     Rejections rejections = new Rejections(t);
     if (a.status() < 500) {
       requireNotAnsweredAsAUsedKey(
-          t, rejections, a, "a request with an empty key and a fresh payload", "the empty key");
+          t, rejections, a, "a request with an empty key and this case's payload", "the empty key");
     }
     t.note("the empty key was rejected");
     Answer fresh = t.create("same payload, a real key", t.newKey(), payload.json());

@@ -53,6 +53,16 @@ final class Probe implements AutoCloseable {
     return Payload.of(cfg.get("create.payload"), session.unique("conformance"));
   }
 
+  /**
+   * The same create payload on every run against every server: its marker is {@code
+   * conformance-<name>}, not unique to this run. For a case whose first request must meet the state
+   * its own earlier runs left, so that a second run repeats the first run's evidence instead of
+   * stumbling over it. Count its effects from a {@link Effects#baseline}.
+   */
+  Payload stablePayload(String name) {
+    return Payload.of(cfg.get("create.payload"), "conformance-" + name);
+  }
+
   /** A fresh key and payload: one logical operation. */
   Intent intent() {
     return new Intent(this, newKey(), newPayload());

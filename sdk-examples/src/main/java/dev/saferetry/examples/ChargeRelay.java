@@ -10,6 +10,7 @@ import dev.saferetry.examples.support.OutboxDrill;
 import dev.saferetry.jdbc.JdbcKeyStore;
 import dev.saferetry.jdbc.OutboxRelay;
 import dev.saferetry.jdbc.RelayPass;
+import dev.saferetry.resilience.RetryPolicy;
 import java.time.Duration;
 
 /**
@@ -41,32 +42,31 @@ public final class ChargeRelay {
           }
         };
     try (HikariDataSource pool = OutboxDrill.pool(args[0], 2);
-        JdbcKeyStore store = JdbcKeyStore.builder(pool).createSchema(true).build(); // if new
+        JdbcKeyStore store = OutboxDrill.store(pool); // the enqueuers' seal key
         SafeRetryClient client =
             SafeRetryClient.builder()
                 .baseUrl(args[1])
                 .apiKey("sk_test_outbox")
                 .keyStore(store)
                 .listener(print)
+                .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofSeconds(3)))
                 .build()) {
       OutboxRelay relay =
           OutboxRelay.builder(store, client)
               .owner(args[2])
               .batchSize(1)
-              .leaseFor(Duration.ofSeconds(2)) // short, so that another relay soon takes over
+              .leaseFor(Duration.ofSeconds(8)) // the calls' 3 s + 5 s: soon taken over
               .backoff(Duration.ofMillis(200), Duration.ofSeconds(2))
               .build();
       while (true) {
         RelayPass pass = relay.runOnce();
-        if (pass.claimed() == 0) {
-          if (store.pending().isEmpty()) {
-            say("nothing left to send");
-            return;
-          }
-          Thread.sleep(200); // an intent under another relay's lease, or backing off
-        } else {
-          Thread.sleep(150); // a slow relay, so that the drill can kill it half-way
+        if (pass.claimed() == 0 && store.pending().isEmpty()) {
+          say("nothing left to send");
+          return;
         }
+        // nothing claimed: an intent under another relay's lease, or backing off; else a slow
+        // relay, so that the drill can kill it half-way
+        Thread.sleep(pass.claimed() == 0 ? 200 : 150);
       }
     }
   }

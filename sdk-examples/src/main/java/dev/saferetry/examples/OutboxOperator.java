@@ -2,6 +2,7 @@ package dev.saferetry.examples;
 
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
+import dev.saferetry.examples.support.SealKey;
 import dev.saferetry.jdbc.JdbcKeyStore;
 import dev.saferetry.jdbc.OutboxAdmin;
 import dev.saferetry.jdbc.OutboxIntent;
@@ -28,7 +29,7 @@ public final class OutboxOperator {
     JdbcDataSource db = new JdbcDataSource();
     db.setURL("jdbc:h2:mem:operator;DB_CLOSE_DELAY=-1");
     try (FakeProvider api = FakeProvider.start(); // a payments API that will be down a while
-        JdbcKeyStore store = JdbcKeyStore.builder(db).createSchema(true).build();
+        JdbcKeyStore store = SealKey.store(db); // outbox rows sealed with a configured key
         SafeRetryClient client =
             SafeRetryClient.builder()
                 .baseUrl(api.baseUrl())

@@ -5,6 +5,7 @@ import dev.saferetry.Operation;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
+import dev.saferetry.examples.support.ProfileServer;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.payments.Charge;
 import dev.saferetry.payments.ChargeCreateParams;
@@ -22,7 +23,8 @@ import dev.saferetry.payments.ChargesApi;
  *     -Dexec.args="paypal|square [base-url]"
  * </pre>
  *
- * <p>A reference server reads the key the same way when started with {@code --key-header
+ * <p>Without a base URL it starts a reference server in-process that reads the key where the
+ * profile puts it. A reference server of your own does so when started with {@code --key-header
  * PayPal-Request-Id} or {@code --key-body-field idempotency_key}.
  */
 public final class ProviderProfiles {
@@ -38,16 +40,11 @@ public final class ProviderProfiles {
   public static CallResult<Charge> run(SafeRetryClientBuilder builder, KeyPlacement placement) {
     // The generated operation puts the key where the document says; this server reads it elsewhere.
     Operation<ChargeCreateParams, Charge> create = ChargesApi.CREATE.withKeyPlacement(placement);
+    var order = ChargeCreateParams.builder().amount(1500L).currency("usd");
+    var intent = RequestOptions.none().withIntentId("order-1005/charge");
     try (SafeRetryClient client = builder.build()) {
       CallResult<Charge> result =
-          client.execute(
-              create,
-              ChargeCreateParams.builder()
-                  .amount(1500L)
-                  .currency("usd")
-                  .description("order 1005")
-                  .build(),
-              RequestOptions.none().withIntentId("order-1005/charge"));
+          client.execute(create, order.description("order 1005").build(), intent);
       System.out.printf(
           "key in %s: charge %s after %d attempt(s), replayed: %s%n",
           placement, result.value().id(), result.attempts().size(), result.replayed());
@@ -55,15 +52,27 @@ public final class ProviderProfiles {
     }
   }
 
-  /** {@code paypal|square [base-url]}. */
+  /** {@code paypal|square [base-url]}; without a base URL, a reference server of its own. */
   public static void main(String[] args) {
     if (args.length < 1 || !args[0].matches("paypal|square")) {
       throw new IllegalArgumentException("usage: paypal|square [base-url]");
     }
-    run(
-        SafeRetryClient.builder()
-            .baseUrl(args.length > 1 ? args[1] : "http://127.0.0.1:8080")
-            .apiKey(System.getenv().getOrDefault("PAYMENTS_API_KEY", "sk_test_demo")),
-        args[0].equals("paypal") ? PAYPAL : SQUARE);
+    boolean paypal = args[0].equals("paypal");
+    // The API must read the key where the profile puts it: a server on port 8080 reads it from
+    // Idempotency-Key. Without a base URL, start a reference server in-process that reads it there.
+    try (ProfileServer server =
+        args.length > 1
+            ? null
+            : paypal
+                ? ProfileServer.keyInHeader("PayPal-Request-Id")
+                : ProfileServer.keyInBodyField("idempotency_key")) {
+      String baseUrl = server == null ? args[1] : server.baseUrl();
+      System.out.println("payment API: " + baseUrl + (server == null ? "" : " (in-process)"));
+      run(
+          SafeRetryClient.builder()
+              .baseUrl(baseUrl)
+              .apiKey(System.getenv().getOrDefault("PAYMENTS_API_KEY", "sk_test_demo")),
+          paypal ? PAYPAL : SQUARE);
+    }
   }
 }

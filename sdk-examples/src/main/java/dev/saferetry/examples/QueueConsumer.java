@@ -69,7 +69,7 @@ public final class QueueConsumer implements AutoCloseable {
   public static void main(String[] args) throws Exception {
     Map<String, String> o = Options.parse(args);
     String broker = System.getenv().getOrDefault("SAFERETRY_AMQP_URL", "amqp://127.0.0.1:5672");
-    String jdbcUrl = o.getOrDefault("jdbc-url", "jdbc:h2:./queue-consumer;WRITE_DELAY=0");
+    String jdbcUrl = o.getOrDefault("jdbc-url", "jdbc:h2:./target/queue-consumer;WRITE_DELAY=0");
     String queue = o.getOrDefault("queue", "ledger-entries");
     QueueConsumer consumer =
         new QueueConsumer(o.getOrDefault("amqp-url", broker), jdbcUrl, Sleeper.system());

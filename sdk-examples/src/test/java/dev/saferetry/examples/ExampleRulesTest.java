@@ -96,7 +96,9 @@ class ExampleRulesTest {
           "QueueConsumer",
           "WebhookReceiver",
           "Outbox",
-          "ChargeRelay");
+          "ChargeRelay",
+          "OutboxOperator",
+          "ProviderProfiles");
 
   static Set<String> allowed() throws IOException {
     Set<String> allowed = new TreeSet<>(PublicApiOnlyTest.exportedPackages());

@@ -49,6 +49,14 @@ class OutboxTest {
     assertThat(r.pendingLeft()).isZero();
     assertThat(r.sentByFirstRelay()).isBetween(1, 8);
     assertThat(out).contains("relay-1 killed (SIGKILL").contains("relay-2: sent ");
+    // It says which database it used, and how to name another.
+    if (url == null) {
+      assertThat(out)
+          .contains("database: embedded H2, jdbc:h2:file:")
+          .contains(OutboxDrill.URL_FORMAT);
+    } else {
+      assertThat(out).contains("database: PostgreSQL, ").contains(", new schema outbox_");
+    }
     // The charge in flight when relay 1 died is re-sent by relay 2 with the same key.
     String inFlight = lastSending(out, "relay-1");
     assertThat(out).contains("relay-2: " + inFlight);

@@ -12,6 +12,9 @@ import dev.saferetry.examples.demo.Scenarios;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.PaymentsClient;
 import dev.saferetry.testing.FakeTime;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -51,6 +54,25 @@ class ProviderProfilesTest {
                   ApiException.class, e -> assertThat(e.getMessage()).contains("400"));
         }
       }
+    }
+  }
+
+  @Test
+  void withoutABaseUrlTheExampleStartsAServerThatReadsTheKeyWhereItsProfilePutsIt() {
+    // The README's command gives no base URL: the example needs no second server started by hand.
+    // A server reading Idempotency-Key would refuse these charges (400): see the test above.
+    for (String profile : new String[] {"paypal", "square"}) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      PrintStream out = System.out;
+      System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+      try {
+        ProviderProfiles.main(new String[] {profile});
+      } finally {
+        System.setOut(out);
+      }
+      assertThat(bytes.toString(StandardCharsets.UTF_8))
+          .contains("(in-process)")
+          .contains("after 1 attempt(s)");
     }
   }
 }

@@ -10,6 +10,7 @@ import dev.saferetry.idempotency.StoredIntent;
 import dev.saferetry.idempotency.StoredRequest;
 import dev.saferetry.pagination.PageStyle;
 import dev.saferetry.pagination.PagedIterable;
+import dev.saferetry.resilience.RetryPolicy;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.retry.Retry;
 import java.util.List;
@@ -398,6 +399,15 @@ public final class SafeRetryClient implements AutoCloseable {
    */
   public CallResult<JsonNode> send(StoredRequest request, IntentClaim claim) {
     return core.send(request, Objects.requireNonNull(claim, "claim"));
+  }
+
+  /**
+   * {@return the retry policy of this client's calls} Its {@link RetryPolicy#deadline()} bounds how
+   * long one call (every attempt and wait, an attempt in flight cancelled at it) lasts: an outbox
+   * relay's lease must outlast it.
+   */
+  public RetryPolicy retryPolicy() {
+    return core.config().retryPolicy();
   }
 
   /** {@return the tenant this client records its intents under} */

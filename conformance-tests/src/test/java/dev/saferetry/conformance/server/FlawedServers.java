@@ -42,6 +42,37 @@ public final class FlawedServers {
         .build();
   }
 
+  /**
+   * Keys optional, an empty key taken for the key "" — one key shared by every such request — and
+   * every refusal answered alike: another payload under a used key, a request that fails validation
+   * and a request in progress all get the same 400 and body, so no refusal tells why.
+   */
+  public static ReferenceServer emptyKeySharedEveryRefusalAlike() {
+    return ReferenceServer.builder()
+        .requireKey(false)
+        .emptyKey(ServerSettings.EmptyKey.ONE_KEY)
+        .flow(
+            ctx ->
+                new IdempotencyFlow(ctx) {
+                  @Override
+                  Reply handle(IdempotencyRequest request, Mutation mutation) throws SQLException {
+                    Reply reply = super.handle(request, mutation);
+                    return reply.status() >= 400 && reply.status() < 500
+                        ? Reply.of(400, "{\"error\":\"bad request\"}")
+                        : reply;
+                  }
+                })
+        .build();
+  }
+
+  /** Properties for {@link #emptyKeySharedEveryRefusalAlike}: every refusal is a 400. */
+  public static final Map<String, String> EVERY_REFUSAL_400 =
+      Map.of(
+          "require-key", "false",
+          "status.mismatch", "400",
+          "status.invalid-key", "400",
+          "status.in-progress", "400");
+
   /** Properties for {@link #emptyKeySharedUsedKeyAnswered400}: a mismatch is a 400. */
   public static final Map<String, String> USED_KEY_400 = Map.of("status.mismatch", "400");
 

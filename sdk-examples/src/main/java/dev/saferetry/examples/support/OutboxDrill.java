@@ -35,6 +35,10 @@ public final class OutboxDrill {
   /** Orders placed; every fourth one is rolled back. */
   public static final int ORDERS = 12;
 
+  /** The form of the database argument. */
+  public static final String URL_FORMAT =
+      "jdbc:postgresql://HOST:PORT/DATABASE?user=USER&password=PASSWORD";
+
   private OutboxDrill() {}
 
   /**
@@ -62,6 +66,11 @@ public final class OutboxDrill {
     }
   }
 
+  /** {@return a store on {@code db} whose outbox rows are sealed with {@link SealKey}} */
+  public static JdbcKeyStore store(javax.sql.DataSource db) {
+    return SealKey.store(db);
+  }
+
   /**
    * {@return a small connection pool on {@code url}}
    *
@@ -86,21 +95,32 @@ public final class OutboxDrill {
    * @throws Exception if the drill itself fails
    */
   public static Result run(String jdbcUrl, PrintStream out) throws Exception {
+    if (jdbcUrl != null && !jdbcUrl.startsWith("jdbc:postgresql://")) {
+      throw new IllegalArgumentException(
+          "the argument is a PostgreSQL JDBC URL, " + URL_FORMAT + ", or nothing (embedded H2)");
+    }
     Path dir = Files.createTempDirectory("saferetry-outbox");
     String schema = "outbox_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
     String url;
     if (jdbcUrl == null) {
       url = "jdbc:h2:file:" + dir.resolve("shop") + ";AUTO_SERVER=TRUE";
+      out.println("database: embedded H2, " + url);
+      out.println("  (for PostgreSQL, give its URL as the argument: " + URL_FORMAT + ")");
     } else {
       try (Connection c = DriverManager.getConnection(jdbcUrl);
           Statement s = c.createStatement()) {
         s.execute("CREATE SCHEMA " + schema);
       }
       url = jdbcUrl + (jdbcUrl.contains("?") ? "&" : "?") + "currentSchema=" + schema;
+      out.println("database: PostgreSQL, " + redacted(jdbcUrl) + ", new schema " + schema);
     }
     try (PaymentApi api = new PaymentApi();
         HikariDataSource pool = pool(url, 4);
-        JdbcKeyStore store = JdbcKeyStore.builder(pool).createSchema(true).build()) {
+        JdbcKeyStore store =
+            JdbcKeyStore.builder(pool)
+                .createSchema(true)
+                .outboxSealKey(SealKey.ID, SealKey.secret())
+                .build()) {
       try (Connection c = pool.getConnection();
           Statement s = c.createStatement()) {
         s.execute("CREATE TABLE orders (id INT PRIMARY KEY, amount BIGINT NOT NULL)");
@@ -238,5 +258,10 @@ public final class OutboxDrill {
     t.setDaemon(true);
     t.start();
     return out;
+  }
+
+  /** The URL as printed: without the password's value. */
+  static String redacted(String jdbcUrl) {
+    return jdbcUrl.replaceAll("(?i)(password=)[^&;]*", "$1***");
   }
 }

@@ -150,7 +150,12 @@ public final class RelayDrain {
       config.setConnectionInitSql(System.getenv("SAFERETRY_DRAIN_INIT_SQL")); // e.g. auto_explain
       pool = new HikariDataSource(config);
       counted = new CountingDataSource(pool);
-      store = JdbcKeyStore.builder(counted).schema(schema).createSchema(true).build();
+      store =
+          JdbcKeyStore.builder(counted)
+              .schema(schema)
+              .createSchema(true)
+              .outboxSealKey("bench", new byte[32]) // a benchmark's key: any 32 bytes
+              .build();
       provider = Provider.start();
       client =
           SafeRetryClient.builder()

@@ -7,10 +7,10 @@ import java.util.regex.Pattern;
 
 /**
  * Judges a Stripe charge search for one intent: a charge counts only when it provably is the
- * intent's — the only hit, the intent id exactly in its metadata, the expected amount and currency,
- * a status that says what its request was answered with. Every note is the SDK's own words: no
- * server text reaches one except a failure code of the form Stripe documents. Stateless;
- * thread-safe.
+ * intent's — the only hit, the intent id and its tenant exactly in its metadata, the expected
+ * amount and currency, a status that says what its request was answered with. Every note is the
+ * SDK's own words: no server text reaches one except a failure code of the form Stripe documents.
+ * Stateless; thread-safe.
  */
 final class ChargeHits {
   private static final Pattern FAILURE_CODE = Pattern.compile("[a-z0-9_]{1,64}");
@@ -18,7 +18,12 @@ final class ChargeHits {
   private ChargeHits() {}
 
   static Reconciliation judge(
-      JsonNode answer, String metadataKey, String intentId, ExpectedCharge want) {
+      JsonNode answer,
+      String metadataKey,
+      String intentId,
+      String tenantKey,
+      String tenant,
+      ExpectedCharge want) {
     if (answer == null
         || !answer.isObject()
         || !answer.path("object").asText("").equals("search_result")
@@ -35,7 +40,15 @@ final class ChargeHits {
           "no charge found, which proves nothing: Stripe's search may lag behind, during an"
               + " outage without a documented bound");
     }
-    return one(data.get(0), metadataKey, intentId, want);
+    JsonNode hit = data.get(0);
+    JsonNode owner = hit.path("metadata").get(tenantKey);
+    if (owner == null || !owner.isTextual() || !owner.textValue().equals(tenant)) {
+      return Reconciliation.unresolved(
+          "the charge found does not name exactly this intent's tenant in metadata["
+              + tenantKey
+              + "]");
+    }
+    return one(hit, metadataKey, intentId, want);
   }
 
   private static Reconciliation one(

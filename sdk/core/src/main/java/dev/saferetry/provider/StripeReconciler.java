@@ -18,8 +18,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Stripe preset's {@link Reconciler} for charges: finds the charge whose metadata carries the
- * intent id, with Stripe's documented search endpoint {@code GET /v1/charges/search?query=
- * metadata['<key>']:'<intent id>'}, and accepts it only when it provably is the intent's charge.
+ * intent id and the intent's tenant, with Stripe's documented search endpoint {@code GET
+ * /v1/charges/search?query=metadata['<key>']:'<intent id>' AND
+ * metadata['saferetry_tenant']:'<tenant>'}, and accepts it only when it provably is the intent's
+ * charge.
  *
  * <pre>{@code
  * // One intent whose request is known:
@@ -34,11 +36,17 @@ import org.slf4j.LoggerFactory;
  *         .orElse(null));                                      // null: unknown, UNRESOLVED
  * }</pre>
  *
- * <p>For it to work, every charge request puts the intent id in that metadata entry (for example
- * {@code metadata[intent_id]=order-42/charge}). An intent record keeps only a fingerprint of its
- * request, never the request, so what the charge must be — amount, currency, and the connected
- * account or context it was made in — comes from the caller, per intent: exactly the values the
- * intent's request carried, given to {@link #charge}, {@link #onAccount} and {@link #inContext}.
+ * <p>For it to work, every charge request puts the intent id in that metadata entry and the
+ * intent's tenant ({@link dev.saferetry.idempotency.IntentScope#tenant()}, {@code default} unless
+ * the call named one) in {@code metadata[saferetry_tenant]} ({@link #tenantIn} names another
+ * entry), for example {@code
+ * metadata[intent_id]=order-42/charge&metadata[saferetry_tenant]=shop-7}. The tenant is part of the
+ * proof: tenants that share one Stripe account may use the same intent ids, and a charge made under
+ * another tenant, or one that does not name its tenant, never counts. An intent record keeps only a
+ * fingerprint of its request, never the request, so what the charge must be — amount, currency, and
+ * the connected account or context it was made in — comes from the caller, per intent: exactly the
+ * values the intent's request carried, given to {@link #charge}, {@link #onAccount} and {@link
+ * #inContext}.
  *
  * <p>The search is sent through the client (its credentials, retries, breaker), scoped like the
  * intent's request: with the expected {@code Stripe-Account} and {@code Stripe-Context} headers
@@ -50,7 +58,7 @@ import org.slf4j.LoggerFactory;
  *   <caption>What the search proves</caption>
  *   <tr><th>Found</th><th>Reconciliation</th></tr>
  *   <tr><td>exactly one charge (and {@code has_more} false) whose {@code metadata[<key>]} equals
- *       the intent id exactly, whose {@code amount} and {@code currency} equal the expected ones,
+ *       the intent id exactly, whose tenant entry equals the intent's tenant exactly, whose {@code amount} and {@code currency} equal the expected ones,
  *       with {@code status} {@code succeeded} or {@code pending}</td><td>{@code SUCCEEDED} with
  *       its id</td></tr>
  *   <tr><td>the same, with {@code status} {@code failed}</td><td>{@code FAILED} with its id and
@@ -61,7 +69,7 @@ import org.slf4j.LoggerFactory;
  *       never proves that nothing exists</td></tr>
  *   <tr><td>two or more charges, a charge that differs in any checked field or has any other
  *       status, a charge without a usable id, an answer that is not a search result, a failed
- *       lookup, no expectation for the intent, an intent id with a backslash</td>
+ *       lookup, no expectation for the intent, an intent id or tenant with a backslash</td>
  *       <td>{@code UNRESOLVED} (a person looks)</td></tr>
  * </table>
  *
@@ -85,11 +93,16 @@ public final class StripeReconciler implements Reconciler {
   private static final Operation<Void, JsonNode> SEARCH =
       Operation.get("/v1/charges/search", TypeRef.of(JsonNode.class)).named("lookup");
 
+  /** The metadata entry that carries the intent's tenant unless {@link #tenantIn} names another. */
+  public static final String DEFAULT_TENANT_KEY = "saferetry_tenant";
+
   private final String metadataKey;
+  private final String tenantKey;
   private final ExpectedCharge want;
 
-  private StripeReconciler(String metadataKey, ExpectedCharge want) {
+  private StripeReconciler(String metadataKey, String tenantKey, ExpectedCharge want) {
     this.metadataKey = metadataKey;
+    this.tenantKey = tenantKey;
     this.want = want;
   }
 
@@ -107,11 +120,32 @@ public final class StripeReconciler implements Reconciler {
    *     positive or the currency is not three ASCII letters
    */
   public static StripeReconciler charge(String metadataKey, long amount, String currency) {
-    Objects.requireNonNull(metadataKey, "metadataKey");
-    if (!KEY.matcher(metadataKey).matches()) {
-      throw new IllegalArgumentException("metadataKey must be 1..40 letters, digits, _ . or -");
+    checkKey("metadataKey", metadataKey);
+    return new StripeReconciler(
+        metadataKey, DEFAULT_TENANT_KEY, new ExpectedCharge(amount, currency, null, null));
+  }
+
+  /**
+   * {@return a copy that reads the intent's tenant from the metadata entry {@code tenantKey}
+   * instead of {@value #DEFAULT_TENANT_KEY}}
+   *
+   * @param tenantKey the metadata entry's name: 1..40 letters, digits, {@code _ . -}, other than
+   *     the intent id's
+   * @throws IllegalArgumentException if the name is not acceptable or is the intent id's entry
+   */
+  public StripeReconciler tenantIn(String tenantKey) {
+    checkKey("tenantKey", tenantKey);
+    if (tenantKey.equals(metadataKey)) {
+      throw new IllegalArgumentException("tenantKey must differ from the intent id's metadataKey");
     }
-    return new StripeReconciler(metadataKey, new ExpectedCharge(amount, currency, null, null));
+    return new StripeReconciler(metadataKey, tenantKey, want);
+  }
+
+  private static void checkKey(String name, String key) {
+    Objects.requireNonNull(key, name);
+    if (!KEY.matcher(key).matches()) {
+      throw new IllegalArgumentException(name + " must be 1..40 letters, digits, _ . or -");
+    }
   }
 
   /**
@@ -124,7 +158,9 @@ public final class StripeReconciler implements Reconciler {
   public StripeReconciler onAccount(String account) {
     Objects.requireNonNull(account, "account");
     return new StripeReconciler(
-        metadataKey, new ExpectedCharge(want.amount(), want.currency(), account, want.context()));
+        metadataKey,
+        tenantKey,
+        new ExpectedCharge(want.amount(), want.currency(), account, want.context()));
   }
 
   /**
@@ -136,7 +172,9 @@ public final class StripeReconciler implements Reconciler {
   public StripeReconciler inContext(String context) {
     Objects.requireNonNull(context, "context");
     return new StripeReconciler(
-        metadataKey, new ExpectedCharge(want.amount(), want.currency(), want.account(), context));
+        metadataKey,
+        tenantKey,
+        new ExpectedCharge(want.amount(), want.currency(), want.account(), context));
   }
 
   /**
@@ -157,31 +195,40 @@ public final class StripeReconciler implements Reconciler {
     Objects.requireNonNull(intent, "intent");
     Objects.requireNonNull(client, "client");
     String intentId = intent.intentId();
-    if (intentId.indexOf('\\') >= 0) {
+    String tenant = intent.scope().tenant();
+    if (intentId.indexOf('\\') >= 0 || tenant.indexOf('\\') >= 0) {
       return backslash();
     }
-    RequestOptions search = RequestOptions.none().withQueryParam("query", query(intentId));
+    RequestOptions search = RequestOptions.none().withQueryParam("query", query(intentId, tenant));
     for (Map.Entry<String, String> h : want.scope().entrySet()) {
       search = search.withHeader(h.getKey(), h.getValue());
     }
     CallResult<JsonNode> found = client.execute(SEARCH, null, search);
-    return ChargeHits.judge(found.value(), metadataKey, intentId, want);
+    return ChargeHits.judge(found.value(), metadataKey, intentId, tenantKey, tenant, want);
   }
 
   private static Reconciliation backslash() {
     return Reconciliation.unresolved(
-        "the intent id holds a backslash, which Stripe's search query language gives no"
-            + " documented literal form; look the charge up by hand");
+        "the intent id or its tenant holds a backslash, which Stripe's search query language"
+            + " gives no documented literal form; look the charge up by hand");
   }
 
-  // The search's query: the intent id quoted, ' escaped.
-  private String query(String intentId) {
-    return "metadata['" + metadataKey + "']:'" + intentId.replace("'", "\\'") + "'";
+  // The search's query: the intent id and its tenant quoted, ' escaped.
+  private String query(String intentId, String tenant) {
+    return "metadata['"
+        + metadataKey
+        + "']:'"
+        + intentId.replace("'", "\\'")
+        + "' AND metadata['"
+        + tenantKey
+        + "']:'"
+        + tenant.replace("'", "\\'")
+        + "'";
   }
 
   @Override
   public String toString() {
-    return "StripeReconciler[charge, metadata " + metadataKey + "]";
+    return "StripeReconciler[charge, metadata " + metadataKey + ", tenant " + tenantKey + "]";
   }
 
   // Asks for each intent's reconciler, then runs it. Thread-safe if the function is.
@@ -197,7 +244,7 @@ public final class StripeReconciler implements Reconciler {
       Objects.requireNonNull(intent, "intent");
       Objects.requireNonNull(client, "client");
       String intentId = intent.intentId();
-      if (intentId.indexOf('\\') >= 0) {
+      if (intentId.indexOf('\\') >= 0 || intent.scope().tenant().indexOf('\\') >= 0) {
         return backslash();
       }
       StripeReconciler want;

@@ -116,7 +116,7 @@ class StripeReconcilerTest {
     fields.put("amount", "1000");
     fields.put("currency", "\"eur\"");
     fields.put("status", "\"succeeded\"");
-    fields.put("metadata", "{\"intent_id\":\"order-1/charge\"}");
+    fields.put("metadata", "{\"intent_id\":\"order-1/charge\",\"saferetry_tenant\":\"default\"}");
     for (int i = 0; i < replacements.length; i += 2) {
       if (replacements[i + 1] == null) {
         fields.remove(replacements[i]);
@@ -156,7 +156,8 @@ class StripeReconcilerTest {
     assertThat(lookup.getMethod()).isEqualTo("GET");
     assertThat(lookup.getUrl().encodedPath()).isEqualTo("/v1/charges/search");
     assertThat(lookup.getUrl().queryParameter("query"))
-        .isEqualTo("metadata['intent_id']:'order-1/charge'");
+        .isEqualTo(
+            "metadata['intent_id']:'order-1/charge' AND metadata['saferetry_tenant']:'default'");
     assertThat(lookup.getHeaders().get("Authorization")).isEqualTo("Bearer " + KEY);
     assertThat(lookup.getHeaders().get("Idempotency-Key")).isNull();
     assertThat(lookup.getHeaders().get("Stripe-Account")).isNull();
@@ -201,7 +202,7 @@ class StripeReconcilerTest {
             searchResult(
                 charge(
                     "metadata",
-                    "{\"intent_id\":\"order-2/charge\"}",
+                    "{\"intent_id\":\"order-2/charge\",\"saferetry_tenant\":\"default\"}",
                     "status",
                     "\"failed\"",
                     "failure_code",
@@ -245,6 +246,39 @@ class StripeReconcilerTest {
           .isTrue();
     }
     assertStillPending(intent);
+  }
+
+  @Test
+  void aChargeMadeUnderAnotherTenantOrNamingNoTenantProvesNothing() throws Exception {
+    IntentRecord intent = unknownIntent("order-1/charge");
+    for (String metadata :
+        new String[] {
+          "{\"intent_id\":\"order-1/charge\",\"saferetry_tenant\":\"shop-b\"}",
+          "{\"intent_id\":\"order-1/charge\",\"saferetry_tenant\":\"DEFAULT\"}",
+          "{\"intent_id\":\"order-1/charge\",\"saferetry_tenant\":\"default \"}",
+          "{\"intent_id\":\"order-1/charge\",\"saferetry_tenant\":[\"default\"]}",
+          "{\"intent_id\":\"order-1/charge\",\"tenant\":\"default\"}",
+          "{\"intent_id\":\"order-1/charge\"}"
+        }) {
+      Reconciliation found = reconcileWith(intent, searchResult(charge("metadata", metadata)));
+      assertThat(found.isUnresolved()).as("metadata %s", metadata).isTrue();
+      assertThat(found.note()).contains("tenant");
+    }
+    assertStillPending(intent);
+
+    // Another entry may carry the tenant; the search then asks for it there.
+    Reconciler named = StripeReconciler.charges(r -> EUR_10.tenantIn("shop"));
+    server.enqueue(
+        json(
+            200,
+            searchResult(
+                charge("metadata", "{\"intent_id\":\"order-1/charge\",\"shop\":\"default\"}"))));
+    assertThat(client.reconcile(intent, named)).isEqualTo(Reconciliation.succeeded("ch_9"));
+    assertThat(server.takeRequest(1, TimeUnit.SECONDS).getUrl().queryParameter("query"))
+        .endsWith(" AND metadata['shop']:'default'");
+    assertThatThrownBy(() -> EUR_10.tenantIn("intent_id"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> EUR_10.tenantIn("a b")).isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
@@ -378,7 +412,8 @@ class StripeReconcilerTest {
     RecordedRequest lookup = server.takeRequest(1, TimeUnit.SECONDS);
     assertThat(lookup.getUrl().queryParameter("query"))
         .isEqualTo(
-            "metadata['intent_id']:'o\\'1\" AND status:\\'failed\\' OR -metadata[\\'x\\']:\\'y\\''");
+            "metadata['intent_id']:'o\\'1\" AND status:\\'failed\\' OR -metadata[\\'x\\']:\\'y\\''"
+                + " AND metadata['saferetry_tenant']:'default'");
     assertThat(lookup.getUrl().encodedQuery())
         .startsWith("query=metadata%5B%27intent_id%27%5D%3A%27o%5C%271%22%20AND")
         .doesNotContain("'")

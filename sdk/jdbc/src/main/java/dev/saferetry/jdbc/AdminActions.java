@@ -226,7 +226,7 @@ final class AdminActions {
           throw new IllegalStateException(
               "intent "
                   + name(r)
-                  + " is older than the relays' maximum age ("
+                  + " is older than the table's maximum age ("
                   + maxAge
                   + ", by the database's clock): a relay would hold it EXPIRED again without"
                   + " sending it; reconcile it and requeue it with a new key");

@@ -14,6 +14,7 @@ import dev.saferetry.jdbc.internal.IntentWrites;
 import dev.saferetry.jdbc.internal.Jdbc;
 import dev.saferetry.jdbc.internal.OutboxOwnership;
 import dev.saferetry.jdbc.internal.RelayTable;
+import dev.saferetry.jdbc.internal.RowSeal;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -21,6 +22,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 
@@ -75,7 +77,9 @@ public final class JdbcKeyStore implements KeyStore {
   private final int purgeBatch;
   private final JdbcOutbox outbox;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final List<Runnable> closeHooks = new CopyOnWriteArrayList<>();
   private final DatabaseTime time;
+  private final RowSeal seal;
 
   JdbcKeyStore(
       Jdbc jdbc,
@@ -83,14 +87,17 @@ public final class JdbcKeyStore implements KeyStore {
       IntentWrites writes,
       RelayTable relay,
       AdminTable admin,
+      RowSeal seal,
       String name,
-      int purgeBatch) {
+      int purgeBatch,
+      java.time.Duration outboxMaxAge) {
+    this.seal = seal;
     this.jdbc = jdbc;
     this.table = table;
     this.writes = writes;
     this.name = name;
     this.purgeBatch = purgeBatch;
-    this.outbox = new JdbcOutbox(this, table, relay, admin);
+    this.outbox = new JdbcOutbox(this, table, relay, admin, seal, outboxMaxAge);
     this.time = new DatabaseTime(jdbc.dialect());
   }
 
@@ -347,10 +354,34 @@ public final class JdbcKeyStore implements KeyStore {
     return outbox;
   }
 
-  /** Marks the store closed; later calls fail. The data source is left open. */
+  /**
+   * Marks the store closed; later calls fail, and the gauges {@link SafeRetryMeters} registered for
+   * it are removed. The data source is left open.
+   */
   @Override
   public void close() {
-    closed.set(true);
+    if (closed.compareAndSet(false, true)) {
+      closeHooks.forEach(Runnable::run);
+      closeHooks.clear();
+    }
+  }
+
+  /** Runs {@code hook} when the store is closed, or now if it is. */
+  void onClose(Runnable hook) {
+    closeHooks.add(hook);
+    if (closed.get() && closeHooks.remove(hook)) {
+      hook.run();
+    }
+  }
+
+  /** Whether outbox rows can be sealed: a current seal key is configured. */
+  boolean canSealRows() {
+    return seal.canSeal();
+  }
+
+  /** Whether {@link #close()} was called. */
+  boolean isClosed() {
+    return closed.get();
   }
 
   @Override

@@ -7,8 +7,10 @@ import dev.saferetry.jdbc.internal.IntentWrites;
 import dev.saferetry.jdbc.internal.Jdbc;
 import dev.saferetry.jdbc.internal.Purge;
 import dev.saferetry.jdbc.internal.RelayTable;
+import dev.saferetry.jdbc.internal.RowSeal;
 import dev.saferetry.jdbc.internal.SchemaGate;
 import dev.saferetry.jdbc.internal.SqlNames;
+import java.time.Duration;
 import java.util.Objects;
 import javax.sql.DataSource;
 
@@ -20,6 +22,12 @@ import javax.sql.DataSource;
  * <p>Builders are not thread-safe; the stores they build are.
  */
 public final class JdbcKeyStoreBuilder {
+  /** The default of {@link #outboxMaxAge}: one day. */
+  public static final Duration DEFAULT_OUTBOX_MAX_AGE = Duration.ofDays(1);
+
+  /** The shortest {@link #outboxMaxAge}: one hour. */
+  public static final Duration MIN_OUTBOX_MAX_AGE = Duration.ofHours(1);
+
   /** The table used when none is set. */
   public static final String DEFAULT_TABLE = IntentTable.DEFAULT_NAME;
 
@@ -38,6 +46,8 @@ public final class JdbcKeyStoreBuilder {
   private String schema;
   private boolean createSchema;
   private int purgeBatchSize = 1000;
+  private Duration outboxMaxAge = DEFAULT_OUTBOX_MAX_AGE;
+  private RowSeal seal = RowSeal.none();
 
   JdbcKeyStoreBuilder(DataSource dataSource) {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -98,6 +108,71 @@ public final class JdbcKeyStoreBuilder {
   }
 
   /**
+   * How old an outbox intent may get, by the database's clock, before it is held as {@link
+   * HoldReason#EXPIRED} instead of sent: the table's rule, which every relay and {@link
+   * OutboxAdmin} of this store follows (a relay cannot park a table's backlog with an age of its
+   * own). An intent is never sent past its key's retention either, whatever its age. Give every
+   * store of one table the same age. Default {@link #DEFAULT_OUTBOX_MAX_AGE} (shorter than any
+   * provider's key retention).
+   *
+   * @param maxAge at least {@link #MIN_OUTBOX_MAX_AGE}, at most 100 years
+   * @return this builder
+   * @throws IllegalArgumentException if shorter or longer
+   */
+  public JdbcKeyStoreBuilder outboxMaxAge(Duration maxAge) {
+    Objects.requireNonNull(maxAge, "maxAge");
+    if (maxAge.compareTo(MIN_OUTBOX_MAX_AGE) < 0 || maxAge.compareTo(Duration.ofDays(36_500)) > 0) {
+      throw new IllegalArgumentException(
+          "outboxMaxAge must be "
+              + MIN_OUTBOX_MAX_AGE
+              + " to 100 years (an age shorter than an outage would park the backlog): "
+              + maxAge);
+    }
+    this.outboxMaxAge = maxAge;
+    return this;
+  }
+
+  /**
+   * The key that seals outbox rows: every row enqueued carries an HMAC-SHA256 under it (with {@code
+   * keyId}) over its intent, times, target, method, headers and body, and a relay sends a row only
+   * when its seal verifies. Keep the secret out of the database (configuration, a secret manager):
+   * whoever can write the table but not read the key cannot make a row a relay sends. Enqueuers,
+   * relays and operators of one table need the same keys. Default: none, and then {@link
+   * JdbcOutbox#enqueue} and a relay's build are refused; a store used only as a key store needs
+   * none.
+   *
+   * <p>To rotate: give the new key here and the old one to {@link #outboxRetiredSealKey} on every
+   * instance; rows sealed with the old key are still sent, new ones are sealed with the new key;
+   * once no row carries the old key id, drop it. A row whose key id is not configured is held,
+   * never sent.
+   *
+   * @param keyId the key's id, stored with each row: 1 to 16 letters, digits, {@code _} or {@code
+   *     -}
+   * @param secret the key, at least 32 bytes (copied)
+   * @return this builder
+   * @throws IllegalArgumentException if the id or secret is not acceptable, or another current key
+   *     was given; the message never shows the secret
+   */
+  public JdbcKeyStoreBuilder outboxSealKey(String keyId, byte[] secret) {
+    this.seal = seal.withKey(keyId, secret, true);
+    return this;
+  }
+
+  /**
+   * A former {@link #outboxSealKey}: rows sealed with it still verify, none is sealed with it. Any
+   * number may be given.
+   *
+   * @param keyId the key's id
+   * @param secret the key, at least 32 bytes (copied)
+   * @return this builder
+   * @throws IllegalArgumentException as {@link #outboxSealKey}
+   */
+  public JdbcKeyStoreBuilder outboxRetiredSealKey(String keyId, byte[] secret) {
+    this.seal = seal.withKey(keyId, secret, false);
+    return this;
+  }
+
+  /**
    * Connects once to recognise the database, then creates or checks the table.
    *
    * @return the store
@@ -119,9 +194,11 @@ public final class JdbcKeyStoreBuilder {
         jdbc,
         intents,
         writes,
-        new RelayTable(intents.dialect(), schema, table),
-        new AdminTable(intents.dialect(), schema, table),
+        new RelayTable(intents.dialect(), schema, table, seal),
+        new AdminTable(intents.dialect(), schema, table, seal),
+        seal,
         SqlNames.qualify(schema, table),
-        purgeBatchSize);
+        purgeBatchSize,
+        outboxMaxAge);
   }
 }

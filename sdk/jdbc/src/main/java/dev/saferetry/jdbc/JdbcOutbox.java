@@ -19,6 +19,7 @@ import dev.saferetry.jdbc.internal.LeasedIntent;
 import dev.saferetry.jdbc.internal.OutboxOwnership;
 import dev.saferetry.jdbc.internal.RelayCodes;
 import dev.saferetry.jdbc.internal.RelayTable;
+import dev.saferetry.jdbc.internal.RowSeal;
 import dev.saferetry.jdbc.internal.StoredText;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -49,28 +50,28 @@ import org.slf4j.LoggerFactory;
  *       is refused, so it never overwrites a newer result. Sending twice under two leases is
  *       possible and harmless (same key: the provider replays); sending with a second key is not
  *       possible.
- *   <li>A claim hands out only the request that was enqueued: each row records the fingerprint of
- *       its stored request and key (method, target, where the key goes, headers, content type, body
- *       bytes), and a due row that no longer matches it — changed in the table afterwards — or
- *       cannot be read back as a valid request is held as {@link HoldReason#TAMPERED} in the
- *       claim's transaction instead. A key placed in the body is checked against the intent's key
- *       in the same way.
- *   <li>An intent past its record's expiry is never claimed, and {@link #holdOverdue(Duration)}
- *       holds it (or one older than the relay's maximum age) for a person; so does a definitive
+ *   <li>A claim hands out only the request that was enqueued: each row carries a seal, an
+ *       HMAC-SHA256 under the store's {@link JdbcKeyStoreBuilder#outboxSealKey} (a key the database
+ *       does not hold), over its intent (tenant, operation, id, key, fingerprint, creation and
+ *       expiry times) and stored request (method, target, where the key goes, headers, content
+ *       type, body bytes), and a due row whose seal does not verify with a configured key — changed
+ *       in the table afterwards, even with a recomputed seal — or that cannot be read back as a
+ *       valid request is held as {@link HoldReason#TAMPERED} in the claim's transaction instead. A
+ *       key placed in the body is checked against the intent's key in the same way.
+ *   <li>An intent past its record's expiry is never claimed, and {@link #holdOverdue()} holds it
+ *       (or one older than the table's {@link #maxAge()}) for a person; so does a definitive
  *       rejection. {@link #held} lists them.
  * </ul>
  *
  * <p><b>Time.</b> Leases, due times and ages are judged by one clock that every instance reads
- * alike: the database's, read in the same transaction as each change ({@link
- * #holdOverdue(Duration)} too), so instances whose own clocks disagree by any amount still agree on
- * which lease is live and which intent is due: a relay whose clock runs ahead does not take a live
- * lease over early, and one whose clock runs behind neither holds leases longer nor judges due
- * intents late. {@link #holdOverdue(Instant, Duration)} judges at the caller's time instead (tools,
- * tests). The times an intent carries from its enqueuer are the database's too: it is created at
- * the database's time, its key expires the client's retention after that, and it is first due as
- * long after that as the enqueuer asked ({@code firstAttempt} minus the candidate's creation, by
- * the enqueuer's clock): an enqueuer whose clock runs behind or ahead records the same times as one
- * whose clock is right.
+ * alike: the database's, read in the same transaction as each change ({@link #holdOverdue()} too),
+ * so instances whose own clocks disagree by any amount still agree on which lease is live and which
+ * intent is due: a relay whose clock runs ahead does not take a live lease over early, and one
+ * whose clock runs behind neither holds leases longer nor judges due intents late. The times an
+ * intent carries from its enqueuer are the database's too: it is created at the database's time,
+ * its key expires the client's retention after that, and it is first due as long after that as the
+ * enqueuer asked ({@code firstAttempt} minus the candidate's creation, by the enqueuer's clock): an
+ * enqueuer whose clock runs behind or ahead records the same times as one whose clock is right.
  *
  * <p>This class is thread-safe.
  */
@@ -84,8 +85,19 @@ public final class JdbcOutbox {
   private final IntentTable table;
   private final RelayTable relay;
   private final AdminTable admin;
+  private final RowSeal seal;
 
-  JdbcOutbox(JdbcKeyStore store, IntentTable table, RelayTable relay, AdminTable admin) {
+  private final Duration maxAge;
+
+  JdbcOutbox(
+      JdbcKeyStore store,
+      IntentTable table,
+      RelayTable relay,
+      AdminTable admin,
+      RowSeal seal,
+      Duration maxAge) {
+    this.seal = seal;
+    this.maxAge = maxAge;
     this.store = store;
     this.table = table;
     this.relay = relay;
@@ -109,8 +121,9 @@ public final class JdbcOutbox {
    * Records a pending intent with the request to send, on the caller's connection and inside the
    * caller's transaction (not committed here): it becomes due at {@code firstAttempt} once that
    * transaction commits, and never exists if it rolls back. An intent already recorded is returned
-   * unchanged, as {@link JdbcKeyStore#begin(Connection, IntentRecord)} does. The row also records
-   * the fingerprint of exactly this request and key; a row changed afterwards is held as {@link
+   * unchanged, as {@link JdbcKeyStore#begin(Connection, IntentRecord)} does. The row also carries
+   * the seal of exactly this intent and request under the store's current {@link
+   * JdbcKeyStoreBuilder#outboxSealKey}; a row changed afterwards is held as {@link
    * HoldReason#TAMPERED} instead of sent.
    *
    * @param candidate the candidate
@@ -127,6 +140,7 @@ public final class JdbcOutbox {
    * @throws dev.saferetry.idempotency.IntentRefusedException if the intent exists and an operator
    *     abandoned it (nothing is enqueued until an operator requeues it)
    * @throws KeyStoreException if the database refused the statement
+   * @throws IllegalStateException if the store has no seal key, before anything is written
    */
   public BeginResult enqueue(
       Connection transaction, IntentRecord candidate, StoredRequest request, Instant firstAttempt) {
@@ -144,7 +158,13 @@ public final class JdbcOutbox {
         new IntentRow(
             candidate,
             Objects.requireNonNull(request, "request"),
-            Objects.requireNonNull(firstAttempt, "firstAttempt"));
+            Objects.requireNonNull(firstAttempt, "firstAttempt"),
+            seal);
+    if (!seal.canSeal()) {
+      throw new IllegalStateException(
+          "no outbox seal key is configured (JdbcKeyStoreBuilder.outboxSealKey): a row cannot be"
+              + " sealed, so nothing is enqueued");
+    }
     request.checkKey(candidate.key());
     IntentWrites.check(row);
     return store.inTransaction(
@@ -325,14 +345,16 @@ public final class JdbcOutbox {
    *     {@code leaseFor} (a lease that ran out before its claim returned would be worthless)
    */
   List<LeasedIntent> claim(String owner, Duration leaseFor, int limit) {
-    return claimReporting(owner, leaseFor, null, limit).claimed();
+    return claimReporting(owner, leaseFor, null, List.of(), limit).claimed();
   }
 
   /**
    * As {@link #claim(String, Duration, int)}, also naming the intents held instead, and passing
-   * over intents older than {@code maxAge} (null: none) at the database's time.
+   * over intents older than {@code maxAge} (null: none) at the database's time, and intents of
+   * tenants other than {@code tenants} (empty: none passed over).
    */
-  RelayTable.Claim claimReporting(String owner, Duration leaseFor, Duration maxAge, int limit) {
+  RelayTable.Claim claimReporting(
+      String owner, Duration leaseFor, Duration maxAge, List<String> tenants, int limit) {
     checkClaim(owner, limit);
     checkLease(leaseFor);
     return atDatabaseTime(
@@ -345,6 +367,7 @@ public final class JdbcOutbox {
                 now,
                 now.plus(leaseFor),
                 maxAge == null ? null : now.minus(maxAge),
+                tenants,
                 limit));
   }
 
@@ -368,7 +391,7 @@ public final class JdbcOutbox {
         .transaction(
             "claim",
             Deadline.after(leaseFor),
-            c -> relay.claim(c, owner, now, leaseEnd, null, limit))
+            c -> relay.claim(c, owner, now, leaseEnd, null, List.of(), limit))
         .claimed();
   }
 
@@ -482,6 +505,17 @@ public final class JdbcOutbox {
   }
 
   /**
+   * Ends a lease under which nothing was sent: the intent is due again as before, and the claim
+   * does not count toward {@link OutboxRelayBuilder#maxClaims}.
+   *
+   * @return whether it was given back; {@code false} when the lease was lost
+   */
+  boolean giveBack(Lease lease, String note) {
+    Objects.requireNonNull(lease, "lease");
+    return store.open().autoCommit("giveBack", c -> relay.giveBack(c, lease, note));
+  }
+
+  /**
    * Ends the lease without an outcome and makes the intent due again at {@code next}, a time the
    * caller supplies (backoff).
    *
@@ -510,17 +544,23 @@ public final class JdbcOutbox {
   }
 
   /**
+   * {@return how old an intent of this outbox may get before it is held as {@link
+   * HoldReason#EXPIRED} instead of sent} The table's rule ({@link
+   * JdbcKeyStoreBuilder#outboxMaxAge}), which its relays and {@link OutboxAdmin} follow.
+   */
+  public Duration maxAge() {
+    return maxAge;
+  }
+
+  /**
    * Holds as {@link HoldReason#EXPIRED} every queued intent, with no live lease, that is past its
-   * record's expiry or older than {@code maxAge}, both judged at the database's time (read in the
-   * same transaction). Safe to run from every instance.
+   * record's expiry or older than the table's {@link #maxAge()}, both judged at the database's time
+   * (read in the same transaction). Safe to run from every instance.
    *
-   * @param maxAge the max age
    * @return how many intents were held
-   * @throws IllegalArgumentException for a non-positive age
    * @throws dev.saferetry.idempotency.KeyStoreException if the database failed
    */
-  public int holdOverdue(Duration maxAge) {
-    checkMaxAge(maxAge);
+  public int holdOverdue() {
     return atDatabaseTime("holdOverdue", (c, now) -> relay.holdOverdue(c, now, now.minus(maxAge)));
   }
 
@@ -543,16 +583,11 @@ public final class JdbcOutbox {
   }
 
   /**
-   * Holds as {@link HoldReason#EXPIRED} every queued intent, with no live lease, that is past its
-   * record's expiry at {@code now}, a time the caller supplies, or older than {@code maxAge}.
-   *
-   * @param now the time to judge the age at
-   * @param maxAge the max age
-   * @return how many intents were held
+   * As {@link #holdOverdue()}, judged at {@code now}, a time the caller supplies (tests of the
+   * rules; never public: a caller's clock must not park a table's backlog).
    */
-  public int holdOverdue(Instant now, Duration maxAge) {
+  int holdOverdue(Instant now) {
     Objects.requireNonNull(now, "now");
-    checkMaxAge(maxAge);
     Instant oldest = now.minus(maxAge);
     return store.open().autoCommit("holdOverdue", c -> relay.holdOverdue(c, now, oldest));
   }
@@ -567,6 +602,18 @@ public final class JdbcOutbox {
     AdminTable.Listing listing = store.open().autoCommit("held", c -> admin.listing(c, all));
     logUnreadable(listing);
     return listing.rows().stream().map(OutboxAdmin::intent).toList();
+  }
+
+  /**
+   * A page of held, still pending intents of {@code tenants} and {@code operations} after {@code
+   * after} (null: from the first): their records only, never their stored requests (see {@link
+   * RelayTable#heldPage}).
+   */
+  RelayTable.HeldPage heldToReconcile(
+      List<String> tenants, List<String> operations, RelayTable.HeldCursor after, int limit) {
+    return store
+        .open()
+        .autoCommit("held", c -> relay.heldPage(c, tenants, operations, after, limit));
   }
 
   /** The shortest age {@link #purgeAuditOlderThan} accepts. */
@@ -635,13 +682,6 @@ public final class JdbcOutbox {
     }
     if (limit < 1) {
       throw new IllegalArgumentException("limit must be positive");
-    }
-  }
-
-  private static void checkMaxAge(Duration maxAge) {
-    Objects.requireNonNull(maxAge, "maxAge");
-    if (maxAge.isNegative() || maxAge.isZero()) {
-      throw new IllegalArgumentException("maxAge must be positive");
     }
   }
 }

@@ -75,12 +75,6 @@ public final class OutboxAdmin {
   /** The most intents {@link #list} returns, and a bulk action takes, at once. */
   public static final int MAX_LIMIT = 1000;
 
-  /**
-   * The relays' maximum age an admin assumes unless told otherwise ({@link #assumingMaxAge}): the
-   * default of {@link OutboxRelayBuilder#maxAge}.
-   */
-  public static final Duration DEFAULT_MAX_AGE = Duration.ofDays(1);
-
   private static final int MAX_ACTOR = 128;
 
   private final JdbcKeyStore store;
@@ -90,18 +84,9 @@ public final class OutboxAdmin {
   private final String operation;
   private final String orderingKey;
   private final Duration olderThan;
-  private final Duration maxAge;
 
   OutboxAdmin(JdbcKeyStore store, AdminTable table, String actor) {
-    this(
-        store,
-        table,
-        AdminActions.checkText("actor", actor, MAX_ACTOR),
-        null,
-        null,
-        null,
-        null,
-        DEFAULT_MAX_AGE);
+    this(store, table, AdminActions.checkText("actor", actor, MAX_ACTOR), null, null, null, null);
   }
 
   private OutboxAdmin(
@@ -111,8 +96,7 @@ public final class OutboxAdmin {
       Integer relayState,
       String operation,
       String orderingKey,
-      Duration olderThan,
-      Duration maxAge) {
+      Duration olderThan) {
     this.store = store;
     this.table = table;
     this.actor = actor;
@@ -120,7 +104,6 @@ public final class OutboxAdmin {
     this.operation = operation;
     this.orderingKey = orderingKey;
     this.olderThan = olderThan;
-    this.maxAge = maxAge;
   }
 
   /** {@return who acts, as recorded in the audit} */
@@ -152,24 +135,6 @@ public final class OutboxAdmin {
    */
   public OutboxAdmin whereAbandoned() {
     return narrowed(AdminActions.ABANDONED, operation, orderingKey, olderThan);
-  }
-
-  /**
-   * {@return this view, acting as if the relays' maximum age ({@link OutboxRelayBuilder#maxAge})
-   * were {@code maxAge}} {@link #requeue} refuses an intent older than it, which a relay would hold
-   * {@link HoldReason#EXPIRED} again without sending. Default {@link #DEFAULT_MAX_AGE}, the relays'
-   * default: set it to what your relays use.
-   *
-   * @param maxAge a positive duration
-   * @throws IllegalArgumentException if it is not positive
-   */
-  public OutboxAdmin assumingMaxAge(Duration maxAge) {
-    Objects.requireNonNull(maxAge, "maxAge");
-    if (maxAge.isNegative() || maxAge.isZero()) {
-      throw new IllegalArgumentException("maxAge must be positive");
-    }
-    return new OutboxAdmin(
-        store, table, actor, relayState, operation, orderingKey, olderThan, maxAge);
   }
 
   /**
@@ -212,11 +177,11 @@ public final class OutboxAdmin {
   }
 
   private AdminActions actions() {
-    return new AdminActions(store, table, actor, maxAge);
+    return new AdminActions(store, table, actor, store.outbox().maxAge());
   }
 
   private OutboxAdmin narrowed(Integer state, String op, String key, Duration age) {
-    return new OutboxAdmin(store, table, actor, state, op, key, age, maxAge);
+    return new OutboxAdmin(store, table, actor, state, op, key, age);
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.saferetry.jdbc;
 import dev.saferetry.Operation;
 import dev.saferetry.Reconciler;
 import dev.saferetry.SafeRetryClient;
+import dev.saferetry.jdbc.internal.StoredText;
 import dev.saferetry.resilience.Sleeper;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,6 +21,17 @@ public final class OutboxRelayBuilder {
   /** The default of {@link #maxClaims(int)}. */
   static final int DEFAULT_MAX_CLAIMS = 20;
 
+  /** The default of {@link #reconcileBudget(int)}. */
+  static final int DEFAULT_RECONCILE_BUDGET = 50;
+
+  /**
+   * What a lease must outlast beyond the deadline of its client's calls: the time to record the
+   * outcome of a call that ended at its deadline.
+   */
+  private static final int LEASE_MARGIN_SECONDS = 5;
+
+  static final Duration LEASE_MARGIN = Duration.ofSeconds(LEASE_MARGIN_SECONDS);
+
   final JdbcKeyStore store;
   final Map<String, SafeRetryClient> clients = new HashMap<>();
   final Map<String, Reconciler> reconcilers = new HashMap<>();
@@ -28,11 +40,11 @@ public final class OutboxRelayBuilder {
   int batchSize = 64;
   int concurrency = 4;
   Duration overdueEvery = Duration.ofSeconds(30);
-  Duration maxAge = Duration.ofDays(1);
   Duration backoff = Duration.ofSeconds(1);
   Duration maxBackoff = Duration.ofMinutes(5);
   Duration pollInterval = Duration.ofMillis(250);
   int maxClaims = DEFAULT_MAX_CLAIMS;
+  int reconcileBudget = DEFAULT_RECONCILE_BUDGET;
   Clock clock = Clock.systemUTC();
   Sleeper sleeper = Sleeper.system();
 
@@ -84,8 +96,10 @@ public final class OutboxRelayBuilder {
 
   /**
    * How long a lease lasts, by the database's clock; it is renewed before an attempt once half of
-   * it has elapsed. It should be longer than one attempt (the client's timeouts). Default 2
-   * minutes.
+   * it has elapsed. It must outlast the longest call of every client of the relay — the deadline of
+   * its {@link SafeRetryClient#retryPolicy()} plus 5 s — or {@link #build()} refuses it: a lease
+   * that ends while a call is on the wire lets another relay, or an operator's action, act on an
+   * intent whose charge may still land. Default 2 minutes.
    *
    * @param leaseFor a positive duration
    * @return this builder
@@ -130,28 +144,16 @@ public final class OutboxRelayBuilder {
 
   /**
    * How often, at most, a pass first holds intents that became overdue ({@link HoldReason#EXPIRED}:
-   * past their key's retention or older than {@link #maxAge}); the scan reads every queued row, so
-   * it is not run on every pass. An overdue intent is never claimed meanwhile: the claim passes
-   * over it until the scan holds it. The first pass of a relay always scans; the relay's {@link
-   * #clock} measures the interval. Default 30 s.
+   * past their key's retention or older than the table's {@link JdbcOutbox#maxAge()}); the scan
+   * reads every queued row, so it is not run on every pass. An overdue intent is never claimed
+   * meanwhile: the claim passes over it until the scan holds it. The first pass of a relay always
+   * scans; the relay's {@link #clock} measures the interval. Default 30 s.
    *
    * @param overdueEvery a positive duration
    * @return this builder
    */
   public OutboxRelayBuilder overdueEvery(Duration overdueEvery) {
     this.overdueEvery = positive("overdueEvery", overdueEvery);
-    return this;
-  }
-
-  /**
-   * How old an intent may get before it is held as {@link HoldReason#EXPIRED} instead of sent.
-   * Default 1 day (shorter than any provider's key retention).
-   *
-   * @param maxAge a positive duration
-   * @return this builder
-   */
-  public OutboxRelayBuilder maxAge(Duration maxAge) {
-    this.maxAge = positive("maxAge", maxAge);
     return this;
   }
 
@@ -189,6 +191,23 @@ public final class OutboxRelayBuilder {
       throw new IllegalArgumentException("maxClaims must be 1..1000");
     }
     this.maxClaims = maxClaims;
+    return this;
+  }
+
+  /**
+   * How many held intents one pass reconciles at most (see {@link OutboxRelay}): a pass reads a
+   * page of that many held intents' records, never their stored requests, and the next pass goes on
+   * after it, so that however many intents are held a pass costs the same and each is reconciled in
+   * turn. Only with a {@link #reconciler}. Default {@value #DEFAULT_RECONCILE_BUDGET}.
+   *
+   * @param reconcileBudget 1..1000
+   * @return this builder
+   */
+  public OutboxRelayBuilder reconcileBudget(int reconcileBudget) {
+    if (reconcileBudget < 1 || reconcileBudget > 1000) {
+      throw new IllegalArgumentException("reconcileBudget must be 1..1000");
+    }
+    this.reconcileBudget = reconcileBudget;
     return this;
   }
 
@@ -234,8 +253,36 @@ public final class OutboxRelayBuilder {
    * OutboxRelay#start()}.
    *
    * @return the relay
+   * @throws IllegalArgumentException if the lease ({@link #leaseFor}) is shorter than a client's
+   *     longest call: its retry policy's deadline plus 5 s (the message names the lease, the
+   *     client's tenant and its deadline)
+   * @throws IllegalStateException if the store has no {@link JdbcKeyStoreBuilder#outboxSealKey}:
+   *     without it no row's seal can be verified, so the relay could send nothing
    */
   public OutboxRelay build() {
+    if (!store.canSealRows()) {
+      throw new IllegalStateException(
+          "the store has no outbox seal key (JdbcKeyStoreBuilder.outboxSealKey): the relay could"
+              + " verify no row, so it is not built");
+    }
+    for (SafeRetryClient client : clients.values()) {
+      Duration deadline = client.retryPolicy().deadline();
+      Duration longest = deadline.plus(LEASE_MARGIN);
+      if (leaseFor.compareTo(longest) < 0) {
+        throw new IllegalArgumentException(
+            "leaseFor "
+                + leaseFor
+                + " is shorter than the longest call of the client of tenant "
+                + StoredText.printable(client.tenant())
+                + ": its deadline "
+                + deadline
+                + " plus "
+                + LEASE_MARGIN
+                + "; lease for at least "
+                + longest
+                + " or give the client a shorter deadline");
+      }
+    }
     return new OutboxRelay(this);
   }
 

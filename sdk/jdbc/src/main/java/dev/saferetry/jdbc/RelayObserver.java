@@ -20,4 +20,10 @@ interface RelayObserver {
 
   /** A pass ended. */
   default void passed(RelayPass pass) {}
+
+  /** The relay's thread ended other than by {@code stop()}, for {@code why}. */
+  default void ended(Throwable why) {}
+
+  /** The relay was closed: nothing more is observed. */
+  default void closed() {}
 }

@@ -5,6 +5,7 @@ import dev.saferetry.call.Outcome;
 import dev.saferetry.error.SafeRetryException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -16,16 +17,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.EnumMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p><b>Gauges</b> read the outbox's table with one query, on an index, at most once per {@link
- * #cachedFor} interval (default 10 s) however many gauges are scraped; tagged {@code table}:
+ * #cachedFor} interval (default 10 s, at least 1 s) however many gauges are scraped; tagged {@code
+ * table}:
  *
  * <ul>
  *   <li>{@code saferetry.outbox.intents}: the backlog, tagged {@code state} — {@code queued_due}
@@ -54,6 +54,8 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * A failed read makes the gauges NaN until the next read succeeds; it is logged, never thrown.
+ * Closing the store removes its gauges from every registry, and a closed store's gauges are never
+ * bound (they could only show NaN).
  *
  * <p><b>Counters</b> of each relay given, tagged {@code owner}: {@code saferetry.relay.sends}
  * (stored requests sent, whatever the answer), {@code saferetry.relay.replays} (answers the
@@ -64,14 +66,17 @@ import org.slf4j.LoggerFactory;
  * as {@link RelayPass} counts them. Tags never carry tenants, operations or intent ids, so their
  * number stays bounded.
  *
- * <p>Bind one instance per store and its relays, to any number of registries; a relay reports to
- * the instance bound last. Thread-safe; its settings are immutable.
+ * <p>Bind one instance per store and its relays, to any number of registries. A relay counts once
+ * per registry however many instances bind it there, and closing it ({@link OutboxRelay#close()})
+ * removes its counters from every registry, so relays that come and go leave no meters behind; a
+ * closed relay is refused. Thread-safe; its settings are immutable.
  */
 // Micrometer is an optional dependency, not re-exported: whoever binds the meters has it.
 @SuppressWarnings("exports")
 public final class SafeRetryMeters implements MeterBinder {
   private static final Logger LOG = LoggerFactory.getLogger(SafeRetryMeters.class);
   private static final Duration DEFAULT_CACHE = Duration.ofSeconds(10);
+  private static final Duration MIN_CACHE = Duration.ofSeconds(1);
 
   /** The states a gauge shows, and their slot in a {@link Snapshot}. */
   private static final List<String> STATES = List.of("queued_due", "queued_later", "leased");
@@ -81,17 +86,20 @@ public final class SafeRetryMeters implements MeterBinder {
   private final JdbcKeyStore store;
   private final List<OutboxRelay> relays;
   private final Duration cacheFor;
+  private final LongSupplier ticker;
   private final String query;
-  private final List<Observer> observers = new ArrayList<>();
-  private final Set<MeterRegistry> bound = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final Map<MeterRegistry, List<Meter>> bound = new IdentityHashMap<>(); // guarded
+  private boolean storeClosed; // guarded by bound
   private final Object lock = new Object();
   private Snapshot last; // guarded by lock
-  private long lastRead; // System.nanoTime() of last; guarded by lock
+  private long lastRead; // ticker's time of last; guarded by lock
 
-  private SafeRetryMeters(JdbcKeyStore store, List<OutboxRelay> relays, Duration cacheFor) {
+  private SafeRetryMeters(
+      JdbcKeyStore store, List<OutboxRelay> relays, Duration cacheFor, LongSupplier ticker) {
     this.store = store;
     this.relays = relays;
     this.cacheFor = cacheFor;
+    this.ticker = ticker;
     // phase: 0 held, 1 queued and due, 2 queued for later, 3 leased. Both relay states are in the
     // relay index (PostgreSQL: a partial index on exactly these rows).
     this.query =
@@ -101,9 +109,6 @@ public final class SafeRetryMeters implements MeterBinder {
             + " AS phase FROM "
             + store.tableName()
             + " WHERE relay_state IN (0, 2)) backlog GROUP BY relay_state, hold_reason, phase";
-    for (OutboxRelay relay : relays) {
-      observers.add(new Observer());
-    }
   }
 
   /**
@@ -120,80 +125,128 @@ public final class SafeRetryMeters implements MeterBinder {
     if (list.stream().distinct().count() != list.size()) {
       throw new IllegalArgumentException("relays: the same relay is given twice");
     }
-    return new SafeRetryMeters(store, list, DEFAULT_CACHE);
+    return new SafeRetryMeters(store, list, DEFAULT_CACHE, System::nanoTime);
   }
 
   /**
    * {@return meters like these that read the table at most once per {@code interval}}
    *
-   * @param interval how long a read serves the gauges; zero reads on every gauge value
-   * @throws IllegalArgumentException if {@code interval} is negative or over an hour
+   * @param interval how long a read serves the gauges: 1 s to 1 hour, so that one scrape of all the
+   *     gauges is one query
+   * @throws IllegalArgumentException if {@code interval} is under 1 s or over an hour
    */
   public SafeRetryMeters cachedFor(Duration interval) {
     Objects.requireNonNull(interval, "interval");
-    if (interval.isNegative() || interval.compareTo(Duration.ofHours(1)) > 0) {
-      throw new IllegalArgumentException("interval must be 0 to 1 hour");
+    if (interval.compareTo(MIN_CACHE) < 0 || interval.compareTo(Duration.ofHours(1)) > 0) {
+      throw new IllegalArgumentException(
+          "interval must be 1 s to 1 hour (a shorter one would query the table once per gauge of"
+              + " every scrape), was "
+              + interval);
     }
-    return new SafeRetryMeters(store, relays, interval);
+    return new SafeRetryMeters(store, relays, interval, ticker);
+  }
+
+  /** A copy whose cache interval is measured by {@code ticker} (nanoseconds), for tests. */
+  SafeRetryMeters ticking(LongSupplier ticker) {
+    return new SafeRetryMeters(store, relays, cacheFor, Objects.requireNonNull(ticker, "ticker"));
   }
 
   /**
    * Registers the gauges and, for each relay, its counters in {@code registry}, and has the relays
-   * report to this instance. Binding to the same registry again changes nothing.
+   * report to it. Binding to the same registry again, from this instance or another, changes
+   * nothing: each relay counts once per registry.
    *
    * @param registry the registry
+   * @throws IllegalStateException if the store or one of the relays is closed
    */
   @Override
   public void bindTo(MeterRegistry registry) {
     Objects.requireNonNull(registry, "registry");
-    synchronized (bound) {
-      if (!bound.add(registry)) {
-        return; // its counters would count every event twice
+    for (OutboxRelay relay : relays) {
+      if (relay.isClosed()) {
+        throw new IllegalStateException(
+            "the relay " + relay.owner() + " is closed: it would count nothing");
       }
     }
+    synchronized (bound) {
+      if (storeClosed || store.isClosed()) {
+        throw new IllegalStateException(
+            "the key store " + store.tableName() + " is closed: its gauges would only show NaN");
+      }
+      if (bound.containsKey(registry)) {
+        return;
+      }
+      if (bound.isEmpty()) {
+        store.onClose(this::storeClosed);
+      }
+      bound.put(registry, gauges(registry));
+    }
+    for (OutboxRelay relay : relays) {
+      Counting counting = new Counting(registry, relay.owner());
+      try {
+        relay.observe(counting); // false: it already counts there, with these very counters
+      } catch (IllegalStateException closedMeanwhile) {
+        counting.closed();
+        throw closedMeanwhile;
+      }
+    }
+  }
+
+  private List<Meter> gauges(MeterRegistry registry) {
+    List<Meter> meters = new ArrayList<>();
     String table = store.tableName();
     for (int s = 0; s < STATES.size(); s++) {
       int slot = s;
-      Gauge.builder("saferetry.outbox.intents", this, m -> m.snapshot().count(slot))
-          .tags("table", table, "state", STATES.get(s), "reason", "none")
-          .description("Outbox intents not yet completed, by state")
-          .strongReference(true) // held by the registry: binding needs no other reference
-          .register(registry);
+      meters.add(
+          Gauge.builder("saferetry.outbox.intents", this, m -> m.snapshot().count(slot))
+              .tags("table", table, "state", STATES.get(s), "reason", "none")
+              .description("Outbox intents not yet completed, by state")
+              .strongReference(true) // held by the registry: binding needs no other reference
+              .register(registry));
     }
     for (HoldReason reason : HoldReason.values()) {
       int slot = HELD + reason.ordinal();
-      Gauge.builder("saferetry.outbox.intents", this, m -> m.snapshot().count(slot))
-          .tags("table", table, "state", "held", "reason", reason.name().toLowerCase(Locale.ROOT))
-          .description("Outbox intents not yet completed, by state")
-          .strongReference(true) // held by the registry: binding needs no other reference
-          .register(registry);
+      meters.add(
+          Gauge.builder("saferetry.outbox.intents", this, m -> m.snapshot().count(slot))
+              .tags(
+                  "table", table, "state", "held", "reason", reason.name().toLowerCase(Locale.ROOT))
+              .description("Outbox intents not yet completed, by state")
+              .strongReference(true)
+              .register(registry));
     }
-    TimeGauge.builder(
-            "saferetry.outbox.oldest.due",
-            this,
-            TimeUnit.SECONDS,
-            m -> m.snapshot().oldestDueSeconds())
-        .tags("table", table)
-        .description("Time since the oldest due outbox intent was enqueued")
-        .strongReference(true)
-        .register(registry);
-    Gauge.builder(
-            "saferetry.outbox.leases", this, m -> m.snapshot().count(STATES.indexOf("leased")))
-        .tags("table", table)
-        .description("Leases held on outbox intents")
-        .strongReference(true)
-        .register(registry);
-    for (int i = 0; i < relays.size(); i++) {
-      OutboxRelay relay = relays.get(i);
-      observers.get(i).counters.add(new Counters(registry, relay.owner()));
-      relay.observe(observers.get(i));
+    meters.add(
+        TimeGauge.builder(
+                "saferetry.outbox.oldest.due",
+                this,
+                TimeUnit.SECONDS,
+                m -> m.snapshot().oldestDueSeconds())
+            .tags("table", table)
+            .description("Time since the oldest due outbox intent was enqueued")
+            .strongReference(true)
+            .register(registry));
+    meters.add(
+        Gauge.builder(
+                "saferetry.outbox.leases", this, m -> m.snapshot().count(STATES.indexOf("leased")))
+            .tags("table", table)
+            .description("Leases held on outbox intents")
+            .strongReference(true)
+            .register(registry));
+    return meters;
+  }
+
+  // The store was closed: its gauges leave every registry they were bound to.
+  private void storeClosed() {
+    synchronized (bound) {
+      storeClosed = true;
+      bound.forEach((registry, meters) -> meters.forEach(registry::remove));
+      bound.clear();
     }
   }
 
   /** The last read of the table, read again when older than the cache interval. */
   Snapshot snapshot() {
     synchronized (lock) {
-      long now = System.nanoTime();
+      long now = ticker.getAsLong();
       if (last == null || now - lastRead >= cacheFor.toNanos()) {
         last = read();
         lastRead = now;
@@ -250,22 +303,42 @@ public final class SafeRetryMeters implements MeterBinder {
     }
   }
 
-  /** A relay's counters in every registry this instance was bound to. */
-  private static final class Observer implements RelayObserver {
-    final List<Counters> counters = new CopyOnWriteArrayList<>();
+  /**
+   * A relay's counters in one registry, as the relay's observer: equal to another for the same
+   * registry, so that the relay keeps one per registry however many instances bind it there.
+   */
+  private static final class Counting implements RelayObserver {
+    private final MeterRegistry registry;
+    private final Counters counters;
+
+    Counting(MeterRegistry registry, String owner) {
+      this.registry = registry;
+      this.counters = new Counters(registry, owner);
+    }
 
     @Override
     public void answered(CallResult<?> result, SafeRetryException error) {
-      for (Counters c : counters) {
-        c.answered(result, error);
-      }
+      counters.answered(result, error);
     }
 
     @Override
     public void passed(RelayPass pass) {
-      for (Counters c : counters) {
-        c.passed(pass);
-      }
+      counters.passed(pass);
+    }
+
+    @Override
+    public void closed() {
+      counters.meters().forEach(registry::remove);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Counting c && c.registry == registry;
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(registry);
     }
   }
 
@@ -313,6 +386,12 @@ public final class SafeRetryMeters implements MeterBinder {
       add(Ending.UNSETTLED, p.unsettled());
       add(Ending.LOST, p.lost());
       add(Ending.RECONCILED, p.reconciled());
+    }
+
+    List<Meter> meters() {
+      List<Meter> all = new ArrayList<>(List.of(sends, replays, unknown));
+      all.addAll(endings.values());
+      return all;
     }
 
     private void add(Ending e, int n) {

@@ -49,7 +49,10 @@ class JdbcClockSkewTest {
       FakeTime behind = at(now.minus(Duration.ofMinutes(150))); // a clock 2.5 hours behind
       server.enqueue(charge());
       try (JdbcKeyStore storeB =
-              JdbcKeyStore.builder(database.newPool(2)).schema(database.schema).build();
+              JdbcKeyStore.builder(database.newPool(2))
+                  .outboxSealKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret())
+                  .schema(database.schema)
+                  .build();
           SafeRetryClient b = client(server, behind, storeB)) {
         assertThatThrownBy(() -> b.execute(Charges.CREATE, PARAMS, ORDER_1))
             .isInstanceOfSatisfying(

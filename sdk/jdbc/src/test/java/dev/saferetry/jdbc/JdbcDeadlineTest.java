@@ -99,7 +99,10 @@ class JdbcDeadlineTest {
         MockWebServer server = new MockWebServer();
         JdbcKeyStore setup = database.builder().build();
         JdbcKeyStore store =
-            JdbcKeyStore.builder(longWaits(database)).schema(database.schema).build();
+            JdbcKeyStore.builder(longWaits(database))
+                .outboxSealKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret())
+                .schema(database.schema)
+                .build();
         SafeRetryClient client = client(server, store)) {
       Connection other = holdIntent(database, setup);
       long start = System.nanoTime();
@@ -131,6 +134,7 @@ class JdbcDeadlineTest {
         MockWebServer server = new MockWebServer();
         JdbcKeyStore store =
             JdbcKeyStore.builder(longWaits(database))
+                .outboxSealKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret())
                 .schema(database.schema)
                 .createSchema(true)
                 .build();
@@ -179,7 +183,11 @@ class JdbcDeadlineTest {
         MockWebServer server = new MockWebServer();
         JdbcKeyStore setup = database.builder().build()) {
       DataSource pool = longWaits(database);
-      JdbcKeyStore store = JdbcKeyStore.builder(pool).schema(database.schema).build();
+      JdbcKeyStore store =
+          JdbcKeyStore.builder(pool)
+              .outboxSealKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret())
+              .schema(database.schema)
+              .build();
       SafeRetryClient client = client(server, store);
       Connection other = holdIntent(database, setup);
       long start = System.nanoTime();
@@ -222,7 +230,11 @@ class JdbcDeadlineTest {
     try (TestDatabase database = Db.H2.open()) {
       DataSource pool = database.newPool(1, "SET LOCK_TIMEOUT 30000");
       try (JdbcKeyStore setup = database.builder().build();
-          JdbcKeyStore store = JdbcKeyStore.builder(pool).schema(database.schema).build()) {
+          JdbcKeyStore store =
+              JdbcKeyStore.builder(pool)
+                  .outboxSealKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret())
+                  .schema(database.schema)
+                  .build()) {
         store.begin(candidate("order-2/charge", "fp", Instant.now()), Duration.ofSeconds(1));
         try (Connection c = pool.getConnection();
             Statement s = c.createStatement();

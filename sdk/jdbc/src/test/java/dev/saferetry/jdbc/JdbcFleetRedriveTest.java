@@ -63,7 +63,10 @@ class JdbcFleetRedriveTest {
       } // instance A is gone
 
       try (JdbcKeyStore storeB =
-              JdbcKeyStore.builder(database.newPool(2)).schema(database.schema).build();
+              JdbcKeyStore.builder(database.newPool(2))
+                  .outboxSealKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret())
+                  .schema(database.schema)
+                  .build();
           SafeRetryClient b = client(server, time, storeB)) {
         List<IntentRecord> pending = b.pendingIntents();
         assertThat(pending).extracting(IntentRecord::key).containsExactlyElementsOf(keysOfA);

@@ -115,6 +115,7 @@ class JdbcInstancesTest {
       for (int n = 0; n < count; n++) {
         JdbcKeyStore instance =
             JdbcKeyStore.builder(database.newPool(2))
+                .outboxSealKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret())
                 .schema(database.schema)
                 .purgeBatchSize(50)
                 .build();

@@ -36,6 +36,8 @@ abstract class JdbcKeyStoreContract extends KeyStoreContract {
   @Override
   protected void age(Duration d) throws Exception {
     long ns = d.toNanos();
+    java.util.List<dev.saferetry.idempotency.IntentRecord> sealed =
+        RelayRows.validlySealed(database);
     database.execute(
         "UPDATE "
             + database.table(JdbcKeyStoreBuilder.DEFAULT_TABLE)
@@ -43,6 +45,7 @@ abstract class JdbcKeyStoreContract extends KeyStoreContract {
             + ns
             + ", expires_at_ns = expires_at_ns - "
             + ns);
+    RelayRows.resealMoved(database, sealed); // rows the SDK sealed stay sealed at their new times
   }
 
   @AfterEach

@@ -190,7 +190,7 @@ class JdbcOutboxLeaseTest {
       Instant pastExpiry = T0.plus(Duration.ofHours(1)); // the records' retention is one hour
 
       assertThat(outbox.claim("relay-b", pastExpiry, LEASE, 10)).isEmpty();
-      assertThat(outbox.holdOverdue(pastExpiry, Duration.ofDays(1))).isEqualTo(1);
+      assertThat(outbox.holdOverdue(pastExpiry)).isEqualTo(1);
 
       List<OutboxIntent> held = outbox.held();
       assertThat(held).hasSize(1);
@@ -206,12 +206,18 @@ class JdbcOutboxLeaseTest {
   @EnumSource(Db.class)
   void intentsOlderThanTheMaximumAgeAreHeldBeforeTheirExpiry(Db db) throws Exception {
     try (TestDatabase database = db.open();
-        JdbcKeyStore store = database.builder().build()) {
+        JdbcKeyStore store = database.builder().outboxMaxAge(Duration.ofHours(1)).build()) {
       Instant T0 = enqueue(database, store, "order-1");
-      Instant now = T0.plus(Duration.ofMinutes(10));
+      // Its key is kept three hours: only its age, the table's rule, holds it.
+      RelayRows.set(
+          database,
+          "order-1",
+          "expires_at_ns",
+          Duration.between(Instant.EPOCH, T0.plus(Duration.ofHours(3))).toNanos());
+      Instant now = T0.plus(Duration.ofHours(1));
 
-      assertThat(store.outbox().holdOverdue(now, Duration.ofMinutes(11))).isZero();
-      assertThat(store.outbox().holdOverdue(now, Duration.ofMinutes(10))).isEqualTo(1);
+      assertThat(store.outbox().holdOverdue(now.minusSeconds(60))).isZero();
+      assertThat(store.outbox().holdOverdue(now)).isEqualTo(1);
       assertThat(store.outbox().claim("relay-a", now, LEASE, 10)).isEmpty();
       assertThat(store.pending()).hasSize(1); // still unknown: a person reconciles it
     }

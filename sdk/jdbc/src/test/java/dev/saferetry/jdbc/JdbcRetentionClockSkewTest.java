@@ -94,6 +94,8 @@ class JdbcRetentionClockSkewTest {
    */
   static void age(TestDatabase database, Duration d) throws SQLException {
     long ns = d.toNanos();
+    java.util.List<dev.saferetry.idempotency.IntentRecord> sealed =
+        RelayRows.validlySealed(database);
     database.execute(
         "UPDATE "
             + database.table(JdbcKeyStoreBuilder.DEFAULT_TABLE)
@@ -103,6 +105,7 @@ class JdbcRetentionClockSkewTest {
             + ns
             + ", next_attempt_ns = next_attempt_ns - "
             + ns);
+    RelayRows.resealMoved(database, sealed); // rows the SDK sealed stay sealed at their new times
   }
 
   /** Ages every record so that it expires {@code left} after the database's time now. */
@@ -234,7 +237,7 @@ class JdbcRetentionClockSkewTest {
                 OutboxRelay.builder(store, relayClient)
                     .clock(right)
                     .sleeper(right)
-                    .leaseFor(Duration.ofMinutes(1))
+                    .leaseFor(Duration.ofMinutes(2))
                     .build()
                     .runOnce();
           }
@@ -284,7 +287,7 @@ class JdbcRetentionClockSkewTest {
                 OutboxRelay.builder(store, relayClient)
                     .clock(right)
                     .sleeper(right)
-                    .leaseFor(Duration.ofMinutes(1))
+                    .leaseFor(Duration.ofMinutes(2))
                     .build()
                     .runOnce();
             assertThat(pass.succeeded()).isEqualTo(1);
@@ -358,11 +361,10 @@ class JdbcRetentionClockSkewTest {
           RelayPass pass;
           try (SafeRetryClient relayClient = client(server, ahead, store, DAY)) {
             pass =
-                OutboxRelay.builder(store, relayClient)
+                OutboxRelay.builder(OutboxRelayTest.aged(database, Duration.ofDays(2)), relayClient)
                     .clock(ahead)
                     .sleeper(ahead)
-                    .leaseFor(Duration.ofMinutes(1))
-                    .maxAge(Duration.ofDays(2))
+                    .leaseFor(Duration.ofMinutes(2))
                     .build()
                     .runOnce();
           }

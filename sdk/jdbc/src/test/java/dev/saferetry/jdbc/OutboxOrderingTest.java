@@ -92,7 +92,7 @@ class OutboxOrderingTest {
         store,
         b ->
             b.retryPolicy(
-                RetryPolicy.defaults().withMaxAttempts(1).withDeadline(Duration.ofMinutes(10))));
+                RetryPolicy.defaults().withMaxAttempts(1).withDeadline(Duration.ofSeconds(55))));
   }
 
   @ParameterizedTest

@@ -52,6 +52,7 @@ class OutboxPurgeTest {
 
           JdbcKeyStore small =
               JdbcKeyStore.builder(database.pool())
+                  .outboxSealKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret())
                   .schema(database.schema)
                   .purgeBatchSize(2)
                   .build();

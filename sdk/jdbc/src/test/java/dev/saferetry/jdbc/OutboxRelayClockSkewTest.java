@@ -199,7 +199,8 @@ class OutboxRelayClockSkewTest {
           FakeTime ahead = skewed(store, HOUR.multipliedBy(2));
           server.enqueue(charge());
           try (SafeRetryClient clientAhead = client(server, ahead, store)) {
-            RelayPass pass = relay(store, clientAhead, ahead).maxAge(HOUR).build().runOnce();
+            RelayPass pass =
+                relay(OutboxRelayTest.aged(database, HOUR), clientAhead, ahead).build().runOnce();
             assertThat(pass.expired()).isZero();
             assertThat(pass.succeeded()).isEqualTo(1);
           }
@@ -218,7 +219,8 @@ class OutboxRelayClockSkewTest {
           FakeTime behind = skewed(store, HOUR.multipliedBy(-2));
           server.enqueue(charge()); // what a send past the maximum age would get
           try (SafeRetryClient clientBehind = client(server, behind, store)) {
-            RelayPass pass = relay(store, clientBehind, behind).maxAge(HOUR).build().runOnce();
+            RelayPass pass =
+                relay(OutboxRelayTest.aged(database, HOUR), clientBehind, behind).build().runOnce();
             assertThat(pass.expired()).isEqualTo(1);
             assertThat(pass.claimed()).isZero();
           }

@@ -54,7 +54,7 @@ class OutboxRelayFleetTest {
               .clock(time)
               .sleeper(time) // a retry after a 503 waits no real time
               .breakerPolicy(BreakerPolicy.disabled())
-              .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofMinutes(10)))
+              .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofSeconds(55)))
               .build()) {
         for (int from = 1; from <= INTENTS; from += 250) {
           try (Connection c = database.pool().getConnection()) {

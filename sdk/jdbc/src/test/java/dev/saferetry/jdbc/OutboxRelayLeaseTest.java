@@ -70,7 +70,7 @@ class OutboxRelayLeaseTest {
           answer(
               server,
               n -> {
-                elapse(database, time, Duration.ofSeconds(45)); // 3 attempts: 135 s > the lease
+                elapse(database, time, Duration.ofSeconds(25)); // 3 attempts: 75 s > the lease
                 intruderClaims.add(store.outbox().claim("relay-b", LEASE, 10).size());
                 return n < 3 ? status(503) : charge();
               });

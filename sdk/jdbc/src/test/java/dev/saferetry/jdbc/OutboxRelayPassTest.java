@@ -62,8 +62,7 @@ class OutboxRelayPassTest {
         db,
         (database, store, server, time, client) -> {
           OutboxRelay relay =
-              relay(store, client, time)
-                  .maxAge(Duration.ofHours(1))
+              relay(OutboxRelayTest.aged(database, Duration.ofHours(1)), client, time)
                   .overdueEvery(Duration.ofMinutes(1))
                   .build();
           enqueue(database, store, client, time, true, 1);

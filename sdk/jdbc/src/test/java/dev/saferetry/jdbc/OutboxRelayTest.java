@@ -130,6 +130,8 @@ class OutboxRelayTest {
     time.advance(d);
     long ns = d.toNanos();
     try {
+      // Rows the SDK sealed stay sealed: their sealed times move with the clock (see RowSeal).
+      List<IntentRecord> sealed = RelayRows.validlySealed(database);
       database.execute(
           "UPDATE "
               + database.table(JdbcKeyStoreBuilder.DEFAULT_TABLE)
@@ -141,6 +143,7 @@ class OutboxRelayTest {
               + ns
               + ", lease_expires_ns = lease_expires_ns - "
               + ns);
+      RelayRows.resealMoved(database, sealed);
     } catch (SQLException e) {
       throw new IllegalStateException("cannot move the stored times", e);
     }
@@ -165,6 +168,14 @@ class OutboxRelayTest {
     return ns == null ? null : Instant.EPOCH.plusNanos(Long.parseLong(ns));
   }
 
+  /**
+   * Another store on the table of {@code database}, whose outbox's maximum age is {@code maxAge}
+   * (the table's rule is a store's setting).
+   */
+  static JdbcKeyStore aged(TestDatabase database, Duration maxAge) {
+    return database.builder().outboxMaxAge(maxAge).build();
+  }
+
   static SafeRetryClient client(MockWebServer server, FakeTime time, JdbcKeyStore store) {
     return SafeRetryClient.builder()
         .baseUrl(server.url("/").toString())
@@ -174,7 +185,7 @@ class OutboxRelayTest {
         .sleeper(time)
         .jitter(() -> 0.5)
         .breakerPolicy(BreakerPolicy.disabled())
-        .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofMinutes(10)))
+        .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofSeconds(55)))
         .build();
   }
 
@@ -306,7 +317,7 @@ class OutboxRelayTest {
         (database, store, server, time, client) -> {
           enqueue(database, store, client, time, true, 1);
           elapse(database, time, Duration.ofHours(2));
-          OutboxRelay relay = relay(store, client, time).maxAge(Duration.ofHours(1)).build();
+          OutboxRelay relay = relay(aged(database, Duration.ofHours(1)), client, time).build();
           assertThat(relay.runOnce().expired()).isEqualTo(1);
           assertThat(store.outbox().held())
               .singleElement()
@@ -353,12 +364,11 @@ class OutboxRelayTest {
                   "{\"object\":\"search_result\",\"has_more\":false,\"data\":[{\"id\":"
                       + "\"ch_found\",\"object\":\"charge\",\"amount\":1000,\"currency\":"
                       + "\"eur\",\"status\":\"succeeded\",\"metadata\":{\"intent_id\":"
-                      + "\"order-1\"}}]}"));
+                      + "\"order-1\",\"saferetry_tenant\":\"default\"}}]}"));
           server.enqueue(
               Answers.json(200, "{\"object\":\"search_result\",\"has_more\":false,\"data\":[]}"));
           OutboxRelay relay =
-              relay(store, client, time)
-                  .maxAge(Duration.ofHours(1))
+              relay(aged(database, Duration.ofHours(1)), client, time)
                   .reconciler(
                       Charges.CREATE,
                       StripeReconciler.charges(

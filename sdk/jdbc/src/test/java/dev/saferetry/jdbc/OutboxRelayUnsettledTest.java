@@ -114,7 +114,7 @@ class OutboxRelayUnsettledTest {
                   200,
                   "{\"object\":\"search_result\",\"has_more\":false,\"data\":[{\"id\":\"ch_found\",\"object\":\"charge\",\"status\":"
                       + "\"succeeded\",\"amount\":1000,\"currency\":\"eur\",\"metadata\":"
-                      + "{\"intent_id\":\"order-1\"}}]}"));
+                      + "{\"intent_id\":\"order-1\",\"saferetry_tenant\":\"default\"}}]}"));
           RelayPass next = relay.runOnce();
           assertThat(next.reconciled()).isEqualTo(1);
           assertThat(next.claimed()).isZero();

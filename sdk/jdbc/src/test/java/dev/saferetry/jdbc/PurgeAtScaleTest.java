@@ -50,6 +50,7 @@ class PurgeAtScaleTest {
       Counting counting = new Counting();
       JdbcKeyStore store =
           JdbcKeyStore.builder(counting.wrap(database.pool()))
+              .outboxSealKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret())
               .schema(database.schema)
               .createSchema(true)
               .purgeBatchSize(BATCH)

@@ -21,6 +21,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
@@ -48,7 +50,13 @@ class SafeRetryMetersTest {
         }
       };
 
-  private static double intents(MeterRegistry r, String state, String reason) {
+  /** A ticker that moves on 10 s at each look: every gauge value is read from the table anew. */
+  static LongSupplier secondPerRead() {
+    AtomicLong now = new AtomicLong();
+    return () -> now.addAndGet(TimeUnit.SECONDS.toNanos(10));
+  }
+
+  static double intents(MeterRegistry r, String state, String reason) {
     return r.get("saferetry.outbox.intents").tags("state", state, "reason", reason).gauge().value();
   }
 
@@ -67,7 +75,7 @@ class SafeRetryMetersTest {
           enqueue(database, store, client, time, true, 1, 2, 3);
           OutboxRelay relay = relay(store, client, time).build();
           SimpleMeterRegistry registry = new SimpleMeterRegistry();
-          SafeRetryMeters meters = SafeRetryMeters.of(store, relay).cachedFor(Duration.ZERO);
+          SafeRetryMeters meters = SafeRetryMeters.of(store, relay).ticking(secondPerRead());
           meters.bindTo(registry);
           meters.bindTo(registry); // again: nothing counted twice
           // Meters of their own for a second registry (another backend): both count.
@@ -123,7 +131,7 @@ class SafeRetryMetersTest {
           SimpleMeterRegistry cached = new SimpleMeterRegistry();
           SimpleMeterRegistry fresh = new SimpleMeterRegistry();
           SafeRetryMeters.of(store).cachedFor(Duration.ofHours(1)).bindTo(cached);
-          SafeRetryMeters.of(store).cachedFor(Duration.ZERO).bindTo(fresh);
+          SafeRetryMeters.of(store).ticking(secondPerRead()).bindTo(fresh);
           assertThat(intents(cached, "queued_due", "none")).isEqualTo(1);
 
           enqueue(database, store, client, time, true, 2);
@@ -150,7 +158,13 @@ class SafeRetryMetersTest {
       assertThatThrownBy(() -> SafeRetryMeters.of(store, (OutboxRelay[]) null))
           .isInstanceOf(NullPointerException.class);
       SafeRetryMeters meters = SafeRetryMeters.of(store);
-      for (Duration bad : new Duration[] {Duration.ofNanos(-1), Duration.ofHours(1).plusNanos(1)}) {
+      for (Duration bad :
+          new Duration[] {
+            Duration.ofNanos(-1),
+            Duration.ZERO,
+            Duration.ofMillis(999),
+            Duration.ofHours(1).plusNanos(1)
+          }) {
         assertThatThrownBy(() -> meters.cachedFor(bad))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("interval");

@@ -154,14 +154,21 @@ class SchemaMigrationTest {
       assertThat(shape(database, "saferetry_intents", "saferetry_intents")).isEqualTo(before);
       assertThat(versionRows(database))
           .containsExactlyInAnyOrder("saferetry_inbox 1 1", "saferetry_intents 1 1");
-      JdbcKeyStore.builder(database.pool()).schema(database.schema).build().close();
+      JdbcKeyStore.builder(database.pool())
+          .outboxSealKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret())
+          .schema(database.schema)
+          .build()
+          .close();
     }
   }
 
   /** Begin and complete, enqueue and relay one intent, receive one message: all on the tables. */
   private static void useEverything(TestDatabase database) throws Exception {
     try (JdbcKeyStore store =
-            JdbcKeyStore.builder(database.pool()).schema(database.schema).build();
+            JdbcKeyStore.builder(database.pool())
+                .outboxSealKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret())
+                .schema(database.schema)
+                .build();
         MockWebServer server = new MockWebServer()) {
       IntentRecord begun = JdbcBeginRaceTest.candidate("order-0", "fp", JdbcBeginRaceTest.T0);
       assertThat(store.begin(begun).created()).isTrue();

@@ -139,9 +139,28 @@ final class TestDatabase implements AutoCloseable {
     return ds;
   }
 
-  /** A builder for a store in this schema that creates its table. */
+  /** The id of the key that seals the tests' outbox rows. */
+  static final String SEAL_KEY_ID = "test-1";
+
+  /** The secret of {@link #SEAL_KEY_ID}: 32 bytes, as a configuration would give it. */
+  static byte[] sealSecret() {
+    return "saferetry-test-seal-key-32-bytes".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  /** A builder for a store in this schema that creates its table and seals rows. */
   JdbcKeyStoreBuilder builder() {
-    return JdbcKeyStore.builder(pool).schema(schema).createSchema(true);
+    return JdbcKeyStore.builder(pool)
+        .schema(schema)
+        .createSchema(true)
+        .outboxSealKey(SEAL_KEY_ID, sealSecret());
+  }
+
+  /** A builder for a store in this schema on {@code dataSource}, that creates its table. */
+  JdbcKeyStoreBuilder builder(javax.sql.DataSource dataSource) {
+    return JdbcKeyStore.builder(dataSource)
+        .schema(schema)
+        .createSchema(true)
+        .outboxSealKey(SEAL_KEY_ID, sealSecret());
   }
 
   /** The table qualified with this schema. */

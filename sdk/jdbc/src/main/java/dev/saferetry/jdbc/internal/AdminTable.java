@@ -35,6 +35,7 @@ public final class AdminTable {
   private static final String CLEAR_LEASE =
       ", lease_owner = NULL, lease_expires_ns = NULL, lease_token = lease_token + 1";
 
+  private final RowSeal seal;
   private final String select;
   private final String lock;
   private final String requeue;
@@ -144,7 +145,8 @@ public final class AdminTable {
   public record Recorded(String action, String newKey) {}
 
   /** The outbox on the table {@code name} in {@code schema} (null: the connection's). */
-  public AdminTable(Dialect dialect, String schema, String name) {
+  public AdminTable(Dialect dialect, String schema, String name, RowSeal seal) {
+    this.seal = seal;
     String t = SqlNames.qualify(schema, name);
     select = "SELECT " + IntentSql.RECORD + ", " + IntentSql.RELAY + LISTED + " FROM " + t;
     lock = select + PK + " AND relay_state IS NOT NULL FOR UPDATE";
@@ -285,7 +287,7 @@ public final class AdminTable {
    * Reads a row that must be readable: one that is not is refused with a {@link KeyStoreException}
    * naming it and what cannot be read.
    */
-  private static Row readable(ResultSet rs) throws SQLException {
+  private Row readable(ResultSet rs) throws SQLException {
     try {
       return row(rs);
     } catch (UnreadableRow e) {
@@ -426,7 +428,7 @@ public final class AdminTable {
       throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(newKey)) {
       ps.setString(1, renewed.key().value());
-      ps.setString(2, RequestSeal.of(renewed, seen.request()));
+      ps.setString(2, seal.seal(renewed, seen.request()));
       ps.setLong(3, IntentRows.nanos("createdAt", renewed.createdAt()));
       ps.setLong(4, IntentRows.nanos("expiresAt", renewed.expiresAt()));
       ps.setString(5, note);
@@ -525,15 +527,15 @@ public final class AdminTable {
     ps.setLong(at + 4, seen.version());
   }
 
-  private static Row row(ResultSet rs) throws SQLException, UnreadableRow {
+  private Row row(ResultSet rs) throws SQLException, UnreadableRow {
     IntentRecord record;
     try {
       record = IntentRows.read(rs);
     } catch (IllegalArgumentException | NullPointerException | SQLException e) {
       throw unreadable(rs, "its intent record is not valid (" + e.getMessage() + ")");
     }
-    IntentRows.Readback stored = IntentRows.readRequest(rs, null);
-    IntentRows.Readback proof = IntentRows.readRequest(rs, record);
+    IntentRows.Readback stored = IntentRows.readRequest(rs, null, seal);
+    IntentRows.Readback proof = IntentRows.readRequest(rs, record, seal);
     int relayState = rs.getInt(16);
     int hold = rs.getInt(17);
     boolean noHold = rs.wasNull();

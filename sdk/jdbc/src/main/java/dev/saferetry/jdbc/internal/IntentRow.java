@@ -16,12 +16,15 @@ import java.util.Objects;
  * @param record the pending candidate
  * @param request the stored request, or null for an intent the caller sends itself
  * @param firstAttempt when the relay may send it, or null exactly when {@code request} is
+ * @param seal the keys that seal the stored request ({@link RowSeal#none()} without one)
  */
-public record IntentRow(IntentRecord record, StoredRequest request, Instant firstAttempt) {
+public record IntentRow(
+    IntentRecord record, StoredRequest request, Instant firstAttempt, RowSeal seal) {
 
   /** Validates the row. */
   public IntentRow {
     Objects.requireNonNull(record, "candidate");
+    Objects.requireNonNull(seal, "seal");
     if (record.state() != IntentState.PENDING) {
       throw new IllegalArgumentException("a candidate must be PENDING");
     }
@@ -56,7 +59,7 @@ public record IntentRow(IntentRecord record, StoredRequest request, Instant firs
       Duration delay = Duration.between(r.createdAt(), firstAttempt);
       first = delay.isNegative() ? now : plus(now, delay);
     }
-    return new IntentRow(stamped, request, first);
+    return new IntentRow(stamped, request, first, seal);
   }
 
   /** {@code t + d}, refused (as a time the table cannot hold) past the last instant. */
@@ -71,6 +74,6 @@ public record IntentRow(IntentRecord record, StoredRequest request, Instant firs
 
   /** A row for an intent the caller sends itself. */
   public static IntentRow direct(IntentRecord record) {
-    return new IntentRow(record, null, null);
+    return new IntentRow(record, null, null, RowSeal.none());
   }
 }

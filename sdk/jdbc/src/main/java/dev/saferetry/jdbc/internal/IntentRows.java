@@ -139,7 +139,7 @@ final class IntentRows {
       q == null ? null : q.contentType(),
       q == null ? null : q.body(),
       q == null ? null : StoredPlacement.encode(q.keyPlacement()),
-      q == null ? null : RequestSeal.of(r, q),
+      q == null ? null : row.seal().seal(r, q),
       q == null ? null : RelayCodes.QUEUED,
       q == null ? null : nanos("first attempt", row.firstAttempt())
     };
@@ -230,10 +230,10 @@ final class IntentRows {
   /**
    * Reads the stored request of a row selected with {@link IntentSql#RELAY} after {@link
    * IntentSql#RECORD}, or null when it has none (an intent its caller sends itself). With {@code
-   * record}, also proves it is the request enqueued for that record: its fingerprint ({@link
-   * RequestSeal}) matches the one stored with it, and a key in the body is the record's.
+   * record}, also proves it is the request enqueued for that record: its keyed seal ({@link
+   * RowSeal}) verifies with one of {@code seal}'s keys, and a key in the body is the record's.
    */
-  static Readback readRequest(ResultSet rs, IntentRecord record) throws SQLException {
+  static Readback readRequest(ResultSet rs, IntentRecord record, RowSeal seal) throws SQLException {
     String method = rs.getString(11);
     if (method == null) {
       return record == null ? null : new Readback(null, "its stored request has no method");
@@ -256,9 +256,9 @@ final class IntentRows {
       return new Readback(null, "its stored request is not valid: " + e.getMessage());
     }
     if (record != null) {
-      if (!RequestSeal.of(record, request).equals(rs.getString(22))) {
-        return new Readback(
-            null, "its stored request does not match the fingerprint stored with it");
+      String problem = seal.problem(record, request, rs.getString(22));
+      if (problem != null) {
+        return new Readback(null, problem);
       }
       try {
         request.checkKey(record.key());

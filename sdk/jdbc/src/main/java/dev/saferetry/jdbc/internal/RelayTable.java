@@ -11,6 +11,7 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -99,12 +100,13 @@ public final class RelayTable {
           "int4", "varchar");
 
   private final Dialect dialect;
-  private final String claimSelect;
+  private final String table;
+  private final RowSeal seal;
   private final String claimUpdate;
-  private final String claimPostgres;
   private final String completeAllPostgres;
   private final String complete;
   private final String retryAt;
+  private final String giveBack;
   private final String hold;
   private final String renew;
   private final String holdOverdue;
@@ -140,29 +142,11 @@ public final class RelayTable {
    * The outbox on the table {@code name} in {@code schema} (null: the connection's), in {@code
    * dialect}.
    */
-  public RelayTable(Dialect dialect, String schema, String name) {
+  public RelayTable(Dialect dialect, String schema, String name, RowSeal seal) {
     this.dialect = dialect;
+    this.seal = seal;
     String t = SqlNames.qualify(schema, name);
-    String select = "SELECT " + IntentSql.RECORD + ", " + IntentSql.RELAY + " FROM " + t;
-    // Which rows a claim may take: all of DUE_PARTS, and only the head of each ordering key.
-    String due = String.join(" AND ", DUE_PARTS) + " AND " + headOnly(t);
-    claimSelect =
-        select + " WHERE " + due + " ORDER BY next_attempt_ns LIMIT ? FOR UPDATE SKIP LOCKED";
-    // One statement: the due rows' keys are locked (passing over rows other claimers hold), each is
-    // leased, and the leased rows come back with their new token for the seal to be checked.
-    claimPostgres =
-        "UPDATE "
-            + t
-            + " AS t SET lease_owner = ?, lease_expires_ns = ?, lease_token = t.lease_token + 1,"
-            + " attempts = t.attempts + 1 FROM (SELECT tenant, operation, intent_id FROM "
-            + t
-            + " WHERE "
-            + due
-            + " ORDER BY next_attempt_ns LIMIT ? FOR UPDATE SKIP LOCKED) AS v WHERE "
-            + PK_MATCH
-            + " RETURNING "
-            + qualified("t.", IntentSql.RECORD + ", " + IntentSql.RELAY)
-            + ", t.next_attempt_ns";
+    this.table = t;
     // Many completions in one statement, each fenced by its own token: the rows it returns are the
     // ones recorded. The commit does not wait for its WAL flush (a lost completion only makes the
     // intent due again once its lease ends, and it is re-sent with the same key), and the join is
@@ -200,6 +184,8 @@ public final class RelayTable {
             + RELEASE
             + FENCE;
     retryAt = update + "next_attempt_ns = ?, relay_note = ?" + RELEASE + FENCE;
+    // a claim that sent nothing does not count toward the claims that park an intent
+    giveBack = update + "attempts = attempts - 1, relay_note = ?" + RELEASE + FENCE;
     hold = update + HOLD + "hold_reason = ?, relay_note = ?" + RELEASE + FENCE;
     renew = update + "lease_expires_ns = ?" + FENCE;
     holdDamaged =
@@ -220,46 +206,109 @@ public final class RelayTable {
   }
 
   /**
+   * Which rows a claim may take: all of DUE_PARTS, only the head of each ordering key, and only
+   * rows of the {@code tenants} tenants (a relay claims only what it has a client for; 0: any).
+   */
+  private String due(int tenants) {
+    String due = String.join(" AND ", DUE_PARTS) + " AND " + headOnly(table);
+    if (tenants > 0) {
+      due += " AND tenant IN (" + String.join(", ", Collections.nCopies(tenants, "?")) + ")";
+    }
+    return due;
+  }
+
+  private String claimSelect(int tenants) {
+    return "SELECT "
+        + IntentSql.RECORD
+        + ", "
+        + IntentSql.RELAY
+        + " FROM "
+        + table
+        + " WHERE "
+        + due(tenants)
+        + " ORDER BY next_attempt_ns LIMIT ? FOR UPDATE SKIP LOCKED";
+  }
+
+  /**
+   * One statement: the due rows' keys are locked (passing over rows other claimers hold), each is
+   * leased, and the leased rows come back with their new token for the seal to be checked.
+   */
+  private String claimPostgres(int tenants) {
+    return "UPDATE "
+        + table
+        + " AS t SET lease_owner = ?, lease_expires_ns = ?, lease_token = t.lease_token + 1,"
+        + " attempts = t.attempts + 1 FROM (SELECT tenant, operation, intent_id FROM "
+        + table
+        + " WHERE "
+        + due(tenants)
+        + " ORDER BY next_attempt_ns LIMIT ? FOR UPDATE SKIP LOCKED) AS v WHERE "
+        + PK_MATCH
+        + " RETURNING "
+        + qualified("t.", IntentSql.RECORD + ", " + IntentSql.RELAY)
+        + ", t.next_attempt_ns";
+  }
+
+  /**
    * Claims up to {@code limit} due intents for {@code owner}, oldest due first; run in a
-   * transaction. A due row whose stored request cannot be read back, or no longer matches the
-   * fingerprint stored with it ({@link RequestSeal}), is held as {@link RelayCodes.Hold#TAMPERED}
-   * in the same transaction and never handed out: what a sender gets is exactly the request that
-   * was enqueued. PostgreSQL locks, leases and returns the rows in one statement; H2 and MariaDB
-   * select the due rows, then lease each one.
+   * transaction. A due row whose stored request cannot be read back, or no longer matches the seal
+   * stored with it ({@link RowSeal}: a row whose seal does not verify with one of this table's
+   * keys), is held as {@link RelayCodes.Hold#TAMPERED} in the same transaction and never handed
+   * out: what a sender gets is exactly the request that was enqueued. PostgreSQL locks, leases and
+   * returns the rows in one statement; H2 and MariaDB select the due rows, then lease each one.
    *
-   * @param oldest intents created at or before it are not claimed (the relay's maximum age), or
+   * @param oldest intents created at or before it are not claimed (the table's maximum age), or
    *     null for no such bound
+   * @param tenants the only tenants whose intents to claim (the relay's clients'), or empty for any
+   *     tenant
    */
   public Claim claim(
-      Connection c, String owner, Instant now, Instant leaseEnd, Instant oldest, int limit)
+      Connection c,
+      String owner,
+      Instant now,
+      Instant leaseEnd,
+      Instant oldest,
+      List<String> tenants,
+      int limit)
       throws SQLException {
     long at = IntentRows.nanos("now", now);
     long end = IntentRows.nanos("lease end", leaseEnd);
     long born = oldest == null ? Long.MIN_VALUE : IntentRows.nanos("oldest", oldest);
     StoredText.check("owner", owner, 128);
     return dialect == Dialect.POSTGRESQL
-        ? claimPostgres(c, owner, at, end, born, limit, leaseEnd)
-        : claimInTwoSteps(c, owner, at, end, born, limit, leaseEnd);
+        ? claimPostgres(c, owner, at, end, born, tenants, limit, leaseEnd)
+        : claimInTwoSteps(c, owner, at, end, born, tenants, limit, leaseEnd);
   }
 
-  private static int bindDue(PreparedStatement ps, int from, long at, long born)
+  private static int bindDue(
+      PreparedStatement ps, int from, long at, long born, List<String> tenants)
       throws SQLException {
     ps.setLong(from, at);
     ps.setLong(from + 1, at);
     ps.setLong(from + 2, born);
     ps.setLong(from + 3, at);
-    return from + 4;
+    int next = from + 4;
+    for (String tenant : tenants) {
+      ps.setString(next++, tenant);
+    }
+    return next;
   }
 
   private Claim claimPostgres(
-      Connection c, String owner, long at, long end, long born, int limit, Instant leaseEnd)
+      Connection c,
+      String owner,
+      long at,
+      long end,
+      long born,
+      List<String> tenants,
+      int limit,
+      Instant leaseEnd)
       throws SQLException {
     List<Due> leased = new ArrayList<>();
     List<Long> due = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement(claimPostgres)) {
+    try (PreparedStatement ps = c.prepareStatement(claimPostgres(tenants.size()))) {
       ps.setString(1, owner);
       ps.setLong(2, end);
-      ps.setInt(bindDue(ps, 3, at, born), limit);
+      ps.setInt(bindDue(ps, 3, at, born, tenants), limit);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           leased.add(due(rs));
@@ -290,11 +339,18 @@ public final class RelayTable {
   }
 
   private Claim claimInTwoSteps(
-      Connection c, String owner, long at, long end, long born, int limit, Instant leaseEnd)
+      Connection c,
+      String owner,
+      long at,
+      long end,
+      long born,
+      List<String> tenants,
+      int limit,
+      Instant leaseEnd)
       throws SQLException {
     List<Due> due = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement(claimSelect)) {
-      ps.setInt(bindDue(ps, 1, at, born), limit);
+    try (PreparedStatement ps = c.prepareStatement(claimSelect(tenants.size()))) {
+      ps.setInt(bindDue(ps, 1, at, born, tenants), limit);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           due.add(due(rs));
@@ -322,6 +378,93 @@ public final class RelayTable {
       }
     }
     return new Claim(claimed, held);
+  }
+
+  /**
+   * Where a walk through the held intents stands: the last one read, in the walk's order (creation
+   * time, tenant, operation, intent id).
+   *
+   * @param createdAtNs its creation time, in nanoseconds of the database's clock
+   * @param tenant its tenant
+   * @param operation its operation
+   * @param intentId its intent id
+   */
+  public record HeldCursor(long createdAtNs, String tenant, String operation, String intentId) {}
+
+  /**
+   * A page of held intents to reconcile.
+   *
+   * @param records the readable ones, in the walk's order (records only: no stored request)
+   * @param last where the page ended (its last row, readable or not), or null when it was empty
+   * @param rows how many rows the page read
+   */
+  public record HeldPage(List<IntentRecord> records, HeldCursor last, int rows) {}
+
+  /**
+   * Reads up to {@code limit} held, still pending intents of the given tenants and operations after
+   * {@code after} (null: from the first), in the order of creation time, tenant, operation and
+   * intent id: their records only, never their stored requests. A row whose record cannot be read
+   * is passed over (the cursor still moves past it).
+   */
+  public HeldPage heldPage(
+      Connection c, List<String> tenants, List<String> operations, HeldCursor after, int limit)
+      throws SQLException {
+    if (tenants.isEmpty() || operations.isEmpty()) {
+      return new HeldPage(List.of(), null, 0);
+    }
+    StringBuilder sql =
+        new StringBuilder("SELECT ")
+            .append(IntentSql.RECORD)
+            .append(" FROM ")
+            .append(table)
+            .append(" WHERE relay_state = 2 AND state = 0 AND tenant IN (")
+            .append(String.join(", ", Collections.nCopies(tenants.size(), "?")))
+            .append(") AND operation IN (")
+            .append(String.join(", ", Collections.nCopies(operations.size(), "?")))
+            .append(")");
+    if (after != null) {
+      // the first condition alone bounds an index range on the creation time (the pending
+      // index), so a page starts at the cursor instead of filtering every row before it
+      sql.append(
+          " AND created_at_ns >= ? AND (created_at_ns > ? OR (created_at_ns = ? AND (tenant > ?"
+              + " OR (tenant = ? AND (operation > ? OR (operation = ? AND intent_id > ?))))))");
+    }
+    sql.append(" ORDER BY created_at_ns, tenant, operation, intent_id LIMIT ?");
+    List<IntentRecord> records = new ArrayList<>();
+    HeldCursor last = null;
+    int rows = 0;
+    try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+      int i = 1;
+      for (String tenant : tenants) {
+        ps.setString(i++, tenant);
+      }
+      for (String operation : operations) {
+        ps.setString(i++, operation);
+      }
+      if (after != null) {
+        ps.setLong(i++, after.createdAtNs());
+        ps.setLong(i++, after.createdAtNs());
+        ps.setLong(i++, after.createdAtNs());
+        ps.setString(i++, after.tenant());
+        ps.setString(i++, after.tenant());
+        ps.setString(i++, after.operation());
+        ps.setString(i++, after.operation());
+        ps.setString(i++, after.intentId());
+      }
+      ps.setInt(i, limit);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          rows++;
+          last = new HeldCursor(rs.getLong(7), rs.getString(1), rs.getString(2), rs.getString(3));
+          try {
+            records.add(IntentRows.read(rs));
+          } catch (IllegalArgumentException | NullPointerException | SQLException e) {
+            // an unreadable row is listed by OutboxAdmin#listUnreadable; it must not stop the walk
+          }
+        }
+      }
+    }
+    return new HeldPage(List.copyOf(records), last, rows);
   }
 
   /**
@@ -423,12 +566,12 @@ public final class RelayTable {
   }
 
   /** Reads a due row; a record or request that cannot be read back is noted, not thrown. */
-  private static Due due(ResultSet rs) throws SQLException {
+  private Due due(ResultSet rs) throws SQLException {
     IntentRecord record = null;
     IntentRows.Readback request;
     try {
       record = IntentRows.read(rs);
-      request = IntentRows.readRequest(rs, record);
+      request = IntentRows.readRequest(rs, record, seal);
     } catch (IllegalArgumentException | NullPointerException e) {
       request = new IntentRows.Readback(null, "its intent record is not valid: " + e.getMessage());
     }
@@ -484,6 +627,18 @@ public final class RelayTable {
       ps.setLong(1, IntentRows.nanos("next attempt", next));
       ps.setString(2, note(note));
       bindFence(ps, 3, lease, lease.token());
+      return ps.executeUpdate() == 1;
+    }
+  }
+
+  /**
+   * Ends a lease under which nothing was sent: the intent is due again as it was, and the claim
+   * that leased it does not count.
+   */
+  public boolean giveBack(Connection c, Lease lease, String note) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(giveBack)) {
+      ps.setString(1, note(note));
+      bindFence(ps, 2, lease, lease.token());
       return ps.executeUpdate() == 1;
     }
   }

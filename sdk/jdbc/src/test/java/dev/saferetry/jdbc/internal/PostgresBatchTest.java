@@ -43,6 +43,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  * value it binds through an array exactly.
  */
 class PostgresBatchTest {
+  private static final RowSeal SEAL =
+      RowSeal.none()
+          .withKey(
+              "batch",
+              "saferetry-test-seal-key-32-bytes".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+              true);
+
   private static final IntentScope SCOPE = new IntentScope("default", "POST /v1/charges");
   private static final Instant T0 = Instant.parse("2026-03-01T12:00:00.000000001Z");
   private static final Instant T1 = T0.plus(Duration.ofHours(2));
@@ -148,7 +155,7 @@ class PostgresBatchTest {
             IntentRow.direct(candidate("pending-expired", T1)),
             IntentRow.direct(candidate("new-1", T1)), // twice in one batch, another key
             IntentRow.direct(candidate("done-expired", T1)), // the replaced one, twice
-            new IntentRow(candidate("new-2", T1), request, T1.plusSeconds(5)));
+            new IntentRow(candidate("new-2", T1), request, T1.plusSeconds(5), SEAL));
 
     List<BeginResult> batched;
     List<BeginResult> single = new ArrayList<>();
@@ -254,7 +261,7 @@ class PostgresBatchTest {
             "x/y",
             body);
     List<IntentRow> rows = rows(records);
-    rows.set(1, new IntentRow(records.get(1), request, T1.plusNanos(1)));
+    rows.set(1, new IntentRow(records.get(1), request, T1.plusNanos(1), SEAL));
 
     try (Connection c = pool.getConnection()) {
       assertThat(batch.beginAll(c, rows)).allSatisfy(r -> assertThat(r.created()).isTrue());
@@ -431,7 +438,7 @@ class PostgresBatchTest {
       IntentRows.bindPk(ps, 1, r.scope(), r.intentId());
       try (ResultSet rs = ps.executeQuery()) {
         assertThat(rs.next()).isTrue();
-        IntentRows.Readback stored = IntentRows.readRequest(rs, IntentRows.read(rs));
+        IntentRows.Readback stored = IntentRows.readRequest(rs, IntentRows.read(rs), SEAL);
         return stored == null ? null : stored.request();
       }
     }

@@ -11,11 +11,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The testing artifact tests any HTTP client: it needs MockWebServer, OkHttp and Jackson, never
- * SafeRetry's client; JUnit only for the extension, and only from the user's own build.
+ * SafeRetry's client; JUnit only for the extension and Spring only for {@code @WithFakeProvider},
+ * both only from the user's own build.
  */
 class ModuleDescriptorTest {
   @Test
-  void itExportsOnlyTheProviderAndNeedsNeitherTheSdkNorJunitAtRunTime() throws IOException {
+  void itExportsOnlyTheProviderAndNeedsNeitherTheSdkNorJunitNorSpringAtRunTime()
+      throws IOException {
     ModuleDescriptor module;
     try (InputStream in = Files.newInputStream(Path.of("target/classes/module-info.class"))) {
       module = ModuleDescriptor.read(in);
@@ -31,11 +33,19 @@ class ModuleDescriptorTest {
             "mockwebserver3",
             "okhttp3",
             "com.fasterxml.jackson.databind",
-            "org.junit.jupiter.api");
+            "org.junit.jupiter.api",
+            "spring.core",
+            "spring.beans",
+            "spring.context",
+            "spring.test");
     assertThat(module.requires())
-        .filteredOn(r -> r.name().equals("org.junit.jupiter.api"))
-        .singleElement()
-        .satisfies(
+        .filteredOn(r -> r.name().startsWith("org.junit") || r.name().startsWith("spring."))
+        .hasSize(5)
+        .allSatisfy(
             r -> assertThat(r.modifiers()).contains(ModuleDescriptor.Requires.Modifier.STATIC));
+    // Only Spring's reflection reaches the package-private hooks of META-INF/spring.factories.
+    assertThat(module.opens())
+        .singleElement()
+        .satisfies(o -> assertThat(o.targets()).containsExactly("spring.core"));
   }
 }

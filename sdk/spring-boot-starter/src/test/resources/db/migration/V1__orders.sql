@@ -1,0 +1,2 @@
+CREATE TABLE orders (id VARCHAR(64) PRIMARY KEY, amount BIGINT NOT NULL);
+CREATE TABLE payments_received (event_id VARCHAR(255) PRIMARY KEY, order_id VARCHAR(64) NOT NULL);
