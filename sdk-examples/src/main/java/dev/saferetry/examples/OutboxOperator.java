@@ -6,7 +6,6 @@ import dev.saferetry.examples.support.SealKey;
 import dev.saferetry.jdbc.keystore.JdbcKeyStore;
 import dev.saferetry.jdbc.outbox.JdbcOutbox;
 import dev.saferetry.jdbc.outbox.OutboxAdmin;
-import dev.saferetry.jdbc.outbox.OutboxIntent;
 import dev.saferetry.jdbc.outbox.OutboxRelay;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.ChargesApi;
@@ -19,10 +18,9 @@ import java.time.Instant;
 import org.h2.jdbcx.JdbcDataSource;
 
 /**
- * An operator resolves a parked outbox intent. Two charges of one order share an ordering key, so
- * the relay sends them one at a time in commit order; the provider (saferetry-testing's fake) is
- * down, the first is parked after its claim limit, the second waits. The operator requeues the
- * parked one (repeating the action changes nothing more); both are then sent, in order.
+ * An operator resolves a parked outbox intent: two charges of one order share an ordering key and
+ * go one at a time; while the fake provider is down the first is parked and the second waits; the
+ * operator requeues it (once per action id) and both are sent, in order.
  */
 public final class OutboxOperator {
   /** Runs the scene; prints what the operator sees and what the provider received. */
@@ -38,14 +36,13 @@ public final class OutboxOperator {
                 .keyStore(store)
                 .retryPolicy(RetryPolicy.defaults().withMaxAttempts(1))
                 .build()) { // 1 per send
-      Instant now = Instant.now();
       try (Connection c = db.getConnection()) { // with the order's rows, in its transaction
         c.setAutoCommit(false);
         for (String charge : new String[] {"order-42/charge", "order-42/shipping"}) {
           var p = ChargeCreateParams.builder().amount(4200L).currency("eur").description(charge);
           var intent = RequestOptions.none().withIntentId(charge);
           JdbcOutbox.of(store)
-              .enqueue(c, "order-42", client, ChargesApi.CREATE, p.build(), intent, now);
+              .enqueue(c, "order-42", client, ChargesApi.CREATE, p.build(), intent, Instant.now());
         }
         c.commit();
       }
@@ -62,13 +59,12 @@ public final class OutboxOperator {
         relay.runOnce(); // the first charge fails twice, then is parked
       }
       OutboxAdmin admin = JdbcOutbox.of(store).admin("alice@ops");
-      for (OutboxIntent i : admin.whereOrderingKey("order-42").list(10)) {
-        String state =
-            i.isHeld() ? "parked " + i.reason() + ", holds key " + i.holdsKey() : "queued";
-        System.out.println(i.record().intentId() + ": " + state + ", " + i.note());
+      for (var i : admin.whereOrderingKey("order-42").list(10)) {
+        String s = i.isHeld() ? "parked " + i.reason() + ", holds key " + i.holdsKey() : "queued";
+        System.out.println(i.record().intentId() + ": " + s + ", " + i.note());
       }
-      OutboxIntent parked = admin.whereHeld().list(1).get(0);
-      OutboxIntent requeued = admin.requeue(parked, "ticket-1234", "provider is back");
+      var parked = admin.whereHeld().list(1).get(0);
+      var requeued = admin.requeue(parked, "ticket-1234", "provider is back");
       admin.requeue(parked, "ticket-1234", "provider is back"); // a retried script: no effect
       System.out.println("requeued: " + requeued.note());
       while (!store.pending().isEmpty()) {

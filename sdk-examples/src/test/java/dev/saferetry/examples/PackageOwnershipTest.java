@@ -49,7 +49,7 @@ class PackageOwnershipTest {
     sdk.addAll(packagesOf(dev.saferetry.jdbc.inbox.Inbox.class));
     sdk.addAll(packagesOf(dev.saferetry.webhook.WebhookVerifier.class));
     Set<String> examples = packagesOf(QuickStart.class);
-    assertThat(sdk).contains("dev.saferetry", "dev.saferetry.jdbc", "dev.saferetry.webhook");
+    assertThat(sdk).contains("dev.saferetry", "dev.saferetry.jdbc.inbox", "dev.saferetry.webhook");
     assertThat(examples).contains("dev.saferetry.examples", "dev.saferetry.examples.demo");
 
     assertThat(examples).as("packages in both jars").doesNotContainAnyElementsOf(sdk);
