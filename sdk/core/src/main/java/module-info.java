@@ -29,4 +29,9 @@ module dev.saferetry {
   exports dev.saferetry.provider;
   exports dev.saferetry.resilience;
   exports dev.saferetry.filestore;
+  exports dev.saferetry.model;
+
+  // Jackson makes the Expandable deserializer (package-private) and reads its JSON value.
+  opens dev.saferetry.model to
+      com.fasterxml.jackson.databind;
 }

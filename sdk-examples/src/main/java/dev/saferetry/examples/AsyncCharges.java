@@ -5,10 +5,10 @@ import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
 import dev.saferetry.error.SafeRetryException;
-import dev.saferetry.examples.payments.Charge;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.Charges;
-import dev.saferetry.examples.payments.PaymentsClient;
+import dev.saferetry.payments.Charge;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.ChargesApi;
+import dev.saferetry.payments.PaymentsClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -33,12 +33,16 @@ public final class AsyncCharges {
   /** Charges orders 3000 to 3019 concurrently; returns the charges that succeeded. */
   public static List<CallResult<Charge>> run(SafeRetryClientBuilder builder) {
     try (SafeRetryClient client = builder.build()) {
-      Charges charges = new PaymentsClient(client).charges();
+      ChargesApi charges = new PaymentsClient(client).charges();
       List<CompletableFuture<CallResult<Charge>>> futures = new ArrayList<>();
       for (int order = 3000; order < 3000 + ORDERS; order++) {
         futures.add(
             charges.createAsync(
-                new ChargeCreateParams(100 + order % 100, "eur", "order " + order, null),
+                ChargeCreateParams.builder()
+                    .amount((long) (100 + order % 100))
+                    .currency("eur")
+                    .description("order " + order)
+                    .build(),
                 RequestOptions.none().withIntentId("order-" + order + "/charge")));
       }
       List<CallResult<Charge>> charged = new ArrayList<>();

@@ -8,9 +8,9 @@ import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
 import dev.saferetry.event.RetryScheduled;
 import dev.saferetry.event.SafeRetryListener;
-import dev.saferetry.examples.payments.Charge;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.PaymentsClient;
+import dev.saferetry.payments.Charge;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.PaymentsClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -59,7 +59,8 @@ public final class BringYourOwnParts {
     try (SafeRetryClient client =
         builder.okHttpClient(http).objectMapper(mapper).listener(log).build()) {
       RequestOptions intent = RequestOptions.none().withIntentId("order-1006/charge");
-      ChargeCreateParams params = new ChargeCreateParams(990, "gbp", "order 1006", null);
+      var order = ChargeCreateParams.builder().amount(990L).currency("gbp");
+      ChargeCreateParams params = order.description("order 1006").build();
       CallResult<Charge> charge = new PaymentsClient(client).charges().create(params, intent);
       System.out.printf("charge %s; the interceptor saw keys %s%n", charge.value().id(), keysSeen);
       return List.copyOf(keysSeen);

@@ -4,9 +4,11 @@ import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
-import dev.saferetry.examples.payments.Charge;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.PaymentsClient;
+import dev.saferetry.payments.Charge;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.PaymentsClient;
+import dev.saferetry.testing.provider.FakeProvider;
+import dev.saferetry.testing.provider.Fault;
 
 /**
  * Lost response: when the server commits a charge and the connection closes before the response
@@ -15,12 +17,11 @@ import dev.saferetry.examples.payments.PaymentsClient;
  * code below handles that case: it is what every call does.
  *
  * <pre>
- * mvn -B -q -pl sdk-examples -am compile exec:java \
- *     -Dexec.mainClass=dev.saferetry.examples.LostResponse -Dexec.args=http://127.0.0.1:8080
+ * mvn -B -q -pl sdk-examples -am compile exec:java -Dexec.mainClass=dev.saferetry.examples.LostResponse
  * </pre>
  *
- * <p>The guided tour ({@code -Dexec.args=lost-response} on the demo) runs it against a server that
- * loses the first response.
+ * <p>Without an argument it starts its own fake payments API (saferetry-testing) and makes it lose
+ * the first answer; with a base URL it charges that API instead.
  */
 public final class LostResponse {
   private LostResponse() {}
@@ -32,7 +33,11 @@ public final class LostResponse {
           new PaymentsClient(client)
               .charges()
               .create(
-                  new ChargeCreateParams(4200, "eur", "order 1002", null),
+                  ChargeCreateParams.builder()
+                      .amount(4200L)
+                      .currency("eur")
+                      .description("order 1002")
+                      .build(),
                   RequestOptions.none().withIntentId("order-1002/charge"));
       System.out.printf(
           "charge %s after %d attempt(s) with key %s, replayed by the server: %s%n",
@@ -41,11 +46,18 @@ public final class LostResponse {
     }
   }
 
-  /** {@code [base-url]}: a payment API, by default a reference server on port 8080. */
+  /** {@code [base-url]}: that API; without one, a fake one that loses the first answer. */
   public static void main(String[] args) {
-    run(
-        SafeRetryClient.builder()
-            .baseUrl(args.length > 0 ? args[0] : "http://127.0.0.1:8080")
-            .apiKey(System.getenv().getOrDefault("PAYMENTS_API_KEY", "sk_test_demo")));
+    if (args.length > 0) {
+      String apiKey = System.getenv().getOrDefault("PAYMENTS_API_KEY", "sk_test_demo");
+      run(SafeRetryClient.builder().baseUrl(args[0]).apiKey(apiKey));
+      return;
+    }
+    try (FakeProvider api = FakeProvider.start()) {
+      api.arm(Fault.loseAnswer()); // the charge is made, then the connection drops
+      run(SafeRetryClient.builder().baseUrl(api.baseUrl()).apiKey("sk_test_demo"));
+      System.out.printf(
+          "requests: %d, charges made: %d%n", api.received().size(), api.effects().size());
+    }
   }
 }

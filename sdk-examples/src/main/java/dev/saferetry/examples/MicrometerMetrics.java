@@ -4,10 +4,10 @@ import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
-import dev.saferetry.examples.payments.Charge;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.PaymentsClient;
 import dev.saferetry.examples.support.SafeRetryMeterBinder;
+import dev.saferetry.payments.Charge;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.PaymentsClient;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -36,7 +36,11 @@ public final class MicrometerMetrics {
           new PaymentsClient(client)
               .charges()
               .create(
-                  new ChargeCreateParams(3100, "eur", "order 1007", null),
+                  ChargeCreateParams.builder()
+                      .amount(3100L)
+                      .currency("eur")
+                      .description("order 1007")
+                      .build(),
                   RequestOptions.none().withIntentId("order-1007/charge"));
       for (Meter meter : registry.getMeters()) {
         for (var m : meter.measure()) {

@@ -4,11 +4,11 @@ import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
-import dev.saferetry.examples.payments.Charge;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.PaymentsClient;
 import dev.saferetry.examples.support.LoggedSpans;
 import dev.saferetry.examples.support.SafeRetryTracing;
+import dev.saferetry.payments.Charge;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.PaymentsClient;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
@@ -42,7 +42,11 @@ public final class OpenTelemetryTracing {
             new PaymentsClient(client)
                 .charges()
                 .create(
-                    new ChargeCreateParams(5600, "eur", "order 1008", null),
+                    ChargeCreateParams.builder()
+                        .amount(5600L)
+                        .currency("eur")
+                        .description("order 1008")
+                        .build(),
                     RequestOptions.none().withIntentId("order-1008/charge"));
         call.setAttribute("saferetry.attempts", charge.attempts().size());
         return charge;

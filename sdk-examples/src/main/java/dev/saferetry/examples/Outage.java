@@ -7,26 +7,26 @@ import dev.saferetry.SafeRetryClientBuilder;
 import dev.saferetry.error.CallFailedException;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.Reason;
-import dev.saferetry.examples.payments.Charge;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.PaymentsClient;
+import dev.saferetry.payments.Charge;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.PaymentsClient;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.resilience.Sleeper;
+import dev.saferetry.testing.provider.FakeProvider;
+import dev.saferetry.testing.provider.Fault;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.time.Duration;
 import java.util.function.Consumer;
 
 /**
  * Outage: while the API answers {@code 503} with {@code Retry-After}, the SDK waits as asked and
- * retries with the same key; once retries run out the outcome is UNKNOWN, the intent stays pending
- * and the breaker opens (calls fail fast, no I/O). Later rounds re-drive the intent: one charge.
+ * retries with the same key; then (UNKNOWN) the breaker opens. Later rounds re-drive the intent:
+ * one charge. With no argument, a fake API of its own is down for five requests.
  */
 public final class Outage {
   /** How long the caller waits between two rounds (a scheduled job, in a service). */
   public static final Duration BETWEEN_ROUNDS = Duration.ofMillis(600);
-
-  private Outage() {}
 
   /** Charges order 1003 round after round until it succeeds; {@code watch} sees the breaker. */
   public static CallResult<Charge> run(
@@ -35,7 +35,7 @@ public final class Outage {
     try (SafeRetryClient client =
         builder
             .retryPolicy(RetryPolicy.defaults().withMaxAttempts(2))
-            .breakerPolicy( // opens within 3 failures for a second; the defaults: 20 calls, 30 s
+            .breakerPolicy( // opens after 3 failures for 1 s (defaults: 20 calls, 30 s)
                 BreakerPolicy.defaults()
                     .withSlidingWindowSize(3)
                     .withMinimumCalls(3)
@@ -43,7 +43,8 @@ public final class Outage {
                     .withHalfOpenProbes(1))
             .build()) {
       watch.accept(client.circuitBreaker()); // its state changes: closed, open, half-open
-      ChargeCreateParams params = new ChargeCreateParams(2500, "eur", "order 1003", null);
+      var order = ChargeCreateParams.builder().amount(2500L).currency("eur");
+      ChargeCreateParams params = order.description("order 1003").build();
       RequestOptions intent = RequestOptions.none().withIntentId("order-1003/charge");
       for (int round = 1; round <= 10; round++) {
         try {
@@ -51,10 +52,7 @@ public final class Outage {
           System.out.printf("round %d: charge %s, key %s%n", round, done.value().id(), done.key());
           return done;
         } catch (OutcomeUnknownException e) {
-          // Retries ran out, or the breaker opened after an attempt: the charge may exist.
-          System.out.printf(
-              "round %d: outcome UNKNOWN (%s); intent pending, key %s%n",
-              round, e.reason(), e.key());
+          System.out.printf("round %d: UNKNOWN (%s), key %s%n", round, e.reason(), e.key());
         } catch (CallFailedException e) {
           if (e.reason() != Reason.CIRCUIT_OPEN) {
             throw e; // a definitive answer: waiting will not change it
@@ -67,13 +65,15 @@ public final class Outage {
     }
   }
 
-  /** {@code [base-url]}: a payment API, by default a reference server on port 8080. */
+  /** {@code [base-url]}: that API; without one, a fake one down for five requests. */
   public static void main(String[] args) throws InterruptedException {
-    run(
-        SafeRetryClient.builder()
-            .baseUrl(args.length > 0 ? args[0] : "http://127.0.0.1:8080")
-            .apiKey(System.getenv().getOrDefault("PAYMENTS_API_KEY", "sk_test_demo")),
-        Sleeper.system(),
-        b -> b.getEventPublisher().onStateTransition(System.out::println));
+    try (FakeProvider fake = FakeProvider.start()) {
+      fake.arm(Fault.failBeforeCommit(503).withRetryAfter(Duration.ofSeconds(1)).times(5));
+      run(
+          SafeRetryClient.builder().baseUrl(args.length > 0 ? args[0] : fake.baseUrl()).apiKey("k"),
+          Sleeper.system(),
+          b -> b.getEventPublisher().onStateTransition(System.out::println));
+      System.out.printf("the fake API made %d charge(s)%n", fake.effects().size());
+    }
   }
 }

@@ -2,14 +2,14 @@ package dev.saferetry.examples;
 
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.Charges;
 import dev.saferetry.examples.support.FlakyChargeApi;
 import dev.saferetry.examples.support.SealKey;
 import dev.saferetry.jdbc.JdbcKeyStore;
 import dev.saferetry.jdbc.OutboxAdmin;
 import dev.saferetry.jdbc.OutboxIntent;
 import dev.saferetry.jdbc.OutboxRelay;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.ChargesApi;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,14 +35,16 @@ public final class OutboxOperator {
       try (Connection c = db.getConnection()) { // with the order's rows, in its transaction
         c.setAutoCommit(false);
         for (String charge : new String[] {"order-42/charge", "order-42/shipping"}) {
+          var params =
+              ChargeCreateParams.builder().amount(4200L).currency("eur").description(charge);
           store
               .outbox()
               .enqueue(
                   c,
                   "order-42",
                   client,
-                  Charges.CREATE,
-                  new ChargeCreateParams(4200, "eur", charge, null),
+                  ChargesApi.CREATE,
+                  params.build(),
                   RequestOptions.none().withIntentId(charge),
                   Instant.now());
         }

@@ -1,14 +1,15 @@
 package dev.saferetry.examples;
 
 import dev.saferetry.CallResult;
+import dev.saferetry.Operation;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
-import dev.saferetry.examples.payments.Charge;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.PaymentsClient;
 import dev.saferetry.examples.support.ProfileServer;
 import dev.saferetry.idempotency.KeyPlacement;
+import dev.saferetry.payments.Charge;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.ChargesApi;
 
 /**
  * Provider profiles: not every API reads the key from {@code Idempotency-Key}. PayPal takes it in a
@@ -37,13 +38,18 @@ public final class ProviderProfiles {
 
   /** Charges order 1005 once through an API that reads the key at {@code placement}. */
   public static CallResult<Charge> run(SafeRetryClientBuilder builder, KeyPlacement placement) {
-    try (SafeRetryClient client = builder.keyPlacement(placement).build()) {
+    // The generated operation puts the key where the document says; this server reads it elsewhere.
+    Operation<ChargeCreateParams, Charge> create = ChargesApi.CREATE.withKeyPlacement(placement);
+    try (SafeRetryClient client = builder.build()) {
       CallResult<Charge> result =
-          new PaymentsClient(client)
-              .charges()
-              .create(
-                  new ChargeCreateParams(1500, "usd", "order 1005", null),
-                  RequestOptions.none().withIntentId("order-1005/charge"));
+          client.execute(
+              create,
+              ChargeCreateParams.builder()
+                  .amount(1500L)
+                  .currency("usd")
+                  .description("order 1005")
+                  .build(),
+              RequestOptions.none().withIntentId("order-1005/charge"));
       System.out.printf(
           "key in %s: charge %s after %d attempt(s), replayed: %s%n",
           placement, result.value().id(), result.attempts().size(), result.replayed());

@@ -5,9 +5,9 @@ import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
 import dev.saferetry.call.Attempt;
-import dev.saferetry.examples.payments.Charge;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.PaymentsClient;
+import dev.saferetry.payments.Charge;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.PaymentsClient;
 
 /**
  * Quick start: create a charge as a named intent, read it back, and print the idempotency key, the
@@ -32,7 +32,11 @@ public final class QuickStart {
           payments
               .charges()
               .create(
-                  new ChargeCreateParams(1999, "eur", "order 1001", null),
+                  ChargeCreateParams.builder()
+                      .amount(1999L)
+                      .currency("eur")
+                      .description("order 1001")
+                      .build(),
                   RequestOptions.none().withIntentId("order-1001/charge"));
       Charge charge = created.value();
       System.out.printf(
@@ -44,7 +48,7 @@ public final class QuickStart {
       }
 
       // GETs are naturally idempotent: they carry no key and need no intent.
-      CallResult<Charge> read = payments.charges().retrieve(charge.id());
+      CallResult<Charge> read = payments.charges().retrieve(charge.id(), RequestOptions.none());
       System.out.printf("read back %s: %s%n", read.value().id(), read.value().status());
       return read;
     }

@@ -5,11 +5,11 @@ import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.call.Attempt;
 import dev.saferetry.error.SafeRetryException;
-import dev.saferetry.examples.payments.Charge;
-import dev.saferetry.examples.payments.Charges;
-import dev.saferetry.examples.payments.PaymentsClient;
 import dev.saferetry.filestore.FileKeyStore;
 import dev.saferetry.idempotency.IntentRecord;
+import dev.saferetry.payments.Charge;
+import dev.saferetry.payments.ChargesApi;
+import dev.saferetry.payments.PaymentsClient;
 import java.nio.file.Path;
 
 /**
@@ -36,7 +36,7 @@ public final class RecoverPending {
                 .apiKey("sk_test_demo")
                 .keyStore(store)
                 .build()) {
-      Charges charges = new PaymentsClient(client).charges();
+      ChargesApi charges = new PaymentsClient(client).charges();
       for (IntentRecord pending : client.pendingIntents()) {
         System.out.printf("pending %s, key %s%n", pending.intentId(), pending.key());
         try {

@@ -9,13 +9,14 @@
  * dev.saferetry.examples.demo}) and the tests call {@code run} with a builder that also records the
  * wire and, in tests, carries a fake clock and sleeper.
  *
- * <p>Not examples: {@link dev.saferetry.examples.payments} (a typed client built on the SDK, which
- * the examples call and a service may copy), {@link dev.saferetry.examples.support} (what the
- * examples need around them: in-process payment APIs, the HTTP and broker plumbing, drills that
- * start and kill processes, and the metrics, tracing and webhook helpers), {@link
- * dev.saferetry.examples.demo} (the guided tour and the world it arranges: lost responses, an
- * outage, a crash) and {@link dev.saferetry.examples.readme} (the README's snippets, compiled). The
- * benchmarks and the chaos soak are modules of their own ({@code sdk/benchmarks}, {@code
- * sdk/soak}). Child JVMs come from the SDK's test fixtures ({@code dev.saferetry.testing}).
+ * <p>The examples call SafeRetry's published artifacts: the typed client {@code saferetry-payments}
+ * ({@code dev.saferetry.payments}, generated from the reference server's OpenAPI document), and the
+ * failure examples arm their faults on {@code saferetry-testing}'s fake provider. Not examples:
+ * {@link dev.saferetry.examples.support} (what a few examples still need around them: the HTTP and
+ * broker plumbing, drills that start and kill processes, and the metrics, tracing and webhook
+ * helpers), {@link dev.saferetry.examples.demo} (the guided tour and the world it arranges: lost
+ * responses, an outage, a crash) and {@link dev.saferetry.examples.readme} (the README's snippets,
+ * compiled). The benchmarks and the chaos soak are modules of their own ({@code sdk/benchmarks},
+ * {@code sdk/soak}). Child JVMs come from the SDK's test fixtures ({@code dev.saferetry.testing}).
  */
 package dev.saferetry.examples;

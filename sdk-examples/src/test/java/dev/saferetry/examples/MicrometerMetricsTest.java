@@ -7,9 +7,9 @@ import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.examples.demo.Sandbox;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.PaymentsClient;
 import dev.saferetry.examples.support.SafeRetryMeterBinder;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.PaymentsClient;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.testing.FakeTime;
@@ -78,7 +78,7 @@ class MicrometerMetricsTest {
                     new PaymentsClient(client)
                         .charges()
                         .create(
-                            ChargeCreateParams.of(100, "eur"),
+                            ChargeCreateParams.builder().amount(100L).currency("eur").build(),
                             RequestOptions.none().withIntentId("order-1/charge")))
             .isInstanceOf(SafeRetryException.class);
       }

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
-import dev.saferetry.examples.payments.Charge;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.PaymentsClient;
 import dev.saferetry.examples.support.SafeRetryTracing;
+import dev.saferetry.payments.Charge;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.PaymentsClient;
 import dev.saferetry.testing.FakeTime;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
@@ -136,7 +136,11 @@ class OpenTelemetryTracingTest {
             new PaymentsClient(client)
                 .charges()
                 .createAsync(
-                    new ChargeCreateParams(5600, "eur", "async order", null),
+                    ChargeCreateParams.builder()
+                        .amount(5600L)
+                        .currency("eur")
+                        .description("async order")
+                        .build(),
                     RequestOptions.none().withIntentId("order-async/charge"));
       } finally {
         scope.close();

@@ -3,13 +3,14 @@ package dev.saferetry.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.error.ApiException;
 import dev.saferetry.examples.demo.Report;
 import dev.saferetry.examples.demo.Sandbox;
 import dev.saferetry.examples.demo.Scenarios;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.PaymentsClient;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.PaymentsClient;
 import dev.saferetry.testing.FakeTime;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -46,7 +47,9 @@ class ProviderProfilesTest {
                   () ->
                       new PaymentsClient(client)
                           .charges()
-                          .create(ChargeCreateParams.of(100, "usd")))
+                          .create(
+                              ChargeCreateParams.builder().amount(100L).currency("usd").build(),
+                              RequestOptions.none()))
               .isInstanceOfSatisfying(
                   ApiException.class, e -> assertThat(e.getMessage()).contains("400"));
         }

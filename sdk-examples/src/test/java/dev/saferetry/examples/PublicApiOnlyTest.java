@@ -114,7 +114,9 @@ class PublicApiOnlyTest {
     Set<String> allowed = new TreeSet<>(exportedPackages());
     assertThat(allowed).contains("dev.saferetry").doesNotContain("dev.saferetry.payments");
     allowed.add("dev.saferetry.examples");
-    allowed.add("dev.saferetry.examples.payments"); // the typed client built on the SDK
+    allowed.add("dev.saferetry.payments"); // the published typed client, saferetry-payments
+    allowed.add("dev.saferetry.testing.provider"); // saferetry-testing's fake provider
+    allowed.add("dev.saferetry.stripe"); // the published typed client, saferetry-stripe
     allowed.add("dev.saferetry.examples.support");
     allowed.add("dev.saferetry.examples.support.stripe"); // the in-process Stripe-shaped server
     List<Path> examples = sources(EXAMPLES, false);

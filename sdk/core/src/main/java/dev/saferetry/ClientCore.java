@@ -275,7 +275,7 @@ final class ClientCore implements AutoCloseable {
         new StoredRequest(
             op.method(),
             target,
-            config.keyPlacement(),
+            parts.requests().placement(op),
             headers,
             b == null ? null : b.contentType(),
             b == null ? null : b.bytes());

@@ -3,6 +3,7 @@ package dev.saferetry;
 import dev.saferetry.codec.BodyCodec;
 import dev.saferetry.codec.PathTemplate;
 import dev.saferetry.codec.TypeRef;
+import dev.saferetry.idempotency.KeyPlacement;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -63,6 +64,8 @@ public final class Operation<Q, R> {
   private final BodyCodec codec;
   private final Set<String> identityHeaders;
   private final Map<String, String> headers;
+  private final KeyPlacement placement; // null: the client's
+  private final int keyMaxLength; // 0: the client's
 
   private Operation(
       String name,
@@ -73,7 +76,9 @@ public final class Operation<Q, R> {
       Boolean carriesKey,
       BodyCodec codec,
       Set<String> identityHeaders,
-      Map<String, String> headers) {
+      Map<String, String> headers,
+      KeyPlacement placement,
+      int keyMaxLength) {
     Objects.requireNonNull(method, "method");
     this.pathTemplate = Objects.requireNonNull(pathTemplate, "pathTemplate");
     this.requestType = Objects.requireNonNull(requestType, "requestType");
@@ -95,6 +100,8 @@ public final class Operation<Q, R> {
     this.codec = codec;
     this.identityHeaders = identityHeaders;
     this.headers = headers;
+    this.placement = placement;
+    this.keyMaxLength = keyMaxLength;
   }
 
   private static boolean defaultCarriesKey(String method) {
@@ -125,7 +132,17 @@ public final class Operation<Q, R> {
   public static <Q, R> Operation<Q, R> of(
       String method, String pathTemplate, Class<Q> requestType, TypeRef<R> responseType) {
     return new Operation<>(
-        null, method, pathTemplate, requestType, responseType, null, null, noHeaders(), Map.of());
+        null,
+        method,
+        pathTemplate,
+        requestType,
+        responseType,
+        null,
+        null,
+        noHeaders(),
+        Map.of(),
+        null,
+        0);
   }
 
   /**
@@ -206,7 +223,9 @@ public final class Operation<Q, R> {
         carriesKey,
         codec,
         identityHeaders,
-        headers);
+        headers,
+        placement,
+        keyMaxLength);
   }
 
   /**
@@ -226,7 +245,9 @@ public final class Operation<Q, R> {
         carries,
         codec,
         identityHeaders,
-        headers);
+        headers,
+        placement,
+        keyMaxLength);
   }
 
   /**
@@ -245,7 +266,9 @@ public final class Operation<Q, R> {
         carriesKey,
         Objects.requireNonNull(codec, "codec"),
         identityHeaders,
-        headers);
+        headers,
+        placement,
+        keyMaxLength);
   }
 
   /**
@@ -273,7 +296,9 @@ public final class Operation<Q, R> {
         carriesKey,
         codec,
         java.util.Collections.unmodifiableSet(names),
-        headers);
+        headers,
+        placement,
+        keyMaxLength);
   }
 
   /**
@@ -303,7 +328,80 @@ public final class Operation<Q, R> {
         carriesKey,
         codec,
         identityHeaders,
-        java.util.Collections.unmodifiableMap(all));
+        java.util.Collections.unmodifiableMap(all),
+        placement,
+        keyMaxLength);
+  }
+
+  /**
+   * {@return a copy that carries its key where {@code placement} says instead of where the client's
+   * {@link SafeRetryClientBuilder#keyPlacement} does} For an API whose operations differ: one takes
+   * the key in a header, another in a body field (a generated client sets it from the provider's
+   * OpenAPI document). An intent recorded with this operation keeps this placement when a relay
+   * sends it later.
+   *
+   * @param placement where the key goes
+   * @throws IllegalArgumentException if the placement names a header that is not a token
+   */
+  public Operation<Q, R> withKeyPlacement(KeyPlacement placement) {
+    Objects.requireNonNull(placement, "placement");
+    if (!placement.inBody()) {
+      dev.saferetry.internal.HttpText.headerName("keyPlacement header name", placement.name());
+    }
+    return new Operation<>(
+        name,
+        method,
+        pathTemplate,
+        requestType,
+        responseType,
+        carriesKey,
+        codec,
+        identityHeaders,
+        headers,
+        placement,
+        keyMaxLength);
+  }
+
+  /**
+   * {@return a copy that refuses, before any I/O, a key longer than {@code length} characters,
+   * whatever the client's {@link SafeRetryClientBuilder#keyMaxLength}} For a limit the provider
+   * states for this operation's key (an OpenAPI {@code maxLength}).
+   *
+   * @param length the maximum length, at least 1
+   * @throws IllegalArgumentException if {@code length} is less than 1
+   */
+  public Operation<Q, R> withKeyMaxLength(int length) {
+    if (length < 1) {
+      throw new IllegalArgumentException("keyMaxLength must be at least 1, was " + length);
+    }
+    return new Operation<>(
+        name,
+        method,
+        pathTemplate,
+        requestType,
+        responseType,
+        carriesKey,
+        codec,
+        identityHeaders,
+        headers,
+        placement,
+        length);
+  }
+
+  /**
+   * {@return where this operation's key goes, if it says ({@link #withKeyPlacement}); empty: where
+   * the client's placement says}
+   */
+  public java.util.Optional<KeyPlacement> keyPlacement() {
+    return java.util.Optional.ofNullable(placement);
+  }
+
+  /**
+   * {@return the longest key this operation sends ({@link #withKeyMaxLength}); 0: the client's
+   * limit applies}
+   */
+  public int keyMaxLength() {
+    return keyMaxLength;
   }
 
   /** {@return the headers this operation sends on every request (see {@link #withHeader})} */
@@ -382,7 +480,9 @@ public final class Operation<Q, R> {
         && op.carriesKey == carriesKey
         && Objects.equals(op.codec, codec)
         && op.identityHeaders.equals(identityHeaders)
-        && op.headers.equals(headers);
+        && op.headers.equals(headers)
+        && Objects.equals(op.placement, placement)
+        && op.keyMaxLength == keyMaxLength;
   }
 
   @Override

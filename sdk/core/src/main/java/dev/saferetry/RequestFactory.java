@@ -33,7 +33,7 @@ final class RequestFactory {
   private static final Map<String, Object> NO_FIELDS = Map.of();
 
   private final HttpUrl baseUrl;
-  private final KeyPlacement placement;
+  private final KeyPlacement clientPlacement;
   private final ClientConfig config;
   private final Redaction redaction;
   private final String attemptHeader;
@@ -46,7 +46,7 @@ final class RequestFactory {
 
   RequestFactory(ClientConfig config, Redaction redaction) {
     this.baseUrl = config.baseUrl();
-    this.placement = config.keyPlacement();
+    this.clientPlacement = config.keyPlacement();
     this.config = config;
     this.redaction = redaction;
     this.attemptHeader = config.attemptHeader();
@@ -80,6 +80,7 @@ final class RequestFactory {
       throw new IllegalArgumentException(op.method() + " sends no body; pass null");
     }
     BodyCodec codec = codec(op);
+    KeyPlacement placement = placement(op);
     if (op.carriesKey() && placement.inBody() && !codec.canAddTopLevelField()) {
       throw new IllegalArgumentException(
           "the key goes in a body field, which the codec " + codec + " cannot add");
@@ -87,12 +88,11 @@ final class RequestFactory {
     HttpUrl url = link != null ? link : url(op, options);
     IdempotencyKey key = null;
     if (op.carriesKey()) {
-      key = options.idempotencyKey() != null ? options.idempotencyKey() : IdempotencyKey.random();
-      if (config.keyMaxLength() > 0 && key.value().length() > config.keyMaxLength()) {
+      int max = op.keyMaxLength() > 0 ? op.keyMaxLength() : config.keyMaxLength();
+      key = options.idempotencyKey() != null ? options.idempotencyKey() : minted(max);
+      if (max > 0 && key.value().length() > max) {
         throw new IllegalArgumentException(
-            "the idempotency key is longer than the provider's limit of "
-                + config.keyMaxLength()
-                + " characters");
+            "the idempotency key is longer than the provider's limit of " + max + " characters");
       }
     }
     String fingerprint = null;
@@ -122,6 +122,15 @@ final class RequestFactory {
                   op.method(), path, query, identity, codec.contentType(), canonical));
     }
     return build(op, url, body, options, key, fingerprint, encoded);
+  }
+
+  // A fresh key: a random UUID, written without its dashes (32 hex digits, the same 122 random
+  // bits) when the limit is below a UUID's 36 characters.
+  private static IdempotencyKey minted(int max) {
+    IdempotencyKey key = IdempotencyKey.random();
+    return max > 0 && max < key.value().length() && max >= 32
+        ? IdempotencyKey.of(key.value().replace("-", ""))
+        : key;
   }
 
   /** Returns the same request with another key: the one its intent was recorded with. */
@@ -190,6 +199,11 @@ final class RequestFactory {
         attemptHeader);
   }
 
+  /** Where the operation's key goes: its own placement, or the client's. */
+  KeyPlacement placement(Operation<?, ?> op) {
+    return op.keyPlacement().orElse(clientPlacement);
+  }
+
   private BodyCodec codec(Operation<?, ?> op) {
     return op.codec() != null ? op.codec() : config.codec();
   }
@@ -208,6 +222,7 @@ final class RequestFactory {
     op.headers().forEach(headers::header);
     options.headers().forEach(headers::header);
     BodyCodec codec = codec(op);
+    KeyPlacement placement = placement(op);
     EncodedBody encoded = null;
     if (key != null && placement.inBody()) {
       encoded = codec.encode(body == null ? NO_FIELDS : body, placement.name(), key.value());
@@ -256,6 +271,7 @@ final class RequestFactory {
   private void checkHeaders(Operation<?, ?> op, RequestOptions options) {
     List<String> names = new ArrayList<>(op.headers().keySet());
     names.addAll(options.headers().keySet());
+    KeyPlacement placement = placement(op);
     for (String name : names) {
       if (op.carriesKey() && !placement.inBody() && name.equalsIgnoreCase(placement.name())) {
         throw new IllegalArgumentException(

@@ -11,9 +11,11 @@ import org.junit.jupiter.api.Test;
  * public type or member fails here until that file is updated in the same commit.
  */
 class ApiSignatureTest {
-  // core 57 + jdbc 17 + webhook 7: the SDK stays within 81 public types in all (the 81st: a key
-  // store's typed refusal of an intent someone else holds, IntentRefusedException)
-  private static final int TYPE_BUDGET = 57;
+  // core 61 + jdbc 17 + webhook 7: the SDK stays within 85 public types in all (the 81st: a key
+  // store's typed refusal of an intent someone else holds, IntentRefusedException; the 82nd to
+  // 85th: what generated typed clients need and plain Java cannot say, in dev.saferetry.model —
+  // FieldValue with its Jackson filter OmitAbsent, Expandable and UnixTime)
+  private static final int TYPE_BUDGET = 61;
 
   private final ApiSurface surface =
       ApiSurface.of(Path.of("target", "classes"), SafeRetryClient.class.getClassLoader());

@@ -38,6 +38,8 @@ class FileCycleTest {
           Set.of(
               "dev.saferetry.idempotency.InMemoryKeyStore", "dev.saferetry.idempotency.KeyStore"),
           Set.of("dev.saferetry.pagination.PageStyle", "dev.saferetry.pagination.Styles"),
+          // A value names the Jackson reader that makes it (its @JsonDeserialize), which makes it.
+          Set.of("dev.saferetry.model.Expandable", "dev.saferetry.model.ExpandableDeserializer"),
           // Not a signature: the log's preallocation reads the log's state under its lock. It is
           // the one cycle of machinery left, pinned so that no other joins it.
           Set.of(

@@ -21,12 +21,14 @@ final class ApiHandler implements HttpHandler {
   private final IdempotencyFlow flow;
   private final Database db;
   private final TestHooks hooks;
+  private final OpenApiDocument document;
 
   ApiHandler(ServerSettings settings, IdempotencyFlow flow, Database db, TestHooks hooks) {
     this.settings = settings;
     this.flow = flow;
     this.db = db;
     this.hooks = hooks;
+    this.document = OpenApiDocument.forSettings(settings);
   }
 
   @Override
@@ -51,36 +53,38 @@ final class ApiHandler implements HttpHandler {
     if (path.startsWith("/_test/") && hooks != null) {
       return hooks.handle(method, exchange.getRequestURI(), body);
     }
+    if ("GET".equals(method) && path.equals(OpenApiDocument.PATH)) {
+      return Reply.of(200, document.json());
+    }
     String tenant = tenant(exchange);
     if (tenant == null) {
       return Reply.of(401, Json.error("authentication_error", null, "Bearer token required"));
     }
-    if ("GET".equals(method) && path.startsWith("/v1/charges/")) {
-      return getCharge(tenant, path.substring("/v1/charges/".length()));
+    Route matched = Route.match(method, path);
+    if (matched == null) {
+      return Reply.of(404, Json.error("invalid_request_error", "not_found", "Unknown route"));
     }
-    String route = route(path);
-    if ("GET".equals(method) && route.equals("/v1/charges")) {
-      return listCharges(tenant, TestHooks.param(exchange.getRequestURI(), "description"));
-    }
-    if ("POST".equals(method) && route.equals("/v1/charges")) {
-      return mutate(
-          exchange,
-          tenant,
-          ChargesApi.CHARGES,
-          body,
-          ChargesApi::validateCharge,
-          (json) -> (c, now) -> ChargesApi.createCharge(c, tenant, json, now));
-    }
-    if ("POST".equals(method) && route.equals("/v1/refunds")) {
-      return mutate(
-          exchange,
-          tenant,
-          ChargesApi.REFUNDS,
-          body,
-          ChargesApi::validateRefund,
-          (json) -> (c, now) -> ChargesApi.createRefund(c, tenant, json, now));
-    }
-    return Reply.of(404, Json.error("invalid_request_error", "not_found", "Unknown route"));
+    return switch (matched) {
+      case RETRIEVE_CHARGE -> getCharge(tenant, path.substring("/v1/charges/".length()));
+      case LIST_CHARGES ->
+          listCharges(tenant, TestHooks.param(exchange.getRequestURI(), "description"));
+      case CREATE_CHARGE ->
+          mutate(
+              exchange,
+              tenant,
+              ChargesApi.CHARGES,
+              body,
+              ChargesApi::validateCharge,
+              (json) -> (c, now) -> ChargesApi.createCharge(c, tenant, json, now));
+      case CREATE_REFUND ->
+          mutate(
+              exchange,
+              tenant,
+              ChargesApi.REFUNDS,
+              body,
+              ChargesApi::validateRefund,
+              (json) -> (c, now) -> ChargesApi.createRefund(c, tenant, json, now));
+    };
   }
 
   private Reply mutate(
@@ -130,16 +134,9 @@ final class ApiHandler implements HttpHandler {
         new IdempotencyRequest(tenant, operation, path, key, hash), work.apply(json));
   }
 
-  /**
-   * The route a path selects: letter case and trailing slashes do not matter (as with most
-   * routers), so a path variant is the same operation, and the same key on it replays.
-   */
+  /** The route a path selects, as {@link Route#normalise(String)} defines it. */
   static String route(String path) {
-    String route = path.toLowerCase(java.util.Locale.ROOT);
-    while (route.length() > 1 && route.endsWith("/")) {
-      route = route.substring(0, route.length() - 1);
-    }
-    return route;
+    return Route.normalise(path);
   }
 
   private String rawKey(HttpExchange exchange, ObjectNode json) {

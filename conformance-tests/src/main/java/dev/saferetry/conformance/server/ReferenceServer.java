@@ -27,10 +27,12 @@ import java.util.function.Function;
  * }
  * }</pre>
  *
- * <p>API: {@code POST /v1/charges}, {@code GET /v1/charges/{id}}, {@code POST /v1/refunds}; tenants
- * are bearer tokens; keys are scoped per (tenant, operation, key). Test hooks (when enabled):
- * {@code GET /_test/side-effects[?description=D]}, {@code POST /_test/faults}, {@code DELETE
- * /_test/faults}, {@code POST /_test/clock}, {@code POST /_test/restart}.
+ * <p>API: {@code POST /v1/charges}, {@code GET /v1/charges}, {@code GET /v1/charges/{id}}, {@code
+ * POST /v1/refunds}, described by the OpenAPI document the server serves at {@code GET
+ * /openapi.json} (no token needed; the typed client {@code saferetry-payments} is generated from
+ * it); tenants are bearer tokens; keys are scoped per (tenant, operation, key). Test hooks (when
+ * enabled): {@code GET /_test/side-effects[?description=D]}, {@code POST /_test/faults}, {@code
+ * DELETE /_test/faults}, {@code POST /_test/clock}, {@code POST /_test/restart}.
  *
  * <p>Thread-safe: one server serves concurrent requests; {@link #close()} may be called from any
  * thread and ends hung requests.

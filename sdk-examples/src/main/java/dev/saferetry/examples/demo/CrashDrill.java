@@ -29,8 +29,7 @@ public final class CrashDrill {
   /** How long the server keeps working on the first request after its client died. */
   static final Duration SERVER_STILL_WORKING = Duration.ofMillis(1500);
 
-  private static final Pattern SENDING =
-      Pattern.compile("sending attempt (\\d+) of (\\S+), key (\\S+), request id (\\S+)");
+  private static final Pattern WRITTEN = Pattern.compile("request written (\\S+)");
   private static final Pattern ATTEMPT =
       Pattern.compile(" *attempt (\\d+): (?:HTTP )?(\\S+), request id (\\S+), waited (\\d+) ms");
   private static final Pattern RECOVERED =
@@ -47,11 +46,11 @@ public final class CrashDrill {
       api.delayNextCharge(SERVER_STILL_WORKING);
       List<WireLog.Row> rows = new ArrayList<>();
       try (ChildJvm first = ChildJvm.start(CrashAndRecover.class, dir.toString(), api.baseUrl())) {
-        Matcher m = SENDING.matcher(first.awaitLine(l -> SENDING.matcher(l).matches(), 60));
+        // The first attempt's request is on the wire, with the key process 1 recorded on disk.
+        Matcher m = WRITTEN.matcher(first.awaitLine(l -> WRITTEN.matcher(l).matches(), 60));
         m.matches();
-        first.awaitLine("request written"::equals, 30);
         first.kill();
-        rows.add(row(m.group(2), m.group(1), m.group(3), m.group(4), "KILLED", "0"));
+        rows.add(row(INTENT, "1", m.group(1), "-", "KILLED", "0"));
         rows.add(
             WireLog.Row.note(
                 "process 1 killed (SIGKILL, exit "

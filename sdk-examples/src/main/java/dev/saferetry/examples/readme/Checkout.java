@@ -6,10 +6,10 @@ import dev.saferetry.SafeRetryClient;
 import dev.saferetry.error.CallFailedException;
 import dev.saferetry.error.OutcomeUnknownException;
 import dev.saferetry.error.ResponseBodyException;
-import dev.saferetry.examples.payments.Charge;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.PaymentsClient;
 import dev.saferetry.filestore.FileKeyStore;
+import dev.saferetry.payments.Charge;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.PaymentsClient;
 import java.nio.file.Path;
 
 public class Checkout {
@@ -27,7 +27,12 @@ public class Checkout {
       // The intent id names the logical operation: every call with it reuses one key, also after
       // a restart, because the key is on disk before the first byte is sent.
       RequestOptions intent = RequestOptions.none().withIntentId("order-123/charge");
-      ChargeCreateParams params = new ChargeCreateParams(1999, "eur", "order 123", null);
+      ChargeCreateParams params =
+          ChargeCreateParams.builder()
+              .amount(1999L)
+              .currency("eur")
+              .description("order 123")
+              .build();
       try {
         CallResult<Charge> charge = payments.charges().create(params, intent);
         System.out.println("charged " + charge.value().id() + " with key " + charge.key());

@@ -3,11 +3,12 @@ package dev.saferetry.examples.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.error.OutcomeUnknownException;
-import dev.saferetry.examples.payments.ChargeCreateParams;
-import dev.saferetry.examples.payments.Charges;
-import dev.saferetry.examples.payments.PaymentsClient;
+import dev.saferetry.payments.ChargeCreateParams;
+import dev.saferetry.payments.ChargesApi;
+import dev.saferetry.payments.PaymentsClient;
 import dev.saferetry.resilience.RetryPolicy;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -54,11 +55,17 @@ class ReportTest {
                 .retryPolicy(RetryPolicy.noRetries())
                 .build()) {
       String description = "negative control";
-      Charges charges = new PaymentsClient(client).charges();
-      ChargeCreateParams params = new ChargeCreateParams(100, "eur", description, null);
+      ChargesApi charges = new PaymentsClient(client).charges();
+      ChargeCreateParams params =
+          ChargeCreateParams.builder()
+              .amount(100L)
+              .currency("eur")
+              .description(description)
+              .build();
       sandbox.dropNextResponse();
-      assertThatThrownBy(() -> charges.create(params)).isInstanceOf(OutcomeUnknownException.class);
-      charges.create(params); // the naive retry: a new intent, a new key
+      assertThatThrownBy(() -> charges.create(params, RequestOptions.none()))
+          .isInstanceOf(OutcomeUnknownException.class);
+      charges.create(params, RequestOptions.none()); // the naive retry: a new intent, a new key
 
       Report report = new Report("naive-retry", 1, sandbox.sideEffects(), 0, List.of());
       assertThat(report.sideEffects()).isEqualTo(2);

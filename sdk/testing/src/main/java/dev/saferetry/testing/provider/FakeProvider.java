@@ -24,7 +24,8 @@ import mockwebserver3.MockWebServer;
  * try (FakeProvider provider = FakeProvider.start()) {
  *   SafeRetryClient client = SafeRetryClient.builder().baseUrl(provider.baseUrl()).build();
  *   provider.arm(Fault.loseAnswer());              // the charge is made, its answer lost
- *   new PaymentsClient(client).charges().create(ChargeCreateParams.of(1999, "eur"));
+ *   ChargeCreateParams charge = ChargeCreateParams.builder().amount(1999L).currency("eur").build();
+ *   new PaymentsClient(client).charges().create(charge, RequestOptions.none()); // saferetry-payments
  *   assertEquals(1, provider.effects().size());    // the retry was replayed: one charge
  *   provider.assertOneKeyPerIntent();              // both attempts carried the same key
  * }
