@@ -2,7 +2,6 @@ package dev.saferetry.examples;
 
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
-import dev.saferetry.examples.support.FlakyChargeApi;
 import dev.saferetry.examples.support.SealKey;
 import dev.saferetry.jdbc.JdbcKeyStore;
 import dev.saferetry.jdbc.OutboxAdmin;
@@ -10,6 +9,9 @@ import dev.saferetry.jdbc.OutboxIntent;
 import dev.saferetry.jdbc.OutboxRelay;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.ChargesApi;
+import dev.saferetry.resilience.RetryPolicy;
+import dev.saferetry.testing.provider.FakeProvider;
+import dev.saferetry.testing.provider.Fault;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,40 +19,35 @@ import org.h2.jdbcx.JdbcDataSource;
 
 /**
  * An operator resolves a parked outbox intent. Two charges of one order share an ordering key, so
- * the relay sends them one at a time in commit order; the provider is down, the first is parked
- * after its claim limit and the second waits behind it. The operator lists the key's intents and
- * requeues the parked one (repeating the action changes nothing more); both are then sent, in
- * order. Embedded H2, in-process provider.
+ * the relay sends them one at a time in commit order; the provider (saferetry-testing's fake) is
+ * down, the first is parked after its claim limit, the second waits. The operator requeues the
+ * parked one (repeating the action changes nothing more); both are then sent, in order.
  */
 public final class OutboxOperator {
-  private OutboxOperator() {}
-
   /** Runs the scene; prints what the operator sees and what the provider received. */
   public static void main(String[] args) throws Exception {
     JdbcDataSource db = new JdbcDataSource();
     db.setURL("jdbc:h2:mem:operator;DB_CLOSE_DELAY=-1");
-    try (FlakyChargeApi api = new FlakyChargeApi();
+    try (FakeProvider api = FakeProvider.start(); // a payments API that will be down a while
         JdbcKeyStore store = SealKey.store(db); // outbox rows sealed with a configured key
-        SafeRetryClient client = api.client(store)) { // one attempt per send
+        SafeRetryClient client =
+            SafeRetryClient.builder()
+                .baseUrl(api.baseUrl())
+                .apiKey("sk_test")
+                .keyStore(store)
+                .retryPolicy(RetryPolicy.defaults().withMaxAttempts(1))
+                .build()) { // 1 per send
+      Instant now = Instant.now();
       try (Connection c = db.getConnection()) { // with the order's rows, in its transaction
         c.setAutoCommit(false);
         for (String charge : new String[] {"order-42/charge", "order-42/shipping"}) {
-          var params =
-              ChargeCreateParams.builder().amount(4200L).currency("eur").description(charge);
-          store
-              .outbox()
-              .enqueue(
-                  c,
-                  "order-42",
-                  client,
-                  ChargesApi.CREATE,
-                  params.build(),
-                  RequestOptions.none().withIntentId(charge),
-                  Instant.now());
+          var p = ChargeCreateParams.builder().amount(4200L).currency("eur").description(charge);
+          var intent = RequestOptions.none().withIntentId(charge);
+          store.outbox().enqueue(c, "order-42", client, ChargesApi.CREATE, p.build(), intent, now);
         }
         c.commit();
       }
-      api.down(true);
+      api.arm(Fault.failBeforeCommit(503).times(2)); // down for the first charge's two claims
       OutboxRelay relay =
           OutboxRelay.builder(store, client)
               .owner("relay-1")
@@ -66,7 +63,6 @@ public final class OutboxOperator {
             i.isHeld() ? "parked " + i.reason() + ", holds key " + i.holdsKey() : "queued";
         System.out.println(i.record().intentId() + ": " + state + ", " + i.note());
       }
-      api.down(false);
       OutboxIntent parked = admin.whereHeld().list(1).get(0);
       OutboxIntent requeued = admin.requeue(parked, "ticket-1234", "provider is back");
       admin.requeue(parked, "ticket-1234", "provider is back"); // a retried script: no effect
@@ -74,7 +70,11 @@ public final class OutboxOperator {
       while (!store.pending().isEmpty()) {
         relay.runOnce();
       }
-      System.out.println("provider received, in order: " + api.received());
+      System.out.println(
+          "provider received, in order: "
+              + api.received().stream()
+                  .map(r -> r.parameters().get("description") + " " + r.status())
+                  .toList());
     }
   }
 }

@@ -40,16 +40,11 @@ public final class ProviderProfiles {
   public static CallResult<Charge> run(SafeRetryClientBuilder builder, KeyPlacement placement) {
     // The generated operation puts the key where the document says; this server reads it elsewhere.
     Operation<ChargeCreateParams, Charge> create = ChargesApi.CREATE.withKeyPlacement(placement);
+    var order = ChargeCreateParams.builder().amount(1500L).currency("usd");
+    var intent = RequestOptions.none().withIntentId("order-1005/charge");
     try (SafeRetryClient client = builder.build()) {
       CallResult<Charge> result =
-          client.execute(
-              create,
-              ChargeCreateParams.builder()
-                  .amount(1500L)
-                  .currency("usd")
-                  .description("order 1005")
-                  .build(),
-              RequestOptions.none().withIntentId("order-1005/charge"));
+          client.execute(create, order.description("order 1005").build(), intent);
       System.out.printf(
           "key in %s: charge %s after %d attempt(s), replayed: %s%n",
           placement, result.value().id(), result.attempts().size(), result.replayed());

@@ -97,7 +97,8 @@ class ExampleRulesTest {
           "WebhookReceiver",
           "Outbox",
           "ChargeRelay",
-          "OutboxOperator");
+          "OutboxOperator",
+          "ProviderProfiles");
 
   static Set<String> allowed() throws IOException {
     Set<String> allowed = new TreeSet<>(PublicApiOnlyTest.exportedPackages());

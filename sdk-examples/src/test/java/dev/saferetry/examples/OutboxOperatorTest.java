@@ -32,6 +32,6 @@ class OutboxOperatorTest {
         .contains("requeued: requeued by alice@ops: provider is back")
         .contains(
             "provider received, in order: [order-42/charge 503, order-42/charge 503,"
-                + " order-42/charge 200, order-42/shipping 200]");
+                + " order-42/charge 201, order-42/shipping 201]");
   }
 }

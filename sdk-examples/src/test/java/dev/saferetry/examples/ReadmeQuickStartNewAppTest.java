@@ -168,7 +168,7 @@ class ReadmeQuickStartNewAppTest {
   }
 
   private static Path userRepository() {
-    String configured = System.getProperty("saferetry.userRepository");
+    String configured = System.getProperty("quickstart.userRepository");
     Path repo =
         configured != null && !configured.isBlank()
             ? Path.of(configured)

@@ -54,6 +54,7 @@ class TwoPlacementsTest {
       RecordedRequest create = server.takeRequest();
       assertThat(create.getHeaders().get("X-Request-Key")).isNotBlank();
       assertThat(MAPPER.readTree(create.getBody().utf8()).has("request_token")).isFalse();
+      assertThat(MAPPER.readTree(create.getBody().utf8()).has("note")).isFalse();
       RecordedRequest reverse = server.takeRequest();
       assertThat(reverse.getHeaders().get("X-Request-Key")).isNull();
       assertThat(MAPPER.readTree(reverse.getBody().utf8()).get("request_token").asText())
@@ -124,5 +125,24 @@ class TwoPlacementsTest {
                 .map(c -> c.getName()))
         .contains("amount", "pin")
         .doesNotContain("id");
+  }
+
+  @Test
+  void theAsyncMethodSendsTheSameRequestUnderItsKey() throws Exception {
+    try (MockWebServer server = Wire.started();
+        SafeRetryClient client = Wire.client(server, KeyStore.inMemory()).build()) {
+      server.enqueue(Wire.json(201, TRANSFER));
+      var result =
+          new AcmeTransfersClient(client)
+              .transfers()
+              .createAsync(
+                  TransferRequest.builder().amount(500L).currency("eur").clearNote().build(),
+                  RequestOptions.none().withIntentId("payout-7"))
+              .get(10, java.util.concurrent.TimeUnit.SECONDS);
+      RecordedRequest sent = server.takeRequest();
+      assertThat(sent.getHeaders().get("X-Request-Key")).isEqualTo(result.key().value());
+      assertThat(MAPPER.readTree(sent.getBody().utf8()).get("note").isNull()).isTrue();
+      assertThat(result.value().id()).isEqualTo("tr_1");
+    }
   }
 }

@@ -42,8 +42,22 @@ final class KeyRules {
 
   boolean isKeyField(String json, Schema<?> s) {
     return config.keyFieldNames().contains(json)
+        || (s != null && marked(s.getExtensions()))
         || (KEY_NAME.matcher(normal(json)).matches()
             && (s == null || s.getType() == null || "string".equals(SchemaKind.type(s))));
+  }
+
+  // A vendor extension that says so: x-idempotency-key: true, x-fern-idempotency-key: true.
+  private static boolean marked(Map<String, Object> extensions) {
+    if (extensions == null) {
+      return false;
+    }
+    for (Map.Entry<String, Object> e : extensions.entrySet()) {
+      if (normal(e.getKey()).contains("idempotencykey") && Boolean.TRUE.equals(e.getValue())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private boolean isKeyHeader(Parameter p) {
@@ -53,6 +67,7 @@ final class KeyRules {
     String d = p.getDescription() == null ? "" : p.getDescription().toLowerCase(Locale.ROOT);
     return config.keyHeaderNames().stream().anyMatch(p.getName()::equalsIgnoreCase)
         || KEY_NAME.matcher(normal(p.getName())).matches()
+        || marked(p.getExtensions())
         || KEY_WORDS.stream().anyMatch(d::contains);
   }
 

@@ -70,7 +70,10 @@ final class Queries {
           Docs.of(p.description(), "the {@code " + p.json() + "} parameter").strip());
     }
     t.addJavadoc("\n@param $L parameters the document does not name\n", extra);
-    MethodSpec.Builder ctor = MethodSpec.compactConstructorBuilder().addModifiers(Modifier.PUBLIC);
+    MethodSpec.Builder ctor =
+        MethodSpec.compactConstructorBuilder()
+            .addModifiers(Modifier.PUBLIC)
+            .addJavadoc("Copies the lists it is given; no extra parameters is an empty map.\n");
     for (RecordShape.Property p : props) {
       ctor.addParameter(ParameterSpec.builder(p.type(), p.member()).build());
       if (p.type() instanceof ParameterizedTypeName pt
@@ -82,6 +85,11 @@ final class Queries {
             ArrayList.class);
       }
     }
+    ctor.addJavadoc("\n");
+    for (RecordShape.Property p : props) {
+      ctor.addJavadoc("@param $L the {@code $L} parameter\n", p.member(), p.json());
+    }
+    ctor.addJavadoc("@param $L parameters the document does not name\n", extra);
     ctor.addParameter(EXTRA, extra);
     ctor.addStatement(
         "$1N = $1N == null || $1N.isEmpty() ? $2T.of() : $3T.unmodifiableMap(new $4T<>($1N))",

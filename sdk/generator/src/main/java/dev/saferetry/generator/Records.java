@@ -95,7 +95,8 @@ final class Records {
       t.addModifiers(Modifier.STATIC);
     }
     t.addJavadoc("\n<p>Fields the document does not name are kept in {@code $L()}", extra)
-        .addJavadoc(request ? " and sent as given.\n" : " and written back as read.\n");
+        .addJavadoc(request ? " and sent as given.\n" : " and written back as read.\n")
+        .addJavadoc("\n<p>Immutable; thread-safe when its values are.\n");
     for (RecordShape.Property p : props) {
       t.addJavadoc(
           "\n@param $L $L",
@@ -105,7 +106,12 @@ final class Records {
     }
     t.addJavadoc("\n@param $L fields the document does not name, by JSON name\n", extra);
 
-    MethodSpec.Builder ctor = MethodSpec.compactConstructorBuilder().addModifiers(Modifier.PUBLIC);
+    MethodSpec.Builder ctor =
+        MethodSpec.compactConstructorBuilder()
+            .addModifiers(Modifier.PUBLIC)
+            .addJavadoc(
+                "Copies the lists and maps it is given; an absent tri-state field is {@link $T#absent()}, no extra\nfields an empty map.\n",
+                Types.FIELD_VALUE);
     for (RecordShape.Property p : props) {
       ParameterSpec.Builder param = ParameterSpec.builder(p.type(), p.member());
       param.addAnnotation(
@@ -127,6 +133,11 @@ final class Records {
       copyCollection(ctor, p.type(), p.member());
       ctor.addParameter(param.build());
     }
+    ctor.addJavadoc("\n");
+    for (RecordShape.Property p : props) {
+      ctor.addJavadoc("@param $L the {@code $L} field\n", p.member(), p.json());
+    }
+    ctor.addJavadoc("@param $L fields the document does not name\n", extra);
     ctor.addParameter(
         ParameterSpec.builder(EXTRA_TYPE, extra).addAnnotation(Types.JSON_ANY_SETTER).build());
     ctor.addStatement(

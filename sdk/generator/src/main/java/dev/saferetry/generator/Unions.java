@@ -153,6 +153,9 @@ final class Unions {
         }
       }
     }
+    if (property == null && !deducible(models, variants)) {
+      return null; // no value and no field set tells the variants apart: raw JSON, never a guess
+    }
     ClassName unknown = name.nestedClass("Unknown");
     TypeSpec.Builder t =
         TypeSpec.interfaceBuilder(name)
@@ -164,7 +167,8 @@ final class Unions {
                         + property
                         + "}; another value reads as {@link Unknown}.\n"
                     : "\n<p>Told apart by which fields are present; a value no variant matches reads"
-                        + " as {@link Unknown}.\n");
+                        + " as {@link Unknown}.\n")
+            .addJavadoc("\n<p>Its variants are immutable; thread-safe when their values are.\n");
     if (name.enclosingClassName() != null) {
       t.addModifiers(Modifier.STATIC);
     }
@@ -210,6 +214,25 @@ final class Unions {
     return t.build();
   }
 
+  // Jackson tells variants apart by their fields only when no variant's fields are all another's:
+  // else a value with only the shared fields would match several and fail to read.
+  private static boolean deducible(Models models, List<ClassName> variants) {
+    List<java.util.Set<String>> fields = new ArrayList<>();
+    for (ClassName v : variants) {
+      java.util.Set<String> names = new java.util.HashSet<>();
+      models.record(v).properties().forEach(p -> names.add(p.json()));
+      fields.add(names);
+    }
+    for (int i = 0; i < fields.size(); i++) {
+      for (int j = 0; j < fields.size(); j++) {
+        if (i != j && fields.get(j).containsAll(fields.get(i))) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
   private static String variantHint(Schema<?> a, Schema<?> r, int i) {
     if (a.getTitle() != null) {
       return a.getTitle();
@@ -251,6 +274,8 @@ final class Unions {
                 + "\n@param fields the fields, by JSON name\n")
         .recordConstructor(
             MethodSpec.compactConstructorBuilder()
+                .addJavadoc(
+                    "Copies the fields; none is an empty map.\n\n@param fields the fields, by JSON name\n")
                 .addModifiers(Modifier.PUBLIC)
                 .addParameter(
                     ParameterSpec.builder(map, "fields")

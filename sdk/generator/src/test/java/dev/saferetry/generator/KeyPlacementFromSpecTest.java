@@ -82,6 +82,15 @@ class KeyPlacementFromSpecTest {
   }
 
   @Test
+  void aDescriptionOrAnExtensionMarksAHeaderOrAFieldAsAKey() {
+    GeneratedSources s = Generator.generate(Specs.config("two-placements.yaml", "p").build());
+    assertThat(constant(s, "p/TransfersApi.java", "CREATE"))
+        .contains(".withKeyPlacement(KeyPlacement.header(\"X-Request-Key\"))");
+    assertThat(constant(s, "p/TransfersApi.java", "REVERSE"))
+        .contains(".withKeyPlacement(KeyPlacement.bodyField(\"request_token\"))");
+  }
+
+  @Test
   void configuredNamesMarkHeadersAndFieldsAsKeys() {
     GeneratedSources s =
         Generator.generate(

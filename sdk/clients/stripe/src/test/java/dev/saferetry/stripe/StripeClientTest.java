@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -136,11 +135,6 @@ class StripeClientTest {
   }
 
   @Test
-  @Disabled(
-      "saferetry-generator: PaymentIntent cannot be read yet — Jackson refuses the generated"
-          + " anyOf of SetupIntentPaymentMethodOptionsUsBankAccount and"
-          + " SetupIntentTypeSpecificPaymentMethodOptionsClient (same properties, so deduction"
-          + " cannot tell them apart); enable once the generator types such unions")
   void aPaymentIntentIsCreatedConfirmedAndCapturedOnceEach() {
     CallResult<PaymentIntent> created =
         stripe

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +18,8 @@ import java.util.Objects;
  * The {@code CardDetails} object.
  *
  * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
+ *
+ * <p>Immutable; thread-safe when its values are.
  *
  * @param encryptedCardNumber The encrypted card number.
  * @param encryptedExpiryMonth The encrypted card expiry month.
@@ -33,6 +36,18 @@ public record CardDetails(@JsonProperty("encryptedCardNumber") String encryptedC
     @JsonProperty("encryptedSecurityCode") String encryptedSecurityCode,
     @JsonProperty("holderName") String holderName, @JsonProperty("type") CardDetails.Type type,
     @JsonAnySetter Map<String, Object> extra) implements PaymentRequest.PaymentMethod {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param encryptedCardNumber the {@code encryptedCardNumber} field
+   * @param encryptedExpiryMonth the {@code encryptedExpiryMonth} field
+   * @param encryptedExpiryYear the {@code encryptedExpiryYear} field
+   * @param encryptedSecurityCode the {@code encryptedSecurityCode} field
+   * @param holderName the {@code holderName} field
+   * @param type the {@code type} field
+   * @param extra fields the document does not name
+   */
   public CardDetails {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }

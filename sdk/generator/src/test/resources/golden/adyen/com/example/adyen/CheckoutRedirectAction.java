@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +18,8 @@ import java.util.Objects;
  * The {@code CheckoutRedirectAction} object.
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
+ *
+ * <p>Immutable; thread-safe when its values are.
  *
  * @param data When the redirect URL must be accessed via POST, use this data to post to the redirect URL.
  * @param method Specifies the HTTP method, for example GET or POST.
@@ -31,6 +34,17 @@ public record CheckoutRedirectAction(@JsonProperty("data") Map<String, String> d
     @JsonProperty("paymentMethodType") String paymentMethodType,
     @JsonProperty("type") CheckoutRedirectAction.Type type, @JsonProperty("url") String url,
     @JsonAnySetter Map<String, Object> extra) implements PaymentResponse.Action {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param data the {@code data} field
+   * @param method the {@code method} field
+   * @param paymentMethodType the {@code paymentMethodType} field
+   * @param type the {@code type} field
+   * @param url the {@code url} field
+   * @param extra fields the document does not name
+   */
   public CheckoutRedirectAction {
     data = data == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(data));
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));

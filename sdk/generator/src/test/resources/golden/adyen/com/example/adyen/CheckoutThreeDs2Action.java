@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +18,8 @@ import java.util.Objects;
  * The {@code CheckoutThreeDs2Action} object.
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
+ *
+ * <p>Immutable; thread-safe when its values are.
  *
  * @param authorisationToken A token needed to authorise a payment.
  * @param paymentData Encoded payment data.
@@ -32,6 +35,18 @@ public record CheckoutThreeDs2Action(@JsonProperty("authorisationToken") String 
     @JsonProperty("token") String token, @JsonProperty("type") CheckoutThreeDs2Action.Type type,
     @JsonProperty("url") String url,
     @JsonAnySetter Map<String, Object> extra) implements PaymentResponse.Action {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param authorisationToken the {@code authorisationToken} field
+   * @param paymentData the {@code paymentData} field
+   * @param subtype the {@code subtype} field
+   * @param token the {@code token} field
+   * @param type the {@code type} field
+   * @param url the {@code url} field
+   * @param extra fields the document does not name
+   */
   public CheckoutThreeDs2Action {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +19,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param issuer The iDEAL issuer value of the shopper's selected bank. Set this to an **id** of an iDEAL issuer to preselect it.
  * @param type **ideal**
  * @param extra fields the document does not name, by JSON name
@@ -26,6 +29,14 @@ import java.util.Objects;
 public record IdealDetails(@JsonProperty("issuer") String issuer,
     @JsonProperty("type") IdealDetails.Type type,
     @JsonAnySetter Map<String, Object> extra) implements PaymentRequest.PaymentMethod {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param issuer the {@code issuer} field
+   * @param type the {@code type} field
+   * @param extra fields the document does not name
+   */
   public IdealDetails {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }

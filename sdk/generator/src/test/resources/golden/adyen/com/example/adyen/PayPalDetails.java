@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +18,8 @@ import java.util.Objects;
  * The {@code PayPalDetails} object.
  *
  * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
+ *
+ * <p>Immutable; thread-safe when its values are.
  *
  * @param checkoutAttemptId The checkout attempt identifier.
  * @param orderId The unique ID associated with the order.
@@ -40,6 +43,22 @@ public record PayPalDetails(@JsonProperty("checkoutAttemptId") String checkoutAt
     @JsonProperty("subtype") PayPalDetails.Subtype subtype,
     @JsonProperty("type") PayPalDetails.Type type,
     @JsonAnySetter Map<String, Object> extra) implements PaymentRequest.PaymentMethod {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param checkoutAttemptId the {@code checkoutAttemptId} field
+   * @param orderId the {@code orderID} field
+   * @param payeePreferred the {@code payeePreferred} field
+   * @param payerId the {@code payerID} field
+   * @param payerSelected the {@code payerSelected} field
+   * @param recurringDetailReference the {@code recurringDetailReference} field
+   * @param sdkData the {@code sdkData} field
+   * @param storedPaymentMethodId the {@code storedPaymentMethodId} field
+   * @param subtype the {@code subtype} field
+   * @param type the {@code type} field
+   * @param extra fields the document does not name
+   */
   public PayPalDetails {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }

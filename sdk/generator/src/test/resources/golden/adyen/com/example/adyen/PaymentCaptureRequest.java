@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,6 +16,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param amount The amount that you want to capture. The `currency` must match the currency used in authorisation, the `value` must be smaller than or equal to the authorised amount.
  * @param merchantAccount The merchant account that is used to process the payment.
  * @param reference Your reference for the capture request. Maximum length: 80 characters.
@@ -24,6 +27,15 @@ import java.util.Objects;
 public record PaymentCaptureRequest(@JsonProperty("amount") Amount amount,
     @JsonProperty("merchantAccount") String merchantAccount,
     @JsonProperty("reference") String reference, @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param amount the {@code amount} field
+   * @param merchantAccount the {@code merchantAccount} field
+   * @param reference the {@code reference} field
+   * @param extra fields the document does not name
+   */
   public PaymentCaptureRequest {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }

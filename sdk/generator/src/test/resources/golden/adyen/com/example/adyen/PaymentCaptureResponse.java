@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +18,8 @@ import java.util.Objects;
  * The {@code PaymentCaptureResponse} object.
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
+ *
+ * <p>Immutable; thread-safe when its values are.
  *
  * @param amount The captured amount.
  * @param merchantAccount The merchant account that is used to process the payment.
@@ -33,6 +36,18 @@ public record PaymentCaptureResponse(@JsonProperty("amount") Amount amount,
     @JsonProperty("pspReference") String pspReference, @JsonProperty("reference") String reference,
     @JsonProperty("status") PaymentCaptureResponse.Status status,
     @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param amount the {@code amount} field
+   * @param merchantAccount the {@code merchantAccount} field
+   * @param paymentPspReference the {@code paymentPspReference} field
+   * @param pspReference the {@code pspReference} field
+   * @param reference the {@code reference} field
+   * @param status the {@code status} field
+   * @param extra fields the document does not name
+   */
   public PaymentCaptureResponse {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }

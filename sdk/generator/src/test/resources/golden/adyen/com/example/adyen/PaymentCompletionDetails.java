@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -14,6 +15,8 @@ import java.util.Objects;
  * The {@code PaymentCompletionDetails} object.
  *
  * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
+ *
+ * <p>Immutable; thread-safe when its values are.
  *
  * @param md A payment session identifier returned by the card issuer.
  * @param paRes (3D) Payment Authentication Response data by the card issuer.
@@ -27,6 +30,17 @@ public record PaymentCompletionDetails(@JsonProperty("MD") String md,
     @JsonProperty("PaRes") String paRes, @JsonProperty("payload") String payload,
     @JsonProperty("redirectResult") String redirectResult,
     @JsonProperty("threeDSResult") String threeDsResult, @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param md the {@code MD} field
+   * @param paRes the {@code PaRes} field
+   * @param payload the {@code payload} field
+   * @param redirectResult the {@code redirectResult} field
+   * @param threeDsResult the {@code threeDSResult} field
+   * @param extra fields the document does not name
+   */
   public PaymentCompletionDetails {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,6 +16,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param details Use this collection to submit the details that were returned as a result of the `/payments` call.
  * @param paymentData Encoded payment data. For [authorizing a payment after using 3D Secure 2 Authentication-only](https://docs.adyen.com/online-payments/3d-secure/other-3ds-flows/authentication-only/#authorise-the-payment-with-adyen):
  * @param extra fields the document does not name, by JSON name
@@ -22,6 +25,14 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PaymentDetailsRequest(@JsonProperty("details") PaymentCompletionDetails details,
     @JsonProperty("paymentData") String paymentData, @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param details the {@code details} field
+   * @param paymentData the {@code paymentData} field
+   * @param extra fields the document does not name
+   */
   public PaymentDetailsRequest {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }

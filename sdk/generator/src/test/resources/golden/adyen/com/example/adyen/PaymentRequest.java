@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,6 +17,8 @@ import java.util.Objects;
  * The {@code PaymentRequest} object.
  *
  * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
+ *
+ * <p>Immutable; thread-safe when its values are.
  *
  * @param amount The amount information for the transaction (in [minor units](https://docs.adyen.com/development-resources/currency-codes)). For [BIN or card verification](https://docs.adyen.com/payment-methods/cards/bin-data-and-card-verification) requests, set amount to 0 (zero).
  * @param merchantAccount The merchant account identifier, with which you want to process the transaction.
@@ -45,6 +48,19 @@ public record PaymentRequest(@JsonProperty("amount") Amount amount,
     @JsonProperty("reference") String reference, @JsonProperty("returnUrl") String returnUrl,
     @JsonProperty("shopperReference") String shopperReference,
     @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param amount the {@code amount} field
+   * @param merchantAccount the {@code merchantAccount} field
+   * @param metadata the {@code metadata} field
+   * @param paymentMethod the {@code paymentMethod} field
+   * @param reference the {@code reference} field
+   * @param returnUrl the {@code returnUrl} field
+   * @param shopperReference the {@code shopperReference} field
+   * @param extra fields the document does not name
+   */
   public PaymentRequest {
     metadata = metadata == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
@@ -213,6 +229,8 @@ public record PaymentRequest(@JsonProperty("amount") Amount amount,
    * The type and required details of a payment method to use.
    *
    * <p>Told apart by {@code type}; another value reads as {@link Unknown}.
+   *
+   * <p>Its variants are immutable; thread-safe when their values are.
    */
   @JsonTypeInfo(
       use = JsonTypeInfo.Id.NAME,
@@ -238,6 +256,11 @@ public record PaymentRequest(@JsonProperty("amount") Amount amount,
      * @param fields the fields, by JSON name
      */
     record Unknown(@JsonAnySetter Map<String, Object> fields) implements PaymentMethod {
+      /**
+       * Copies the fields; none is an empty map.
+       *
+       * @param fields the fields, by JSON name
+       */
       public Unknown {
         fields = fields == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(fields));
       }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +20,8 @@ import java.util.Objects;
  * The {@code PaymentResponse} object.
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
+ *
+ * <p>Immutable; thread-safe when its values are.
  *
  * @param action Action to be taken for completing the payment.
  * @param amount Authorised amount in the transaction.
@@ -38,6 +41,18 @@ public record PaymentResponse(@JsonProperty("action") PaymentResponse.Action act
     @JsonProperty("refusalReason") String refusalReason,
     @JsonProperty("resultCode") PaymentResponse.ResultCode resultCode,
     @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param action the {@code action} field
+   * @param amount the {@code amount} field
+   * @param merchantReference the {@code merchantReference} field
+   * @param pspReference the {@code pspReference} field
+   * @param refusalReason the {@code refusalReason} field
+   * @param resultCode the {@code resultCode} field
+   * @param extra fields the document does not name
+   */
   public PaymentResponse {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }
@@ -184,6 +199,8 @@ public record PaymentResponse(@JsonProperty("action") PaymentResponse.Action act
    * Action to be taken for completing the payment.
    *
    * <p>Told apart by {@code type}; another value reads as {@link Unknown}.
+   *
+   * <p>Its variants are immutable; thread-safe when their values are.
    */
   @JsonTypeInfo(
       use = JsonTypeInfo.Id.NAME,
@@ -204,6 +221,11 @@ public record PaymentResponse(@JsonProperty("action") PaymentResponse.Action act
      * @param fields the fields, by JSON name
      */
     record Unknown(@JsonAnySetter Map<String, Object> fields) implements Action {
+      /**
+       * Copies the fields; none is an empty map.
+       *
+       * @param fields the fields, by JSON name
+       */
       public Unknown {
         fields = fields == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(fields));
       }

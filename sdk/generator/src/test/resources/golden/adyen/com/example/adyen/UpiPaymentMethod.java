@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,6 +16,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param type the {@code type} field
  * @param virtualPaymentAddress the {@code virtualPaymentAddress} field
  * @param extra fields the document does not name, by JSON name
@@ -23,6 +26,14 @@ import java.util.Objects;
 public record UpiPaymentMethod(@JsonProperty("type") String type,
     @JsonProperty("virtualPaymentAddress") String virtualPaymentAddress,
     @JsonAnySetter Map<String, Object> extra) implements ShopperIdPaymentMethod {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param type the {@code type} field
+   * @param virtualPaymentAddress the {@code virtualPaymentAddress} field
+   * @param extra fields the document does not name
+   */
   public UpiPaymentMethod {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -14,6 +15,8 @@ import java.util.Objects;
  * The {@code ValidateShopperIdRequest} object.
  *
  * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
+ *
+ * <p>Immutable; thread-safe when its values are.
  *
  * @param merchantAccount The merchant account identifier, with which you want to process the transaction.
  * @param paymentMethod paymentMethod
@@ -28,6 +31,17 @@ public record ValidateShopperIdRequest(@JsonProperty("merchantAccount") String m
     @JsonProperty("shopperEmail") String shopperEmail, @JsonProperty("shopperIP") String shopperIp,
     @JsonProperty("shopperReference") String shopperReference,
     @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param merchantAccount the {@code merchantAccount} field
+   * @param paymentMethod the {@code paymentMethod} field
+   * @param shopperEmail the {@code shopperEmail} field
+   * @param shopperIp the {@code shopperIP} field
+   * @param shopperReference the {@code shopperReference} field
+   * @param extra fields the document does not name
+   */
   public ValidateShopperIdRequest {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }

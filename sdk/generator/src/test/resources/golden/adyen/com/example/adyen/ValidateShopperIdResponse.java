@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,6 +16,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param reason Reason for the result.
  * @param result Result of the validation. Ex: valid, invalid, unknown
  * @param extra fields the document does not name, by JSON name
@@ -22,6 +25,14 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ValidateShopperIdResponse(@JsonProperty("reason") String reason,
     @JsonProperty("result") Result result, @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param reason the {@code reason} field
+   * @param result the {@code result} field
+   * @param extra fields the document does not name
+   */
   public ValidateShopperIdResponse {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -14,6 +15,8 @@ import java.util.Objects;
  * Represents an error encountered during a request to the Connect API.
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
+ *
+ * <p>Immutable; thread-safe when its values are.
  *
  * @param category Indicates which high-level category of error has occurred during a
  * request to the Connect API.
@@ -28,6 +31,16 @@ import java.util.Objects;
 public record Error(@JsonProperty("category") ErrorCategory category,
     @JsonProperty("code") ErrorCode code, @JsonProperty("detail") String detail,
     @JsonProperty("field") String field, @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param category the {@code category} field
+   * @param code the {@code code} field
+   * @param detail the {@code detail} field
+   * @param field the {@code field} field
+   * @param extra fields the document does not name
+   */
   public Error {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.saferetry.model.FieldValue;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -17,6 +18,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param errors Information about errors encountered during the request.
  * @param payment Represents a payment processed by the Square API.
  * @param extra fields the document does not name, by JSON name
@@ -24,6 +27,14 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record GetPaymentResponse(@JsonProperty("errors") List<Error> errors,
     @JsonProperty("payment") Payment payment, @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param errors the {@code errors} field
+   * @param payment the {@code payment} field
+   * @param extra fields the document does not name
+   */
   public GetPaymentResponse {
     errors = errors == null ? null : Collections.unmodifiableList(new ArrayList<>(errors));
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.saferetry.model.FieldValue;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -17,6 +18,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param errors Information about errors encountered during the request.
  * @param payments The requested list of payments.
  * @param cursor The pagination cursor to be used in a subsequent request. If empty,
@@ -27,6 +30,15 @@ import java.util.Objects;
 public record ListPaymentsResponse(@JsonProperty("errors") List<Error> errors,
     @JsonProperty("payments") List<Payment> payments, @JsonProperty("cursor") String cursor,
     @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param errors the {@code errors} field
+   * @param payments the {@code payments} field
+   * @param cursor the {@code cursor} field
+   * @param extra fields the document does not name
+   */
   public ListPaymentsResponse {
     errors = errors == null ? null : Collections.unmodifiableList(new ArrayList<>(errors));
     payments = payments == null ? null : Collections.unmodifiableList(new ArrayList<>(payments));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,6 +21,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param amount The amount of money, in the smallest denomination of the currency
  * indicated by `currency`. For example, when `currency` is `USD`, `amount` is
  * in cents. Monetary amounts can be positive or negative. See the specific
@@ -31,6 +34,14 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Money(@JsonProperty("amount") Long amount,
     @JsonProperty("currency") Currency currency, @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param amount the {@code amount} field
+   * @param currency the {@code currency} field
+   * @param extra fields the document does not name
+   */
   public Money {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -14,6 +15,8 @@ import java.util.Objects;
  * Represents a payment processed by the Square API.
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
+ *
+ * <p>Immutable; thread-safe when its values are.
  *
  * @param id A unique ID for the payment.
  * @param createdAt The timestamp of when the payment was created, in RFC 3339 format.
@@ -37,6 +40,20 @@ public record Payment(@JsonProperty("id") String id, @JsonProperty("created_at")
     @JsonProperty("source_type") String sourceType, @JsonProperty("location_id") String locationId,
     @JsonProperty("reference_id") String referenceId, @JsonProperty("note") String note,
     @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param id the {@code id} field
+   * @param createdAt the {@code created_at} field
+   * @param amountMoney the {@code amount_money} field
+   * @param status the {@code status} field
+   * @param sourceType the {@code source_type} field
+   * @param locationId the {@code location_id} field
+   * @param referenceId the {@code reference_id} field
+   * @param note the {@code note} field
+   * @param extra fields the document does not name
+   */
   public Payment {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }

@@ -25,6 +25,15 @@ import java.util.Objects;
  */
 public record PaymentsListQuery(String beginTime, String cursor, String locationId, Long limit,
     Map<String, Object> extra) {
+  /**
+   * Copies the lists it is given; no extra parameters is an empty map.
+   *
+   * @param beginTime the {@code begin_time} parameter
+   * @param cursor the {@code cursor} parameter
+   * @param locationId the {@code location_id} parameter
+   * @param limit the {@code limit} parameter
+   * @param extra parameters the document does not name
+   */
   public PaymentsListQuery {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +19,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param country the {@code country} field
  * @param id the {@code id} field
  * @param object the {@code object} field
@@ -27,6 +30,15 @@ import java.util.Objects;
 public record Account(@JsonProperty("country") String country, @JsonProperty("id") String id,
     @JsonProperty("object") Account.ObjectValue object,
     @JsonAnySetter Map<String, Object> extra) implements PaymentSource {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param country the {@code country} field
+   * @param id the {@code id} field
+   * @param object the {@code object} field
+   * @param extra fields the document does not name
+   */
   public Account {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.saferetry.model.FieldValue;
 import dev.saferetry.model.UnixTime;
 import java.math.BigDecimal;
 import java.util.Collections;
@@ -19,6 +20,8 @@ import java.util.Objects;
  * Balance transactions represent funds moving through your Stripe account.
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
+ *
+ * <p>Immutable; thread-safe when its values are.
  *
  * @param amount the {@code amount} field
  * @param created the {@code created} field
@@ -34,6 +37,18 @@ public record BalanceTransaction(@JsonProperty("amount") Long amount,
     @JsonProperty("exchange_rate") BigDecimal exchangeRate, @JsonProperty("id") String id,
     @JsonProperty("object") BalanceTransaction.ObjectValue object,
     @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param amount the {@code amount} field
+   * @param created the {@code created} field
+   * @param currency the {@code currency} field
+   * @param exchangeRate the {@code exchange_rate} field
+   * @param id the {@code id} field
+   * @param object the {@code object} field
+   * @param extra fields the document does not name
+   */
   public BalanceTransaction {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +18,8 @@ import java.util.Objects;
  * The {@code BankAccount} object.
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
+ *
+ * <p>Immutable; thread-safe when its values are.
  *
  * @param bankName the {@code bank_name} field
  * @param country the {@code country} field
@@ -32,6 +35,18 @@ public record BankAccount(@JsonProperty("bank_name") String bankName,
     @JsonProperty("id") String id, @JsonProperty("last4") String last4,
     @JsonProperty("object") BankAccount.ObjectValue object,
     @JsonAnySetter Map<String, Object> extra) implements PaymentSource {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param bankName the {@code bank_name} field
+   * @param country the {@code country} field
+   * @param currency the {@code currency} field
+   * @param id the {@code id} field
+   * @param last4 the {@code last4} field
+   * @param object the {@code object} field
+   * @param extra fields the document does not name
+   */
   public BankAccount {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }

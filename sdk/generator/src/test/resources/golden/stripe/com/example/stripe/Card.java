@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.saferetry.model.FieldValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +18,8 @@ import java.util.Objects;
  * The {@code Card} object.
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
+ *
+ * <p>Immutable; thread-safe when its values are.
  *
  * @param brand the {@code brand} field
  * @param expMonth the {@code exp_month} field
@@ -31,6 +34,18 @@ public record Card(@JsonProperty("brand") String brand, @JsonProperty("exp_month
     @JsonProperty("exp_year") Long expYear, @JsonProperty("id") String id,
     @JsonProperty("last4") String last4, @JsonProperty("object") Card.ObjectValue object,
     @JsonAnySetter Map<String, Object> extra) implements PaymentSource {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param brand the {@code brand} field
+   * @param expMonth the {@code exp_month} field
+   * @param expYear the {@code exp_year} field
+   * @param id the {@code id} field
+   * @param last4 the {@code last4} field
+   * @param object the {@code object} field
+   * @param extra fields the document does not name
+   */
   public Card {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }

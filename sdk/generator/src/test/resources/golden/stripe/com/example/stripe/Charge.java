@@ -8,6 +8,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.saferetry.model.Expandable;
+import dev.saferetry.model.FieldValue;
 import dev.saferetry.model.UnixTime;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -19,6 +20,8 @@ import java.util.Objects;
  * The `Charge` object represents a single attempt to move money into your Stripe account.
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
+ *
+ * <p>Immutable; thread-safe when its values are.
  *
  * @param amount Amount intended to be collected by this payment. A positive integer representing how much to charge in the smallest currency unit.
  * @param amountCaptured Amount in cents (or local equivalent) captured (can be less than the amount attribute on the charge if a partial capture was made).
@@ -53,6 +56,29 @@ public record Charge(@JsonProperty("amount") Long amount,
     @JsonProperty("object") Charge.ObjectValue object, @JsonProperty("paid") Boolean paid,
     @JsonProperty("refunded") Boolean refunded, @JsonProperty("source") PaymentSource source,
     @JsonProperty("status") Charge.Status status, @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param amount the {@code amount} field
+   * @param amountCaptured the {@code amount_captured} field
+   * @param amountRefunded the {@code amount_refunded} field
+   * @param balanceTransaction the {@code balance_transaction} field
+   * @param captured the {@code captured} field
+   * @param created the {@code created} field
+   * @param currency the {@code currency} field
+   * @param customer the {@code customer} field
+   * @param description the {@code description} field
+   * @param id the {@code id} field
+   * @param livemode the {@code livemode} field
+   * @param metadata the {@code metadata} field
+   * @param object the {@code object} field
+   * @param paid the {@code paid} field
+   * @param refunded the {@code refunded} field
+   * @param source the {@code source} field
+   * @param status the {@code status} field
+   * @param extra fields the document does not name
+   */
   public Charge {
     metadata = metadata == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.saferetry.model.FieldValue;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -17,6 +18,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param amount The amount to capture, which must be less than or equal to the original amount.
  * @param expand the {@code expand} field
  * @param receiptEmail The email address to send this charge's receipt to.
@@ -26,6 +29,15 @@ import java.util.Objects;
 public record ChargesCaptureRequest(@JsonProperty("amount") Long amount,
     @JsonProperty("expand") List<String> expand, @JsonProperty("receipt_email") String receiptEmail,
     @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param amount the {@code amount} field
+   * @param expand the {@code expand} field
+   * @param receiptEmail the {@code receipt_email} field
+   * @param extra fields the document does not name
+   */
   public ChargesCaptureRequest {
     expand = expand == null ? null : Collections.unmodifiableList(new ArrayList<>(expand));
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));

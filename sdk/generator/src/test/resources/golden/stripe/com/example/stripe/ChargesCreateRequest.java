@@ -18,6 +18,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param amount Amount intended to be collected by this payment. A positive integer representing how much to charge in the smallest currency unit.
  * @param currency Three-letter ISO currency code, in lowercase.
  * @param customer The ID of an existing customer that will be charged in this request.
@@ -35,6 +37,20 @@ public record ChargesCreateRequest(@JsonProperty("amount") Long amount,
     @JsonProperty("metadata") @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = FieldValue.OmitAbsent.class) FieldValue<Map<String, String>> metadata,
     @JsonProperty("shipping") ChargesCreateRequest.Shipping shipping,
     @JsonProperty("source") String source, @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param amount the {@code amount} field
+   * @param currency the {@code currency} field
+   * @param customer the {@code customer} field
+   * @param description the {@code description} field
+   * @param expand the {@code expand} field
+   * @param metadata the {@code metadata} field
+   * @param shipping the {@code shipping} field
+   * @param source the {@code source} field
+   * @param extra fields the document does not name
+   */
   public ChargesCreateRequest {
     expand = expand == null ? null : Collections.unmodifiableList(new ArrayList<>(expand));
     metadata = metadata == null ? FieldValue.absent() : metadata;
@@ -222,6 +238,8 @@ public record ChargesCreateRequest(@JsonProperty("amount") Long amount,
    *
    * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
    *
+   * <p>Immutable; thread-safe when its values are.
+   *
    * @param address the {@code address} field
    * @param name the {@code name} field
    * @param phone the {@code phone} field
@@ -231,6 +249,15 @@ public record ChargesCreateRequest(@JsonProperty("amount") Long amount,
   public static record Shipping(@JsonProperty("address") Shipping.Address address,
       @JsonProperty("name") String name, @JsonProperty("phone") String phone,
       @JsonAnySetter Map<String, Object> extra) {
+    /**
+     * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+     * fields an empty map.
+     *
+     * @param address the {@code address} field
+     * @param name the {@code name} field
+     * @param phone the {@code phone} field
+     * @param extra fields the document does not name
+     */
     public Shipping {
       extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
     }
@@ -340,6 +367,8 @@ public record ChargesCreateRequest(@JsonProperty("amount") Long amount,
      *
      * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
      *
+     * <p>Immutable; thread-safe when its values are.
+     *
      * @param city the {@code city} field
      * @param country the {@code country} field
      * @param line1 the {@code line1} field
@@ -350,6 +379,16 @@ public record ChargesCreateRequest(@JsonProperty("amount") Long amount,
     public static record Address(@JsonProperty("city") String city,
         @JsonProperty("country") String country, @JsonProperty("line1") String line1,
         @JsonProperty("postal_code") String postalCode, @JsonAnySetter Map<String, Object> extra) {
+      /**
+       * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+       * fields an empty map.
+       *
+       * @param city the {@code city} field
+       * @param country the {@code country} field
+       * @param line1 the {@code line1} field
+       * @param postalCode the {@code postal_code} field
+       * @param extra fields the document does not name
+       */
       public Address {
         extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
       }

@@ -23,6 +23,16 @@ import java.util.Objects;
  */
 public record ChargesListQuery(String customer, String endingBefore, List<String> expand,
     Long limit, String startingAfter, Map<String, Object> extra) {
+  /**
+   * Copies the lists it is given; no extra parameters is an empty map.
+   *
+   * @param customer the {@code customer} parameter
+   * @param endingBefore the {@code ending_before} parameter
+   * @param expand the {@code expand} parameter
+   * @param limit the {@code limit} parameter
+   * @param startingAfter the {@code starting_after} parameter
+   * @param extra parameters the document does not name
+   */
   public ChargesListQuery {
     expand = expand == null ? null : Collections.unmodifiableList(new ArrayList<>(expand));
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));

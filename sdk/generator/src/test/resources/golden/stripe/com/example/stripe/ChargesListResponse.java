@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.saferetry.model.FieldValue;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -19,6 +20,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param data the {@code data} field
  * @param hasMore True if this list has another page of items after this one that can be fetched.
  * @param object String representing the object's type. Objects of the same type share the same value. Always has the value `list`.
@@ -30,6 +33,16 @@ public record ChargesListResponse(@JsonProperty("data") List<Charge> data,
     @JsonProperty("has_more") Boolean hasMore,
     @JsonProperty("object") ChargesListResponse.ObjectValue object, @JsonProperty("url") String url,
     @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param data the {@code data} field
+   * @param hasMore the {@code has_more} field
+   * @param object the {@code object} field
+   * @param url the {@code url} field
+   * @param extra fields the document does not name
+   */
   public ChargesListResponse {
     data = data == null ? null : Collections.unmodifiableList(new ArrayList<>(data));
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));

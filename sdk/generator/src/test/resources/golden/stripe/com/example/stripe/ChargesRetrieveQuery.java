@@ -18,6 +18,12 @@ import java.util.Objects;
  * @param extra parameters the document does not name
  */
 public record ChargesRetrieveQuery(List<String> expand, Map<String, Object> extra) {
+  /**
+   * Copies the lists it is given; no extra parameters is an empty map.
+   *
+   * @param expand the {@code expand} parameter
+   * @param extra parameters the document does not name
+   */
   public ChargesRetrieveQuery {
     expand = expand == null ? null : Collections.unmodifiableList(new ArrayList<>(expand));
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));

@@ -22,6 +22,15 @@ import java.util.Objects;
  */
 public record ChargesSearchQuery(List<String> expand, Long limit, String page, String query,
     Map<String, Object> extra) {
+  /**
+   * Copies the lists it is given; no extra parameters is an empty map.
+   *
+   * @param expand the {@code expand} parameter
+   * @param limit the {@code limit} parameter
+   * @param page the {@code page} parameter
+   * @param query the {@code query} parameter
+   * @param extra parameters the document does not name
+   */
   public ChargesSearchQuery {
     expand = expand == null ? null : Collections.unmodifiableList(new ArrayList<>(expand));
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));

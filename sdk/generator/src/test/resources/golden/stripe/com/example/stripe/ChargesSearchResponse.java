@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.saferetry.model.FieldValue;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -18,6 +19,8 @@ import java.util.Objects;
  * The {@code ChargesSearchResponse} object.
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
+ *
+ * <p>Immutable; thread-safe when its values are.
  *
  * @param data the {@code data} field
  * @param hasMore the {@code has_more} field
@@ -33,6 +36,18 @@ public record ChargesSearchResponse(@JsonProperty("data") List<Charge> data,
     @JsonProperty("object") ChargesSearchResponse.ObjectValue object,
     @JsonProperty("total_count") Long totalCount, @JsonProperty("url") String url,
     @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param data the {@code data} field
+   * @param hasMore the {@code has_more} field
+   * @param nextPage the {@code next_page} field
+   * @param object the {@code object} field
+   * @param totalCount the {@code total_count} field
+   * @param url the {@code url} field
+   * @param extra fields the document does not name
+   */
   public ChargesSearchResponse {
     data = data == null ? null : Collections.unmodifiableList(new ArrayList<>(data));
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.saferetry.model.FieldValue;
 import dev.saferetry.model.UnixTime;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -18,6 +19,8 @@ import java.util.Objects;
  * This object represents a customer of your business.
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
+ *
+ * <p>Immutable; thread-safe when its values are.
  *
  * @param balance the {@code balance} field
  * @param created the {@code created} field
@@ -32,6 +35,18 @@ public record Customer(@JsonProperty("balance") Long balance,
     @JsonProperty("created") UnixTime created, @JsonProperty("email") String email,
     @JsonProperty("id") String id, @JsonProperty("livemode") Boolean livemode,
     @JsonProperty("object") Customer.ObjectValue object, @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param balance the {@code balance} field
+   * @param created the {@code created} field
+   * @param email the {@code email} field
+   * @param id the {@code id} field
+   * @param livemode the {@code livemode} field
+   * @param object the {@code object} field
+   * @param extra fields the document does not name
+   */
   public Customer {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }

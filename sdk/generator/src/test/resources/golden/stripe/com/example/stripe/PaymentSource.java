@@ -13,6 +13,8 @@ import java.util.Map;
  * One of several object types.
  *
  * <p>Told apart by {@code object}; another value reads as {@link Unknown}.
+ *
+ * <p>Its variants are immutable; thread-safe when their values are.
  */
 @JsonTypeInfo(
     use = JsonTypeInfo.Id.NAME,
@@ -33,6 +35,11 @@ public sealed interface PaymentSource permits Account, BankAccount, Card, Paymen
    * @param fields the fields, by JSON name
    */
   record Unknown(@JsonAnySetter Map<String, Object> fields) implements PaymentSource {
+    /**
+     * Copies the fields; none is an empty map.
+     *
+     * @param fields the fields, by JSON name
+     */
     public Unknown {
       fields = fields == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(fields));
     }

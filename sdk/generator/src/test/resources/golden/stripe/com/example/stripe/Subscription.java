@@ -8,6 +8,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.saferetry.model.Expandable;
+import dev.saferetry.model.FieldValue;
 import dev.saferetry.model.UnixTime;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -19,6 +20,8 @@ import java.util.Objects;
  * Subscriptions allow you to charge a customer on a recurring basis.
  *
  * <p>Fields the document does not name are kept in {@code extra()} and written back as read.
+ *
+ * <p>Immutable; thread-safe when its values are.
  *
  * @param created the {@code created} field
  * @param customer ID of the customer who owns the subscription.
@@ -32,6 +35,17 @@ public record Subscription(@JsonProperty("created") UnixTime created,
     @JsonProperty("customer") Expandable<Customer> customer, @JsonProperty("id") String id,
     @JsonProperty("object") Subscription.ObjectValue object,
     @JsonProperty("status") Subscription.Status status, @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param created the {@code created} field
+   * @param customer the {@code customer} field
+   * @param id the {@code id} field
+   * @param object the {@code object} field
+   * @param status the {@code status} field
+   * @param extra fields the document does not name
+   */
   public Subscription {
     extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
   }

@@ -18,6 +18,8 @@ import java.util.Objects;
  *
  * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
  *
+ * <p>Immutable; thread-safe when its values are.
+ *
  * @param customer The identifier of the customer to subscribe.
  * @param expand the {@code expand} field
  * @param items A list of up to 20 subscription items, each with an attached price.
@@ -30,6 +32,16 @@ public record SubscriptionsCreateRequest(@JsonProperty("customer") String custom
     @JsonProperty("items") List<SubscriptionsCreateRequest.ItemsItem> items,
     @JsonProperty("metadata") @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = FieldValue.OmitAbsent.class) FieldValue<Map<String, String>> metadata,
     @JsonAnySetter Map<String, Object> extra) {
+  /**
+   * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+   * fields an empty map.
+   *
+   * @param customer the {@code customer} field
+   * @param expand the {@code expand} field
+   * @param items the {@code items} field
+   * @param metadata the {@code metadata} field
+   * @param extra fields the document does not name
+   */
   public SubscriptionsCreateRequest {
     expand = expand == null ? null : Collections.unmodifiableList(new ArrayList<>(expand));
     items = items == null ? null : Collections.unmodifiableList(new ArrayList<>(items));
@@ -165,6 +177,8 @@ public record SubscriptionsCreateRequest(@JsonProperty("customer") String custom
    *
    * <p>Fields the document does not name are kept in {@code extra()} and sent as given.
    *
+   * <p>Immutable; thread-safe when its values are.
+   *
    * @param metadata the {@code metadata} field
    * @param price the {@code price} field
    * @param quantity the {@code quantity} field
@@ -174,6 +188,15 @@ public record SubscriptionsCreateRequest(@JsonProperty("customer") String custom
   public static record ItemsItem(@JsonProperty("metadata") Map<String, String> metadata,
       @JsonProperty("price") String price, @JsonProperty("quantity") Long quantity,
       @JsonAnySetter Map<String, Object> extra) {
+    /**
+     * Copies the lists and maps it is given; an absent tri-state field is {@link FieldValue#absent()}, no extra
+     * fields an empty map.
+     *
+     * @param metadata the {@code metadata} field
+     * @param price the {@code price} field
+     * @param quantity the {@code quantity} field
+     * @param extra fields the document does not name
+     */
     public ItemsItem {
       metadata = metadata == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
       extra = extra == null || extra.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
