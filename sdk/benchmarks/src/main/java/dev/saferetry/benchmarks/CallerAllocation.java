@@ -12,7 +12,8 @@ import java.util.function.Supplier;
  * for byte.
  *
  * <pre>
- * java -cp saferetry-benchmarks.jar dev.saferetry.benchmarks.CallerAllocation [blocks=6] [calls=20000]
+ * java -cp saferetry-benchmarks.jar dev.saferetry.benchmarks.CallerAllocation \
+ *     [typed|starter] [blocks=6] [calls=20000]
  * </pre>
  *
  * <p>Not thread-safe; one run per process.
@@ -22,33 +23,51 @@ public final class CallerAllocation {
 
   /** Runs it; see the class comment. */
   public static void main(String[] args) throws Exception {
-    int blocks = args.length > 0 ? Integer.parseInt(args[0]) : 6;
-    int calls = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
-    TypedCallCost bench = new TypedCallCost();
-    bench.server = "inproc";
-    bench.start();
+    String pair = args.length > 0 ? args[0] : "typed";
+    int blocks = args.length > 1 ? Integer.parseInt(args[1]) : 6;
+    int calls = args.length > 2 ? Integer.parseInt(args[2]) : 20_000;
+    Supplier<?> a;
+    Supplier<?> b;
+    AutoCloseable stop;
+    if (pair.equals("starter")) {
+      StarterCallCost bench = new StarterCallCost();
+      bench.server = "inproc";
+      bench.start();
+      a = bench::handBuilt;
+      b = bench::starter;
+      stop = bench::stop;
+    } else {
+      TypedCallCost bench = new TypedCallCost();
+      bench.server = "inproc";
+      bench.start();
+      a = bench::handWritten;
+      b = bench::typed;
+      stop = bench::stop;
+    }
+    String nameA = pair.equals("starter") ? "hand-built" : "hand-written";
+    String nameB = pair.equals("starter") ? "starter" : "typed";
     try {
-      measure(bench::handWritten, calls); // warm-up
-      measure(bench::typed, calls);
+      measure(a, calls); // warm-up
+      measure(b, calls);
       System.out.printf(
           Locale.ROOT,
-          "caller-thread bytes per call, %d calls per block, in-process answer%n",
+          "%s: caller-thread bytes per call, %d calls per block, in-process answer%n",
+          pair,
           calls);
-      for (int b = 0; b < blocks; b++) {
-        double hand;
-        double typed;
-        if (b % 2 == 0) {
-          hand = measure(bench::handWritten, calls);
-          typed = measure(bench::typed, calls);
+      for (int i = 0; i < blocks; i++) {
+        double x;
+        double y;
+        if (i % 2 == 0) {
+          x = measure(a, calls);
+          y = measure(b, calls);
         } else {
-          typed = measure(bench::typed, calls);
-          hand = measure(bench::handWritten, calls);
+          y = measure(b, calls);
+          x = measure(a, calls);
         }
-        System.out.printf(
-            Locale.ROOT, "block %d: hand-written %.1f, typed %.1f%n", b + 1, hand, typed);
+        System.out.printf(Locale.ROOT, "block %d: %s %.1f, %s %.1f%n", i + 1, nameA, x, nameB, y);
       }
     } finally {
-      bench.stop();
+      stop.close();
     }
   }
 
