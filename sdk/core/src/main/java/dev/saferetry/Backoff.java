@@ -19,15 +19,35 @@ final class Backoff {
     this.random = random;
   }
 
-  /** Returns the largest delay before retry {@code n} (n = 1 for the second attempt). */
+  /**
+   * Returns the largest delay before retry {@code n} (n = 1 for the second attempt). Saturates: a
+   * growth or a {@code maxDelay} beyond what nanoseconds in a {@code long} hold (about 292 years)
+   * gives {@code maxDelay}, never an overflow.
+   */
   Duration cap(int n) {
-    double cap = policy.initialDelay().toNanos() * Math.pow(policy.multiplier(), n - 1);
-    double max = policy.maxDelay().toNanos();
-    return Duration.ofNanos((long) Math.min(cap, max));
+    double grown = nanos(policy.initialDelay()) * Math.pow(policy.multiplier(), n - 1);
+    Duration max = policy.maxDelay();
+    if (!(grown < nanos(max))) {
+      return max; // also when the growth is infinite or not a number
+    }
+    return ofNanos(grown);
   }
 
   /** Returns the jittered delay before retry {@code n}. */
   Duration delay(int n) {
-    return Duration.ofNanos((long) (cap(n).toNanos() * random.getAsDouble()));
+    return ofNanos(nanos(cap(n)) * random.getAsDouble());
+  }
+
+  /** A duration's nanoseconds as a double: never overflows, unlike {@link Duration#toNanos}. */
+  private static double nanos(Duration d) {
+    return d.getSeconds() * 1e9 + d.getNano();
+  }
+
+  /** A duration from non-negative nanoseconds, going through seconds when a long cannot hold it. */
+  private static Duration ofNanos(double nanos) {
+    if (nanos < 0x1p62) {
+      return Duration.ofNanos((long) nanos);
+    }
+    return Duration.ofSeconds((long) Math.min(nanos / 1e9, 0x1p62));
   }
 }

@@ -209,7 +209,7 @@ final class Decision {
       delay = hint != null ? hint : r.backoff().apply(f.attempt());
       if (f.breakerOpen()) {
         stop = Stop.CIRCUIT_OPEN;
-      } else if (!f.now().plus(delay).isBefore(f.deadline())) {
+      } else if (delay.compareTo(Duration.between(f.now(), f.deadline())) >= 0) {
         stop = Stop.DEADLINE;
       } else if (!f.budgetLeft()) {
         stop = Stop.BUDGET;

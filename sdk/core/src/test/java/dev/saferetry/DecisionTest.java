@@ -121,6 +121,31 @@ class DecisionTest {
     assertThat(describe(next)).isEqualTo(expected);
   }
 
+  @org.junit.jupiter.api.Test
+  void aBackoffBeyondWhatAnInstantHoldsEndsAtTheDeadline() {
+    Decision.Rules huge =
+        new Decision.Rules(
+            RetryPolicy.defaults(),
+            ResponseRules.COMMON,
+            RetryClassifier.standard(),
+            n -> Duration.ofSeconds(Long.MAX_VALUE));
+    Decision.Facts facts =
+        new Decision.Facts(
+            1,
+            4,
+            new RawResponse(503, Map.of(), ""),
+            null,
+            true,
+            false,
+            true,
+            NOW,
+            NOW.plusSeconds(60),
+            false,
+            true);
+
+    assertThat(describe(Decision.decide(facts, huge))).isEqualTo("DEADLINE_EXCEEDED");
+  }
+
   private static String describe(Decision.Next next) {
     if (next instanceof Decision.Succeed) {
       return "succeed";

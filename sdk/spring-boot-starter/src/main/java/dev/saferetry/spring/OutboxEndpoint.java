@@ -20,15 +20,15 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 /**
- * The Actuator endpoint {@code saferetry-outbox}: the outbox operator API over HTTP (or JMX).
+ * The Actuator endpoint {@code saferetryoutbox}: the outbox operator API over HTTP (or JMX).
  *
  * <ul>
- *   <li>{@code GET /actuator/saferetry-outbox?state=held&operation=...&limit=50} lists intents
+ *   <li>{@code GET /actuator/saferetryoutbox?state=held&operation=...&limit=50} lists intents
  *       (state: held, queued, ended, abandoned or all), oldest first, without their request bodies
  *       or headers.
- *   <li>{@code POST /actuator/saferetry-outbox} with {@code action} (requeue, abandon,
- *       release-key), {@code tenant}, {@code operation}, {@code intentId}, {@code reason} and an
- *       optional {@code actionId} acts on one intent. Refused (403) unless {@code
+ *   <li>{@code POST /actuator/saferetryoutbox} with {@code action} (requeue, abandon, release-key),
+ *       {@code tenant}, {@code operation}, {@code intentId}, {@code reason} and an optional {@code
+ *       actionId} acts on one intent. Refused (403) unless {@code
  *       saferetry.outbox.operator.actions-enabled} is true and the request carries an authenticated
  *       principal, whose name is recorded in the outbox's audit as the actor; an anonymous request
  *       changes nothing.
@@ -41,7 +41,7 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  */
 // Actuator is an optional dependency, not re-exported: an application with the endpoint has it.
 @SuppressWarnings("exports")
-@Endpoint(id = "saferetry-outbox")
+@Endpoint(id = "saferetryoutbox")
 public final class OutboxEndpoint {
   /** The audit name of reads (no read is audited; the admin view needs a name). */
   private static final String READER = "actuator";

@@ -34,8 +34,6 @@ import org.slf4j.LoggerFactory;
 final class Resilience4jRegistries implements SafeRetryClientCustomizer {
   private static final Logger LOG = LoggerFactory.getLogger("dev.saferetry.spring");
 
-  private static final Duration MAX_WAIT = Duration.ofDays(1);
-
   private final SafeRetryProperties properties;
   private final CircuitBreakerRegistry breakers;
   private final RetryRegistry retries;
@@ -107,15 +105,15 @@ final class Resilience4jRegistries implements SafeRetryClientCustomizer {
     if (first <= 0) {
       return p;
     }
-    // The longest wait the attempts can reach: resilience4j's exponential backoff is unbounded
-    // unless a maximum wait is set; never beyond a day.
+    // The longest wait the attempts can reach (resilience4j's exponential backoff is unbounded
+    // unless a maximum wait is set); however long, the call's deadline ends it first.
     long longest = first;
     for (int attempt = 2; attempt < c.getMaxAttempts() && attempt <= 64; attempt++) {
       longest = Math.max(longest, interval(f, attempt));
     }
     return p.withInitialDelay(Duration.ofMillis(first))
         .withMultiplier(second > first ? (double) second / first : 1.0)
-        .withMaxDelay(Duration.ofMillis(Math.min(longest, MAX_WAIT.toMillis())));
+        .withMaxDelay(Duration.ofMillis(longest));
   }
 
   private static long interval(IntervalBiFunction<Object> f, int attempt) {

@@ -22,7 +22,7 @@ import org.springframework.context.annotation.Configuration;
 /**
  * SafeRetry's observability and operations, each part when the application has what it needs:
  * client meters in the application's {@code MeterRegistry}, calls observed through its {@code
- * ObservationRegistry}, the {@code saferetry} health component, the {@code saferetry-outbox}
+ * ObservationRegistry}, the {@code saferetry} health component, the {@code saferetryoutbox}
  * operator endpoint, and the masking of credentials in Actuator.
  */
 @AutoConfiguration(after = {SafeRetryAutoConfiguration.class, SafeRetryJdbcAutoConfiguration.class})

@@ -473,7 +473,7 @@ public class SafeRetryProperties {
     }
   }
 
-  /** The operator endpoint {@code saferetry-outbox}. Mutable while bound. */
+  /** The operator endpoint {@code saferetryoutbox}. Mutable while bound. */
   public static class Operator {
 
     /** Creates the defaults. */

@@ -67,7 +67,7 @@ class OperatorEndpointTest extends StarterContextTest {
 
   @Test
   void readsListHeldIntentsWithoutTheirRequests() {
-    HttpResponse<String> r = Http.get(port, "/actuator/saferetry-outbox?state=held");
+    HttpResponse<String> r = Http.get(port, "/actuator/saferetryoutbox?state=held");
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(r.body())
         .contains("\"intentId\":\"order-" + read + "\"")
@@ -80,7 +80,7 @@ class OperatorEndpointTest extends StarterContextTest {
   void anAnonymousActionChangesNothing() {
     Map<String, Object> before = row(read);
     HttpResponse<String> r =
-        Http.postJson(port, "/actuator/saferetry-outbox", action(read, "abandon"), null, null);
+        Http.postJson(port, "/actuator/saferetryoutbox", action(read, "abandon"), null, null);
     assertThat(r.statusCode()).isEqualTo(403);
     assertThat(r.body()).contains("authenticated principal");
     assertThat(row(read)).isEqualTo(before);
@@ -91,7 +91,7 @@ class OperatorEndpointTest extends StarterContextTest {
     HttpResponse<String> r =
         Http.postJson(
             port,
-            "/actuator/saferetry-outbox",
+            "/actuator/saferetryoutbox",
             action(acted, "abandon"),
             "alice",
             CheckoutTestApp.OPERATOR_PASSWORD);

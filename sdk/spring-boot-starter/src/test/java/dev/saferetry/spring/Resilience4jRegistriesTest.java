@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
+import dev.saferetry.error.Reason;
 import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.resilience.Sleeper;
 import dev.saferetry.spring.app.Orders;
@@ -178,6 +179,35 @@ class Resilience4jRegistriesTest {
                               Orders.CHARGE, Map.of("amount", 1), RequestOptions.none()))
                   .isInstanceOf(SafeRetryException.class);
               assertThat(provider.getRequestCount()).isEqualTo(1);
+            });
+  }
+
+  @Test
+  void anUnboundedExponentialBackoffEndsAtTheDeadlineNotInAnOverflow() {
+    // No exponential-max-wait-duration: resilience4j's waits grow a thousandfold per attempt, far
+    // past what a long holds in nanoseconds; the call still ends with a typed reason.
+    for (int i = 0; i < 3; i++) {
+      provider.enqueue(new MockResponse.Builder().code(503).body("{}").build());
+    }
+    context()
+        .withPropertyValues(
+            "resilience4j.retry.instances.payments.max-attempts=40",
+            "resilience4j.retry.instances.payments.exponential-backoff-multiplier=1000")
+        .run(
+            ctx -> {
+              assertThat(ctx).hasNotFailed();
+              SafeRetryClient payments = ctx.getBean("payments", SafeRetryClient.class);
+              assertThatThrownBy(
+                      () ->
+                          payments.execute(
+                              Orders.CHARGE, Map.of("amount", 1), RequestOptions.none()))
+                  .isInstanceOfSatisfying(
+                      SafeRetryException.class,
+                      e -> assertThat(e.reason()).isEqualTo(Reason.DEADLINE_EXCEEDED));
+              // 100 ms waited (half of 200 ms); the next wait, half of 200 s, is past the 30 s
+              // deadline
+              assertThat(ctx.getBean(Probes.class).waits).containsExactly(Duration.ofMillis(100));
+              assertThat(provider.getRequestCount()).isEqualTo(2);
             });
   }
 }

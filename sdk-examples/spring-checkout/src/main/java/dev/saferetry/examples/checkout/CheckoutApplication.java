@@ -32,7 +32,7 @@ public class CheckoutApplication {
   SecurityFilterChain security(HttpSecurity http) throws Exception {
     return http.authorizeHttpRequests(
             a ->
-                a.requestMatchers("/actuator/saferetry-outbox", "/actuator/saferetry-outbox/**")
+                a.requestMatchers("/actuator/saferetryoutbox", "/actuator/saferetryoutbox/**")
                     .authenticated()
                     .anyRequest()
                     .permitAll())

@@ -101,12 +101,8 @@ public final class CheckoutTour {
             + saferetry(metrics.body()));
     String sends = "/actuator/metrics/saferetry.relay.sends";
     show("GET " + sends, get(base + sends, null));
-    show(
-        "GET /actuator/saferetry-outbox, anonymous",
-        get(base + "/actuator/saferetry-outbox", null));
-    show(
-        "GET /actuator/saferetry-outbox, operator",
-        get(base + "/actuator/saferetry-outbox", login));
+    show("GET /actuator/saferetryoutbox, anonymous", get(base + "/actuator/saferetryoutbox", null));
+    show("GET /actuator/saferetryoutbox, operator", get(base + "/actuator/saferetryoutbox", login));
     return provider.effects().size() == 1
         && provider.received().size() == 2
         && first.body().equals("APPLIED")

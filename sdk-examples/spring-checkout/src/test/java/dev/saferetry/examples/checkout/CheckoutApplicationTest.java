@@ -133,7 +133,7 @@ class CheckoutApplicationTest {
 
   @Test
   void anAnonymousRequestToTheOperatorEndpointIsRefusedAndChangesNothing() throws Exception {
-    String endpoint = base + "/actuator/saferetry-outbox";
+    String endpoint = base + "/actuator/saferetryoutbox";
     String action =
         "{\"action\":\"abandon\",\"tenant\":\"default\",\"operation\":\"x\","
             + "\"intentId\":\"y\",\"reason\":\"z\"}";
