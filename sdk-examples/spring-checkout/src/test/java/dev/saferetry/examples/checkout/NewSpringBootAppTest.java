@@ -29,6 +29,10 @@ import org.junit.jupiter.api.Timeout;
  * real application context with {@code @WithFakeProvider} and check one charge through a lost
  * answer and a restart, the relay delivering, SafeRetry's health component and meters, and the
  * operator endpoint refusing an anonymous request.
+ *
+ * <p>Offline, the application takes Spring Boot's own versions of what the SDK pins otherwise (H2
+ * 2.4.240, HikariCP 7.0.2): they must be in the user's repository, where one online build of the
+ * application (or {@code mvn dependency:get}) puts them.
  */
 class NewSpringBootAppTest {
   private static final String VERSION = "0.1.0-SNAPSHOT";
