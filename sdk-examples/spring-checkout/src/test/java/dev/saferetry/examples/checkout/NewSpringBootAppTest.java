@@ -25,14 +25,14 @@ import org.junit.jupiter.api.Timeout;
  * one service charges through the injected typed {@code PaymentsClient} and one
  * {@code @Transactional} method enqueues — puts this build's artifacts into a local repository of
  * its own under {@code target/} (never the user's {@code ~/.m2}, whose third-party artifacts it
- * only reads, through links) and runs Maven offline on the application's own tests. Those start the
+ * only reads, through links) and runs Maven on the application's own tests. Those start the
  * real application context with {@code @WithFakeProvider} and check one charge through a lost
  * answer and a restart, the relay delivering, SafeRetry's health component and meters, and the
  * operator endpoint refusing an anonymous request.
  *
- * <p>Offline, the application takes Spring Boot's own versions of what the SDK pins otherwise (H2
- * 2.4.240, HikariCP 7.0.2): they must be in the user's repository, where one online build of the
- * application (or {@code mvn dependency:get}) puts them.
+ * <p>Maven runs online, as a user's first build does: the application takes Spring Boot's own
+ * versions of what the SDK's build pins otherwise (H2 2.4.240, HikariCP 7.0.2), which a fresh
+ * machine has not downloaded yet; this build's artifacts are found in the local repository.
  */
 class NewSpringBootAppTest {
   private static final String VERSION = "0.1.0-SNAPSHOT";
@@ -76,7 +76,7 @@ class NewSpringBootAppTest {
     Path repo = localRepository(work.resolve("repo"));
 
     Process mvn =
-        new ProcessBuilder(mvn(), "-o", "-B", "-q", "-Dmaven.repo.local=" + repo, "test")
+        new ProcessBuilder(mvn(), "-B", "-q", "-Dmaven.repo.local=" + repo, "test")
             .directory(app.toFile())
             .redirectErrorStream(true)
             .redirectOutput(work.resolve("mvn.log").toFile())
