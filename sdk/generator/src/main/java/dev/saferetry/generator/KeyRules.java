@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * as a key; a body field it declares as a key; the preset's rule; the configuration's rule for a
  * silent POST; none. A parameter or field is a key when its name says so ({@code Idempotency-Key},
  * {@code Cko-Idempotency-Key}, {@code idempotency_key}, {@code idempotentKey}), when its
- * description says so (a header only), or when the configuration names it.
+ * description says so, or when the configuration names it.
  */
 final class KeyRules {
   private static final Pattern KEY_NAME = Pattern.compile(".*idempoten(cy|t)(key|token|id)?.*");
@@ -43,8 +43,16 @@ final class KeyRules {
   boolean isKeyField(String json, Schema<?> s) {
     return config.keyFieldNames().contains(json)
         || (s != null && marked(s.getExtensions()))
-        || (KEY_NAME.matcher(normal(json)).matches()
+        || ((KEY_NAME.matcher(normal(json)).matches() || describesKey(s))
             && (s == null || s.getType() == null || "string".equals(SchemaKind.type(s))));
+  }
+
+  // A field whose description says it makes the write safe to repeat: "reference_id: idempotency
+  // key of this transfer".
+  private static boolean describesKey(Schema<?> s) {
+    String d = s == null || s.getDescription() == null ? "" : s.getDescription();
+    String lower = d.toLowerCase(Locale.ROOT);
+    return KEY_WORDS.stream().anyMatch(lower::contains);
   }
 
   // A vendor extension that says so: x-idempotency-key: true, x-fern-idempotency-key: true.
@@ -105,7 +113,7 @@ final class KeyRules {
           return new Decision(
               "body",
               e.getKey(),
-              max == null ? 0 : max,
+              max == null ? statedMax(e.getValue().getDescription()) : max,
               "the document declares body field " + e.getKey());
         }
       }
