@@ -23,6 +23,8 @@ final class KeyRules {
   private static final List<String> KEY_WORDS =
       List.of("idempoten", "safe to retry", "safely retr", "retried safely", "deduplicat");
 
+  private static final Pattern SENTENCE_END = Pattern.compile("\\.(\\s|$)|\\n");
+
   private final GeneratorConfig config;
 
   KeyRules(GeneratorConfig config) {
@@ -47,12 +49,14 @@ final class KeyRules {
             && (s == null || s.getType() == null || "string".equals(SchemaKind.type(s))));
   }
 
-  // A field whose description says it makes the write safe to repeat: "reference_id: idempotency
-  // key of this transfer".
+  // A field whose description opens by saying it makes the write safe to repeat ("Idempotency
+  // reference of this transfer."): only the first sentence counts, so a field that merely mentions
+  // idempotency further on (Adyen's RequestedTestErrorResponseCode) stays a field.
   private static boolean describesKey(Schema<?> s) {
-    String d = s == null || s.getDescription() == null ? "" : s.getDescription();
-    String lower = d.toLowerCase(Locale.ROOT);
-    return KEY_WORDS.stream().anyMatch(lower::contains);
+    String d = s == null || s.getDescription() == null ? "" : s.getDescription().strip();
+    java.util.regex.Matcher end = SENTENCE_END.matcher(d);
+    String first = (end.find() ? d.substring(0, end.start()) : d).toLowerCase(Locale.ROOT);
+    return KEY_WORDS.stream().anyMatch(first::contains);
   }
 
   // A vendor extension that says so: x-idempotency-key: true, x-fern-idempotency-key: true.

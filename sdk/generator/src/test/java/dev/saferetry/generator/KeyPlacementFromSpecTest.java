@@ -98,7 +98,7 @@ class KeyPlacementFromSpecTest {
         .contains(".withKeyMaxLength(40)");
     assertThat(s.sources().get("p/TransfersCreateRequest.java"))
         .doesNotContain("referenceId")
-        .contains("note");
+        .contains("@JsonProperty(\"note\")");
   }
 
   @Test
