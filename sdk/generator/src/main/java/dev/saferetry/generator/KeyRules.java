@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * as a key; a body field it declares as a key; the preset's rule; the configuration's rule for a
  * silent POST; none. A parameter or field is a key when its name says so ({@code Idempotency-Key},
  * {@code Cko-Idempotency-Key}, {@code idempotency_key}, {@code idempotentKey}), when its
- * description says so, or when the configuration names it.
+ * description says so (for a body field, its first sentence), or when the configuration names it.
  */
 final class KeyRules {
   private static final Pattern KEY_NAME = Pattern.compile(".*idempoten(cy|t)(key|token|id)?.*");
