@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * as a key; a body field it declares as a key; the preset's rule; the configuration's rule for a
  * silent POST; none. A parameter or field is a key when its name says so ({@code Idempotency-Key},
  * {@code Cko-Idempotency-Key}, {@code idempotency_key}, {@code idempotentKey}), when its
- * description says so (a header only), or when the configuration names it.
+ * description says so (for a body field, its first sentence), or when the configuration names it.
  */
 final class KeyRules {
   private static final Pattern KEY_NAME = Pattern.compile(".*idempoten(cy|t)(key|token|id)?.*");
@@ -22,6 +22,8 @@ final class KeyRules {
   // What a header's description says when the header makes a write safe to repeat.
   private static final List<String> KEY_WORDS =
       List.of("idempoten", "safe to retry", "safely retr", "retried safely", "deduplicat");
+
+  private static final Pattern SENTENCE_END = Pattern.compile("\\.(\\s|$)|\\n");
 
   private final GeneratorConfig config;
 
@@ -43,8 +45,18 @@ final class KeyRules {
   boolean isKeyField(String json, Schema<?> s) {
     return config.keyFieldNames().contains(json)
         || (s != null && marked(s.getExtensions()))
-        || (KEY_NAME.matcher(normal(json)).matches()
+        || ((KEY_NAME.matcher(normal(json)).matches() || describesKey(s))
             && (s == null || s.getType() == null || "string".equals(SchemaKind.type(s))));
+  }
+
+  // A field whose description opens by saying it makes the write safe to repeat ("Idempotency
+  // reference of this transfer."): only the first sentence counts, so a field that merely mentions
+  // idempotency further on (Adyen's RequestedTestErrorResponseCode) stays a field.
+  private static boolean describesKey(Schema<?> s) {
+    String d = s == null || s.getDescription() == null ? "" : s.getDescription().strip();
+    java.util.regex.Matcher end = SENTENCE_END.matcher(d);
+    String first = (end.find() ? d.substring(0, end.start()) : d).toLowerCase(Locale.ROOT);
+    return KEY_WORDS.stream().anyMatch(first::contains);
   }
 
   // A vendor extension that says so: x-idempotency-key: true, x-fern-idempotency-key: true.
@@ -105,7 +117,7 @@ final class KeyRules {
           return new Decision(
               "body",
               e.getKey(),
-              max == null ? 0 : max,
+              max == null ? statedMax(e.getValue().getDescription()) : max,
               "the document declares body field " + e.getKey());
         }
       }

@@ -91,6 +91,17 @@ class KeyPlacementFromSpecTest {
   }
 
   @Test
+  void aBodyFieldWhoseDescriptionSaysSoCarriesTheKeyWithTheLimitItStates() {
+    GeneratedSources s = Generator.generate(Specs.config("described-body-key.yaml", "p").build());
+    assertThat(constant(s, "p/TransfersApi.java", "CREATE"))
+        .contains(".withKeyPlacement(KeyPlacement.bodyField(\"reference_id\"))")
+        .contains(".withKeyMaxLength(40)");
+    assertThat(s.sources().get("p/TransfersCreateRequest.java"))
+        .doesNotContain("referenceId")
+        .contains("@JsonProperty(\"note\")");
+  }
+
+  @Test
   void configuredNamesMarkHeadersAndFieldsAsKeys() {
     GeneratedSources s =
         Generator.generate(
