@@ -1,7 +1,9 @@
 /**
- * SafeRetry's JDBC side: a key store a fleet shares, the transactional outbox and its relay, and
- * the inbox that makes redelivery harmless. Only {@code dev.saferetry.jdbc} is exported; {@code
- * dev.saferetry.jdbc.internal} is its machinery. It sends through the core's public API alone.
+ * SafeRetry's JDBC side: a key store a fleet shares ({@code dev.saferetry.jdbc.keystore}), the
+ * transactional outbox with its relay and operator API ({@code dev.saferetry.jdbc.outbox}), and the
+ * inbox that makes redelivery harmless ({@code dev.saferetry.jdbc.inbox}). Only those packages are
+ * exported; {@code dev.saferetry.jdbc.internal} and below are their machinery. It sends through the
+ * core's public API alone.
  */
 // micrometer-core publishes an automatic module name only (no module-info of its own)
 @SuppressWarnings("requires-automatic")
@@ -13,5 +15,7 @@ module dev.saferetry.jdbc {
   // transitive: a modular service that binds the meters requires Micrometer itself.
   requires static micrometer.core;
 
-  exports dev.saferetry.jdbc;
+  exports dev.saferetry.jdbc.keystore;
+  exports dev.saferetry.jdbc.outbox;
+  exports dev.saferetry.jdbc.inbox;
 }

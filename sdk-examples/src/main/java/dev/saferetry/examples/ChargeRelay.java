@@ -7,17 +7,16 @@ import dev.saferetry.event.AttemptStarted;
 import dev.saferetry.event.CallFinished;
 import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.examples.support.OutboxDrill;
-import dev.saferetry.jdbc.JdbcKeyStore;
-import dev.saferetry.jdbc.OutboxRelay;
-import dev.saferetry.jdbc.RelayPass;
+import dev.saferetry.jdbc.keystore.JdbcKeyStore;
+import dev.saferetry.jdbc.outbox.OutboxRelay;
+import dev.saferetry.jdbc.outbox.RelayPass;
 import dev.saferetry.resilience.RetryPolicy;
 import java.time.Duration;
 
 /**
- * A relay process of the outbox: sends the charges that {@link Outbox}'s transactions committed as
- * pending intents, each with the key recorded with it, until none is left; several relays share the
- * work through leases, and one that dies leaves its intents to the others. Prints each attempt and
- * each charge sent. {@link Outbox} starts two of them, and kills the first.
+ * A relay process of the outbox: sends the charges {@link Outbox}'s transactions committed, each
+ * with its recorded key, until none is left; relays share the work through leases, and one that
+ * dies leaves its intents to the others. {@link Outbox} starts two, and kills the first.
  *
  * <pre>
  * mvn -B -q -pl sdk-examples -am compile exec:java -Dexec.mainClass=dev.saferetry.examples.ChargeRelay \
@@ -52,7 +51,9 @@ public final class ChargeRelay {
                 .retryPolicy(RetryPolicy.defaults().withDeadline(Duration.ofSeconds(3)))
                 .build()) {
       OutboxRelay relay =
-          OutboxRelay.builder(store, client)
+          OutboxRelay.builder()
+              .store(store)
+              .client(client)
               .owner(args[2])
               .batchSize(1)
               .leaseFor(Duration.ofSeconds(8)) // the calls' 3 s + 5 s: soon taken over
@@ -64,8 +65,7 @@ public final class ChargeRelay {
           say("nothing left to send");
           return;
         }
-        // nothing claimed: an intent under another relay's lease, or backing off; else a slow
-        // relay, so that the drill can kill it half-way
+        // none claimed: another relay's lease or a backoff; else go slow, for the drill to kill
         Thread.sleep(pass.claimed() == 0 ? 200 : 150);
       }
     }

@@ -6,7 +6,8 @@ import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.idempotency.StoredRequest;
-import dev.saferetry.jdbc.JdbcKeyStore;
+import dev.saferetry.jdbc.keystore.JdbcKeyStore;
+import dev.saferetry.jdbc.outbox.JdbcOutbox;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -67,7 +68,7 @@ public final class Outbox {
       Instant now = Instant.now();
       IntentRecord intent =
           IntentRecord.pending(SCOPE, id, IdempotencyKey.random(), id + ":" + amount, now, DAY);
-      store.outbox().enqueue(c, intent, charge, now); // on the order's connection
+      JdbcOutbox.of(store).enqueue(c, intent, charge, now); // on the order's connection
       if (fails) {
         c.rollback(); // neither the order nor its charge exists
         return false;

@@ -5,8 +5,8 @@ import com.rabbitmq.client.Delivery;
 import dev.saferetry.examples.support.LedgerEntry;
 import dev.saferetry.examples.support.ManualAcks;
 import dev.saferetry.examples.support.Options;
-import dev.saferetry.jdbc.Inbox;
-import dev.saferetry.jdbc.InboxOutcome;
+import dev.saferetry.jdbc.inbox.Inbox;
+import dev.saferetry.jdbc.inbox.InboxResult;
 import dev.saferetry.resilience.Sleeper;
 import java.io.IOException;
 import java.util.Map;
@@ -38,7 +38,7 @@ public final class QueueConsumer implements AutoCloseable {
   }
 
   /** Applies one delivery (its entry and its receipt in one transaction); does not ack it. */
-  InboxOutcome process(Delivery delivery) {
+  InboxResult process(Delivery delivery) {
     LedgerEntry entry = LedgerEntry.parse(delivery.getBody()); // never one: dead-lettered
     String id = delivery.getProperties().getMessageId(); // the deduplication key
     return inbox.receive("ledger", id, tx -> entry.insert(tx.connection(), id));
@@ -50,7 +50,7 @@ public final class QueueConsumer implements AutoCloseable {
         queue,
         log,
         delivery -> {
-          InboxOutcome outcome = process(delivery);
+          InboxResult outcome = process(delivery);
           acks.ack(delivery); // only after the commit: a crash before it means a redelivery
           log.accept(outcome + " " + delivery.getProperties().getMessageId());
         });

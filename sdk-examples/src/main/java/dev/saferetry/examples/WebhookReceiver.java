@@ -6,10 +6,10 @@ import dev.saferetry.examples.support.OrderBook;
 import dev.saferetry.examples.support.ReceiverHttp.Reply;
 import dev.saferetry.examples.support.WebhookEndpoint;
 import dev.saferetry.examples.support.WebhookEndpoint.Settings;
-import dev.saferetry.jdbc.Inbox;
-import dev.saferetry.jdbc.InboxException;
-import dev.saferetry.jdbc.InboxHandler;
-import dev.saferetry.jdbc.InboxOutcome;
+import dev.saferetry.jdbc.inbox.Inbox;
+import dev.saferetry.jdbc.inbox.InboxException;
+import dev.saferetry.jdbc.inbox.InboxHandler;
+import dev.saferetry.jdbc.inbox.InboxResult;
 import dev.saferetry.webhook.StripeWebhookVerifier;
 import dev.saferetry.webhook.VerifiedWebhook;
 import dev.saferetry.webhook.WebhookVerificationException;
@@ -59,7 +59,7 @@ public final class WebhookReceiver {
           }
         };
     try { // the event id is the deduplication key; an ignored event gets a receipt too
-      InboxOutcome outcome = inbox.receive("orders", hook.id(), http.withTestHook(work));
+      InboxResult outcome = inbox.receive("orders", hook.id(), http.withTestHook(work));
       return http.settled(outcome, charge.isPresent());
     } catch (InboxException e) { // BUSY: not recorded; whether the other one commits is unknown
       if (e.kind() != InboxException.Kind.BUSY) throw e;

@@ -46,10 +46,10 @@ class PackageOwnershipTest {
   @Test
   void theExamplesShipNoClassInAPackageOfTheSdk() throws Exception {
     Set<String> sdk = new TreeSet<>(packagesOf(SafeRetryClient.class));
-    sdk.addAll(packagesOf(dev.saferetry.jdbc.Inbox.class));
+    sdk.addAll(packagesOf(dev.saferetry.jdbc.inbox.Inbox.class));
     sdk.addAll(packagesOf(dev.saferetry.webhook.WebhookVerifier.class));
     Set<String> examples = packagesOf(QuickStart.class);
-    assertThat(sdk).contains("dev.saferetry", "dev.saferetry.jdbc", "dev.saferetry.webhook");
+    assertThat(sdk).contains("dev.saferetry", "dev.saferetry.jdbc.inbox", "dev.saferetry.webhook");
     assertThat(examples).contains("dev.saferetry.examples", "dev.saferetry.examples.demo");
 
     assertThat(examples).as("packages in both jars").doesNotContainAnyElementsOf(sdk);

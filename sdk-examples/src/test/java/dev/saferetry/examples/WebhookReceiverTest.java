@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.saferetry.examples.support.OrderBook;
 import dev.saferetry.examples.support.WebhookEndpoint;
 import dev.saferetry.examples.support.WebhookEndpoint.Settings;
-import dev.saferetry.jdbc.Inbox;
+import dev.saferetry.jdbc.inbox.Inbox;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

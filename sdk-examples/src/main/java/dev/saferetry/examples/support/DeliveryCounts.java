@@ -1,6 +1,6 @@
 package dev.saferetry.examples.support;
 
-import dev.saferetry.jdbc.InboxOutcome;
+import dev.saferetry.jdbc.inbox.InboxResult;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -23,8 +23,8 @@ public final class DeliveryCounts {
    * Counts a delivery the inbox settled and returns its name for the answer: the inbox's outcome,
    * or {@code IGNORED} for the first receipt of an event the receiver does not handle.
    */
-  public String count(InboxOutcome outcome, boolean handled) {
-    if (outcome == InboxOutcome.APPLIED && !handled) {
+  public String count(InboxResult outcome, boolean handled) {
+    if (outcome == InboxResult.APPLIED && !handled) {
       ignored.increment();
       return "IGNORED";
     }

@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.saferetry.examples.ChargeRelay;
 import dev.saferetry.examples.Outbox;
-import dev.saferetry.jdbc.JdbcKeyStore;
+import dev.saferetry.jdbc.keystore.JdbcKeyStore;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -117,7 +117,8 @@ public final class OutboxDrill {
     try (PaymentApi api = new PaymentApi();
         HikariDataSource pool = pool(url, 4);
         JdbcKeyStore store =
-            JdbcKeyStore.builder(pool)
+            JdbcKeyStore.builder()
+                .dataSource(pool)
                 .createSchema(true)
                 .outboxSealKey(SealKey.ID, SealKey.secret())
                 .build()) {

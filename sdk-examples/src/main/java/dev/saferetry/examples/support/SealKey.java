@@ -1,6 +1,6 @@
 package dev.saferetry.examples.support;
 
-import dev.saferetry.jdbc.JdbcKeyStore;
+import dev.saferetry.jdbc.keystore.JdbcKeyStore;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import javax.sql.DataSource;
@@ -22,10 +22,15 @@ public final class SealKey {
 
   /**
    * {@return a store on {@code db} that creates its table if it is new and seals outbox rows with
-   * this key: {@code JdbcKeyStore.builder(db).createSchema(true).outboxSealKey(ID, secret())}}
+   * this key: {@code JdbcKeyStore.builder().dataSource(db).createSchema(true).outboxSealKey(ID,
+   * secret())}}
    */
   public static JdbcKeyStore store(DataSource db) {
-    return JdbcKeyStore.builder(db).createSchema(true).outboxSealKey(ID, secret()).build();
+    return JdbcKeyStore.builder()
+        .dataSource(db)
+        .createSchema(true)
+        .outboxSealKey(ID, secret())
+        .build();
   }
 
   /** {@return the key's bytes} */

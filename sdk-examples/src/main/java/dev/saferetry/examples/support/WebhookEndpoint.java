@@ -2,8 +2,8 @@ package dev.saferetry.examples.support;
 
 import dev.saferetry.examples.support.ReceiverHttp.Reply;
 import dev.saferetry.examples.support.ReceiverHttp.Route;
-import dev.saferetry.jdbc.InboxHandler;
-import dev.saferetry.jdbc.InboxOutcome;
+import dev.saferetry.jdbc.inbox.InboxHandler;
+import dev.saferetry.jdbc.inbox.InboxResult;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
@@ -94,7 +94,7 @@ public final class WebhookEndpoint implements AutoCloseable {
    * @param outcome what the inbox did
    * @param handled whether the event is one the receiver handles (else {@code IGNORED})
    */
-  public Reply settled(InboxOutcome outcome, boolean handled) {
+  public Reply settled(InboxResult outcome, boolean handled) {
     return new Reply(200, "{\"outcome\":\"" + effects.count(outcome, handled) + "\"}");
   }
 

@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.saferetry.filestore.FileKeyStore;
 import dev.saferetry.idempotency.IdempotencyKey;
-import dev.saferetry.jdbc.JdbcKeyStore;
+import dev.saferetry.jdbc.keystore.JdbcKeyStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -67,7 +67,7 @@ public class JdbcKeyStoreCost {
     config.setMinimumIdle(32);
     pool = new HikariDataSource(config);
     counted = new CountingDataSource(pool);
-    jdbc = JdbcKeyStore.builder(counted).schema(schema).createSchema(true).build();
+    jdbc = JdbcKeyStore.builder().dataSource(counted).schema(schema).createSchema(true).build();
     try (Connection c = pool.getConnection();
         Statement st = c.createStatement()) {
       st.execute("CREATE TABLE " + schema + ".raw (id BIGINT PRIMARY KEY, v VARCHAR(64))");

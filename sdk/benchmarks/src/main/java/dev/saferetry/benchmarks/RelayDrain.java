@@ -9,9 +9,10 @@ import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.examples.payments.ChargeCreateParams;
 import dev.saferetry.examples.payments.Charges;
-import dev.saferetry.jdbc.JdbcKeyStore;
-import dev.saferetry.jdbc.OutboxRelay;
-import dev.saferetry.jdbc.OutboxRelayBuilder;
+import dev.saferetry.jdbc.keystore.JdbcKeyStore;
+import dev.saferetry.jdbc.outbox.JdbcOutbox;
+import dev.saferetry.jdbc.outbox.OutboxRelay;
+import dev.saferetry.jdbc.outbox.OutboxRelayBuilder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -151,7 +152,8 @@ public final class RelayDrain {
       pool = new HikariDataSource(config);
       counted = new CountingDataSource(pool);
       store =
-          JdbcKeyStore.builder(counted)
+          JdbcKeyStore.builder()
+              .dataSource(counted)
               .schema(schema)
               .createSchema(true)
               .outboxSealKey("bench", new byte[32]) // a benchmark's key: any 32 bytes
@@ -194,8 +196,7 @@ public final class RelayDrain {
       try (Connection c = pool.getConnection()) {
         c.setAutoCommit(false);
         var begun =
-            store
-                .outbox()
+            JdbcOutbox.of(store)
                 .enqueue(
                     c,
                     client,
@@ -281,7 +282,9 @@ public final class RelayDrain {
       List<OutboxRelay> fleet = new ArrayList<>();
       for (int r = 0; r < relays; r++) {
         OutboxRelay relay =
-            settings.apply(OutboxRelay.builder(store, client).owner("relay-" + r)).build();
+            settings
+                .apply(OutboxRelay.builder().store(store).client(client).owner("relay-" + r))
+                .build();
         relay.start();
         fleet.add(relay);
       }

@@ -2,6 +2,7 @@ package dev.saferetry.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.saferetry.jdbc.keystore.JdbcKeyStore;
 import dev.saferetry.testing.ApiSurface;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

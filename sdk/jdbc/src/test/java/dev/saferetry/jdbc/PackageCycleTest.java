@@ -2,60 +2,72 @@ package dev.saferetry.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.saferetry.testing.PackageGraph;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The artifact's packages form no cycle: the API package uses its machinery, never the other way
- * round, and neither reaches into the core's machinery.
+ * The artifact's packages form no cycle, read from the compiled classes: the outbox builds on the
+ * key store and never the other way round, the inbox stands alone, no package of machinery ({@code
+ * dev.saferetry.jdbc.internal} and below) uses an API package, the key store's machinery never uses
+ * the outbox's, and nothing reaches into the core's machinery.
  */
 class PackageCycleTest {
-  private static final Path MAIN = Path.of("src", "main", "java", "dev", "saferetry", "jdbc");
+  private static final Set<String> API =
+      Set.of(
+          "dev.saferetry.jdbc.keystore", "dev.saferetry.jdbc.outbox", "dev.saferetry.jdbc.inbox");
 
-  /** Any name of a type in package {@code dev.saferetry.jdbc} itself, imported or written out. */
-  private static final Pattern API = Pattern.compile("dev\\.saferetry\\.jdbc\\.([A-Z]\\w*)");
+  private final PackageGraph graph = PackageGraph.of(Path.of("target", "classes"));
 
-  private static final Pattern CORE_INTERNAL = Pattern.compile("dev\\.saferetry\\.internal\\b");
+  PackageCycleTest() throws IOException {}
 
   @Test
-  void theMachineryNeverUsesTheApiPackage() throws IOException {
-    List<String> uses = new ArrayList<>();
-    for (Path file : sources(MAIN.resolve("internal"))) {
-      Matcher m = API.matcher(Files.readString(file));
-      while (m.find()) {
-        uses.add(file.getFileName() + " -> " + m.group());
+  void noPackageIsInACycle() {
+    assertThat(graph.cycles()).isEmpty();
+  }
+
+  @Test
+  void theMachineryNeverUsesAnApiPackage() {
+    for (String machinery : graph.packages()) {
+      if (machinery.startsWith("dev.saferetry.jdbc.internal")) {
+        assertThat(graph.uses(machinery)).as(machinery).doesNotContainAnyElementsOf(API);
       }
     }
-    assertThat(uses).isEmpty();
   }
 
   @Test
-  void noPackageUsesTheCoresMachinery() throws IOException {
-    List<String> uses = new ArrayList<>();
-    for (Path file : sources(MAIN)) {
-      if (CORE_INTERNAL.matcher(Files.readString(file)).find()) {
-        uses.add(file.toString());
-      }
-    }
-    assertThat(uses).isEmpty();
+  void theKeyStoreNeverUsesTheOutboxNorTheInbox() {
+    assertThat(graph.uses("dev.saferetry.jdbc.keystore"))
+        .doesNotContain("dev.saferetry.jdbc.outbox", "dev.saferetry.jdbc.inbox");
+    assertThat(graph.uses("dev.saferetry.jdbc.internal.keystore"))
+        .doesNotContain("dev.saferetry.jdbc.internal.outbox");
+    assertThat(graph.uses("dev.saferetry.jdbc.inbox"))
+        .doesNotContain("dev.saferetry.jdbc.keystore", "dev.saferetry.jdbc.outbox");
   }
 
   @Test
-  void theScanSeesBothPackages() throws IOException {
-    assertThat(sources(MAIN.resolve("internal"))).hasSizeGreaterThan(10);
-    assertThat(sources(MAIN)).anyMatch(p -> p.endsWith("JdbcOutbox.java"));
+  void noPackageUsesTheCoresMachinery() {
+    for (String pkg : graph.packages()) {
+      assertThat(graph.uses(pkg))
+          .as(pkg)
+          .noneMatch(used -> used.equals("dev.saferetry.internal"))
+          .noneMatch(used -> used.startsWith("dev.saferetry.internal."));
+    }
   }
 
-  private static List<Path> sources(Path dir) throws IOException {
-    try (Stream<Path> files = Files.walk(dir)) {
-      return files.filter(p -> p.toString().endsWith(".java")).toList();
-    }
+  @Test
+  void theScanSeesThePackagesAndTheirUses() {
+    assertThat(graph.packages())
+        .containsAll(API)
+        .contains(
+            "dev.saferetry.jdbc.internal",
+            "dev.saferetry.jdbc.internal.keystore",
+            "dev.saferetry.jdbc.internal.outbox");
+    assertThat(graph.uses("dev.saferetry.jdbc.outbox"))
+        .contains("dev.saferetry.jdbc.keystore", "dev.saferetry.jdbc.internal.outbox");
+    assertThat(graph.uses("dev.saferetry.jdbc.internal.outbox"))
+        .contains("dev.saferetry.jdbc.internal.keystore", "dev.saferetry.jdbc.internal");
   }
 }

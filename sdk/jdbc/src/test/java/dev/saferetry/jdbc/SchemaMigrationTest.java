@@ -8,6 +8,12 @@ import dev.saferetry.SafeRetryClient;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.TestDatabase.Db;
+import dev.saferetry.jdbc.inbox.Inbox;
+import dev.saferetry.jdbc.inbox.InboxResult;
+import dev.saferetry.jdbc.keystore.JdbcBeginRaceTest;
+import dev.saferetry.jdbc.keystore.JdbcKeyStore;
+import dev.saferetry.jdbc.outbox.OutboxRelayTest;
+import dev.saferetry.jdbc.outbox.RelayPass;
 import dev.saferetry.testing.FakeTime;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -154,7 +160,8 @@ class SchemaMigrationTest {
       assertThat(shape(database, "saferetry_intents", "saferetry_intents")).isEqualTo(before);
       assertThat(versionRows(database))
           .containsExactlyInAnyOrder("saferetry_inbox 1 1", "saferetry_intents 1 1");
-      JdbcKeyStore.builder(database.pool())
+      JdbcKeyStore.builder()
+          .dataSource(database.pool())
           .outboxSealKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret())
           .schema(database.schema)
           .build()
@@ -165,7 +172,8 @@ class SchemaMigrationTest {
   /** Begin and complete, enqueue and relay one intent, receive one message: all on the tables. */
   private static void useEverything(TestDatabase database) throws Exception {
     try (JdbcKeyStore store =
-            JdbcKeyStore.builder(database.pool())
+            JdbcKeyStore.builder()
+                .dataSource(database.pool())
                 .outboxSealKey(TestDatabase.SEAL_KEY_ID, TestDatabase.sealSecret())
                 .schema(database.schema)
                 .build();
@@ -192,8 +200,8 @@ class SchemaMigrationTest {
             .dataSource(database.pool())
             .table(database.table("saferetry_inbox"))
             .build();
-    assertThat(inbox.receive("billing", "evt_1", tx -> {})).isEqualTo(InboxOutcome.APPLIED);
-    assertThat(inbox.receive("billing", "evt_1", tx -> {})).isEqualTo(InboxOutcome.DUPLICATE);
+    assertThat(inbox.receive("billing", "evt_1", tx -> {})).isEqualTo(InboxResult.APPLIED);
+    assertThat(inbox.receive("billing", "evt_1", tx -> {})).isEqualTo(InboxResult.DUPLICATE);
   }
 
   /** A pool whose connections have the test's schema as their default, as an application's has. */

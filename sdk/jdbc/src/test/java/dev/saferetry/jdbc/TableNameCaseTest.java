@@ -1,13 +1,15 @@
 package dev.saferetry.jdbc;
 
-import static dev.saferetry.jdbc.JdbcBeginRaceTest.SCOPE;
-import static dev.saferetry.jdbc.JdbcBeginRaceTest.T0;
-import static dev.saferetry.jdbc.JdbcBeginRaceTest.candidate;
+import static dev.saferetry.jdbc.keystore.JdbcBeginRaceTest.SCOPE;
+import static dev.saferetry.jdbc.keystore.JdbcBeginRaceTest.T0;
+import static dev.saferetry.jdbc.keystore.JdbcBeginRaceTest.candidate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.saferetry.idempotency.KeyStoreException;
 import dev.saferetry.jdbc.TestDatabase.Db;
+import dev.saferetry.jdbc.keystore.JdbcKeyStore;
+import dev.saferetry.jdbc.keystore.JdbcKeyStoreBuilder;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -23,7 +25,8 @@ class TableNameCaseTest {
   void aTableNameDifferingOnlyInCaseIsTheSameTableOrRefusedSayingWhy(Db db) throws Exception {
     try (TestDatabase database = db.open();
         JdbcKeyStore lower =
-            JdbcKeyStore.builder(database.pool())
+            JdbcKeyStore.builder()
+                .dataSource(database.pool())
                 .schema(database.schema)
                 .table("intents")
                 .createSchema(true)
@@ -33,7 +36,8 @@ class TableNameCaseTest {
           db == Db.MARIADB && database.count("SELECT @@lower_case_table_names") == 0;
       for (boolean create : new boolean[] {true, false}) {
         JdbcKeyStoreBuilder upper =
-            JdbcKeyStore.builder(database.pool())
+            JdbcKeyStore.builder()
+                .dataSource(database.pool())
                 .schema(database.schema)
                 .table("Intents")
                 .createSchema(create);

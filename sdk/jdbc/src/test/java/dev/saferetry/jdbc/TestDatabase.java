@@ -2,6 +2,8 @@ package dev.saferetry.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.saferetry.jdbc.keystore.JdbcKeyStore;
+import dev.saferetry.jdbc.keystore.JdbcKeyStoreBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,29 +29,29 @@ import org.junit.jupiter.api.Assumptions;
  *
  * <p>Not thread-safe: one test owns it.
  */
-final class TestDatabase implements AutoCloseable {
+public final class TestDatabase implements AutoCloseable {
   /** The databases under test. */
-  enum Db {
+  public enum Db {
     H2,
     POSTGRESQL,
     MARIADB;
 
     /** A fresh schema on this database; skips the test if the server does not answer. */
-    TestDatabase open() {
+    public TestDatabase open() {
       return TestDatabase.open(this, false);
     }
 
     /** A fresh schema other processes can reach too (H2: a file database with a TCP server). */
-    TestDatabase openShared() {
+    public TestDatabase openShared() {
       return TestDatabase.open(this, true);
     }
   }
 
   private static final Map<Db, String> UNREACHABLE = new ConcurrentHashMap<>();
 
-  final Db db;
-  final String url;
-  final String schema;
+  public final Db db;
+  public final String url;
+  public final String schema;
   private final Path h2Dir;
   private final List<HikariDataSource> pools = new ArrayList<>();
   private final HikariDataSource pool;
@@ -117,17 +119,17 @@ final class TestDatabase implements AutoCloseable {
   }
 
   /** The test's connection pool (8 connections). */
-  HikariDataSource pool() {
+  public HikariDataSource pool() {
     return pool;
   }
 
   /** Another pool on the same database, as a second instance of a service would have. */
-  HikariDataSource newPool(int size) {
+  public HikariDataSource newPool(int size) {
     return newPool(size, null);
   }
 
   /** Another pool whose connections first run {@code initSql} (null: nothing). */
-  HikariDataSource newPool(int size, String initSql) {
+  public HikariDataSource newPool(int size, String initSql) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(url);
     config.setConnectionInitSql(initSql);
@@ -140,41 +142,43 @@ final class TestDatabase implements AutoCloseable {
   }
 
   /** The id of the key that seals the tests' outbox rows. */
-  static final String SEAL_KEY_ID = "test-1";
+  public static final String SEAL_KEY_ID = "test-1";
 
   /** The secret of {@link #SEAL_KEY_ID}: 32 bytes, as a configuration would give it. */
-  static byte[] sealSecret() {
+  public static byte[] sealSecret() {
     return "saferetry-test-seal-key-32-bytes".getBytes(java.nio.charset.StandardCharsets.UTF_8);
   }
 
   /** A builder for a store in this schema that creates its table and seals rows. */
-  JdbcKeyStoreBuilder builder() {
-    return JdbcKeyStore.builder(pool)
+  public JdbcKeyStoreBuilder builder() {
+    return JdbcKeyStore.builder()
+        .dataSource(pool)
         .schema(schema)
         .createSchema(true)
         .outboxSealKey(SEAL_KEY_ID, sealSecret());
   }
 
   /** A builder for a store in this schema on {@code dataSource}, that creates its table. */
-  JdbcKeyStoreBuilder builder(javax.sql.DataSource dataSource) {
-    return JdbcKeyStore.builder(dataSource)
+  public JdbcKeyStoreBuilder builder(javax.sql.DataSource dataSource) {
+    return JdbcKeyStore.builder()
+        .dataSource(dataSource)
         .schema(schema)
         .createSchema(true)
         .outboxSealKey(SEAL_KEY_ID, sealSecret());
   }
 
   /** The table qualified with this schema. */
-  String table(String name) {
+  public String table(String name) {
     return schema + "." + name;
   }
 
   /** A new connection outside the pools, as a caller holding its own transaction would have. */
-  Connection connect() throws SQLException {
+  public Connection connect() throws SQLException {
     return DriverManager.getConnection(url);
   }
 
   /** The first column of the first row of a query, as a number. */
-  long count(String sql) throws SQLException {
+  public long count(String sql) throws SQLException {
     try (Connection c = pool.getConnection();
         Statement st = c.createStatement();
         ResultSet rs = st.executeQuery(sql)) {
@@ -184,7 +188,7 @@ final class TestDatabase implements AutoCloseable {
   }
 
   /** The first column of the first row of a query, as text; null when there is no row. */
-  String text(String sql) throws SQLException {
+  public String text(String sql) throws SQLException {
     try (Connection c = pool.getConnection();
         Statement st = c.createStatement();
         ResultSet rs = st.executeQuery(sql)) {
@@ -193,7 +197,7 @@ final class TestDatabase implements AutoCloseable {
   }
 
   /** Runs statements on a fresh auto-commit connection. */
-  void execute(String... sql) throws SQLException {
+  public void execute(String... sql) throws SQLException {
     try (Connection c = pool.getConnection();
         Statement st = c.createStatement()) {
       for (String s : sql) {

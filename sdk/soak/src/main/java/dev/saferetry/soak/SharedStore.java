@@ -2,7 +2,7 @@ package dev.saferetry.soak;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.saferetry.jdbc.JdbcKeyStore;
+import dev.saferetry.jdbc.keystore.JdbcKeyStore;
 
 /**
  * A worker's connection pool and {@link JdbcKeyStore} on the database every worker of the run
@@ -21,7 +21,8 @@ record SharedStore(HikariDataSource pool, JdbcKeyStore store) implements AutoClo
     config.setMinimumIdle(1);
     config.setPoolName("chaos-worker");
     HikariDataSource pool = new HikariDataSource(config);
-    return new SharedStore(pool, JdbcKeyStore.builder(pool).createSchema(true).build());
+    return new SharedStore(
+        pool, JdbcKeyStore.builder().dataSource(pool).createSchema(true).build());
   }
 
   @Override

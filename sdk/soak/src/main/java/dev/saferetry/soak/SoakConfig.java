@@ -25,10 +25,10 @@ import java.util.Objects;
  *     in-memory store, so a restarted worker mints new keys — the negative control that shows the
  *     audit catches duplicates
  * @param storeUrl null for a store per worker (see {@code durableStore}); otherwise every worker
- *     keeps its intents in one shared {@link dev.saferetry.jdbc.JdbcKeyStore} at this JDBC URL (a
- *     PostgreSQL URL gets a fresh schema for the run; blank: an embedded H2 file database in the
- *     run's work directory that every worker opens with {@code AUTO_SERVER}), and a killed worker's
- *     pending intents are re-driven by the surviving workers; default null
+ *     keeps its intents in one shared {@link dev.saferetry.jdbc.keystore.JdbcKeyStore} at this JDBC
+ *     URL (a PostgreSQL URL gets a fresh schema for the run; blank: an embedded H2 file database in
+ *     the run's work directory that every worker opens with {@code AUTO_SERVER}), and a killed
+ *     worker's pending intents are re-driven by the surviving workers; default null
  *     <p>Instances are immutable and thread-safe.
  */
 public record SoakConfig(

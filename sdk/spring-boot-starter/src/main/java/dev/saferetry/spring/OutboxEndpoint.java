@@ -1,9 +1,9 @@
 package dev.saferetry.spring;
 
 import dev.saferetry.idempotency.IntentScope;
-import dev.saferetry.jdbc.JdbcOutbox;
-import dev.saferetry.jdbc.OutboxAdmin;
-import dev.saferetry.jdbc.OutboxIntent;
+import dev.saferetry.jdbc.outbox.JdbcOutbox;
+import dev.saferetry.jdbc.outbox.OutboxAdmin;
+import dev.saferetry.jdbc.outbox.OutboxIntent;
 import java.security.Principal;
 import java.util.ConcurrentModificationException;
 import java.util.LinkedHashMap;

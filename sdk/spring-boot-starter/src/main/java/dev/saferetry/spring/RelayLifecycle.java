@@ -1,9 +1,9 @@
 package dev.saferetry.spring;
 
 import dev.saferetry.SafeRetryClient;
-import dev.saferetry.jdbc.JdbcKeyStore;
-import dev.saferetry.jdbc.OutboxRelay;
-import dev.saferetry.jdbc.OutboxRelayBuilder;
+import dev.saferetry.jdbc.keystore.JdbcKeyStore;
+import dev.saferetry.jdbc.outbox.OutboxRelay;
+import dev.saferetry.jdbc.outbox.OutboxRelayBuilder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -61,7 +61,9 @@ final class RelayLifecycle implements SmartLifecycle {
       String owner = prefix + "-" + i;
       owners.add(owner);
       OutboxRelayBuilder b =
-          OutboxRelay.builder(store, clients.get(0))
+          OutboxRelay.builder()
+              .store(store)
+              .client(clients.get(0))
               .owner(owner)
               .concurrency(p.getConcurrency())
               .leaseFor(p.getLease())

@@ -1,8 +1,9 @@
 package dev.saferetry.spring;
 
 import dev.saferetry.SafeRetryClient;
-import dev.saferetry.jdbc.JdbcKeyStore;
-import dev.saferetry.jdbc.SafeRetryMeters;
+import dev.saferetry.jdbc.keystore.JdbcKeyStore;
+import dev.saferetry.jdbc.outbox.JdbcOutbox;
+import dev.saferetry.jdbc.outbox.SafeRetryMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import java.util.Map;
@@ -79,7 +80,7 @@ public class SafeRetryActuatorAutoConfiguration {
   static class EndpointConfiguration {
     @Bean
     OutboxEndpoint saferetryOutboxEndpoint(JdbcKeyStore store, SafeRetryProperties properties) {
-      return new OutboxEndpoint(store.outbox(), properties.getOutbox().getOperator());
+      return new OutboxEndpoint(JdbcOutbox.of(store), properties.getOutbox().getOperator());
     }
   }
 

@@ -2,7 +2,7 @@ package dev.saferetry.spring;
 
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.event.SafeRetryListener;
-import dev.saferetry.jdbc.JdbcKeyStore;
+import dev.saferetry.jdbc.keystore.JdbcKeyStore;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;

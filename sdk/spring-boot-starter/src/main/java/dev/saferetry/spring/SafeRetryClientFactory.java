@@ -6,7 +6,7 @@ import dev.saferetry.SafeRetryClientBuilder;
 import dev.saferetry.event.SafeRetryListener;
 import dev.saferetry.filestore.FileKeyStore;
 import dev.saferetry.idempotency.KeyStore;
-import dev.saferetry.jdbc.JdbcKeyStore;
+import dev.saferetry.jdbc.keystore.JdbcKeyStore;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryBudgetPolicy;
 import dev.saferetry.resilience.RetryPolicy;

@@ -1,7 +1,7 @@
 package dev.saferetry.spring;
 
 import dev.saferetry.SafeRetryClient;
-import dev.saferetry.jdbc.SafeRetryMeters;
+import dev.saferetry.jdbc.outbox.SafeRetryMeters;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;

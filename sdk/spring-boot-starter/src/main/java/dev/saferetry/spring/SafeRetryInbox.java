@@ -1,8 +1,8 @@
 package dev.saferetry.spring;
 
-import dev.saferetry.jdbc.Inbox;
-import dev.saferetry.jdbc.InboxHandler;
-import dev.saferetry.jdbc.InboxOutcome;
+import dev.saferetry.jdbc.inbox.Inbox;
+import dev.saferetry.jdbc.inbox.InboxHandler;
+import dev.saferetry.jdbc.inbox.InboxResult;
 import java.sql.Connection;
 import javax.sql.DataSource;
 
@@ -32,17 +32,17 @@ public final class SafeRetryInbox {
   /**
    * Receives a message in the current transaction: the first time runs {@code handler} (its work on
    * the application's DataSource, e.g. through a {@code JdbcTemplate} or a repository, joins the
-   * same transaction); a redelivery does nothing and returns {@link InboxOutcome#DUPLICATE}.
+   * same transaction); a redelivery does nothing and returns {@link InboxResult#DUPLICATE}.
    *
    * @param subscriber who consumes the message (1 to 200 characters)
    * @param messageId the provider's event or delivery id (1 to 255 characters)
    * @param handler the work to do the first time
    * @return what happened
    * @throws IllegalStateException if no Spring-managed transaction is active
-   * @throws dev.saferetry.jdbc.InboxException as {@link Inbox#receive(Connection, String, String,
-   *     InboxHandler)}: roll back and ask for the message again
+   * @throws dev.saferetry.jdbc.inbox.InboxException as {@link Inbox#receive(Connection, String,
+   *     String, InboxHandler)}: roll back and ask for the message again
    */
-  public InboxOutcome receive(String subscriber, String messageId, InboxHandler handler) {
+  public InboxResult receive(String subscriber, String messageId, InboxHandler handler) {
     Connection c = SpringTransactions.current(dataSource, "SafeRetryInbox.receive");
     try {
       return inbox.receive(c, subscriber, messageId, handler);

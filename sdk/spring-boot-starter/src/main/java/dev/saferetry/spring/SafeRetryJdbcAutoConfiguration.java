@@ -1,10 +1,10 @@
 package dev.saferetry.spring;
 
 import dev.saferetry.SafeRetryClient;
-import dev.saferetry.jdbc.Inbox;
-import dev.saferetry.jdbc.JdbcKeyStore;
-import dev.saferetry.jdbc.OutboxRelay;
-import dev.saferetry.jdbc.SafeRetryMeters;
+import dev.saferetry.jdbc.inbox.Inbox;
+import dev.saferetry.jdbc.keystore.JdbcKeyStore;
+import dev.saferetry.jdbc.outbox.OutboxRelay;
+import dev.saferetry.jdbc.outbox.SafeRetryMeters;
 import java.time.Clock;
 import java.util.List;
 import javax.sql.DataSource;
@@ -73,7 +73,7 @@ public class SafeRetryJdbcAutoConfiguration {
   JdbcKeyStore saferetryKeyStore(
       SafeRetryProperties properties, DataSource dataSource, SchemaInitializer schema) {
     SafeRetryProperties.Jdbc p = properties.getJdbc();
-    var b = JdbcKeyStore.builder(target(dataSource)).table(p.getTable());
+    var b = JdbcKeyStore.builder().dataSource(target(dataSource)).table(p.getTable());
     if (p.getSchema() != null && !p.getSchema().isBlank()) {
       b.schema(p.getSchema());
     }

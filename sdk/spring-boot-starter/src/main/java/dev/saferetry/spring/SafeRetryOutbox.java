@@ -4,8 +4,8 @@ import dev.saferetry.Operation;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.idempotency.BeginResult;
-import dev.saferetry.jdbc.JdbcKeyStore;
-import dev.saferetry.jdbc.JdbcOutbox;
+import dev.saferetry.jdbc.keystore.JdbcKeyStore;
+import dev.saferetry.jdbc.outbox.JdbcOutbox;
 import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,7 +39,7 @@ public final class SafeRetryOutbox {
   SafeRetryOutbox(JdbcKeyStore store, DataSource dataSource, Clock clock, boolean sealed) {
     this.store = store;
     this.sealed = sealed;
-    this.outbox = store.outbox();
+    this.outbox = JdbcOutbox.of(store);
     this.dataSource = dataSource;
     this.clock = clock;
   }

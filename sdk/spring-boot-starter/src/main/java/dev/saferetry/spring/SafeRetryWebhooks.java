@@ -1,7 +1,7 @@
 package dev.saferetry.spring;
 
-import dev.saferetry.jdbc.InboxException;
-import dev.saferetry.jdbc.InboxOutcome;
+import dev.saferetry.jdbc.inbox.InboxException;
+import dev.saferetry.jdbc.inbox.InboxResult;
 import dev.saferetry.webhook.VerifiedWebhook;
 import dev.saferetry.webhook.WebhookVerificationException;
 import dev.saferetry.webhook.WebhookVerifier;
@@ -92,7 +92,7 @@ public final class SafeRetryWebhooks {
       return new WebhookReceipt(null, e.failure(), 400);
     }
     try {
-      InboxOutcome outcome =
+      InboxResult outcome =
           transactions.execute(
               s -> inbox.receive(subscriber, event.id(), ctx -> handler.handle(event, ctx)));
       return new WebhookReceipt(outcome, null, 200);

@@ -1,6 +1,6 @@
 package dev.saferetry.spring;
 
-import dev.saferetry.jdbc.InboxContext;
+import dev.saferetry.jdbc.inbox.InboxContext;
 import dev.saferetry.webhook.VerifiedWebhook;
 
 /**

@@ -1,6 +1,6 @@
 package dev.saferetry.spring;
 
-import dev.saferetry.jdbc.InboxOutcome;
+import dev.saferetry.jdbc.inbox.InboxResult;
 import dev.saferetry.webhook.WebhookFailure;
 
 /**
@@ -13,7 +13,7 @@ import dev.saferetry.webhook.WebhookFailure;
  *     when its signature is refused, 503 when another delivery of it is being handled (the provider
  *     sends it again later)
  */
-public record WebhookReceipt(InboxOutcome outcome, WebhookFailure failure, int httpStatus) {
+public record WebhookReceipt(InboxResult outcome, WebhookFailure failure, int httpStatus) {
   /** {@return whether the provider may consider the delivery done} */
   public boolean acknowledged() {
     return httpStatus == 200;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.filestore.FileKeyStore;
 import dev.saferetry.idempotency.KeyStore;
-import dev.saferetry.jdbc.JdbcKeyStore;
+import dev.saferetry.jdbc.keystore.JdbcKeyStore;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ApplicationContext;

@@ -33,7 +33,7 @@ import java.util.function.Supplier;
  * Deadline}); a caller still waiting for a free writer when its deadline passes leaves the queue,
  * nothing of its item written.
  */
-final class Combiner<I, O> {
+public final class Combiner<I, O> {
   private static final class Slot<I, O> {
     final I item;
     final Deadline deadline;

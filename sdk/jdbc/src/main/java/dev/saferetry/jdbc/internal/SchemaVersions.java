@@ -22,7 +22,7 @@ import java.util.function.IntFunction;
  */
 final class SchemaVersions {
   /** The version table's name. */
-  public static final String TABLE = "saferetry_schema";
+  public static final String TABLE = SqlNames.VERSIONS_TABLE;
 
   /** H2 runs in the application's process: a lock in this JVM serialises its installs. */
   private static final Object H2_LOCK = new Object();

@@ -16,6 +16,9 @@ import java.util.regex.Pattern;
  * <p>Stateless and thread-safe.
  */
 public final class SqlNames {
+  /** The table that records each component's schema version, beside its tables. */
+  public static final String VERSIONS_TABLE = "saferetry_schema";
+
   /** The longest name accepted. */
   public static final int MAX_LENGTH = 48;
 

@@ -62,7 +62,7 @@ public record SqlScript(List<String> statements) {
       List<String> tables,
       List<String> indexes) {
     Map<String, String> out = new HashMap<>();
-    out.put("saferetry_schema", SqlNames.qualify(schema, SchemaVersions.TABLE));
+    out.put("saferetry_schema", SqlNames.qualify(schema, SqlNames.VERSIONS_TABLE));
     out.put("'" + defaults + "'", "'" + name.toLowerCase(Locale.ROOT) + "'");
     out.put(defaults, SqlNames.qualify(schema, name));
     for (String suffix : tables) {
