@@ -1,8 +1,9 @@
 package dev.saferetry.examples;
 
+import static java.util.Base64.getDecoder;
+
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
-import dev.saferetry.examples.support.SealKey;
 import dev.saferetry.jdbc.keystore.JdbcKeyStore;
 import dev.saferetry.jdbc.outbox.JdbcOutbox;
 import dev.saferetry.jdbc.outbox.OutboxAdmin;
@@ -20,15 +21,19 @@ import org.h2.jdbcx.JdbcDataSource;
 /**
  * An operator resolves a parked outbox intent: two charges of one order share an ordering key and
  * go one at a time; while the fake provider is down the first is parked and the second waits; the
- * operator requeues it (once per action id) and both are sent, in order.
+ * operator requeues it (once per action id) and both are sent, in order. The rows are sealed with a
+ * key from your secrets, never from the database.
  */
 public final class OutboxOperator {
   /** Runs the scene; prints what the operator sees and what the provider received. */
   public static void main(String[] args) throws Exception {
     JdbcDataSource db = new JdbcDataSource();
     db.setURL("jdbc:h2:mem:operator;DB_CLOSE_DELAY=-1");
+    String seal = System.getenv("SAFERETRY_OUTBOX_SEAL_KEY"); // base64 of 32+ bytes, or a demo's
+    seal = seal != null ? seal : "c2FmZXJldHJ5LWV4YW1wbGVzLWRlbW8tc2VhbC1rZXk=";
+    var stores = JdbcKeyStore.builder().dataSource(db).createSchema(true);
     try (FakeProvider api = FakeProvider.start(); // a payments API that will be down a while
-        JdbcKeyStore store = SealKey.store(db); // outbox rows sealed with a configured key
+        JdbcKeyStore store = stores.outboxSealKey("demo-1", getDecoder().decode(seal)).build();
         SafeRetryClient client =
             SafeRetryClient.builder()
                 .baseUrl(api.baseUrl())
@@ -47,14 +52,9 @@ public final class OutboxOperator {
         c.commit();
       }
       api.arm(Fault.failBeforeCommit(503).times(2)); // down for the first charge's two claims
-      OutboxRelay relay =
-          OutboxRelay.builder()
-              .store(store)
-              .client(client)
-              .owner("relay-1")
-              .maxClaims(2)
-              .backoff(Duration.ofMillis(1), Duration.ofMillis(1))
-              .build();
+      Duration ms = Duration.ofMillis(1);
+      var relays = OutboxRelay.builder().store(store).client(client).maxClaims(2);
+      OutboxRelay relay = relays.backoff(ms, ms).build();
       while (JdbcOutbox.of(store).held().isEmpty()) {
         relay.runOnce(); // the first charge fails twice, then is parked
       }
@@ -70,11 +70,9 @@ public final class OutboxOperator {
       while (!store.pending().isEmpty()) {
         relay.runOnce();
       }
-      System.out.println(
-          "provider received, in order: "
-              + api.received().stream()
-                  .map(r -> r.parameters().get("description") + " " + r.status())
-                  .toList());
+      var received =
+          api.received().stream().map(r -> r.parameters().get("description") + " " + r.status());
+      System.out.println("provider received, in order: " + received.toList());
     }
   }
 }

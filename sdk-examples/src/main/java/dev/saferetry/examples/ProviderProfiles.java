@@ -5,7 +5,7 @@ import dev.saferetry.Operation;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
-import dev.saferetry.examples.support.ProfileServer;
+import dev.saferetry.conformance.server.ReferenceServer;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.payments.Charge;
 import dev.saferetry.payments.ChargeCreateParams;
@@ -60,12 +60,9 @@ public final class ProviderProfiles {
     boolean paypal = args[0].equals("paypal");
     // The API must read the key where the profile puts it: a server on port 8080 reads it from
     // Idempotency-Key. Without a base URL, start a reference server in-process that reads it there.
-    try (ProfileServer server =
-        args.length > 1
-            ? null
-            : paypal
-                ? ProfileServer.keyInHeader("PayPal-Request-Id")
-                : ProfileServer.keyInBodyField("idempotency_key")) {
+    var reads = ReferenceServer.builder(); // saferetry-conformance's reference server
+    reads = paypal ? reads.keyHeader("PayPal-Request-Id") : reads.keyBodyField("idempotency_key");
+    try (ReferenceServer server = args.length > 1 ? null : reads.build().start()) {
       String baseUrl = server == null ? args[1] : server.baseUrl();
       System.out.println("payment API: " + baseUrl + (server == null ? "" : " (in-process)"));
       run(

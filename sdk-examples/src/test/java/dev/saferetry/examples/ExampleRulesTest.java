@@ -96,9 +96,7 @@ class ExampleRulesTest {
           "QueueConsumer",
           "WebhookReceiver",
           "Outbox",
-          "ChargeRelay",
-          "OutboxOperator",
-          "ProviderProfiles");
+          "ChargeRelay");
 
   static Set<String> allowed() throws IOException {
     Set<String> allowed = new TreeSet<>(PublicApiOnlyTest.exportedPackages());
@@ -106,6 +104,7 @@ class ExampleRulesTest {
     allowed.add("dev.saferetry.payments");
     allowed.add("dev.saferetry.stripe");
     allowed.add("dev.saferetry.testing.provider");
+    allowed.add("dev.saferetry.conformance.server");
     allowed.add("dev.saferetry.examples.support");
     allowed.add("dev.saferetry.examples.support.stripe");
     return allowed;

@@ -116,6 +116,7 @@ class PublicApiOnlyTest {
     allowed.add("dev.saferetry.examples");
     allowed.add("dev.saferetry.payments"); // the published typed client, saferetry-payments
     allowed.add("dev.saferetry.testing.provider"); // saferetry-testing's fake provider
+    allowed.add("dev.saferetry.conformance.server"); // saferetry-conformance's reference server
     allowed.add("dev.saferetry.stripe"); // the published typed client, saferetry-stripe
     allowed.add("dev.saferetry.examples.support");
     allowed.add("dev.saferetry.examples.support.stripe"); // the in-process Stripe-shaped server
