@@ -137,6 +137,12 @@ public final class Generator {
       }
     }
     checkIncludesMatch(api, config);
+    Set<String> untagged = new TreeSet<>(config.includeOperations());
+    untagged.removeAll(seen);
+    if (!untagged.isEmpty()) {
+      throw new GeneratorException(
+          "includeOperations " + untagged + " have none of the tags " + config.includeTags());
+    }
     if (found.isEmpty()) {
       throw new GeneratorException(
           "no operation of the document is both in includeOperations and tagged with one of"

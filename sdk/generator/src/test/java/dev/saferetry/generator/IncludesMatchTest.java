@@ -89,4 +89,17 @@ class IncludesMatchTest {
         .isInstanceOf(UnmatchedIncludeException.class)
         .hasMessage("includeTags: 'Charges' matches no tag of stripe-charges.yaml; it has no tags");
   }
+
+  @Test
+  void anIncludedOperationOutsideTheIncludedTagsIsNotDroppedQuietly() {
+    assertThatThrownBy(
+            () ->
+                Generator.generate(
+                    Specs.config("adyen-checkout.yaml", "com.example.adyen")
+                        .includeTags(List.of("Payments"))
+                        .includeOperations(List.of("post-payments", "post-validateShopperId"))
+                        .build()))
+        .isInstanceOf(GeneratorException.class)
+        .hasMessage("includeOperations [post-validateShopperId] have none of the tags [Payments]");
+  }
 }
