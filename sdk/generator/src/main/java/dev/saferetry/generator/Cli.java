@@ -41,7 +41,8 @@ public final class Cli {
    * @param args the arguments
    * @param out where the summary goes
    * @param err where errors go
-   * @return 0 when written, 1 when the document cannot be used, 2 for a bad command line
+   * @return 0 when written, 1 when the document cannot be used, 2 for a bad command line or an
+   *     include that matches nothing in the document
    */
   public static int run(String[] args, PrintStream out, PrintStream err) {
     Map<String, List<String>> opts = new TreeMap<>();
@@ -108,6 +109,9 @@ public final class Cli {
       return 0;
     } catch (IllegalArgumentException | NullPointerException e) {
       err.println(e.getMessage() + "\n" + usage());
+      return 2;
+    } catch (UnmatchedIncludeException e) {
+      err.println(e.getMessage());
       return 2;
     } catch (GeneratorException e) {
       err.println(e.getMessage());

@@ -51,8 +51,9 @@ public final class Generator {
    * {@return the sources of the client {@code config} describes}
    *
    * @param config what to read and how to write
-   * @throws GeneratorException if the document cannot be read or does not hold an included
-   *     operation
+   * @throws UnmatchedIncludeException if an include of {@code config} matches nothing in the
+   *     document
+   * @throws GeneratorException if the document cannot be read or cannot be turned into a client
    */
   public static GeneratedSources generate(GeneratorConfig config) {
     OpenAPI api = SpecLoader.load(config.spec());
@@ -135,16 +136,108 @@ public final class Generator {
         }
       }
     }
-    Set<String> missing = new TreeSet<>(config.includeOperations());
-    missing.removeAll(seen);
-    if (!missing.isEmpty()) {
+    checkIncludesMatch(api, config);
+    Set<String> untagged = new TreeSet<>(config.includeOperations());
+    untagged.removeAll(seen);
+    if (!untagged.isEmpty()) {
       throw new GeneratorException(
-          "the document has no operation " + missing + " (includeOperations)");
+          "includeOperations " + untagged + " have none of the tags " + config.includeTags());
     }
     if (found.isEmpty()) {
-      throw new GeneratorException("no operation of the document is included");
+      throw new GeneratorException(
+          "no operation of the document is both in includeOperations and tagged with one of"
+              + " includeTags");
     }
     return found;
+  }
+
+  /** Up to this many of the document's tags or operations are named for an unmatched include. */
+  private static final int NEAREST = 5;
+
+  /**
+   * Fails naming every include entry that matches nothing anywhere in the document, so a
+   * configuration copied onto another document does not quietly generate less than asked.
+   */
+  private static void checkIncludesMatch(OpenAPI api, GeneratorConfig config) {
+    Set<String> tags = new TreeSet<>();
+    Set<String> ids = new TreeSet<>();
+    Set<String> keys = new TreeSet<>();
+    for (Map.Entry<String, PathItem> p : api.getPaths().entrySet()) {
+      for (Map.Entry<PathItem.HttpMethod, Operation> o :
+          p.getValue().readOperationsMap().entrySet()) {
+        keys.add(o.getKey().name() + " " + p.getKey());
+        if (o.getValue().getOperationId() != null) {
+          ids.add(o.getValue().getOperationId());
+        }
+        if (o.getValue().getTags() != null) {
+          tags.addAll(o.getValue().getTags());
+        }
+      }
+    }
+    String doc = config.spec().getFileName().toString();
+    List<String> lines = new ArrayList<>();
+    List<String> badTags = new ArrayList<>();
+    for (String t : config.includeTags()) {
+      if (!tags.contains(t)) {
+        badTags.add(t);
+        lines.add(
+            "includeTags: '"
+                + t
+                + "' matches no tag of "
+                + doc
+                + "; "
+                + (tags.isEmpty() ? "it has no tags" : "its tags: " + nearest(t, tags)));
+      }
+    }
+    List<String> badOps = new ArrayList<>();
+    for (String o : config.includeOperations()) {
+      if (!ids.contains(o) && !keys.contains(o)) {
+        badOps.add(o);
+        Set<String> known = ids.isEmpty() ? keys : ids;
+        lines.add(
+            "includeOperations: '"
+                + o
+                + "' matches no operation of "
+                + doc
+                + "; its operation"
+                + (ids.isEmpty() ? "s: " : " ids: ")
+                + nearest(o, known));
+      }
+    }
+    if (!lines.isEmpty()) {
+      throw new UnmatchedIncludeException(String.join("\n", lines), badTags, badOps);
+    }
+  }
+
+  /** The known values nearest to {@code wanted} (edit distance, ignoring case), a few. */
+  static String nearest(String wanted, Set<String> known) {
+    List<String> sorted = new ArrayList<>(known);
+    String w = wanted.toLowerCase(java.util.Locale.ROOT);
+    sorted.sort(
+        java.util.Comparator.comparingInt(
+                (String k) -> distance(w, k.toLowerCase(java.util.Locale.ROOT)))
+            .thenComparing(k -> k));
+    String shown = String.join(", ", sorted.subList(0, Math.min(NEAREST, sorted.size())));
+    return sorted.size() > NEAREST ? shown + ", \u2026" : shown;
+  }
+
+  private static int distance(String a, String b) {
+    int[] prev = new int[b.length() + 1];
+    int[] cur = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      prev[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      cur[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+      }
+      int[] t = prev;
+      prev = cur;
+      cur = t;
+    }
+    return prev[b.length()];
   }
 
   /** The body's schema of the first JSON or form content, and whether it is a form. */

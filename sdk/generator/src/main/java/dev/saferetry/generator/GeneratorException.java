@@ -4,7 +4,7 @@ package dev.saferetry.generator;
  * The document cannot be read or turned into a client: a parse error, a reference to a schema it
  * does not define, an included operation it does not have. The message names what and where.
  */
-public final class GeneratorException extends RuntimeException {
+public sealed class GeneratorException extends RuntimeException permits UnmatchedIncludeException {
   private static final long serialVersionUID = 1L;
 
   /**

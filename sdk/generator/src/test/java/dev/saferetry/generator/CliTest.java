@@ -54,6 +54,10 @@ class CliTest {
                 "--out", dir.toString()))
         .isEqualTo(1);
     assertThat(err.toString(StandardCharsets.UTF_8)).contains("missing.yaml");
+  }
+
+  @Test
+  void anIncludeThatMatchesNothingExitsWithTwoNamingIt() {
     assertThat(
             run(
                 "--spec",
@@ -64,8 +68,12 @@ class CliTest {
                 dir.toString(),
                 "--operations",
                 "CreatePayment,NoSuchOperation"))
-        .isEqualTo(1);
-    assertThat(err.toString(StandardCharsets.UTF_8)).contains("NoSuchOperation");
+        .isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains(
+            "includeOperations: 'NoSuchOperation' matches no operation of square-payments.yaml")
+        .contains("CreatePayment");
+    assertThat(dir.resolve("p")).doesNotExist();
   }
 
   @Test

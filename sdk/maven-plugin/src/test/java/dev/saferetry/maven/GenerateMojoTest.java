@@ -124,4 +124,14 @@ class GenerateMojoTest {
     assertThatThrownBy(() -> mojo(Map.of("spec", new File(dir.toFile(), "missing.yaml"))).execute())
         .hasMessageContaining("missing.yaml");
   }
+
+  @Test
+  void anIncludeThatMatchesNothingInTheDocumentFailsTheBuildNamingIt() {
+    assertThatThrownBy(() -> mojo(Map.of("includeTags", List.of("Payments", "Charges"))).execute())
+        .isInstanceOf(MojoFailureException.class)
+        .hasMessageContaining(
+            "includeTags: 'Charges' matches no tag of payments.yaml; its tags: Payments")
+        .hasMessageNotContaining("'Payments'");
+    assertThat(payments()).doesNotExist();
+  }
 }
