@@ -214,18 +214,7 @@ public final class Operation<Q, R> {
    * @param newName the new name
    */
   public Operation<Q, R> named(String newName) {
-    return new Operation<>(
-        Objects.requireNonNull(newName, "name"),
-        method,
-        pathTemplate,
-        requestType,
-        responseType,
-        carriesKey,
-        codec,
-        identityHeaders,
-        headers,
-        placement,
-        keyMaxLength);
+    return copy(c -> c.name = Objects.requireNonNull(newName, "name"));
   }
 
   /**
@@ -236,18 +225,7 @@ public final class Operation<Q, R> {
    * @param carries whether attempts carry a key
    */
   public Operation<Q, R> carryingKey(boolean carries) {
-    return new Operation<>(
-        name,
-        method,
-        pathTemplate,
-        requestType,
-        responseType,
-        carries,
-        codec,
-        identityHeaders,
-        headers,
-        placement,
-        keyMaxLength);
+    return copy(c -> c.carriesKey = carries);
   }
 
   /**
@@ -257,18 +235,7 @@ public final class Operation<Q, R> {
    * @param codec the codec
    */
   public Operation<Q, R> withCodec(BodyCodec codec) {
-    return new Operation<>(
-        name,
-        method,
-        pathTemplate,
-        requestType,
-        responseType,
-        carriesKey,
-        Objects.requireNonNull(codec, "codec"),
-        identityHeaders,
-        headers,
-        placement,
-        keyMaxLength);
+    return copy(c -> c.codec = Objects.requireNonNull(codec, "codec"));
   }
 
   /**
@@ -287,18 +254,7 @@ public final class Operation<Q, R> {
       }
       names.add(h);
     }
-    return new Operation<>(
-        name,
-        method,
-        pathTemplate,
-        requestType,
-        responseType,
-        carriesKey,
-        codec,
-        java.util.Collections.unmodifiableSet(names),
-        headers,
-        placement,
-        keyMaxLength);
+    return copy(c -> c.identityHeaders = java.util.Collections.unmodifiableSet(names));
   }
 
   /**
@@ -319,18 +275,7 @@ public final class Operation<Q, R> {
     Map<String, String> all = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     all.putAll(headers);
     all.put(headerName, value);
-    return new Operation<>(
-        name,
-        method,
-        pathTemplate,
-        requestType,
-        responseType,
-        carriesKey,
-        codec,
-        identityHeaders,
-        java.util.Collections.unmodifiableMap(all),
-        placement,
-        keyMaxLength);
+    return copy(c -> c.headers = java.util.Collections.unmodifiableMap(all));
   }
 
   /**
@@ -348,18 +293,7 @@ public final class Operation<Q, R> {
     if (!placement.inBody()) {
       dev.saferetry.internal.HttpText.headerName("keyPlacement header name", placement.name());
     }
-    return new Operation<>(
-        name,
-        method,
-        pathTemplate,
-        requestType,
-        responseType,
-        carriesKey,
-        codec,
-        identityHeaders,
-        headers,
-        placement,
-        keyMaxLength);
+    return copy(c -> c.placement = placement);
   }
 
   /**
@@ -374,18 +308,49 @@ public final class Operation<Q, R> {
     if (length < 1) {
       throw new IllegalArgumentException("keyMaxLength must be at least 1, was " + length);
     }
+    return copy(c -> c.keyMaxLength = length);
+  }
+
+  /** {@return a copy of this operation with what {@code change} sets on its {@link Changes}} */
+  private Operation<Q, R> copy(java.util.function.Consumer<Changes> change) {
+    Changes c = new Changes(this);
+    change.accept(c);
     return new Operation<>(
-        name,
+        c.name,
         method,
         pathTemplate,
         requestType,
         responseType,
-        carriesKey,
-        codec,
-        identityHeaders,
-        headers,
-        placement,
-        length);
+        c.carriesKey,
+        c.codec,
+        c.identityHeaders,
+        c.headers,
+        c.placement,
+        c.keyMaxLength);
+  }
+
+  /**
+   * The settings a {@code with…} copy may change, starting as the original's. Confined to one
+   * {@link #copy} call; not thread-safe.
+   */
+  private static final class Changes {
+    String name;
+    boolean carriesKey;
+    BodyCodec codec;
+    Set<String> identityHeaders;
+    Map<String, String> headers;
+    KeyPlacement placement;
+    int keyMaxLength;
+
+    Changes(Operation<?, ?> o) {
+      name = o.name;
+      carriesKey = o.carriesKey;
+      codec = o.codec;
+      identityHeaders = o.identityHeaders;
+      headers = o.headers;
+      placement = o.placement;
+      keyMaxLength = o.keyMaxLength;
+    }
   }
 
   /**
