@@ -4,20 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.saferetry.newapp.NewAppBuild;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipOutputStream;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,7 +28,6 @@ import org.junit.jupiter.api.Timeout;
  * back.
  */
 class NewProviderAppTest {
-  private static final String VERSION = "0.1.0-SNAPSHOT";
   private static final Path ROOT = Path.of("../..").toAbsolutePath().normalize();
   private static final Path WORK = Path.of("target/new-provider-app").toAbsolutePath();
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -54,7 +46,7 @@ class NewProviderAppTest {
   @BeforeAll
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
   static void buildTheNewApps() throws Exception {
-    deleteTree(WORK);
+    NewAppBuild.deleteTree(WORK);
     String plugin = pluginSnippet();
     Path apps = Files.createDirectories(WORK.resolve("apps"));
     StringBuilder modules = new StringBuilder();
@@ -84,9 +76,10 @@ class NewProviderAppTest {
         </project>
         """
             .formatted(modules));
-    Path repo = localRepository(WORK.resolve("repo"));
+    Path repo = NewAppBuild.localRepository(WORK.resolve("repo"), ROOT, POMS, JARS);
     Process mvn =
-        new ProcessBuilder(mvn(), "-o", "-B", "-q", "-Dmaven.repo.local=" + repo, "compile")
+        new ProcessBuilder(
+                NewAppBuild.mvn(), "-o", "-B", "-q", "-Dmaven.repo.local=" + repo, "compile")
             .directory(apps.toFile())
             .redirectErrorStream(true)
             .redirectOutput(WORK.resolve("mvn.log").toFile())
@@ -447,101 +440,6 @@ class NewProviderAppTest {
           .replace("REQUEST", request)
           .replace("SEND_BACK", sendBack)
           .replace("MORE", more);
-    }
-  }
-
-  // ---- a local repository with this build's artifacts ----
-
-  private static Path localRepository(Path repo) throws IOException {
-    Path user = userRepository();
-    Files.createDirectories(repo.resolve("dev/saferetry"));
-    link(user, repo, "dev");
-    link(user.resolve("dev"), repo.resolve("dev"), "saferetry");
-    for (String pom : POMS) {
-      Path file = ROOT.resolve(pom);
-      install(repo, artifactId(file), file, null);
-    }
-    for (String module : JARS) {
-      Path pom = ROOT.resolve(module).resolve("pom.xml");
-      String artifactId = artifactId(pom);
-      install(repo, artifactId, pom, jar(ROOT.resolve(module), artifactId));
-    }
-    return repo;
-  }
-
-  private static void link(Path from, Path to, String except) throws IOException {
-    if (!Files.isDirectory(from)) {
-      return;
-    }
-    try (Stream<Path> entries = Files.list(from)) {
-      for (Path entry : (Iterable<Path>) entries::iterator) {
-        String name = entry.getFileName().toString();
-        if (!name.equals(except) && !Files.exists(to.resolve(name), LinkOption.NOFOLLOW_LINKS)) {
-          Files.createSymbolicLink(to.resolve(name), entry);
-        }
-      }
-    }
-  }
-
-  private static void install(Path repo, String artifactId, Path pom, Path jar) throws IOException {
-    Path dir = Files.createDirectories(repo.resolve("dev/saferetry/" + artifactId + "/" + VERSION));
-    String base = artifactId + "-" + VERSION;
-    Files.copy(pom, dir.resolve(base + ".pom"), StandardCopyOption.REPLACE_EXISTING);
-    if (jar != null) {
-      Files.copy(jar, dir.resolve(base + ".jar"), StandardCopyOption.REPLACE_EXISTING);
-    }
-  }
-
-  /** The module's compiled classes as a jar (for the plugin, with its descriptor). */
-  private static Path jar(Path module, String artifactId) throws IOException {
-    Path classes = module.resolve("target/classes");
-    assertThat(classes).as("compiled classes of " + module).isDirectory();
-    Path jar = WORK.resolve(artifactId + ".jar");
-    try (OutputStream out = Files.newOutputStream(jar);
-        ZipOutputStream zip = new ZipOutputStream(out);
-        Stream<Path> files = Files.walk(classes)) {
-      for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile).sorted()::iterator) {
-        zip.putNextEntry(new ZipEntry(classes.relativize(file).toString().replace('\\', '/')));
-        Files.copy(file, zip);
-        zip.closeEntry();
-      }
-    }
-    return jar;
-  }
-
-  private static String artifactId(Path pom) throws IOException {
-    String text = Files.readString(pom, StandardCharsets.UTF_8);
-    int from = text.contains("</parent>") ? text.indexOf("</parent>") : text.indexOf("<project");
-    int start = text.indexOf("<artifactId>", from) + "<artifactId>".length();
-    return text.substring(start, text.indexOf("</artifactId>", start));
-  }
-
-  private static Path userRepository() {
-    String configured = System.getProperty("quickstart.userRepository");
-    Path repo =
-        configured != null && !configured.isBlank()
-            ? Path.of(configured)
-            : Path.of(System.getProperty("user.home"), ".m2", "repository");
-    assertThat(repo).as("the user's local Maven repository").isDirectory();
-    return repo;
-  }
-
-  private static String mvn() {
-    String home = System.getProperty("maven.home");
-    if (home != null && Files.isExecutable(Path.of(home, "bin", "mvn"))) {
-      return Path.of(home, "bin", "mvn").toString();
-    }
-    return "mvn";
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
     }
   }
 }

@@ -2,19 +2,12 @@ package dev.saferetry.examples.checkout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.saferetry.newapp.NewAppBuild;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,17 +18,16 @@ import org.junit.jupiter.api.Timeout;
  * one service charges through the injected typed {@code PaymentsClient} and one
  * {@code @Transactional} method enqueues — puts this build's artifacts into a local repository of
  * its own under {@code target/} (never the user's {@code ~/.m2}, whose third-party artifacts it
- * only reads, through links) and runs Maven on the application's own tests. Those start the
- * real application context with {@code @WithFakeProvider} and check one charge through a lost
- * answer and a restart, the relay delivering, SafeRetry's health component and meters, and the
- * operator endpoint refusing an anonymous request.
+ * only reads, through links) and runs Maven on the application's own tests. Those start the real
+ * application context with {@code @WithFakeProvider} and check one charge through a lost answer and
+ * a restart, the relay delivering, SafeRetry's health component and meters, and the operator
+ * endpoint refusing an anonymous request.
  *
  * <p>Maven runs online, as a user's first build does: the application takes Spring Boot's own
  * versions of what the SDK's build pins otherwise (H2 2.4.240, HikariCP 7.0.2), which a fresh
  * machine has not downloaded yet; this build's artifacts are found in the local repository.
  */
 class NewSpringBootAppTest {
-  private static final String VERSION = "0.1.0-SNAPSHOT";
   private static final Path ROOT = Path.of("../..").toAbsolutePath().normalize();
 
   /** This build's artifacts the application reaches: parents and BOM (poms), then the jars. */
@@ -64,7 +56,7 @@ class NewSpringBootAppTest {
         .contains("<artifactId>saferetry-payments</artifactId>");
 
     Path work = Path.of("target/new-spring-boot-app").toAbsolutePath();
-    deleteTree(work);
+    NewAppBuild.deleteTree(work);
     Path app = Files.createDirectories(work.resolve("app"));
     write(app, "pom.xml", pom(snippet));
     write(app, "src/main/resources/application.yml", APPLICATION_YML);
@@ -73,10 +65,10 @@ class NewSpringBootAppTest {
     write(app, PACKAGE.formatted("main") + "ChargeService.java", CHARGE_SERVICE);
     write(app, PACKAGE.formatted("main") + "OrderService.java", ORDER_SERVICE);
     write(app, PACKAGE.formatted("test") + "ShopApplicationTest.java", SHOP_TEST);
-    Path repo = localRepository(work.resolve("repo"));
+    Path repo = NewAppBuild.localRepository(work.resolve("repo"), ROOT, POMS, JARS);
 
     Process mvn =
-        new ProcessBuilder(mvn(), "-B", "-q", "-Dmaven.repo.local=" + repo, "test")
+        new ProcessBuilder(NewAppBuild.mvn(), "-B", "-q", "-Dmaven.repo.local=" + repo, "test")
             .directory(app.toFile())
             .redirectErrorStream(true)
             .redirectOutput(work.resolve("mvn.log").toFile())
@@ -439,113 +431,6 @@ class NewSpringBootAppTest {
     Path path = app.resolve(file);
     Files.createDirectories(path.getParent());
     Files.writeString(path, text);
-  }
-
-  /**
-   * A local repository holding this build's artifacts, with every other group linked to the user's
-   * repository (read for third-party artifacts and Maven's plugins).
-   */
-  private static Path localRepository(Path repo) throws IOException {
-    Path user = userRepository();
-    Files.createDirectories(repo.resolve("dev/saferetry"));
-    link(user, repo, "dev");
-    link(user.resolve("dev"), repo.resolve("dev"), "saferetry");
-    for (String pom : POMS) {
-      Path file = ROOT.resolve(pom);
-      install(repo, artifactId(file), file, null);
-    }
-    for (String module : JARS) {
-      Path pom = ROOT.resolve(module).resolve("pom.xml");
-      String artifactId = artifactId(pom);
-      install(repo, artifactId, pom, jar(ROOT.resolve(module), artifactId));
-    }
-    return repo;
-  }
-
-  /** Links each entry of {@code from} into {@code to}, except {@code except}. */
-  private static void link(Path from, Path to, String except) throws IOException {
-    if (!Files.isDirectory(from)) {
-      return;
-    }
-    try (Stream<Path> entries = Files.list(from)) {
-      for (Path entry : (Iterable<Path>) entries::iterator) {
-        String name = entry.getFileName().toString();
-        if (!name.equals(except) && !Files.exists(to.resolve(name))) {
-          Files.createSymbolicLink(to.resolve(name), entry);
-        }
-      }
-    }
-  }
-
-  private static void install(Path repo, String artifactId, Path pom, Path jar) throws IOException {
-    Path dir = Files.createDirectories(repo.resolve("dev/saferetry/" + artifactId + "/" + VERSION));
-    String base = artifactId + "-" + VERSION;
-    Files.copy(pom, dir.resolve(base + ".pom"), StandardCopyOption.REPLACE_EXISTING);
-    if (jar != null) {
-      Files.copy(jar, dir.resolve(base + ".jar"), StandardCopyOption.REPLACE_EXISTING);
-    }
-  }
-
-  /**
-   * The module's packaged jar when the build made one after its classes; otherwise a jar of its
-   * compiled classes, which is what that jar holds.
-   */
-  private static Path jar(Path module, String artifactId) throws IOException {
-    Path packaged = module.resolve("target/" + artifactId + "-" + VERSION + ".jar");
-    Path classes = module.resolve("target/classes");
-    assertThat(classes).as("compiled classes of " + module).isDirectory();
-    if (Files.exists(packaged)
-        && Files.getLastModifiedTime(packaged).compareTo(Files.getLastModifiedTime(classes)) >= 0) {
-      return packaged;
-    }
-    Path jar = Files.createTempFile(Path.of("target").toAbsolutePath(), artifactId, ".jar");
-    try (OutputStream out = Files.newOutputStream(jar);
-        ZipOutputStream zip = new ZipOutputStream(out);
-        Stream<Path> files = Files.walk(classes)) {
-      for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-        zip.putNextEntry(new ZipEntry(classes.relativize(file).toString().replace('\\', '/')));
-        Files.copy(file, zip);
-        zip.closeEntry();
-      }
-    }
-    return jar;
-  }
-
-  private static String artifactId(Path pom) throws IOException {
-    String text = Files.readString(pom, StandardCharsets.UTF_8);
-    // The project's own artifactId: the first one after the parent element, if any.
-    int from = text.contains("</parent>") ? text.indexOf("</parent>") : text.indexOf("<project");
-    int start = text.indexOf("<artifactId>", from) + "<artifactId>".length();
-    return text.substring(start, text.indexOf("</artifactId>", start));
-  }
-
-  private static Path userRepository() {
-    String configured = System.getProperty("newapp.userRepository");
-    Path repo =
-        configured != null && !configured.isBlank()
-            ? Path.of(configured)
-            : Path.of(System.getProperty("user.home"), ".m2", "repository");
-    assertThat(repo).as("the user's local Maven repository").isDirectory();
-    return repo;
-  }
-
-  private static String mvn() {
-    String home = System.getProperty("maven.home");
-    if (home != null && Files.isExecutable(Path.of(home, "bin", "mvn"))) {
-      return Path.of(home, "bin", "mvn").toString();
-    }
-    return "mvn";
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) { // walk does not follow the repository's links
-      for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
-    }
   }
 
   /** The text of a section of the guide, from its heading to the next one of its level. */
