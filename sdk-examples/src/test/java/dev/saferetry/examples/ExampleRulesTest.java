@@ -95,8 +95,7 @@ class ExampleRulesTest {
           "OpenTelemetryTracing",
           "QueueConsumer",
           "WebhookReceiver",
-          "Outbox",
-          "ChargeRelay");
+          "Outbox");
 
   static Set<String> allowed() throws IOException {
     Set<String> allowed = new TreeSet<>(PublicApiOnlyTest.exportedPackages());
