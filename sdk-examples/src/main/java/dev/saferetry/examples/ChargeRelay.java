@@ -17,7 +17,7 @@ import java.time.Duration;
 /**
  * A relay process of the outbox: sends the charges {@link Outbox}'s transactions committed, each
  * with its recorded key, until none is left; relays share the work through leases, and one that
- * dies leaves its intents to the others. {@link Outbox} starts two, and kills the first.
+ * dies leaves its intents to the others. The tour's outbox drill starts two, and kills the first.
  */
 public final class ChargeRelay {
   /** {@code DB-URL API-URL NAME}: the outbox's database, the payment API, this relay's name. */
