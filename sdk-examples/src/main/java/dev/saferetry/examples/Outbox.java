@@ -1,6 +1,9 @@
 package dev.saferetry.examples;
 
-import dev.saferetry.examples.support.OutboxDrill;
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.saferetry.SafeRetryClient;
 import dev.saferetry.idempotency.IdempotencyKey;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentScope;
@@ -8,60 +11,57 @@ import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.idempotency.StoredRequest;
 import dev.saferetry.jdbc.keystore.JdbcKeyStore;
 import dev.saferetry.jdbc.outbox.JdbcOutbox;
-import java.nio.charset.StandardCharsets;
+import dev.saferetry.jdbc.outbox.OutboxRelay;
+import dev.saferetry.testing.provider.Dialect;
+import dev.saferetry.testing.provider.FakeProvider;
+import dev.saferetry.testing.provider.Fault;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import javax.sql.DataSource;
 
-/**
- * The transactional outbox: an order and its charge intent are committed in one database
- * transaction, or neither is (some roll back). A {@link ChargeRelay} process sends the charges; the
- * drill kills it (SIGKILL) in the middle of a charge, and a second relay finishes. Prints a verdict
- * — one charge per committed order, none for a rolled-back one — and exits with 1 otherwise.
- *
- * <pre>
- * mvn -B -q -pl sdk-examples -am compile exec:java -Dexec.mainClass=dev.saferetry.examples.Outbox
- * #   [-Dexec.args=jdbc:postgresql://127.0.0.1:5432/test?user=postgres]   (a fresh schema in it)
- * #   without one: an embedded H2 file the relays open too; the payment API is in-process
- * </pre>
- */
+/** The transactional outbox ([jdbc-url], else H2): orders and charge intents commit together. */
 public final class Outbox {
-  /** The operation the charge intents belong to. */
   public static final IntentScope SCOPE =
       new IntentScope(IntentScope.DEFAULT_TENANT, "create-charge");
-
   private static final String FORM = "application/x-www-form-urlencoded";
   private static final Duration DAY = Duration.ofHours(24); // how long an intent is kept
 
-  private Outbox() {}
-
-  /** {@code [jdbc-url]}: runs the drill on H2, or in a fresh schema of that database. */
   public static void main(String[] args) throws Exception {
-    OutboxDrill.Result r = OutboxDrill.run(args.length > 0 ? args[0] : null, System.out);
-    System.out.println(r.verdict());
-    System.exit(r.ok() ? 0 : 1);
+    byte[] seal = "saferetry-examples-demo-seal-key".getBytes(UTF_8); // yours: from your secrets
+    HikariDataSource db = new HikariDataSource();
+    db.setJdbcUrl(args.length > 0 ? args[0] : "jdbc:h2:mem:outbox;DB_CLOSE_DELAY=-1");
+    var stores = JdbcKeyStore.builder().dataSource(db).createSchema(true);
+    var clients = SafeRetryClient.builder().apiKey("sk_test");
+    try (db;
+        FakeProvider api = FakeProvider.builder().dialect(Dialect.STRIPE).start();
+        JdbcKeyStore store = stores.outboxSealKey("demo-1", seal).build();
+        SafeRetryClient client = clients.baseUrl(api.baseUrl()).keyStore(store).build();
+        Connection c = db.getConnection()) {
+      c.createStatement().execute("CREATE TABLE orders (id INT PRIMARY KEY, amount BIGINT)");
+      for (int n = 1; n <= 12; n++) {
+        placeOrder(db, store, n, n % 4 == 0); // 9 orders committed, 3 rolled back
+      }
+      api.arm(Fault.loseAnswer()); // the first charge is made, its answer lost: resent, same key
+      OutboxRelay relay = OutboxRelay.builder().store(store).client(client).build();
+      while (!store.pending().isEmpty()) {
+        relay.runOnce();
+      }
+      boolean ok = api.effects().size() == 9 && api.received().size() == 10;
+      System.out.printf("VERDICT: %s, %d charges%n", ok ? "OK" : "FAILED", api.effects().size());
+      System.exit(ok ? 0 : 1);
+    }
   }
 
-  /**
-   * Places order {@code n} and its charge intent in one transaction; {@code fails} makes it fail
-   * after both were written (a stock check, say). Returns whether the order was committed.
-   */
+  // Order n and its charge intent in one transaction, or (fails: a stock check, say) neither.
   public static boolean placeOrder(DataSource db, JdbcKeyStore store, int n, boolean fails)
-      throws SQLException {
+      throws Exception {
     long amount = 1000L + n;
     try (Connection c = db.getConnection()) {
       c.setAutoCommit(false);
-      try (PreparedStatement insert = c.prepareStatement("INSERT INTO orders VALUES (?, ?)")) {
-        insert.setInt(1, n);
-        insert.setLong(2, amount);
-        insert.executeUpdate();
-      }
-      String form = "amount=" + amount + "&currency=eur&description=order-" + n;
-      byte[] body = (form + "&metadata%5Border_id%5D=" + n).getBytes(StandardCharsets.UTF_8);
+      c.createStatement().executeUpdate("INSERT INTO orders VALUES (" + n + ", " + amount + ")");
+      byte[] body = ("amount=" + amount + "&currency=eur&description=order-" + n).getBytes(UTF_8);
       StoredRequest charge = // what a relay will send, with the key recorded in the intent
           new StoredRequest("POST", "v1/charges", KeyPlacement.header(), Map.of(), FORM, body);
       String id = "order-" + n;

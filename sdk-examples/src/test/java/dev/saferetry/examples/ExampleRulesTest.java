@@ -94,9 +94,7 @@ class ExampleRulesTest {
           "MicrometerMetrics",
           "OpenTelemetryTracing",
           "QueueConsumer",
-          "WebhookReceiver",
-          "Outbox",
-          "ChargeRelay");
+          "WebhookReceiver");
 
   static Set<String> allowed() throws IOException {
     Set<String> allowed = new TreeSet<>(PublicApiOnlyTest.exportedPackages());

@@ -3,13 +3,16 @@ package dev.saferetry.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.saferetry.examples.support.ChildJava;
 import dev.saferetry.examples.support.OutboxDrill;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -34,6 +37,26 @@ class OutboxTest {
   void oneChargePerCommittedOrderAfterARelayIsKilledOnPostgres() throws Exception {
     assumeTrue(reachable(), "PostgreSQL not reachable at " + PG_URL + "; test skipped");
     check(PG_URL);
+  }
+
+  @Test
+  @Timeout(120)
+  void theExampleRunAsTheReadmeSaysChargesEachCommittedOrderOnceDespiteALostAnswer()
+      throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process p =
+        new ProcessBuilder(
+                java,
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=error",
+                "-cp",
+                ChildJava.classPath(Outbox.class),
+                Outbox.class.getName())
+            .redirectErrorStream(true)
+            .start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(out).contains("VERDICT: OK, 9 charges");
+    assertThat(p.exitValue()).as(out).isZero();
   }
 
   private static void check(String url) throws Exception {

@@ -136,7 +136,7 @@ class JdbcExactValuesTest {
       }
       LeasedIntent leased =
           RelayLeases.of(store)
-              .claim("relay", OutboxRelayTest.databaseTime(store), Duration.ofSeconds(30), 1)
+              .claim("relay", OutboxRelayTest.databaseTime(database), Duration.ofSeconds(30), 1)
               .get(0);
       assertThat(leased.request()).isEqualTo(request);
       assertThat(leased.request().body()).isEqualTo(body);

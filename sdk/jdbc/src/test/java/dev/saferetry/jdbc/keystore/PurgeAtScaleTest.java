@@ -71,7 +71,7 @@ class PurgeAtScaleTest {
         OutboxRelayTest.enqueue(database, store, client, time, true, orders);
       }
       long enqueued = System.nanoTime();
-      Instant now = OutboxRelayTest.databaseTime(store);
+      Instant now = OutboxRelayTest.databaseTime(database);
       long ns = now.getEpochSecond() * 1_000_000_000L + now.getNano();
       long hour = 3_600_000_000_000L;
       String columns =

@@ -58,7 +58,7 @@ public class JdbcOutboxLeaseTest {
       }
       c.commit();
     }
-    return OutboxRelayTest.databaseTime(store);
+    return OutboxRelayTest.databaseTime(database);
   }
 
   @ParameterizedTest

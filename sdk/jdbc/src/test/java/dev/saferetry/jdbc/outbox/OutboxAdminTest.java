@@ -116,7 +116,7 @@ class OutboxAdminTest {
           OutboxIntent leased = admin.find(SCOPE, "late-1").orElseThrow();
           assertThat(leased.isQueued()).isTrue();
           assertThat(leased.leaseOwner()).isEqualTo("relay-z");
-          assertThat(leased.leaseExpiresAt()).isAfter(databaseTime(store));
+          assertThat(leased.leaseExpiresAt()).isAfter(databaseTime(database));
           assertThat(leased.orderingKey()).isNull();
           assertThat(admin.whereHeld().list(10))
               .singleElement()
@@ -152,7 +152,7 @@ class OutboxAdminTest {
           OutboxIntent parked = parkFirst(database, store, client, time);
           String key = parked.record().key().value();
           OutboxAdmin alice = JdbcOutbox.of(store).admin("alice@ops");
-          Instant before = databaseTime(store);
+          Instant before = databaseTime(database);
 
           OutboxIntent requeued = alice.requeue(parked, "ticket-1", "outage over");
           assertThat(requeued.isQueued()).isTrue();
@@ -173,7 +173,7 @@ class OutboxAdminTest {
               .containsEntry("state_after", "QUEUED")
               .containsEntry("new_key", null);
           Instant at = Instant.EPOCH.plusNanos(Long.parseLong(row.get("at_ns")));
-          assertThat(at).isBetween(before.minusSeconds(5), databaseTime(store).plusSeconds(5));
+          assertThat(at).isBetween(before.minusSeconds(5), databaseTime(database).plusSeconds(5));
 
           relay(store, client, time).build().runOnce();
           relay(store, client, time).build().runOnce();

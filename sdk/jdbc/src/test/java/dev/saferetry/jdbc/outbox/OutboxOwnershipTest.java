@@ -91,11 +91,11 @@ class OutboxOwnershipTest {
         intent -> intent.equals("order-1") ? status(503) : charge(),
         (database, store, client, time, wire) -> {
           OutboxIntent parked = parkFirst(database, store, client, time);
-          Instant before = databaseTime(store);
+          Instant before = databaseTime(database);
           JdbcOutbox.of(store)
               .admin("bob@ops")
               .abandon(parked, "t-7", "customer cancelled the order");
-          Instant after = databaseTime(store);
+          Instant after = databaseTime(database);
           List<String> sent = List.copyOf(wire);
 
           IntentRefusedException byExecute =

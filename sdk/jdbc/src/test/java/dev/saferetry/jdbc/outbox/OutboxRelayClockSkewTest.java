@@ -16,10 +16,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.idempotency.IntentRecord;
 import dev.saferetry.idempotency.IntentState;
+import dev.saferetry.jdbc.TestDatabase;
 import dev.saferetry.jdbc.TestDatabase.Db;
 import dev.saferetry.jdbc.internal.outbox.LeasedIntent;
 import dev.saferetry.jdbc.internal.outbox.RelayLeases;
-import dev.saferetry.jdbc.keystore.JdbcKeyStore;
 import dev.saferetry.testing.Answers;
 import dev.saferetry.testing.FakeTime;
 import java.time.Duration;
@@ -40,9 +40,9 @@ class OutboxRelayClockSkewTest {
   private static final Duration HOUR = Duration.ofHours(1);
 
   /** Fake time {@code offset} away from the database's clock: a host whose clock is off. */
-  private static FakeTime skewed(JdbcKeyStore store, Duration offset) {
+  private static FakeTime skewed(TestDatabase database, Duration offset) {
     FakeTime time = new FakeTime();
-    time.advance(Duration.between(time.instant(), databaseTime(store).plus(offset)));
+    time.advance(Duration.between(time.instant(), databaseTime(database).plus(offset)));
     return time;
   }
 
@@ -53,7 +53,7 @@ class OutboxRelayClockSkewTest {
         db,
         (database, store, server, time, client) -> {
           enqueue(database, store, client, time, true, 1);
-          FakeTime ahead = skewed(store, HOUR);
+          FakeTime ahead = skewed(database, HOUR);
           try (SafeRetryClient clientAhead = client(server, ahead, store)) {
             OutboxRelay relayAhead = relay(store, clientAhead, ahead).owner("relay-ahead").build();
             List<RelayPass> aheadPasses = new CopyOnWriteArrayList<>();
@@ -86,10 +86,10 @@ class OutboxRelayClockSkewTest {
           IntentRecord intent = client.pendingIntents().get(0);
           // relay-dead, whose clock is right, claims it and dies
           List<LeasedIntent> dead =
-              RelayLeases.of(store).claim("relay-dead", databaseTime(store), LEASE, 10);
+              RelayLeases.of(store).claim("relay-dead", databaseTime(database), LEASE, 10);
           assertThat(dead).hasSize(1);
 
-          FakeTime behind = skewed(store, HOUR.negated());
+          FakeTime behind = skewed(database, HOUR.negated());
           try (SafeRetryClient clientBehind = client(server, behind, store)) {
             OutboxRelay relayBehind = relay(store, clientBehind, behind).owner("relay-b").build();
             assertThat(relayBehind.runOnce().claimed()).isZero(); // the lease is live
@@ -116,7 +116,7 @@ class OutboxRelayClockSkewTest {
         db,
         (database, store, server, time, client) -> {
           enqueue(database, store, client, time, true, 1);
-          FakeTime behind = skewed(store, HOUR.negated());
+          FakeTime behind = skewed(database, HOUR.negated());
           OutboxRelay intruder = relay(store, client, time).owner("relay-b").build();
           List<Instant> leaseEnds = new CopyOnWriteArrayList<>();
           List<Instant> databaseTimes = new CopyOnWriteArrayList<>();
@@ -135,12 +135,12 @@ class OutboxRelayClockSkewTest {
                     } catch (java.sql.SQLException e) {
                       throw new IllegalStateException(e);
                     }
-                    databaseTimes.add(databaseTime(store));
+                    databaseTimes.add(databaseTime(database));
                     intruderClaims.add(intruder.runOnce().claimed()); // its clock is right
                   }
                   return charge();
                 });
-            Instant before = databaseTime(store);
+            Instant before = databaseTime(database);
             RelayPass pass =
                 relay(store, clientBehind, behind)
                     .owner("relay-a")
@@ -167,16 +167,16 @@ class OutboxRelayClockSkewTest {
         db,
         (database, store, server, time, client) -> {
           enqueue(database, store, client, time, true, 1);
-          FakeTime ahead = skewed(store, HOUR);
+          FakeTime ahead = skewed(database, HOUR);
           for (int i = 0; i < 4; i++) {
             server.enqueue(status(503));
           }
-          Instant before = databaseTime(store);
+          Instant before = databaseTime(database);
           RelayPass first;
           try (SafeRetryClient clientAhead = client(server, ahead, store)) {
             first = relay(store, clientAhead, ahead).owner("relay-ahead").build().runOnce();
           }
-          Instant after = databaseTime(store);
+          Instant after = databaseTime(database);
           assertThat(first.retried()).isEqualTo(1);
           // the backoff (10 s) runs from the database's time of the reschedule
           assertThat(stored(database, "next_attempt_ns", "order-1"))
@@ -198,7 +198,7 @@ class OutboxRelayClockSkewTest {
         db,
         (database, store, server, time, client) -> {
           enqueue(database, store, client, time, true, 1);
-          FakeTime ahead = skewed(store, HOUR.multipliedBy(2));
+          FakeTime ahead = skewed(database, HOUR.multipliedBy(2));
           server.enqueue(charge());
           try (SafeRetryClient clientAhead = client(server, ahead, store)) {
             RelayPass pass =
@@ -218,7 +218,7 @@ class OutboxRelayClockSkewTest {
         (database, store, server, time, client) -> {
           enqueue(database, store, client, time, true, 1);
           elapse(database, time, HOUR.multipliedBy(2)); // two hours old by the database's clock
-          FakeTime behind = skewed(store, HOUR.multipliedBy(-2));
+          FakeTime behind = skewed(database, HOUR.multipliedBy(-2));
           server.enqueue(charge()); // what a send past the maximum age would get
           try (SafeRetryClient clientBehind = client(server, behind, store)) {
             RelayPass pass =

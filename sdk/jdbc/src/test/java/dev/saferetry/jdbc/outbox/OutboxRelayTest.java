@@ -15,6 +15,8 @@ import dev.saferetry.idempotency.IntentScope;
 import dev.saferetry.idempotency.IntentState;
 import dev.saferetry.jdbc.TestDatabase;
 import dev.saferetry.jdbc.TestDatabase.Db;
+import dev.saferetry.jdbc.internal.DatabaseTime;
+import dev.saferetry.jdbc.internal.Dialect;
 import dev.saferetry.jdbc.keystore.JdbcKeyStore;
 import dev.saferetry.jdbc.keystore.JdbcKeyStoreBuilder;
 import dev.saferetry.jdbc.keystore.JdbcRetentionClockSkewTest;
@@ -152,9 +154,19 @@ public class OutboxRelayTest {
     }
   }
 
-  /** The database's clock now, as every relay on the table reads it. */
-  public static Instant databaseTime(JdbcKeyStore store) {
-    return store.expiryTime(Instant.EPOCH); // the later of the epoch and the database's clock
+  /**
+   * The database's clock now, read with a query of its own at the call (never a store's cached
+   * reading advanced by this process's clock, which can run ahead of the database by as long as
+   * that reading's round trip took: under load, long enough to break a comparison). A reading taken
+   * before an action is a lower bound of the database's time during it, one taken after an upper
+   * bound.
+   */
+  public static Instant databaseTime(TestDatabase database) {
+    try (Connection c = database.pool().getConnection()) {
+      return DatabaseTime.query(c, Dialect.valueOf(database.db.name()));
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the database's clock", e);
+    }
   }
 
   /** A stored time column of one intent, or null. */
