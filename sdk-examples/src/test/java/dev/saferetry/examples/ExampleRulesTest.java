@@ -91,7 +91,6 @@ class ExampleRulesTest {
       Set.of(
           "StripeStyle",
           "StripePagination",
-          "MicrometerMetrics",
           "OpenTelemetryTracing",
           "QueueConsumer",
           "WebhookReceiver",
