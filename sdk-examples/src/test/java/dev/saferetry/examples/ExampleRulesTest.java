@@ -90,7 +90,6 @@ class ExampleRulesTest {
   static final Set<String> STILL_ON_SUPPORT =
       Set.of(
           "StripeStyle",
-          "StripePagination",
           "OpenTelemetryTracing",
           "QueueConsumer",
           "WebhookReceiver",

@@ -45,12 +45,8 @@ class StripeStyleTest {
     try (StripeShapedServer server = StripeShapedServer.start()) {
       StripeApi.seed(server.baseUrl(), "sk_test_stripestyle", "acct_1", 4);
       List<Step> steps = runLosing(server, 1, out);
-      List<Step> lists =
-          StripePagination.run(
-              client(server), "acct_1", new PrintStream(out, true, StandardCharsets.UTF_8));
 
       assertThat(Steps.allPassed(steps, 4)).as(out.toString(StandardCharsets.UTF_8)).isTrue();
-      assertThat(Steps.allPassed(lists, 2)).as(out.toString(StandardCharsets.UTF_8)).isTrue();
       assertThat(server.chargesCreated()).isEqualTo(5); // 4 seeded + 1, despite the retry
       assertThat(server.refundsCreated()).isEqualTo(1);
       assertThat(server.customersCreated()).isEqualTo(1);
@@ -62,12 +58,9 @@ class StripeStyleTest {
       assertThat(charge.attempts()).hasSize(2);
       assertThat(charge.detail()).contains("replayed=true");
       assertThat(steps.get(3).key()).as("a DELETE carries no key").isNull();
-      assertThat(lists.get(0).detail()).isEqualTo("5 charges on 3 pages");
-      assertThat(lists.get(0).attempts()).hasSize(3);
-      assertThat(lists.get(1).key()).as("a GET carries no key").isNull();
     }
     String printed = out.toString(StandardCharsets.UTF_8);
-    assertThat(printed.lines()).hasSize(6).allMatch(l -> l.startsWith("OK"));
+    assertThat(printed.lines()).hasSize(4).allMatch(l -> l.startsWith("OK"));
     assertThat(printed).contains("request-ids=[-,req_");
   }
 
@@ -85,20 +78,18 @@ class StripeStyleTest {
   }
 
   @Test
-  void theMainsRunAgainstTheirOwnServerByDefault() {
+  void theMainRunsAgainstItsOwnServerByDefault() {
     PrintStream original = System.out;
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
     try {
       StripeStyle.main(new String[0]);
-      StripePagination.main(new String[0]);
     } finally {
       System.setOut(original);
     }
     assertThat(out.toString(StandardCharsets.UTF_8))
         .contains("OK   1 create charge")
-        .contains("OK   0 list charges")
         .doesNotContain("FAILED");
-    assertThat(out.toString(StandardCharsets.UTF_8).split("all steps succeeded")).hasSize(3);
+    assertThat(out.toString(StandardCharsets.UTF_8).split("all steps succeeded")).hasSize(2);
   }
 }
