@@ -88,13 +88,7 @@ class ExampleRulesTest {
    * SafeRetry's published artifacts only, and can be copied alone.
    */
   static final Set<String> STILL_ON_SUPPORT =
-      Set.of(
-          "StripeStyle",
-          "StripePagination",
-          "MicrometerMetrics",
-          "OpenTelemetryTracing",
-          "QueueConsumer",
-          "WebhookReceiver");
+      Set.of("OpenTelemetryTracing", "QueueConsumer", "WebhookReceiver");
 
   static Set<String> allowed() throws IOException {
     Set<String> allowed = new TreeSet<>(PublicApiOnlyTest.exportedPackages());
