@@ -4,23 +4,25 @@ import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
-import dev.saferetry.examples.support.LoggedSpans;
-import dev.saferetry.examples.support.SafeRetryTracing;
 import dev.saferetry.payments.Charge;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.PaymentsClient;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Scope;
+import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.exporter.logging.LoggingSpanExporter;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import okhttp3.OkHttpClient;
 
 /**
- * Traces with OpenTelemetry: one span for the call, one child span per attempt, and each attempt's
- * request carrying its own {@code traceparent}, so the server's spans hang under the attempt that
- * reached it. {@link SafeRetryTracing} is the listener and interceptor doing it. OpenTelemetry is a
- * dependency of the examples, never of the SDK.
+ * Traces with OpenTelemetry: a span for the call, a child span per attempt, each attempt's request
+ * carrying its own {@code traceparent}. {@link AttemptTracing}, copied with this file, is the
+ * listener and interceptor doing it; the SDK does not depend on OpenTelemetry.
  *
  * <pre>
  * mvn -B -q -pl sdk-examples -am compile exec:java \
@@ -32,21 +34,16 @@ public final class OpenTelemetryTracing {
 
   /** Charges order 1008 inside a call span, with {@code otel} tracing every attempt. */
   public static CallResult<Charge> run(SafeRetryClientBuilder builder, OpenTelemetry otel) {
-    SafeRetryTracing tracing = new SafeRetryTracing(otel);
+    AttemptTracing tracing = new AttemptTracing(otel);
     OkHttpClient http = new OkHttpClient.Builder().addInterceptor(tracing.interceptor()).build();
     try (SafeRetryClient client = builder.okHttpClient(http).listener(tracing).build()) {
       Span call = otel.getTracer("acme.shop").spanBuilder("charge order 1008").startSpan();
-      Scope scope = call.makeCurrent(); // the attempts' spans are this span's children
-      try {
+      try (Scope scope = call.makeCurrent()) { // the attempts' spans are this span's children
         CallResult<Charge> charge =
             new PaymentsClient(client)
                 .charges()
                 .create(
-                    ChargeCreateParams.builder()
-                        .amount(5600L)
-                        .currency("eur")
-                        .description("order 1008")
-                        .build(),
+                    ChargeCreateParams.builder().amount(5600L).currency("eur").build(),
                     RequestOptions.none().withIntentId("order-1008/charge"));
         call.setAttribute("saferetry.attempts", charge.attempts().size());
         return charge;
@@ -55,7 +52,6 @@ public final class OpenTelemetryTracing {
         call.setStatus(StatusCode.ERROR);
         throw e;
       } finally {
-        scope.close();
         call.end();
       }
     } finally {
@@ -64,12 +60,16 @@ public final class OpenTelemetryTracing {
     }
   }
 
-  /**
-   * {@code [base-url]}: a payment API, by default a reference server on port 8080. Spans are
-   * logged; a service exports them (OTLP) instead.
-   */
+  /** {@code [base-url]}, by default port 8080. Spans are logged; a service exports them (OTLP). */
   public static void main(String[] args) {
-    try (OpenTelemetrySdk otel = LoggedSpans.openTelemetry()) {
+    try (OpenTelemetrySdk otel =
+        OpenTelemetrySdk.builder()
+            .setTracerProvider(
+                SdkTracerProvider.builder()
+                    .addSpanProcessor(SimpleSpanProcessor.create(LoggingSpanExporter.create()))
+                    .build())
+            .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
+            .build()) {
       run(
           SafeRetryClient.builder()
               .baseUrl(args.length > 0 ? args[0] : "http://127.0.0.1:8080")

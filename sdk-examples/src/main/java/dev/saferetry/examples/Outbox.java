@@ -32,6 +32,7 @@ public final class Outbox {
     byte[] seal = "saferetry-examples-demo-seal-key".getBytes(UTF_8); // yours: from your secrets
     HikariDataSource db = new HikariDataSource();
     db.setJdbcUrl(args.length > 0 ? args[0] : "jdbc:h2:mem:outbox;DB_CLOSE_DELAY=-1");
+    System.out.println("database " + db.getJdbcUrl().replaceAll("password=[^&;]*", ""));
     var stores = JdbcKeyStore.builder().dataSource(db).createSchema(true);
     var clients = SafeRetryClient.builder().apiKey("sk_test");
     try (db;
@@ -54,10 +55,9 @@ public final class Outbox {
     }
   }
 
-  // Order n and its charge intent in one transaction, or (fails: a stock check, say) neither.
   public static boolean placeOrder(DataSource db, JdbcKeyStore store, int n, boolean fails)
       throws Exception {
-    long amount = 1000L + n;
+    long amount = 1000L + n; // order n and its charge intent commit together, or neither
     try (Connection c = db.getConnection()) {
       c.setAutoCommit(false);
       c.createStatement().executeUpdate("INSERT INTO orders VALUES (" + n + ", " + amount + ")");

@@ -1,68 +1,66 @@
 package dev.saferetry.examples;
 
-import static dev.saferetry.examples.support.StripeApi.GET_CHARGE;
-import static dev.saferetry.examples.support.StripeApi.LIST_CHARGES;
-
 import dev.saferetry.CallResult;
 import dev.saferetry.ProviderPreset;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
-import dev.saferetry.SafeRetryClientBuilder;
-import dev.saferetry.call.Attempt;
-import dev.saferetry.error.SafeRetryException;
-import dev.saferetry.examples.support.Steps;
-import dev.saferetry.examples.support.Steps.Step;
-import dev.saferetry.examples.support.StripeApi;
-import dev.saferetry.examples.support.StripeApi.Charge;
-import dev.saferetry.provider.StripeList;
-import java.io.PrintStream;
+import dev.saferetry.stripe.Charge;
+import dev.saferetry.stripe.ChargesCreateRequest;
+import dev.saferetry.stripe.ChargesListQuery;
+import dev.saferetry.stripe.ChargesListResponse;
+import dev.saferetry.stripe.StripeClient;
+import dev.saferetry.testing.provider.Dialect;
+import dev.saferetry.testing.provider.FakeProvider;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Every page of a Stripe list with the Stripe preset: {@code paginateResults} walks the cursor
- * ({@code starting_after}) page by page, lazily, each page fetched and retried like any call (a GET
- * carries no key); then one charge is read back by id. Without an argument it lists the charges of
- * an in-process Stripe-shaped server, five of them at two per page.
- *
- * <pre>
- * mvn -B -q -pl sdk-examples -am compile exec:java \
- *     -Dexec.mainClass=dev.saferetry.examples.StripePagination [-Dexec.args=https://api.stripe.com]
- * </pre>
+ * Every page of a Stripe list with the typed Stripe client ({@code saferetry-stripe}): {@code
+ * listAll} walks the cursor ({@code starting_after}) page by page, lazily, each page fetched and
+ * retried like any call (a GET carries no key); then one charge is read back by id. With no
+ * argument it lists five charges it makes on a fake Stripe of its own (saferetry-testing), two per
+ * page; with a base URL and {@code STRIPE_SECRET_KEY} set, the charges of that API.
  */
 public final class StripePagination {
   private StripePagination() {}
 
-  /** Lists {@code account}'s charges, two per page, and reads the last one back. */
-  public static List<Step> run(SafeRetryClientBuilder builder, String account, PrintStream out) {
-    Steps steps = new Steps(out);
-    builder = builder.preset(ProviderPreset.stripe()); // Stripe's cursors, errors and hints
-    try (SafeRetryClient stripe = builder.header("Stripe-Version", StripeApi.VERSION).build()) {
-      RequestOptions onAccount = RequestOptions.none().withHeader("Stripe-Account", account);
-      RequestOptions twoPerPage = onAccount.withQueryParam("limit", 2);
-      List<Charge> charges = new ArrayList<>();
-      List<Attempt> attempts = new ArrayList<>();
-      int pages = 0;
-      for (CallResult<StripeList<Charge>> page :
-          stripe.paginateResults(LIST_CHARGES, StripeList.style(Charge::id), twoPerPage).pages()) {
-        pages++;
-        attempts.addAll(page.attempts());
-        charges.addAll(page.value().data());
-      }
-      String found = charges.size() + " charges on " + pages + " pages";
-      steps.ok("0 list charges", !charges.isEmpty(), found, attempts);
-      String last = charges.get(charges.size() - 1).id();
-      RequestOptions byId = onAccount.withPathParam("id", last);
-      CallResult<Charge> retrieved = stripe.execute(GET_CHARGE, null, byId);
-      steps.ok("1 retrieve", retrieved, retrieved.value().id());
-    } catch (SafeRetryException e) {
-      steps.failed(e);
+  /** Lists every charge two per page, reads the last one back; returns what it found. */
+  public static String run(SafeRetryClient client) {
+    StripeClient stripe = new StripeClient(client);
+    var twoPerPage = ChargesListQuery.builder().limit(2L).build();
+    List<Charge> charges = new ArrayList<>();
+    int pages = 0;
+    for (ChargesListResponse page :
+        stripe.charges().listAll(twoPerPage, RequestOptions.none()).pages()) {
+      pages++; // one GET per page, retried like any call
+      charges.addAll(page.data());
     }
-    return steps.list();
+    String found = charges.size() + " charges on " + pages + " pages";
+    System.out.println(found);
+    String last = charges.get(charges.size() - 1).id();
+    CallResult<Charge> read = stripe.charges().retrieve(last, null, RequestOptions.none());
+    System.out.printf("retrieved %s, key %s%n", read.value().id(), read.key()); // a GET: none
+    return found;
   }
 
-  /** {@code [base-url]}: Stripe's API, by default an in-process server that speaks it. */
+  /** {@code [base-url]}: Stripe's API, by default a fake one with five charges. */
   public static void main(String[] args) {
-    StripeApi.runMain(args, 5, 2, (client, lose) -> run(client, "acct_1", System.out));
+    try (FakeProvider fake = FakeProvider.builder().dialect(Dialect.STRIPE).start();
+        SafeRetryClient client =
+            SafeRetryClient.builder()
+                .preset(ProviderPreset.stripe()) // Stripe's cursors, errors and hints
+                .baseUrl(args.length > 0 ? args[0] : fake.baseUrl())
+                .apiKey(System.getenv().getOrDefault("STRIPE_SECRET_KEY", "sk_test_fake"))
+                .build()) {
+      for (int i = 1; args.length == 0 && i <= 5; i++) { // charges to list, on the fake only
+        var charge = ChargesCreateRequest.builder().amount(1000L * i).currency("eur");
+        new StripeClient(client)
+            .charges()
+            .create(
+                charge.source("tok_visa").build(),
+                RequestOptions.none().withIntentId("order-" + i + "/charge"));
+      }
+      run(client);
+    }
   }
 }

@@ -21,7 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  * one runnable program — a {@code main}, at most {@value #MAX_LINES} lines counting every line of
  * the file, no SDK package but exported ones — and the README's example table lists it with one
  * command that runs it; it imports SafeRetry's published artifacts, never the examples' own support
- * code, so it can be copied alone (but for {@link #STILL_ON_SUPPORT}).
+ * code, so it can be copied alone (but for {@link #STILL_ON_SUPPORT}). A {@link #COMPANIONS
+ * companion} is a file of an example, copied with it: the same rules but for the {@code main} and
+ * the README row, which are its example's, whose row names it.
  */
 class ExampleRulesTest {
   static final int MAX_LINES = 80;
@@ -54,7 +56,8 @@ class ExampleRulesTest {
     if (lines > MAX_LINES) {
       problems.add(name + " has " + lines + " lines, more than " + MAX_LINES);
     }
-    if (!MAIN.matcher(source).find()) {
+    String owner = COMPANIONS.get(name);
+    if (owner == null && !MAIN.matcher(source).find()) {
       problems.add(name + " has no public static void main(String[])");
     }
     if (Pattern.compile("(?m)^import (static )?dev\\.saferetry\\.internal")
@@ -70,6 +73,13 @@ class ExampleRulesTest {
             .matcher(source)
             .find()) {
       problems.add(name + " imports the examples' own support code: it cannot be copied alone");
+    }
+    if (owner != null) {
+      if (!table.containsKey(owner)) {
+        problems.add(
+            name + " belongs to " + owner + ", which is not in the README's example table");
+      }
+      return problems;
     }
     String command = table.get(name);
     String runs = "-Dexec.mainClass=dev.saferetry.examples." + name;
@@ -87,14 +97,13 @@ class ExampleRulesTest {
    * example may be, so it needs a home in a published artifact first). Every other example imports
    * SafeRetry's published artifacts only, and can be copied alone.
    */
-  static final Set<String> STILL_ON_SUPPORT =
-      Set.of(
-          "StripeStyle",
-          "StripePagination",
-          "MicrometerMetrics",
-          "OpenTelemetryTracing",
-          "QueueConsumer",
-          "WebhookReceiver");
+  static final Set<String> STILL_ON_SUPPORT = Set.of("QueueConsumer", "WebhookReceiver");
+
+  /**
+   * Files of an example that are not its {@code main}, each with the example it belongs to: a user
+   * copies both (the README row of the example names the companion).
+   */
+  static final Map<String, String> COMPANIONS = Map.of("AttemptTracing", "OpenTelemetryTracing");
 
   static Set<String> allowed() throws IOException {
     Set<String> allowed = new TreeSet<>(PublicApiOnlyTest.exportedPackages());
@@ -125,6 +134,19 @@ class ExampleRulesTest {
       problems.addAll(problems(example, table, allowed));
     }
     assertThat(problems).isEmpty();
+  }
+
+  @Test
+  void everyCompanionIsNamedInItsExamplesReadmeRowAndUsedByIt() throws IOException {
+    String readme = Files.readString(README);
+    for (Map.Entry<String, String> c : COMPANIONS.entrySet()) {
+      String row =
+          readme.lines().filter(l -> l.startsWith("| `" + c.getValue() + "` |")).findFirst().get();
+      assertThat(row).as(c.getValue() + "'s README row").contains("`" + c.getKey() + "`");
+      assertThat(Files.readString(PublicApiOnlyTest.EXAMPLES.resolve(c.getValue() + ".java")))
+          .containsPattern("\\b" + c.getKey() + "\\b");
+      assertThat(PublicApiOnlyTest.EXAMPLES.resolve(c.getKey() + ".java")).exists();
+    }
   }
 
   @Test
@@ -164,5 +186,19 @@ class ExampleRulesTest {
     assertThat(problems(listed, table, allowed()))
         .contains("Listed has no public static void main(String[])")
         .anyMatch(p -> p.startsWith("Listed's README row does not give one command"));
+    // A companion has no main and no row of its own, but keeps the length and import rules.
+    String companion =
+        source
+            .toString()
+            .replace("class Planted", "class AttemptTracing")
+            .replace(
+                "import dev.saferetry.internal.Json;", "import dev.saferetry.examples.support.X;");
+    Path planted2 = Files.writeString(dir.resolve("AttemptTracing.java"), companion);
+    assertThat(problems(planted2, table, allowed()))
+        .containsExactly(
+            "AttemptTracing has " + (MAX_LINES + 5) + " lines, more than " + MAX_LINES,
+            "AttemptTracing imports the examples' own support code: it cannot be copied alone",
+            "AttemptTracing belongs to OpenTelemetryTracing, which is not in the README's example"
+                + " table");
   }
 }

@@ -3,13 +3,9 @@ package dev.saferetry.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.saferetry.RequestOptions;
-import dev.saferetry.SafeRetryClient;
+import dev.saferetry.SafeRetryClientBuilder;
 import dev.saferetry.error.SafeRetryException;
 import dev.saferetry.examples.demo.Sandbox;
-import dev.saferetry.examples.support.SafeRetryMeterBinder;
-import dev.saferetry.payments.ChargeCreateParams;
-import dev.saferetry.payments.PaymentsClient;
 import dev.saferetry.resilience.BreakerPolicy;
 import dev.saferetry.resilience.RetryPolicy;
 import dev.saferetry.testing.FakeTime;
@@ -53,35 +49,23 @@ class MicrometerMetricsTest {
 
   @Test
   void anOutageTimesTheCallAsUnknownAndShowsTheOpenBreaker() throws Exception {
-    SafeRetryMeterBinder metrics = new SafeRetryMeterBinder("payments");
-    metrics.bindTo(registry);
     FakeTime time = new FakeTime();
     try (MockWebServer server = new MockWebServer()) {
       for (int i = 0; i < 2; i++) {
         server.enqueue(new MockResponse.Builder().code(503).body("{}").build());
       }
       server.start();
-      try (SafeRetryClient client =
+      SafeRetryClientBuilder client =
           Rows.client(server.url("/").toString(), time)
-              .listener(metrics)
               .retryPolicy(RetryPolicy.defaults().withMaxAttempts(2))
               .breakerPolicy(
                   BreakerPolicy.defaults()
                       .withSlidingWindowSize(2)
                       .withMinimumCalls(2)
                       .withWaitInOpenState(Duration.ofMinutes(1))
-                      .withHalfOpenProbes(1))
-              .build()) {
-        metrics.watch(client.circuitBreaker());
-        assertThatThrownBy(
-                () ->
-                    new PaymentsClient(client)
-                        .charges()
-                        .create(
-                            ChargeCreateParams.builder().amount(100L).currency("eur").build(),
-                            RequestOptions.none().withIntentId("order-1/charge")))
-            .isInstanceOf(SafeRetryException.class);
-      }
+                      .withHalfOpenProbes(1));
+      assertThatThrownBy(() -> MicrometerMetrics.run(client, registry))
+          .isInstanceOf(SafeRetryException.class);
       assertThat(server.getRequestCount()).isEqualTo(2);
     }
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.saferetry.CallResult;
 import dev.saferetry.RequestOptions;
 import dev.saferetry.SafeRetryClient;
-import dev.saferetry.examples.support.SafeRetryTracing;
 import dev.saferetry.payments.Charge;
 import dev.saferetry.payments.ChargeCreateParams;
 import dev.saferetry.payments.PaymentsClient;
@@ -121,7 +120,7 @@ class OpenTelemetryTracingTest {
   void anAsyncCallsAttemptsRunOnOtherThreadsAndStillJoinTheCallersSpan() throws Exception {
     server.enqueue(answer(503, "{\"error\":{\"type\":\"api_error\"}}"));
     server.enqueue(answer(201, CHARGE));
-    SafeRetryTracing tracing = new SafeRetryTracing(otel);
+    AttemptTracing tracing = new AttemptTracing(otel);
     OkHttpClient http = new OkHttpClient.Builder().addInterceptor(tracing.interceptor()).build();
     Span call = otel.getTracer("test").spanBuilder("async order").startSpan();
     try (SafeRetryClient client =

@@ -2,13 +2,13 @@ package dev.saferetry.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.saferetry.ProviderPreset;
 import dev.saferetry.SafeRetryClient;
-import dev.saferetry.SafeRetryClientBuilder;
-import dev.saferetry.examples.support.Steps;
-import dev.saferetry.examples.support.Steps.Step;
-import dev.saferetry.examples.support.StripeApi;
-import dev.saferetry.examples.support.stripe.StripeShapedServer;
 import dev.saferetry.testing.FakeTime;
+import dev.saferetry.testing.provider.Dialect;
+import dev.saferetry.testing.provider.FakeProvider;
+import dev.saferetry.testing.provider.Fault;
+import dev.saferetry.testing.provider.Received;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -16,89 +16,88 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Stripe examples against the in-process Stripe-shaped server: every step succeeds, the list
- * spans several pages, and a charge whose answer is lost after commit is retried with the same key
- * and byte-identical body and replayed — one charge, not two.
+ * {@link StripeStyle} against a fake Stripe: every step succeeds, and a charge whose answer is lost
+ * after it was made is retried with the same key and replayed — one charge, not two.
  */
 class StripeStyleTest {
-  private static SafeRetryClientBuilder client(StripeShapedServer server) {
-    FakeTime time = new FakeTime();
-    return SafeRetryClient.builder()
-        .baseUrl(server.baseUrl())
-        .apiKey("sk_test_stripestyle")
-        .clock(time)
-        .sleeper(time);
-  }
-
-  private static List<Step> runLosing(
-      StripeShapedServer server, int lose, ByteArrayOutputStream out) {
-    return StripeStyle.run(
-        client(server),
-        "acct_1",
-        new PrintStream(out, true, StandardCharsets.UTF_8),
-        () -> server.loseNextResponses(lose));
-  }
-
-  @Test
-  void everyStepSucceedsAndALostChargeAnswerIsReplayedNotRepeated() {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (StripeShapedServer server = StripeShapedServer.start()) {
-      StripeApi.seed(server.baseUrl(), "sk_test_stripestyle", "acct_1", 4);
-      List<Step> steps = runLosing(server, 1, out);
-      List<Step> lists =
-          StripePagination.run(
-              client(server), "acct_1", new PrintStream(out, true, StandardCharsets.UTF_8));
-
-      assertThat(Steps.allPassed(steps, 4)).as(out.toString(StandardCharsets.UTF_8)).isTrue();
-      assertThat(Steps.allPassed(lists, 2)).as(out.toString(StandardCharsets.UTF_8)).isTrue();
-      assertThat(server.chargesCreated()).isEqualTo(5); // 4 seeded + 1, despite the retry
-      assertThat(server.refundsCreated()).isEqualTo(1);
-      assertThat(server.customersCreated()).isEqualTo(1);
-      assertThat(server.customersDeleted()).isEqualTo(1);
-      assertThat(server.lostResponses()).isEqualTo(1);
-      assertThat(server.replays()).isEqualTo(1); // same key, same bytes: Stripe replays
-
-      Step charge = steps.get(1);
-      assertThat(charge.attempts()).hasSize(2);
-      assertThat(charge.detail()).contains("replayed=true");
-      assertThat(steps.get(3).key()).as("a DELETE carries no key").isNull();
-      assertThat(lists.get(0).detail()).isEqualTo("5 charges on 3 pages");
-      assertThat(lists.get(0).attempts()).hasSize(3);
-      assertThat(lists.get(1).key()).as("a GET carries no key").isNull();
-    }
-    String printed = out.toString(StandardCharsets.UTF_8);
-    assertThat(printed.lines()).hasSize(6).allMatch(l -> l.startsWith("OK"));
-    assertThat(printed).contains("request-ids=[-,req_");
-  }
-
-  @Test
-  void aStepThatFailsIsPrintedAndTheRunIsNotPassed() {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (StripeShapedServer server = StripeShapedServer.start()) {
-      // Every answer from the charge on is lost: the charge ends UNKNOWN after its attempts.
-      List<Step> steps = runLosing(server, 100, out);
-      assertThat(Steps.allPassed(steps, 4)).isFalse();
-      assertThat(steps.get(steps.size() - 1).ok()).isFalse();
-      assertThat(server.chargesCreated()).isEqualTo(1);
-    }
-    assertThat(out.toString(StandardCharsets.UTF_8)).contains("FAIL").contains("UNKNOWN");
-  }
-
-  @Test
-  void theMainsRunAgainstTheirOwnServerByDefault() {
+  private static String printing(Runnable run) {
     PrintStream original = System.out;
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
     try {
-      StripeStyle.main(new String[0]);
-      StripePagination.main(new String[0]);
+      run.run();
     } finally {
       System.setOut(original);
     }
-    assertThat(out.toString(StandardCharsets.UTF_8))
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  private static String runLosing(FakeProvider fake, int lose, boolean[] passed) {
+    FakeTime time = new FakeTime();
+    try (SafeRetryClient client =
+        SafeRetryClient.builder()
+            .preset(ProviderPreset.stripe())
+            .baseUrl(fake.baseUrl())
+            .apiKey("sk_test_stripestyle")
+            .clock(time)
+            .sleeper(time)
+            .build()) {
+      Fault loss = Fault.loseAnswer().on("POST /v1/charges").times(lose);
+      return printing(() -> passed[0] = StripeStyle.run(client, "acct_1", () -> fake.arm(loss)));
+    }
+  }
+
+  private static List<Received> received(FakeProvider fake, String operation) {
+    return fake.received().stream().filter(r -> r.operation().equals(operation)).toList();
+  }
+
+  @Test
+  void everyStepSucceedsAndALostChargeAnswerIsReplayedNotRepeated() {
+    boolean[] passed = {false};
+    try (FakeProvider fake = FakeProvider.builder().dialect(Dialect.STRIPE).start()) {
+      String printed = runLosing(fake, 1, passed);
+
+      assertThat(passed[0]).as(printed).isTrue();
+      assertThat(fake.effectsPerOperation())
+          .containsEntry("POST /v1/customers", 1)
+          .containsEntry("POST /v1/charges", 1) // despite the retry
+          .containsEntry("POST /v1/refunds", 1);
+      fake.assertOneEffectPerKey();
+      List<Received> charges = received(fake, "POST /v1/charges");
+      assertThat(charges).hasSize(2);
+      assertThat(charges.get(0).fault()).isNotNull();
+      assertThat(charges.get(1).replayed()).as("same key, same bytes: replayed").isTrue();
+      assertThat(charges)
+          .extracting(Received::key)
+          .doesNotContainNull()
+          .containsOnly(charges.get(0).key());
+      assertThat(charges.get(1).parameters()).containsKey("metadata").containsKey("expand");
+      List<Received> deletes =
+          fake.received().stream().filter(r -> r.method().equals("DELETE")).toList();
+      assertThat(deletes).hasSize(1).extracting(Received::key).containsOnlyNulls();
+      assertThat(printed.lines()).hasSize(4).allMatch(l -> l.startsWith("OK"));
+      assertThat(printed).contains("replayed=true", "deleted=true", "request-ids=[-, req_");
+    }
+  }
+
+  @Test
+  void aStepThatFailsIsPrintedAndTheRunIsNotPassed() {
+    boolean[] passed = {true};
+    try (FakeProvider fake = FakeProvider.builder().dialect(Dialect.STRIPE).start()) {
+      // Every answer from the charge on is lost: the charge ends UNKNOWN after its attempts.
+      String printed = runLosing(fake, 100, passed);
+      assertThat(passed[0]).isFalse();
+      assertThat(fake.effectsPerOperation()).containsEntry("POST /v1/charges", 1);
+      assertThat(printed).contains("FAIL").contains("UNKNOWN");
+    }
+  }
+
+  @Test
+  void theMainRunsAgainstItsOwnFakeByDefault() {
+    String printed = printing(() -> StripeStyle.main(new String[0]));
+    assertThat(printed)
         .contains("OK   1 create charge")
-        .contains("OK   0 list charges")
-        .doesNotContain("FAILED");
-    assertThat(out.toString(StandardCharsets.UTF_8).split("all steps succeeded")).hasSize(3);
+        .contains("replayed=true")
+        .doesNotContain("FAIL");
   }
 }

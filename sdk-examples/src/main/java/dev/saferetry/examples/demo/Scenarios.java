@@ -1,5 +1,6 @@
 package dev.saferetry.examples.demo;
 
+import dev.saferetry.ProviderPreset;
 import dev.saferetry.SafeRetryClient;
 import dev.saferetry.SafeRetryClientBuilder;
 import dev.saferetry.conformance.proxy.Fault;
@@ -11,15 +12,12 @@ import dev.saferetry.examples.LostResponse;
 import dev.saferetry.examples.Outage;
 import dev.saferetry.examples.ProviderProfiles;
 import dev.saferetry.examples.QuickStart;
-import dev.saferetry.examples.StripePagination;
 import dev.saferetry.examples.StripeStyle;
-import dev.saferetry.examples.support.Steps;
-import dev.saferetry.examples.support.Steps.Step;
-import dev.saferetry.examples.support.StripeApi;
-import dev.saferetry.examples.support.stripe.StripeShapedServer;
 import dev.saferetry.idempotency.KeyPlacement;
 import dev.saferetry.idempotency.KeyStore;
 import dev.saferetry.resilience.Sleeper;
+import dev.saferetry.testing.provider.Dialect;
+import dev.saferetry.testing.provider.FakeProvider;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -28,7 +26,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import okhttp3.OkHttpClient;
 
 /**
@@ -120,37 +117,31 @@ public final class Scenarios {
     }
   }
 
-  /** Earlier charges the Stripe-style scenario finds, so that its list spans two pages. */
-  static final int STRIPE_EARLIER_CHARGES = 2;
-
   /**
-   * The Stripe-style example against the in-process Stripe-shaped server, the charge's answer lost
-   * after commit: customer, charge, refund and deletion each happen once.
+   * The Stripe-style example against a fake Stripe, the charge's answer lost after it was made:
+   * customer, charge, refund and deletion each happen once.
    */
   public Report stripeStyle(PrintStream out) {
-    try (StripeShapedServer api = StripeShapedServer.start()) {
-      StripeApi.seed(api.baseUrl(), "sk_test_demo", "acct_1", STRIPE_EARLIER_CHARGES);
-      long before = api.sideEffects();
-      WireLog wire = new WireLog();
-      KeyStore store = KeyStore.inMemory();
-      Supplier<SafeRetryClientBuilder> client =
-          () ->
-              SafeRetryClient.builder()
-                  .baseUrl(api.baseUrl())
-                  .apiKey("sk_test_demo")
-                  .keyStore(store)
-                  .listener(wire)
-                  .clock(clock)
-                  .sleeper(sleeper);
-      List<Step> steps =
-          StripeStyle.run(client.get(), "acct_1", out, () -> api.loseNextResponses(1));
-      List<Step> lists = StripePagination.run(client.get(), "acct_1", out);
+    WireLog wire = new WireLog();
+    KeyStore store = KeyStore.inMemory();
+    try (FakeProvider api = FakeProvider.builder().dialect(Dialect.STRIPE).start();
+        SafeRetryClient client =
+            SafeRetryClient.builder()
+                .preset(ProviderPreset.stripe())
+                .baseUrl(api.baseUrl())
+                .apiKey("sk_test_demo")
+                .keyStore(store)
+                .listener(wire)
+                .clock(clock)
+                .sleeper(sleeper)
+                .build()) {
+      var loss = dev.saferetry.testing.provider.Fault.loseAnswer().on("POST /v1/charges");
+      boolean passed = StripeStyle.run(client, "acct_1", () -> api.arm(loss));
       // A failed step fails the verdict.
-      long intended = Steps.allPassed(steps, 4) && Steps.allPassed(lists, 2) ? 4 : 5;
       return new Report(
           "stripe-style",
-          intended,
-          api.sideEffects() - before,
+          passed ? 4 : 5,
+          api.effects().size(),
           store.pending().size(),
           wire.rows());
     }
