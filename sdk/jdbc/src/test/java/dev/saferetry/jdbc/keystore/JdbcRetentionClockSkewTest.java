@@ -227,35 +227,11 @@ public class JdbcRetentionClockSkewTest {
           // The retention is as long as the skew: on the host's clock the intent would be born
           // expired.
           FakeTime behind = skewed(database, skew);
-          try (SafeRetryClient enqueuer = client(server, behind, store, skew.abs())) {
-            try (Connection c = database.pool().getConnection()) {
-              c.setAutoCommit(false);
-              JdbcOutbox.of(store)
-                  .enqueue(
-                      c,
-                      enqueuer,
-                      Charges.CREATE,
-                      PARAMS,
-                      RequestOptions.none().withIntentId("order-1"),
-                      behind.instant());
-              c.commit();
-            }
-          }
+          enqueueOrder(database, store, server, behind, skew.abs());
           Instant expires = stored(database, "expires_at_ns", "order-1");
           server.enqueue(charge());
           FakeTime right = skewed(database, Duration.ZERO);
-          RelayPass pass;
-          try (SafeRetryClient relayClient = client(server, right, store, DAY)) {
-            pass =
-                OutboxRelay.builder()
-                    .store(store)
-                    .client(relayClient)
-                    .clock(right)
-                    .sleeper(right)
-                    .leaseFor(Duration.ofMinutes(2))
-                    .build()
-                    .runOnce();
-          }
+          RelayPass pass = relayOnce(server, store, store, right);
           if (!databaseTime(database).isBefore(expires)) {
             return false; // the intent really expired meanwhile
           }
@@ -275,20 +251,7 @@ public class JdbcRetentionClockSkewTest {
         (database, store, server) -> {
           FakeTime ahead = skewed(database, skew);
           Instant before = databaseTime(database);
-          try (SafeRetryClient enqueuer = client(server, ahead, store, DAY)) {
-            try (Connection c = database.pool().getConnection()) {
-              c.setAutoCommit(false);
-              JdbcOutbox.of(store)
-                  .enqueue(
-                      c,
-                      enqueuer,
-                      Charges.CREATE,
-                      PARAMS,
-                      RequestOptions.none().withIntentId("order-1"),
-                      ahead.instant()); // due at once, by the enqueuer's clock
-              c.commit();
-            }
-          }
+          enqueueOrder(database, store, server, ahead, DAY); // due at once, by its clock
           Instant after = databaseTime(database);
           assertThat(stored(database, "next_attempt_ns", "order-1"))
               .isBetween(before.minus(READING), after);
@@ -296,18 +259,7 @@ public class JdbcRetentionClockSkewTest {
               .isBetween(before.minus(READING), after);
           server.enqueue(charge());
           FakeTime right = skewed(database, Duration.ZERO);
-          try (SafeRetryClient relayClient = client(server, right, store, DAY)) {
-            RelayPass pass =
-                OutboxRelay.builder()
-                    .store(store)
-                    .client(relayClient)
-                    .clock(right)
-                    .sleeper(right)
-                    .leaseFor(Duration.ofMinutes(2))
-                    .build()
-                    .runOnce();
-            assertThat(pass.succeeded()).isEqualTo(1);
-          }
+          assertThat(relayOnce(server, store, store, right).succeeded()).isEqualTo(1);
           return true;
         });
   }
@@ -320,20 +272,7 @@ public class JdbcRetentionClockSkewTest {
         db,
         (database, store, server) -> {
           FakeTime off = skewed(database, skew);
-          try (SafeRetryClient enqueuer = client(server, off, store, DAY)) {
-            try (Connection c = database.pool().getConnection()) {
-              c.setAutoCommit(false);
-              JdbcOutbox.of(store)
-                  .enqueue(
-                      c,
-                      enqueuer,
-                      Charges.CREATE,
-                      PARAMS,
-                      RequestOptions.none().withIntentId("order-1"),
-                      off.instant());
-              c.commit();
-            }
-          }
+          enqueueOrder(database, store, server, off, DAY);
           OutboxAdmin admin = JdbcOutbox.of(store).admin("ops");
           // Just enqueued: at least zero old, and not half the skew old.
           assertThat(admin.whereOlderThan(Duration.ZERO).list(10)).hasSize(1);
@@ -355,35 +294,12 @@ public class JdbcRetentionClockSkewTest {
         db,
         (database, store, server) -> {
           FakeTime right = skewed(database, Duration.ZERO);
-          try (SafeRetryClient enqueuer = client(server, right, store, DAY)) {
-            try (Connection c = database.pool().getConnection()) {
-              c.setAutoCommit(false);
-              JdbcOutbox.of(store)
-                  .enqueue(
-                      c,
-                      enqueuer,
-                      Charges.CREATE,
-                      PARAMS,
-                      RequestOptions.none().withIntentId("order-1"),
-                      right.instant());
-              c.commit();
-            }
-          }
+          enqueueOrder(database, store, server, right, DAY);
           Instant expires = expireIn(database, store, "order-1", half(skew));
           server.enqueue(charge());
           FakeTime ahead = skewed(database, skew);
-          RelayPass pass;
-          try (SafeRetryClient relayClient = client(server, ahead, store, DAY)) {
-            pass =
-                OutboxRelay.builder()
-                    .store(OutboxRelayTest.aged(database, Duration.ofDays(2)))
-                    .client(relayClient)
-                    .clock(ahead)
-                    .sleeper(ahead)
-                    .leaseFor(Duration.ofMinutes(2))
-                    .build()
-                    .runOnce();
-          }
+          RelayPass pass =
+              relayOnce(server, store, OutboxRelayTest.aged(database, Duration.ofDays(2)), ahead);
           if (!databaseTime(database).isBefore(expires)) {
             return false;
           }
@@ -442,11 +358,7 @@ public class JdbcRetentionClockSkewTest {
     conclusively(
         db,
         (database, store, server) -> {
-          server.enqueue(charge());
-          try (SafeRetryClient right =
-              client(server, skewed(database, Duration.ZERO), store, DAY)) {
-            right.execute(Charges.CREATE, PARAMS, RequestOptions.none().withIntentId("order-1"));
-          }
+          chargeAtTheDatabasesTime(database, store, server);
           Instant expires = expireIn(database, store, "order-1", half(skew));
           int purged = store.purgeExpired(skewed(database, skew).instant());
           if (!databaseTime(database).isBefore(expires)) {
@@ -465,11 +377,7 @@ public class JdbcRetentionClockSkewTest {
     conclusively(
         db,
         (database, store, server) -> {
-          server.enqueue(charge());
-          try (SafeRetryClient right =
-              client(server, skewed(database, Duration.ZERO), store, DAY)) {
-            right.execute(Charges.CREATE, PARAMS, RequestOptions.none().withIntentId("order-1"));
-          }
+          chargeAtTheDatabasesTime(database, store, server);
           expireIn(database, store, "order-1", half(skew).negated()); // expired by the database
           assertThat(store.purgeExpired(skewed(database, skew).instant()))
               .isZero(); // not by its own
@@ -486,22 +394,11 @@ public class JdbcRetentionClockSkewTest {
     conclusively(
         db,
         (database, store, server) -> {
-          Inbox behind =
-              Inbox.builder()
-                  .dataSource(database.pool())
-                  .table(database.table("inbox"))
-                  .createSchema(true)
-                  .clock(skewed(database, skew))
-                  .build();
+          Inbox behind = inbox(database, skewed(database, skew), true);
           Instant received = databaseTime(database); // when it is received, by the database
           behind.receive("billing", "evt_1", ctx -> {});
           assertThat(receivedAt(database, "evt_1")).isAfterOrEqualTo(received.minus(READING));
-          Inbox right =
-              Inbox.builder()
-                  .dataSource(database.pool())
-                  .table(database.table("inbox"))
-                  .clock(Clock.system(ZoneOffset.UTC))
-                  .build();
+          Inbox right = inbox(database, Clock.system(ZoneOffset.UTC), false);
           Duration keep = half(skew);
           int purged = right.purgeReceiptsOlderThan(keep);
           if (!databaseTime(database).isBefore(received.plus(keep))) {
@@ -520,21 +417,10 @@ public class JdbcRetentionClockSkewTest {
     conclusively(
         db,
         (database, store, server) -> {
-          Inbox right =
-              Inbox.builder()
-                  .dataSource(database.pool())
-                  .table(database.table("inbox"))
-                  .createSchema(true)
-                  .clock(Clock.system(ZoneOffset.UTC))
-                  .build();
+          Inbox right = inbox(database, Clock.system(ZoneOffset.UTC), true);
           right.receive("billing", "evt_1", ctx -> {});
           Instant received = receivedAt(database, "evt_1");
-          Inbox ahead =
-              Inbox.builder()
-                  .dataSource(database.pool())
-                  .table(database.table("inbox"))
-                  .clock(skewed(database, skew))
-                  .build();
+          Inbox ahead = inbox(database, skewed(database, skew), false);
           Duration keep = half(skew);
           int purged = ahead.purgeReceiptsOlderThan(keep);
           if (!databaseTime(database).isBefore(received.plus(keep))) {
@@ -544,6 +430,62 @@ public class JdbcRetentionClockSkewTest {
           assertThat(ahead.receive("billing", "evt_1", ctx -> {})).isEqualTo(InboxResult.DUPLICATE);
           return true;
         });
+  }
+
+  /** Enqueues order-1 in its own transaction from a host on {@code host}'s clock, due at once. */
+  private static void enqueueOrder(
+      TestDatabase database,
+      JdbcKeyStore store,
+      MockWebServer server,
+      FakeTime host,
+      Duration retention)
+      throws SQLException {
+    try (SafeRetryClient enqueuer = client(server, host, store, retention);
+        Connection c = database.pool().getConnection()) {
+      c.setAutoCommit(false);
+      JdbcOutbox.of(store)
+          .enqueue(
+              c,
+              enqueuer,
+              Charges.CREATE,
+              PARAMS,
+              RequestOptions.none().withIntentId("order-1"),
+              host.instant());
+      c.commit();
+    }
+  }
+
+  /** One pass of a relay over {@code relayStore} on {@code host}'s clock. */
+  private static RelayPass relayOnce(
+      MockWebServer server, JdbcKeyStore store, JdbcKeyStore relayStore, FakeTime host) {
+    try (SafeRetryClient relayClient = client(server, host, store, DAY)) {
+      return OutboxRelay.builder()
+          .store(relayStore)
+          .client(relayClient)
+          .clock(host)
+          .sleeper(host)
+          .leaseFor(Duration.ofMinutes(2))
+          .build()
+          .runOnce();
+    }
+  }
+
+  /** Charges order-1, answered, from a host whose clock is the database's. */
+  private static void chargeAtTheDatabasesTime(
+      TestDatabase database, JdbcKeyStore store, MockWebServer server) {
+    server.enqueue(charge());
+    try (SafeRetryClient right = client(server, skewed(database, Duration.ZERO), store, DAY)) {
+      right.execute(Charges.CREATE, PARAMS, RequestOptions.none().withIntentId("order-1"));
+    }
+  }
+
+  private static Inbox inbox(TestDatabase database, Clock clock, boolean createSchema) {
+    return Inbox.builder()
+        .dataSource(database.pool())
+        .table(database.table("inbox"))
+        .createSchema(createSchema)
+        .clock(clock)
+        .build();
   }
 
   private static Instant receivedAt(TestDatabase database, String messageId) throws SQLException {
