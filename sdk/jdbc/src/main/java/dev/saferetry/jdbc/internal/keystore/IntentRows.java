@@ -258,17 +258,31 @@ public final class IntentRows {
       return new Readback(null, "its stored request is not valid: " + e.getMessage());
     }
     if (record != null) {
-      String problem = seal.problem(record, request, rs.getString(22));
+      String problem = proofProblem(rs, record, request, seal);
       if (problem != null) {
         return new Readback(null, problem);
       }
-      try {
-        request.checkKey(record.key());
-      } catch (IllegalArgumentException e) {
-        return new Readback(null, e.getMessage());
-      }
     }
     return new Readback(request, null);
+  }
+
+  /**
+   * Why {@code request}, read from the current row, is not the request enqueued for {@code record}
+   * (its keyed seal does not verify with one of {@code seal}'s keys, or a key in the body is not
+   * the record's), or null when it is.
+   */
+  public static String proofProblem(
+      ResultSet rs, IntentRecord record, StoredRequest request, RowSeal seal) throws SQLException {
+    String problem = seal.problem(record, request, rs.getString(22));
+    if (problem != null) {
+      return problem;
+    }
+    try {
+      request.checkKey(record.key());
+    } catch (IllegalArgumentException e) {
+      return e.getMessage();
+    }
+    return null;
   }
 
   /** One {@code name: value} line per header; values hold no line breaks (checked). */

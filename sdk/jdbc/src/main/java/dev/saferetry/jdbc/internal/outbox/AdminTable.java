@@ -543,7 +543,12 @@ public final class AdminTable {
       throw unreadable(rs, "its intent record is not valid (" + e.getMessage() + ")");
     }
     IntentRows.Readback stored = IntentRows.readRequest(rs, null, seal);
-    IntentRows.Readback proof = IntentRows.readRequest(rs, record, seal);
+    // read once, then proven against the record: a row an operator lists keeps its request even
+    // when the seal does not verify, and says whether it does
+    boolean proven =
+        stored != null
+            && stored.request() != null
+            && IntentRows.proofProblem(rs, record, stored.request(), seal) == null;
     int relayState = rs.getInt(16);
     int hold = rs.getInt(17);
     boolean noHold = rs.wasNull();
@@ -568,7 +573,7 @@ public final class AdminTable {
     return new Row(
         record,
         stored == null ? null : stored.request(),
-        proof != null && proof.request() != null,
+        proven,
         relayState,
         reason,
         rs.getString(18),
